@@ -1,0 +1,4 @@
+#ifndef EVROUTE_CUDEV_SHIM_H
+#define EVROUTE_CUDEV_SHIM_H
+#include <libudev.h>
+#endif

@@ -1,0 +1,43 @@
+/// A point in event time, in microseconds: the kernel's `input_event` time (or a recording's).
+/// The core never reads the wall clock; all of its time comes from these.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public init(seconds: Int64, microseconds: Int64) {
+        self.microseconds = seconds &* 1_000_000 &+ microseconds
+    }
+
+    public static let zero = Timestamp(microseconds: 0)
+
+    /// Seconds as a floating-point number.
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+
+    public static func + (t: Timestamp, d: Duration) -> Timestamp {
+        Timestamp(microseconds: t.microseconds &+ d.microseconds)
+    }
+
+    public static func - (a: Timestamp, b: Timestamp) -> Duration {
+        Duration(microseconds: a.microseconds &- b.microseconds)
+    }
+
+    /// `sec.usec`, as evemu and the dry-run trace print it.
+    public var description: String {
+        let s = microseconds / 1_000_000, us = microseconds % 1_000_000
+        let frac = String(abs(us))
+        return "\(s).\(String(repeating: "0", count: 6 - frac.count))\(frac)"
+    }
+
+    /// A span of event time.
+    public struct Duration: Hashable, Comparable, Sendable {
+        public var microseconds: Int64
+        public init(microseconds: Int64) { self.microseconds = microseconds }
+        public static func seconds(_ s: Double) -> Duration { Duration(microseconds: Int64((s * 1_000_000).rounded())) }
+        public static func milliseconds(_ ms: Int64) -> Duration { Duration(microseconds: ms * 1000) }
+        public var seconds: Double { Double(microseconds) / 1_000_000 }
+        public static func < (a: Duration, b: Duration) -> Bool { a.microseconds < b.microseconds }
+    }
+}

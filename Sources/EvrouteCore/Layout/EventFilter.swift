@@ -1,0 +1,61 @@
+/// The event kinds a handler declares it takes (`on:` in the config).
+public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
+    /// Every touch phase.
+    case touch
+    case touchBegan, touchMoved, touchEnded, touchCancelled
+    /// A touch that ended as a tap (short, and it stayed in place).
+    case tap
+    /// Every key event.
+    case key
+    /// Key events of one key, e.g. `key:KEY_ENTER`.
+    case keyNamed(String)
+    /// A named action (`action:open-admin`).
+    case action(String)
+    /// A gesture recognizer's event (`gesture:admin-hold`).
+    case gesture(String)
+    /// Everything.
+    case any
+
+    /// Parses the config spelling (`touch-began`, `key:KEY_A`, …); nil when unknown.
+    public init?(parsing s: String) {
+        switch s {
+        case "touch": self = .touch
+        case "touch-began": self = .touchBegan
+        case "touch-moved": self = .touchMoved
+        case "touch-ended": self = .touchEnded
+        case "touch-cancelled": self = .touchCancelled
+        case "tap": self = .tap
+        case "key": self = .key
+        case "any": self = .any
+        default:
+            func suffix(_ p: String) -> String? {
+                guard s.hasPrefix(p) else { return nil }
+                let rest = String(s.dropFirst(p.count))
+                return rest.isEmpty ? nil : rest
+            }
+            if let k = suffix("key:") { self = .keyNamed(k) }
+            else if let a = suffix("action:") { self = .action(a) }
+            else if let g = suffix("gesture:") { self = .gesture(g) }
+            else { return nil }
+        }
+    }
+
+    /// The spellings accepted in `on:`, for error messages.
+    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, action:NAME, gesture:NAME, any"
+
+    public var description: String {
+        switch self {
+        case .touch: "touch"
+        case .touchBegan: "touch-began"
+        case .touchMoved: "touch-moved"
+        case .touchEnded: "touch-ended"
+        case .touchCancelled: "touch-cancelled"
+        case .tap: "tap"
+        case .key: "key"
+        case .keyNamed(let k): "key:\(k)"
+        case .action(let a): "action:\(a)"
+        case .gesture(let g): "gesture:\(g)"
+        case .any: "any"
+        }
+    }
+}

@@ -1,0 +1,203 @@
+/// The declarative layout: what a config file says, before it is checked and compiled
+/// into a ``Layout``. Every spec may carry the ``SourceLocation`` it came from, so that
+/// ``Layout/compile(_:)`` can name `file:line:col` in its errors.
+public struct LayoutSpec: Sendable {
+    public var displays: [DisplaySpec]
+    public var devices: [DeviceRuleSpec]
+    public var plugins: [PluginSpec]
+    public var screens: [ScreenSpec]
+    public var applicationHandlers: [HandlerSpec]
+    public var fallbackHandlers: [HandlerSpec]
+    /// The file the spec came from (for messages), if any.
+    public var source: String?
+
+    public init(displays: [DisplaySpec] = [], devices: [DeviceRuleSpec] = [], plugins: [PluginSpec] = [],
+                screens: [ScreenSpec] = [], applicationHandlers: [HandlerSpec] = [],
+                fallbackHandlers: [HandlerSpec] = [], source: String? = nil) {
+        self.displays = displays
+        self.devices = devices
+        self.plugins = plugins
+        self.screens = screens
+        self.applicationHandlers = applicationHandlers
+        self.fallbackHandlers = fallbackHandlers
+        self.source = source
+    }
+}
+
+/// A physical output (UIWindow).
+public struct DisplaySpec: Sendable {
+    public var name: String
+    public var size: Size
+    /// The screen active at start; default: the first screen declared for this display.
+    public var initialScreen: String?
+    public var location: SourceLocation?
+    public var initialScreenLocation: SourceLocation?
+
+    public init(name: String, size: Size, initialScreen: String? = nil,
+                location: SourceLocation? = nil, initialScreenLocation: SourceLocation? = nil) {
+        self.name = name
+        self.size = size
+        self.initialScreen = initialScreen
+        self.location = location
+        self.initialScreenLocation = initialScreenLocation
+    }
+}
+
+/// Which devices a device rule takes. Every given field must match.
+public struct DeviceMatch: Sendable, Hashable {
+    public var kind: DeviceKind?
+    /// A shell-style glob on the kernel name (`*`, `?`, `[…]`).
+    public var name: String?
+    public var vendor: Int?
+    public var product: Int?
+    /// udev properties, each value a glob.
+    public var udev: [String: String]
+
+    public init(kind: DeviceKind? = nil, name: String? = nil, vendor: Int? = nil, product: Int? = nil,
+                udev: [String: String] = [:]) {
+        self.kind = kind
+        self.name = name
+        self.vendor = vendor
+        self.product = product
+        self.udev = udev
+    }
+}
+
+/// A device rule: which devices, mapped onto which display, how.
+public struct DeviceRuleSpec: Sendable {
+    public var name: String
+    public var match: DeviceMatch
+    public var display: String?
+    /// Clockwise rotation: 0, 90, 180 or 270.
+    public var rotate: Int
+    /// libinput's 2×3 calibration matrix in normalized coordinates; nil = identity
+    /// (or the device's `LIBINPUT_CALIBRATION_MATRIX` udev property).
+    public var calibration: [Double]?
+    /// Take the device exclusively (EVIOCGRAB).
+    public var grab: Bool
+    public var location: SourceLocation?
+    public var displayLocation: SourceLocation?
+
+    public init(name: String, match: DeviceMatch, display: String? = nil, rotate: Int = 0,
+                calibration: [Double]? = nil, grab: Bool = false,
+                location: SourceLocation? = nil, displayLocation: SourceLocation? = nil) {
+        self.name = name
+        self.match = match
+        self.display = display
+        self.rotate = rotate
+        self.calibration = calibration
+        self.grab = grab
+        self.location = location
+        self.displayLocation = displayLocation
+    }
+}
+
+/// A plugin instance: a name handlers refer to, a type, and the type's options.
+public struct PluginSpec: Sendable {
+    public var name: String
+    public var type: String
+    public var options: [String: ConfigValue]
+    public var location: SourceLocation?
+
+    public init(name: String, type: String, options: [String: ConfigValue] = [:], location: SourceLocation? = nil) {
+        self.name = name
+        self.type = type
+        self.options = options
+        self.location = location
+    }
+
+    /// Plugin types evroute knows.
+    public static let knownTypes: [String] = ["log", "exec", "socket", "process", "action", "focus", "present", "dismiss"]
+    /// Plugin instances that exist without being declared (named like their type).
+    public static let builtInInstances: [String] = ["log", "action", "focus", "present", "dismiss"]
+}
+
+/// A handler attached to a responder: a plugin instance and the event kinds it takes.
+public struct HandlerSpec: Sendable {
+    public var plugin: String
+    public var on: [EventFilter]
+    /// Per-handler options for the plugin (`command`, `action`, `screen`, …).
+    public var options: [String: ConfigValue]
+    public var location: SourceLocation?
+
+    public init(plugin: String, on: [EventFilter], options: [String: ConfigValue] = [:], location: SourceLocation? = nil) {
+        self.plugin = plugin
+        self.on = on
+        self.options = options
+        self.location = location
+    }
+}
+
+/// A screen (UIViewController): a root region on a display.
+public struct ScreenSpec: Sendable {
+    public var name: String
+    public var display: String?
+    public var handlers: [HandlerSpec]
+    public var root: RegionSpec
+    /// Present this screen over another one at start (its unhandled events go there).
+    public var presentedOver: String?
+    public var location: SourceLocation?
+    public var displayLocation: SourceLocation?
+    public var presentedOverLocation: SourceLocation?
+
+    public init(name: String, display: String? = nil, handlers: [HandlerSpec] = [], root: RegionSpec,
+                presentedOver: String? = nil, location: SourceLocation? = nil,
+                displayLocation: SourceLocation? = nil, presentedOverLocation: SourceLocation? = nil) {
+        self.name = name
+        self.display = display
+        self.handlers = handlers
+        self.root = root
+        self.presentedOver = presentedOver
+        self.location = location
+        self.displayLocation = displayLocation
+        self.presentedOverLocation = presentedOverLocation
+    }
+}
+
+/// A region (UIView): a frame in its parent's coordinates and children back to front.
+public struct RegionSpec: Sendable {
+    public var name: String
+    public var frame: Rect
+    /// Children, back to front: the last one is on top.
+    public var regions: [RegionSpec]
+    public var handlers: [HandlerSpec]
+    public var hidden: Bool
+    public var interactive: Bool
+    public var opacity: Double
+    public var shape: Shape
+    public var hitInsets: EdgeInsets
+    public var exclusive: Bool
+    public var multitouch: Bool
+    public var focusable: Bool
+    /// Overrides the next responder: a region name in the same screen, `screen:NAME`,
+    /// `display:NAME`, `application` or `fallback`.
+    public var next: String?
+    public var gestures: [GestureSpec]
+    public var location: SourceLocation?
+    public var nameLocation: SourceLocation?
+    public var nextLocation: SourceLocation?
+
+    public init(name: String, frame: Rect, regions: [RegionSpec] = [], handlers: [HandlerSpec] = [],
+                hidden: Bool = false, interactive: Bool = true, opacity: Double = 1, shape: Shape = .rectangle,
+                hitInsets: EdgeInsets = .zero, exclusive: Bool = false, multitouch: Bool = true,
+                focusable: Bool = false, next: String? = nil, gestures: [GestureSpec] = [],
+                location: SourceLocation? = nil, nameLocation: SourceLocation? = nil, nextLocation: SourceLocation? = nil) {
+        self.name = name
+        self.frame = frame
+        self.regions = regions
+        self.handlers = handlers
+        self.hidden = hidden
+        self.interactive = interactive
+        self.opacity = opacity
+        self.shape = shape
+        self.hitInsets = hitInsets
+        self.exclusive = exclusive
+        self.multitouch = multitouch
+        self.focusable = focusable
+        self.next = next
+        self.gestures = gestures
+        self.location = location
+        self.nameLocation = nameLocation
+        self.nextLocation = nextLocation
+    }
+}
