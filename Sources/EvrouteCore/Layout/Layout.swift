@@ -1,0 +1,92 @@
+/// A compiled, immutable layout: displays, screens and a flat array of regions with their
+/// geometry resolved to display coordinates, handlers bound, `next` links resolved and a
+/// spatial index for regions with many children. Build one with ``compile(_:)``.
+///
+/// Touches keep a reference to the layout they began in, so a reload never changes the
+/// region an active touch is bound to.
+public final class Layout: @unchecked Sendable {
+    public let spec: LayoutSpec
+    public let displays: [DisplayNode]
+    public let screens: [ScreenNode]
+    /// All regions of all screens, each screen's pre-order block contiguous.
+    public let regions: [RegionNode]
+    /// Every handler of every responder.
+    public let handlers: [HandlerBinding]
+    public let applicationHandlers: [Int]
+    public let fallbackHandlers: [Int]
+    /// Declared plugins plus the built-in instances.
+    public let plugins: [PluginSpec]
+    public let deviceRules: [DeviceRuleSpec]
+    /// For each device rule, its display index.
+    public let deviceRuleDisplays: [Int]
+
+    let displayByName: [String: Int]
+    let screenByName: [String: Int]
+    let regionByPath: [String: Int]
+    let childGrids: [Int: ChildGrid]
+
+    init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
+         handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int],
+         plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int]) {
+        self.spec = spec
+        self.displays = displays
+        self.screens = screens
+        self.regions = regions
+        self.handlers = handlers
+        self.applicationHandlers = applicationHandlers
+        self.fallbackHandlers = fallbackHandlers
+        self.plugins = plugins
+        self.deviceRules = deviceRules
+        self.deviceRuleDisplays = deviceRuleDisplays
+        displayByName = Dictionary(displays.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        screenByName = Dictionary(screens.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        regionByPath = Dictionary(regions.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+        var grids: [Int: ChildGrid] = [:]
+        for (i, r) in regions.enumerated() where r.children.count >= ChildGrid.minimumChildren {
+            grids[i] = ChildGrid(parent: r, children: r.children, regions: regions)
+        }
+        childGrids = grids
+    }
+
+    /// The display with this name.
+    public func display(named name: String) -> Int? { displayByName[name] }
+    /// The screen with this name.
+    public func screen(named name: String) -> Int? { screenByName[name] }
+    /// The region with this path (`screen/root/…/name`).
+    public func region(path: String) -> Int? { regionByPath[path] }
+
+    /// The region named `name` in `screen`, if any.
+    public func region(named name: String, inScreen screen: Int) -> Int? {
+        for i in screens[screen].regions where regions[i].name == name { return i }
+        return nil
+    }
+
+    /// How the trace names a responder: a region path, `screen:NAME`, `display:NAME`,
+    /// `application` or `fallback`.
+    public func describe(_ responder: ResponderID) -> String {
+        switch responder {
+        case .region(let r): regions[r].path
+        case .screen(let s): "screen:\(screens[s].name)"
+        case .display(let d): "display:\(displays[d].name)"
+        case .application: "application"
+        case .fallback: "fallback"
+        }
+    }
+
+    /// The handler indices attached to a responder, in declaration order.
+    @inline(__always)
+    public func handlerIndices(of responder: ResponderID) -> [Int] {
+        switch responder {
+        case .region(let r): regions[r].handlers
+        case .screen(let s): screens[s].handlers
+        case .display(let d): displays[d].handlers
+        case .application: applicationHandlers
+        case .fallback: fallbackHandlers
+        }
+    }
+
+    /// The plugin type of a plugin instance name, if declared or built in.
+    public func pluginType(of name: String) -> String? {
+        plugins.first { $0.name == name }?.type
+    }
+}

@@ -1,0 +1,9 @@
+/// What is being routed, as far as handler matching is concerned.
+public enum EventKind: Sendable, Equatable {
+    /// A touch phase; `isTap` on an ended phase when the touch was a tap.
+    case touch(TouchPhase, isTap: Bool)
+    case key(name: String, phase: KeyPhase)
+    case action(String)
+    /// A gesture recognizer's event (recognized, began, changed, ended, …).
+    case gesture(name: String, state: String)
+}

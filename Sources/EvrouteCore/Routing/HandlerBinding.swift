@@ -1,0 +1,81 @@
+/// A compiled handler: a plugin instance attached to a responder, with the event kinds it takes.
+public struct HandlerBinding: Sendable {
+    /// Index in ``Layout/handlers``.
+    public let index: Int
+    /// The plugin instance name (`shell`, `log`, …).
+    public let plugin: String
+    /// The plugin's type (`exec`, `log`, …).
+    public let pluginType: String
+    public let filters: [EventFilter]
+    public let options: [String: ConfigValue]
+    public let owner: ResponderID
+    public let location: SourceLocation?
+
+    // Precomputed for the hot path.
+    private let touchPhaseMask: UInt8
+    private let takesTap: Bool
+    private let takesAny: Bool
+    private let takesAllKeys: Bool
+
+    init(index: Int, spec: HandlerSpec, pluginType: String, owner: ResponderID) {
+        self.index = index
+        self.plugin = spec.plugin
+        self.pluginType = pluginType
+        self.filters = spec.on
+        self.options = spec.options
+        self.owner = owner
+        self.location = spec.location
+        var mask: UInt8 = 0
+        var tap = false, any = false, keys = false
+        for f in spec.on {
+            switch f {
+            case .touch: mask |= 0b1_1111
+            case .touchBegan: mask |= HandlerBinding.bit(.began)
+            case .touchMoved: mask |= HandlerBinding.bit(.moved)
+            case .touchEnded: mask |= HandlerBinding.bit(.ended)
+            case .touchCancelled: mask |= HandlerBinding.bit(.cancelled)
+            case .tap: tap = true
+            case .key: keys = true
+            case .any: any = true
+            case .keyNamed, .action, .gesture: break
+            }
+        }
+        touchPhaseMask = mask
+        takesTap = tap
+        takesAny = any
+        takesAllKeys = keys
+    }
+
+    @inline(__always)
+    static func bit(_ phase: TouchPhase) -> UInt8 {
+        switch phase {
+        case .began: 1
+        case .moved: 2
+        case .stationary: 4
+        case .ended: 8
+        case .cancelled: 16
+        }
+    }
+
+    /// Whether this handler declares that it takes `event`. `any` takes everything but
+    /// actions, which a handler must name (`action:NAME`) to receive.
+    @inline(__always)
+    public func takes(_ event: EventKind) -> Bool {
+        switch event {
+        case .touch(let phase, let isTap):
+            if takesAny || touchPhaseMask & HandlerBinding.bit(phase) != 0 { return true }
+            return takesTap && isTap && phase == .ended
+        case .key(let name, _):
+            if takesAny || takesAllKeys { return true }
+            for case .keyNamed(let k) in filters where k == name { return true }
+            return false
+        case .action(let name):
+            for case .action(let a) in filters where a == name { return true }
+            return false
+        case .gesture(let name, _):
+            if takesAny { return true }
+            for case .gesture(let g) in filters where g == name { return true }
+            return false
+        }
+    }
+}
