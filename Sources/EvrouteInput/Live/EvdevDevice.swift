@@ -1,0 +1,261 @@
+import CEvdev
+import EvrouteCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one ``EvdevDevice/readAvailable(into:)`` call did.
+public struct EvdevReadResult: Sendable {
+    /// How many events were appended.
+    public var eventCount: Int = 0
+    /// The kernel dropped events (its buffer overflowed) and libevdev resynced the
+    /// device state during this batch. The appended events then contain an
+    /// `EV_SYN/SYN_DROPPED` event followed by the sync events; see ``EvdevDevice/readAvailable(into:)``.
+    public var resynced: Bool = false
+    /// Set when reading stopped for good: `ENODEV` (the device was unplugged) or
+    /// another read error. The device must be closed; it yields nothing more.
+    public var failure: InputSystemError?
+
+    /// Whether the device is gone (or unreadable) and must be closed.
+    public var isDeviceGone: Bool { failure != nil }
+}
+
+/// A live evdev device node opened through libevdev.
+///
+/// The node is opened `O_RDONLY | O_NONBLOCK | O_CLOEXEC`; its events are stamped with
+/// `CLOCK_MONOTONIC` (the daemon's event clock) unless asked otherwise. Wait for
+/// ``fileDescriptor`` to be readable (epoll, poll) and then call ``readAvailable(into:)``,
+/// which drains everything pending. Not thread-safe; use it from the event loop only.
+public final class EvdevDevice {
+    /// The device node (`/dev/input/event3`).
+    public let path: String
+    /// The open node, for epoll. Valid until ``close()``; −1 after.
+    public private(set) var fileDescriptor: Int32
+    /// Name, ids, capabilities and axis ranges, read once when the device was opened
+    /// (``DeviceDescription/udevProperties`` is empty: udev data is the caller's to add).
+    public let description: DeviceDescription
+    /// Whether this process holds the device exclusively (EVIOCGRAB).
+    public private(set) var isGrabbed = false
+
+    private var handle: OpaquePointer?
+
+    /// Opens `path` and reads its description.
+    ///
+    /// - Parameters:
+    ///   - grab: take the device exclusively (EVIOCGRAB). Fails with `EBUSY` when another
+    ///     process holds it; the device is then closed and the error thrown.
+    ///   - monotonicClock: stamp events with `CLOCK_MONOTONIC` (EVIOCSCLOCKID) instead of
+    ///     the kernel's default `CLOCK_REALTIME`.
+    /// - Throws: ``InputSystemError`` naming the call and `path`: `ENOENT` (no such node),
+    ///   `EACCES` (no permission: not root, not in group `input`), `ENOTTY` (not an evdev
+    ///   node), `EBUSY` (grabbed elsewhere).
+    public init(path: String, grab: Bool = false, monotonicClock: Bool = true) throws(InputSystemError) {
+        self.path = path
+        let fd = try SystemCall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        var handle: OpaquePointer?
+        do throws(InputSystemError) {
+            // Set the clock before anything is read: changing it later makes the kernel
+            // flush this client's queue (and queue a SYN_DROPPED).
+            if monotonicClock {
+                _ = try SystemCall.ioctl("EVIOCSCLOCKID", path: path) { evroute_ioctl_set_clock_monotonic(fd) }
+            }
+            _ = try SystemCall.checkNegativeErrno("libevdev_new_from_fd", path: path) { libevdev_new_from_fd(fd, &handle) }
+            if grab {
+                _ = try SystemCall.ioctl("EVIOCGRAB", path: path) { evroute_ioctl_grab(fd, 1) }
+            }
+        } catch {
+            if let handle { libevdev_free(handle) }
+            try? SystemCall.close(fd, path: path)
+            throw error
+        }
+        self.fileDescriptor = fd
+        self.handle = handle
+        self.isGrabbed = grab
+        self.description = DeviceDescription(libevdev: handle!, path: path)
+    }
+
+    deinit { close() }
+
+    /// Takes the device exclusively (EVIOCGRAB 1). `EBUSY`: another process holds it.
+    public func grab() throws(InputSystemError) {
+        guard fileDescriptor >= 0, !isGrabbed else { return }
+        let fd = fileDescriptor
+        _ = try SystemCall.ioctl("EVIOCGRAB", path: path) { evroute_ioctl_grab(fd, 1) }
+        isGrabbed = true
+    }
+
+    /// Releases an exclusive grab (EVIOCGRAB 0). Closing the device releases it too.
+    public func ungrab() throws(InputSystemError) {
+        guard fileDescriptor >= 0, isGrabbed else { return }
+        let fd = fileDescriptor
+        _ = try SystemCall.ioctl("EVIOCGRAB", path: path) { evroute_ioctl_grab(fd, 0) }
+        isGrabbed = false
+    }
+
+    /// Reads every pending event (until the kernel says `EAGAIN`) and appends it to `events`.
+    ///
+    /// Always drains completely, including libevdev's own queue, so it is correct with
+    /// both level- and edge-triggered epoll.
+    ///
+    /// **What is appended**, in order:
+    /// - normal events exactly as the kernel sent them (`EV_SYN/SYN_REPORT` frames included);
+    /// - when the kernel's buffer overflowed: first the `EV_SYN/SYN_DROPPED` event itself
+    ///   (kernel timestamp), then libevdev's *sync events* — the difference between the
+    ///   state libevdev last saw and the device's current state (keys released/pressed,
+    ///   axes, and per multi-touch slot `ABS_MT_SLOT` + changed values; a slot whose
+    ///   contact ended or was replaced gets `ABS_MT_TRACKING_ID -1` before any new id),
+    ///   ending with an `EV_SYN/SYN_REPORT` — then normal events again. Sync events carry
+    ///   the timestamp of the last event libevdev saw. ``EvdevReadResult/resynced`` is set.
+    ///   Consumers must treat everything between the last complete `SYN_REPORT` before the
+    ///   `SYN_DROPPED` and it as lost, and cancel touches whose state is in doubt.
+    ///
+    /// `ENODEV` (unplugged) or another read error stops reading and is returned in
+    /// ``EvdevReadResult/failure``; events read before it are still appended.
+    public func readAvailable(into events: inout [InputEvent]) -> EvdevReadResult {
+        var result = EvdevReadResult()
+        guard let handle else {
+            result.failure = InputSystemError(errno: EBADF, call: "libevdev_next_event", path: path)
+            return result
+        }
+        var raw = input_event()
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        while true {
+            let status = libevdev_next_event(handle, flags, &raw)
+            if status == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
+                // In sync mode SUCCESS cannot happen; in normal mode it is one plain event.
+                events.append(InputEvent(raw))
+                result.eventCount += 1
+            } else if status == LIBEVDEV_READ_STATUS_SYNC.rawValue {
+                // Normal mode: `raw` is the SYN_DROPPED event; switch to draining sync events.
+                // Sync mode: `raw` is one sync event.
+                if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
+                    result.resynced = true
+                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                }
+                events.append(InputEvent(raw))
+                result.eventCount += 1
+            } else if status == -EAGAIN {
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    // All sync events delivered; back to the kernel's stream.
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+                    continue
+                }
+                return result
+            } else if status == -EINTR {
+                continue
+            } else {
+                result.failure = InputSystemError(errno: -status, call: "libevdev_next_event", path: path)
+                return result
+            }
+        }
+    }
+
+    /// Releases the grab, frees libevdev's state and closes the node. Idempotent.
+    public func close() {
+        if let handle { libevdev_free(handle) }
+        handle = nil
+        if fileDescriptor >= 0 {
+            // Closing releases an EVIOCGRAB too.
+            try? SystemCall.close(fileDescriptor, path: path)
+            fileDescriptor = -1
+        }
+        isGrabbed = false
+    }
+}
+
+extension InputEvent {
+    /// The event in a kernel `struct input_event`, time taken portably.
+    init(_ raw: input_event) {
+        var raw = raw
+        let seconds = evroute_input_event_sec(&raw)
+        let microseconds = evroute_input_event_usec(&raw)
+        self.init(time: Timestamp(seconds: Int64(seconds), microseconds: Int64(microseconds)),
+                  type: raw.type, code: raw.code, value: raw.value)
+    }
+}
+
+extension DeviceDescription {
+    /// Reads a description from a libevdev device (with or without an fd): name, ids,
+    /// input properties, every supported type/code, and each absolute axis's absinfo.
+    init(libevdev handle: OpaquePointer, path: String?) {
+        let name = libevdev_get_name(handle).map { String(cString: $0) } ?? ""
+        var properties = Set<UInt16>()
+        for property in 0...UInt32(INPUT_PROP_MAX) where libevdev_has_property(handle, property) == 1 {
+            properties.insert(UInt16(property))
+        }
+        var events: [UInt16: Set<UInt16>] = [:]
+        var absinfo: [UInt16: AbsInfo] = [:]
+        for type in 0...UInt32(EV_MAX) where libevdev_has_event_type(handle, type) == 1 {
+            var codes = Set<UInt16>()
+            let maxCode = libevdev_event_type_get_max(type)
+            if maxCode >= 0 {
+                for code in 0...UInt32(maxCode) where libevdev_has_event_code(handle, type, code) == 1 {
+                    codes.insert(UInt16(code))
+                    if type == UInt32(EV_ABS), let info = libevdev_get_abs_info(handle, code) {
+                        absinfo[UInt16(code)] = AbsInfo(
+                            value: info.pointee.value, minimum: info.pointee.minimum, maximum: info.pointee.maximum,
+                            fuzz: info.pointee.fuzz, flat: info.pointee.flat, resolution: info.pointee.resolution)
+                    }
+                }
+            }
+            events[UInt16(type)] = codes
+        }
+        self.init(name: name,
+                  bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(handle)),
+                  vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(handle)),
+                  product: UInt16(truncatingIfNeeded: libevdev_get_id_product(handle)),
+                  version: UInt16(truncatingIfNeeded: libevdev_get_id_version(handle)),
+                  properties: properties, events: events, absinfo: absinfo, path: path)
+    }
+}
+
+/// Builds a ``DeviceDescription`` through an fd-less libevdev device, exactly as a live
+/// device's description is read, for tests and tools that need one without a kernel.
+///
+/// ```swift
+/// let builder = EvdevDescriptionBuilder(name: "Panel")
+/// builder.enableAbsolute(0x35, AbsInfo(minimum: 0, maximum: 4095))   // ABS_MT_POSITION_X
+/// let description = builder.build()
+/// ```
+public final class EvdevDescriptionBuilder {
+    private let handle: OpaquePointer
+
+    /// A device named `name` with no capabilities yet.
+    public init(name: String) {
+        handle = libevdev_new()!
+        libevdev_set_name(handle, name)
+    }
+
+    deinit { libevdev_free(handle) }
+
+    /// Sets bus type, vendor, product and version.
+    public func setID(bus: UInt16 = 0, vendor: UInt16, product: UInt16, version: UInt16 = 0) {
+        libevdev_set_id_bustype(handle, Int32(bus))
+        libevdev_set_id_vendor(handle, Int32(vendor))
+        libevdev_set_id_product(handle, Int32(product))
+        libevdev_set_id_version(handle, Int32(version))
+    }
+
+    /// Sets an INPUT_PROP_* bit (INPUT_PROP_DIRECT = 1, …).
+    public func enableProperty(_ property: UInt16) {
+        libevdev_enable_property(handle, UInt32(property))
+    }
+
+    /// Enables a non-absolute event code (`EV_KEY`/`BTN_TOUCH`, `EV_REL`/`REL_X`, …).
+    /// Absolute axes need ``enableAbsolute(_:_:)``; `EV_REP` codes are not supported here.
+    public func enable(type: UInt16, code: UInt16) {
+        libevdev_enable_event_code(handle, UInt32(type), UInt32(code), nil)
+    }
+
+    /// Enables an absolute axis with its range.
+    public func enableAbsolute(_ code: UInt16, _ info: AbsInfo) {
+        var raw = input_absinfo(value: info.value, minimum: info.minimum, maximum: info.maximum,
+                                fuzz: info.fuzz, flat: info.flat, resolution: info.resolution)
+        libevdev_enable_event_code(handle, UInt32(EV_ABS), UInt32(code), &raw)
+    }
+
+    /// The description as libevdev reports it.
+    public func build(path: String? = nil) -> DeviceDescription {
+        DeviceDescription(libevdev: handle, path: path)
+    }
+}
