@@ -146,6 +146,17 @@ struct LayoutCompiler {
                 continue
             }
             if h.on.isEmpty { error("handler for plugin '\(h.plugin)' takes no events: give 'on' at least one kind (\(EventFilter.spellings))", h.location) }
+            switch type {
+            case "action" where h.options["action"]?.string == nil:
+                error("an 'action' handler needs 'action: NAME'", h.location)
+            case "present":
+                if let name = h.options["screen"]?.string {
+                    if screenIndex[name] == nil { error("unknown screen '\(name)' for 'present'", h.location) }
+                } else {
+                    error("a 'present' handler needs 'screen: NAME'", h.location)
+                }
+            default: break
+            }
             let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type, owner: owner)
             handlers.append(b)
             out.append(b.index)

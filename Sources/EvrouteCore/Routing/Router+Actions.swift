@@ -1,0 +1,99 @@
+extension Router {
+    /// The built-in plugin types that act on routing itself. They run in dry-run too: they
+    /// are part of how events route, not side effects outside the router.
+    static func isBuiltIn(_ type: String) -> Bool {
+        type == "action" || type == "focus" || type == "present" || type == "dismiss"
+    }
+
+    // MARK: Actions
+
+    /// Sends a named action up the chain (UIKit's nil-targeted `sendAction`): from `region`
+    /// when given, else from the first responder of the active screen on `display`, to the
+    /// first handler that declares `action:NAME`.
+    public func sendAction(_ name: String, fromRegion region: Int? = nil, display: Int = 0, time: Timestamp? = nil) {
+        let t = time ?? clock.now
+        clock.advance(to: t)
+        guard actionDepth < 8 else { return }
+        actionDepth += 1
+        defer { actionDepth -= 1 }
+        var start: ResponderID?
+        var startRegion = region
+        var d = display
+        if let region {
+            start = .region(region)
+            d = layout.screens[layout.regions[region].screen].display
+        } else if d < screenStacks.count, let screen = screenStacks[d].last {
+            if let fr = firstResponders[screen] { start = .region(fr); startRegion = fr } else { start = .screen(screen) }
+        } else if d < layout.displays.count {
+            start = .display(d)
+        }
+        walk(RoutedEvent(kind: .action(name), time: t, layout: layout, display: d, start: start, region: startRegion))
+    }
+
+    // MARK: Focus
+
+    /// Makes `region` (current layout) the first responder of its screen.
+    public func setFirstResponder(_ region: Int?, inScreen screen: Int? = nil, time: Timestamp? = nil) {
+        let s = screen ?? region.map { layout.regions[$0].screen }
+        guard let s, firstResponders[s] != region else { return }
+        firstResponders[s] = region
+        emit(.focus(screen: s, region: region, layout: layout, time: time ?? clock.now))
+    }
+
+    // MARK: Presentation
+
+    /// Presents `screen` over the active screen of its display: it becomes active, and its
+    /// unhandled events go on to the screen that presented it.
+    public func present(screen: Int, time: Timestamp? = nil) {
+        let d = layout.screens[screen].display
+        guard !screenStacks[d].contains(screen) else { return }
+        let over = screenStacks[d].last
+        screenStacks[d].append(screen)
+        emit(.presentation(screen: screen, over: over, presented: true, layout: layout, time: time ?? clock.now))
+    }
+
+    /// Dismisses the top presented screen of a display (the root screen stays).
+    public func dismiss(display: Int, time: Timestamp? = nil) {
+        guard screenStacks[display].count > 1, let top = screenStacks[display].popLast() else { return }
+        emit(.presentation(screen: top, over: screenStacks[display].last, presented: false, layout: layout, time: time ?? clock.now))
+    }
+
+    /// Makes `screen` the only screen of its display (no presentation).
+    public func show(screen: Int, time: Timestamp? = nil) {
+        let d = layout.screens[screen].display
+        screenStacks[d] = [screen]
+        emit(.presentation(screen: screen, over: nil, presented: true, layout: layout, time: time ?? clock.now))
+    }
+
+    /// Runs a built-in handler (`action`, `focus`, `present`, `dismiss`) that took `event`.
+    func performBuiltIn(_ handler: HandlerBinding, for event: RoutedEvent) {
+        guard Router.isBuiltIn(handler.pluginType), event.layout === layout else { return }
+        switch handler.pluginType {
+        case "action":
+            guard let name = handler.options["action"]?.string else { return }
+            sendAction(name, fromRegion: event.region, display: event.display ?? 0, time: event.time)
+        case "focus":
+            if let name = handler.options["region"]?.string, let r = event.region ?? firstRegion(ofHandler: handler) {
+                let screen = layout.regions[r].screen
+                setFirstResponder(layout.region(named: name, inScreen: screen), inScreen: screen, time: event.time)
+            } else if handler.options["resign"]?.bool == true, let r = event.region {
+                setFirstResponder(nil, inScreen: layout.regions[r].screen, time: event.time)
+            } else if let r = event.region {
+                setFirstResponder(r, time: event.time)
+            }
+        case "present":
+            if let name = handler.options["screen"]?.string, let s = layout.screen(named: name) {
+                present(screen: s, time: event.time)
+            }
+        case "dismiss":
+            if let d = event.display { dismiss(display: d, time: event.time) }
+        default:
+            break
+        }
+    }
+
+    func firstRegion(ofHandler handler: HandlerBinding) -> Int? {
+        if case .region(let r) = handler.owner { return r }
+        return nil
+    }
+}

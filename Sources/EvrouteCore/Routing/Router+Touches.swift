@@ -1,0 +1,152 @@
+extension Router {
+    /// Routes one frame of touch changes from one device (UIEvent).
+    public func handle(_ frame: TouchFrameInput) {
+        clock.advance(to: frame.time)
+        for sample in frame.contacts {
+            let key = TouchKey(device: frame.device, contact: sample.contact)
+            switch sample.change {
+            case .began:
+                if touches[key] != nil {
+                    finishTouch(key, change: .cancelled, location: nil, time: frame.time, sample: nil)
+                }
+                beginTouch(key, sample: sample, time: frame.time)
+            case .moved:
+                if touches[key] == nil {
+                    // A contact we never saw begin (a replay that starts mid-touch): it begins now.
+                    beginTouch(key, sample: sample, time: frame.time)
+                } else {
+                    moveTouch(key, sample: sample, time: frame.time)
+                }
+            case .ended, .cancelled:
+                if touches[key] != nil {
+                    finishTouch(key, change: sample.change, location: sample.location, time: frame.time, sample: sample)
+                }
+            }
+        }
+    }
+
+    func beginTouch(_ key: TouchKey, sample: ContactSample, time: Timestamp) {
+        let device = devices[key.device]
+        let display = device?.display ?? 0
+        let screen = display < screenStacks.count ? screenStacks[display].last : nil
+        let region = screen.flatMap { layout.hitTest(sample.location, inScreen: $0) }
+
+        var blocked: TouchBlock?
+        if let region {
+            let rk = RegionKey(layout: ObjectIdentifier(layout), region: region)
+            let ex = exclusive[display]
+            if let owner = ex.owner, owner != rk {
+                blocked = .exclusive
+            } else if layout.regions[region].exclusive, ex.touches > 0, ex.owner != rk {
+                blocked = .exclusive
+            } else if !layout.regions[region].multitouch, regionTouchCounts[rk, default: 0] > 0 {
+                blocked = .multitouch
+            }
+            if blocked == nil {
+                regionTouchCounts[rk, default: 0] += 1
+                exclusive[display].touches += 1
+                if layout.regions[region].exclusive { exclusive[display].owner = rk }
+            }
+        }
+
+        var tapCount = 1
+        if let last = lastTap[display], time - last.time <= tapPolicy.multiTapInterval,
+           last.location.distance(to: sample.location) <= tapPolicy.multiTapDistance {
+            tapCount = last.count + 1
+        }
+        let touch = Touch(id: nextTouchID, device: key.device, contact: key.contact, phase: .began,
+                          location: sample.location, previousLocation: sample.location,
+                          beganLocation: sample.location, beganTime: time, timestamp: time, tapCount: tapCount,
+                          pressure: sample.pressure, majorRadius: sample.majorRadius, minorRadius: sample.minorRadius,
+                          toolType: sample.toolType, region: region, display: display, screen: screen,
+                          layout: layout, blocked: blocked, maxTravel: 0)
+        nextTouchID += 1
+        touches[key] = touch
+        route(touch, device: device?.info, time: time)
+    }
+
+    func moveTouch(_ key: TouchKey, sample: ContactSample, time: Timestamp) {
+        guard var t = touches[key] else { return }
+        let moved = t.location != sample.location
+        t.previousLocation = t.location
+        t.location = sample.location
+        t.timestamp = time
+        t.phase = moved ? .moved : .stationary
+        if let p = sample.pressure { t.pressure = p }
+        if let m = sample.majorRadius { t.majorRadius = m }
+        if let m = sample.minorRadius { t.minorRadius = m }
+        if let tool = sample.toolType { t.toolType = tool }
+        if moved {
+            let travel = t.beganLocation.distance(to: t.location)
+            if travel > t.maxTravel { t.maxTravel = travel }
+        }
+        touches[key] = t
+        // A stationary touch is part of the frame, not an event of its own (as in UIKit).
+        if moved { route(t, device: devices[key.device]?.info, time: time) }
+    }
+
+    /// Ends or cancels a touch, routes that last phase, and forgets it.
+    func finishTouch(_ key: TouchKey, change: ContactChange, location: Point?, time: Timestamp, sample: ContactSample?) {
+        guard var t = touches.removeValue(forKey: key) else { return }
+        t.previousLocation = t.location
+        if let location {
+            t.location = location
+            let travel = t.beganLocation.distance(to: location)
+            if travel > t.maxTravel { t.maxTravel = travel }
+        }
+        t.timestamp = time
+        t.phase = change == .ended ? .ended : .cancelled
+        if let s = sample {
+            if let p = s.pressure { t.pressure = p }
+            if let tool = s.toolType { t.toolType = tool }
+        }
+        if let region = t.region, t.blocked == nil {
+            let rk = RegionKey(layout: ObjectIdentifier(t.layout), region: region)
+            if let n = regionTouchCounts[rk] { regionTouchCounts[rk] = n > 1 ? n - 1 : nil }
+            if let d = currentDisplay(of: t) {
+                exclusive[d].touches = max(0, exclusive[d].touches - 1)
+                if exclusive[d].touches == 0 { exclusive[d].owner = nil }
+            }
+        }
+        if t.phase == .ended, let d = currentDisplay(of: t) {
+            lastTap[d] = t.isTap(tapPolicy) ? TapMemory(location: t.location, time: time, count: t.tapCount) : nil
+        }
+        route(t, device: devices[key.device]?.info, time: time)
+        if t.phase == .ended, t.blocked == nil, let region = t.region, t.layout === layout {
+            focusOnTouchEnd(region: region, location: t.location, time: time)
+        }
+    }
+
+    /// The touch's display in the current layout (it may have begun in an older one).
+    func currentDisplay(of t: Touch) -> Int? {
+        if t.layout === layout { return t.display < layout.displays.count ? t.display : nil }
+        return layout.display(named: t.layout.displays[t.display].name)
+    }
+
+    /// Sends one touch phase up its chain (blocked touches are recorded, not delivered).
+    func route(_ touch: Touch, device: DeviceInfo?, time: Timestamp) {
+        let isTap = touch.phase == .ended && touch.isTap(tapPolicy)
+        let start: ResponderID?
+        if touch.blocked != nil {
+            start = nil
+        } else if let r = touch.region {
+            start = .region(r)
+        } else if let s = touch.screen {
+            start = .screen(s)
+        } else {
+            start = touch.display < touch.layout.displays.count ? .display(touch.display) : nil
+        }
+        let event = RoutedEvent(kind: .touch(touch.phase, isTap: isTap), time: time, layout: touch.layout,
+                                display: touch.display, start: start, region: touch.region, device: device, touch: touch)
+        walk(event)
+    }
+
+    /// A `focusable` region (or the nearest focusable ancestor of the bound region) becomes
+    /// first responder when a touch ends inside it.
+    func focusOnTouchEnd(region: Int, location: Point, time: Timestamp) {
+        var cur: Int? = region
+        while let r = cur, !layout.regions[r].focusable { cur = layout.regions[r].parent }
+        guard let target = cur, layout.regions[target].containsPoint(location) else { return }
+        setFirstResponder(target, time: time)
+    }
+}

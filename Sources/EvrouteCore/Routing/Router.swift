@@ -1,0 +1,246 @@
+/// The routing state machine: it owns every active touch, held key, first responder and
+/// presented screen, binds touches to regions, walks responder chains and reports each
+/// decision to its ``RouteObserver``. It does no I/O and reads no clock but its ``EventClock``,
+/// which it advances from event timestamps — so a replay routes exactly as live.
+///
+/// Not thread-safe by design: one event loop owns it.
+public final class Router {
+    public private(set) var layout: Layout
+    public let clock: EventClock
+    public weak var observer: RouteObserver?
+    /// Runs handlers; nil for dry-run (the first taker counts as handled, nothing runs).
+    public weak var dispatcher: HandlerDispatcher?
+    public var tapPolicy: TapPolicy
+
+    struct DeviceState {
+        var info: DeviceInfo
+        var display: Int
+    }
+
+    struct TouchKey: Hashable {
+        var device: DeviceID
+        var contact: Int
+    }
+
+    struct KeyKey: Hashable {
+        var device: DeviceID
+        var code: Int
+    }
+
+    struct HeldKey {
+        var start: ResponderID?
+        var region: Int?
+        var layout: Layout
+        var display: Int
+    }
+
+    struct RegionKey: Hashable {
+        var layout: ObjectIdentifier
+        var region: Int
+    }
+
+    struct ExclusiveState {
+        var owner: RegionKey?
+        var touches = 0
+    }
+
+    struct TapMemory {
+        var location: Point
+        var time: Timestamp
+        var count: Int
+    }
+
+    var devices: [DeviceID: DeviceState] = [:]
+    var touches: [TouchKey: Touch] = [:]
+    var heldKeys: [KeyKey: HeldKey] = [:]
+    var regionTouchCounts: [RegionKey: Int] = [:]
+    var exclusive: [ExclusiveState]
+    var lastTap: [TapMemory?]
+    /// Per display: screens, bottom (the active root screen) to top (the presented one).
+    var screenStacks: [[Int]]
+    var firstResponders: [Int?]
+    var nextTouchID = 1
+    /// Guards against handlers that send actions forever.
+    var actionDepth = 0
+
+    public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
+        self.layout = layout
+        self.clock = clock
+        self.tapPolicy = tapPolicy
+        exclusive = Array(repeating: ExclusiveState(), count: layout.displays.count)
+        lastTap = Array(repeating: nil, count: layout.displays.count)
+        screenStacks = Router.initialStacks(layout)
+        firstResponders = Array(repeating: nil, count: layout.screens.count)
+        touches.reserveCapacity(32)
+        regionTouchCounts.reserveCapacity(32)
+    }
+
+    static func initialStacks(_ layout: Layout) -> [[Int]] {
+        layout.displays.map { d in
+            guard let initial = d.initialScreen else { return [] }
+            var stack = [initial]
+            // Screens declared as presented over the top one, in chain order.
+            var top = initial
+            while let next = layout.screens.indices.first(where: { layout.screens[$0].presentedOver == top && !stack.contains($0) }) {
+                stack.append(next)
+                top = next
+            }
+            return stack
+        }
+    }
+
+    // MARK: Queries
+
+    /// Active touches, in no particular order.
+    public var activeTouches: [Touch] { Array(touches.values) }
+    /// The screen active (on top) on a display.
+    public func activeScreen(onDisplay display: Int) -> Int? { screenStacks[display].last }
+    /// A screen's first responder region, if any.
+    public func firstResponder(ofScreen screen: Int) -> Int? { firstResponders[screen] }
+    /// Devices the router knows.
+    public var knownDevices: [DeviceInfo] { devices.values.map(\.info) }
+
+    /// The runtime presentation state, for chain walks.
+    var presentation: RouterPresentation {
+        RouterPresentation(layout: layout, stacks: screenStacks)
+    }
+
+    func emit(_ record: RouteRecord) { observer?.record(record) }
+
+    // MARK: Devices
+
+    /// Registers a device (its touches land on `info.display`; unknown display names fall back to the first).
+    public func addDevice(_ info: DeviceInfo, time: Timestamp) {
+        clock.advance(to: time)
+        devices[info.id] = DeviceState(info: info, display: layout.display(named: info.display) ?? 0)
+        emit(.deviceAdded(info, time: time))
+    }
+
+    /// A device went away (unplugged, replay over): its touches and held keys are cancelled.
+    public func removeDevice(_ id: DeviceID, time: Timestamp) {
+        clock.advance(to: time)
+        for (key, _) in touches where key.device == id {
+            finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
+        }
+        for (key, held) in heldKeys where key.device == id {
+            heldKeys[key] = nil
+            routeKey(KeyInput(device: id, time: time, code: key.code, name: keyNames[key] ?? "KEY_\(key.code)", phase: .cancelled), held: held)
+            keyNames[key] = nil
+        }
+        if let state = devices.removeValue(forKey: id) { emit(.deviceRemoved(state.info, time: time)) }
+    }
+
+    /// Key names seen on down, so a cancel can name the key.
+    var keyNames: [KeyKey: String] = [:]
+
+    // MARK: Reload
+
+    /// Replaces the layout. Active touches whose region still exists (same path) stay bound to
+    /// their old region until they end; those whose region is gone are cancelled. New touches
+    /// use the new layout. Screens, presentation and first responders carry over by name.
+    public func replaceLayout(_ new: Layout, time: Timestamp) {
+        clock.advance(to: time)
+        var cancelled = 0
+        for (key, t) in touches {
+            if let r = t.region, new.region(path: t.layout.regions[r].path) == nil {
+                finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
+                cancelled += 1
+            }
+        }
+        let old = layout
+        var stacks = Router.initialStacks(new)
+        for (d, display) in new.displays.enumerated() {
+            guard let od = old.display(named: display.name) else { continue }
+            let names = screenStacks[od].map { old.screens[$0].name }
+            let mapped = names.compactMap { new.screen(named: $0) }.filter { new.screens[$0].display == d }
+            if !mapped.isEmpty { stacks[d] = mapped }
+        }
+        var responders: [Int?] = Array(repeating: nil, count: new.screens.count)
+        for (s, fr) in firstResponders.enumerated() {
+            guard let fr, let ns = new.screen(named: old.screens[s].name) else { continue }
+            responders[ns] = new.region(path: old.regions[fr].path)
+        }
+        var newExclusive = Array(repeating: ExclusiveState(), count: new.displays.count)
+        for (d, display) in new.displays.enumerated() {
+            if let od = old.display(named: display.name) { newExclusive[d] = exclusive[od] }
+        }
+        var newTaps: [TapMemory?] = Array(repeating: nil, count: new.displays.count)
+        for (d, display) in new.displays.enumerated() {
+            if let od = old.display(named: display.name) { newTaps[d] = lastTap[od] }
+        }
+        layout = new
+        screenStacks = stacks
+        firstResponders = responders
+        exclusive = newExclusive
+        lastTap = newTaps
+        for (id, state) in devices {
+            devices[id]?.display = new.display(named: state.info.display) ?? 0
+        }
+        emit(.layoutReplaced(time: time, cancelledTouches: cancelled))
+    }
+
+    /// Shutdown: every active touch and held key is cancelled.
+    public func cancelAll(time: Timestamp) {
+        for id in Set(touches.keys.map(\.device)).union(heldKeys.keys.map(\.device)) {
+            for (key, _) in touches where key.device == id {
+                finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
+            }
+            for (key, held) in heldKeys where key.device == id {
+                heldKeys[key] = nil
+                routeKey(KeyInput(device: id, time: time, code: key.code, name: keyNames[key] ?? "KEY_\(key.code)", phase: .cancelled), held: held)
+                keyNames[key] = nil
+            }
+        }
+    }
+
+    // MARK: Walking
+
+    /// Walks `event`'s chain from its start, offers it to the first taker (and on, while
+    /// handlers decline), and records the outcome.
+    func walk(_ event: RoutedEvent, after skip: HandlerBinding? = nil) {
+        guard let start = event.start else {
+            emit(.routed(event, handledBy: nil, handler: nil))
+            return
+        }
+        var skip = skip
+        let presentation = RouterPresentation(layout: layout, stacks: screenStacks)
+        while let (responder, handler) = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, after: skip) {
+            if let dispatcher, !Router.isBuiltIn(handler.pluginType) {
+                if case .declined = dispatcher.dispatch(event, to: handler, at: responder) {
+                    skip = handler
+                    continue
+                }
+            }
+            emit(.routed(event, handledBy: responder, handler: handler))
+            performBuiltIn(handler, for: event)
+            return
+        }
+        emit(.routed(event, handledBy: nil, handler: nil))
+    }
+
+    /// For asynchronous handlers that declined after being dispatched: the walk goes on from
+    /// the next handler.
+    public func continueRouting(_ event: RoutedEvent, after handler: HandlerBinding) {
+        walk(event, after: handler)
+    }
+}
+
+/// The presentation stacks as the chain walk sees them.
+struct RouterPresentation: PresentationLookup {
+    let layout: Layout
+    let stacks: [[Int]]
+
+    @inline(__always)
+    func presenter(of screen: Int, in l: Layout) -> Int? {
+        var s = screen
+        if l !== layout {
+            guard let mapped = layout.screen(named: l.screens[screen].name) else { return nil }
+            s = mapped
+        }
+        let stack = stacks[layout.screens[s].display]
+        guard let i = stack.lastIndex(of: s), i > 0 else { return nil }
+        let p = stack[i - 1]
+        if l === layout { return p }
+        return l.screen(named: layout.screens[p].name)
+    }
+}
