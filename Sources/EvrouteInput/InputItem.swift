@@ -1,0 +1,22 @@
+import EvrouteCore
+
+/// One item of the input stream that live devices and recordings both produce:
+/// a device appears, one of its raw events, or it goes away.
+///
+/// A device is always `added` before its first `event` and `removed` after its last;
+/// on `removed` the runtime cancels the device's live touches and held keys.
+public enum InputItem: Sendable {
+    /// A device appeared (hotplug, startup enumeration, or the start of a recording).
+    case added(DeviceID, DeviceDescription)
+    /// One raw evdev event from the device.
+    case event(DeviceID, InputEvent)
+    /// The device went away (unplug, read error, or the end of its recording) at this event time.
+    case removed(DeviceID, Timestamp)
+
+    /// The device the item concerns.
+    public var device: DeviceID {
+        switch self {
+        case .added(let id, _), .event(let id, _), .removed(let id, _): return id
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import EvrouteCore
+
+/// An evemu recording (`evemu-record` / `evemu-describe`, EVEMU 1.0–1.3): a device
+/// description and, possibly, the events it produced.
+///
+/// A file may hold only a description (`.desc`), only events (the description then comes from
+/// a sibling file named like it up to a dot — `NAME.what.events` → `NAME.desc` — or from an
+/// explicit description file), or both.
+public struct EvemuRecording: Sendable {
+    /// The device. `path` is set to the file the description was read from.
+    public var description: DeviceDescription
+    /// The events in file order, timestamps exactly as recorded.
+    public var events: [InputEvent]
+    /// The recording's file, when it was read from one.
+    public var path: String?
+    /// The `x.y` of a `# EVEMU x.y` header line, when present.
+    public var formatVersion: String?
+
+    public init(description: DeviceDescription, events: [InputEvent], path: String? = nil, formatVersion: String? = nil) {
+        self.description = description
+        self.events = events
+        self.path = path
+        self.formatVersion = formatVersion
+    }
+
+    /// Reads a recording from a file.
+    ///
+    /// - Parameters:
+    ///   - path: the recording.
+    ///   - descriptionPath: an explicit description file (`--desc`); it takes precedence over
+    ///     a description inside the recording. Without it, an events-only recording takes its
+    ///     description from the first sibling `.desc` file found by `siblingDescriptionPaths(for:)`.
+    /// - Throws: `EvemuError` naming `path:line` and what was wrong.
+    public static func load(path: String, descriptionPath: String? = nil) throws(EvemuError) -> EvemuRecording {
+        var external: DeviceDescription? = nil
+        if let descriptionPath {
+            external = try loadDescription(path: descriptionPath)
+        }
+        let bytes: [UInt8]
+        switch FileBytes.read(path) {
+        case .success(let b): bytes = b
+        case .failure(let error): throw error
+        }
+        return try parse(bytes: bytes, path: path, description: external) { () throws(EvemuError) in
+            for candidate in siblingDescriptionPaths(for: path) where candidate != path && FileBytes.isFile(candidate) {
+                return try loadDescription(path: candidate)
+            }
+            return nil
+        }
+    }
+
+    /// Parses recording bytes.
+    ///
+    /// - Parameters:
+    ///   - path: names the source in errors and becomes `description.path` when the bytes hold the description.
+    ///   - description: a description that takes precedence over one in the bytes.
+    ///   - fallbackDescription: asked (once) for a description when events come before any description.
+    public static func parse(bytes: [UInt8], path: String = "<recording>", description: DeviceDescription? = nil,
+                             fallbackDescription: () throws(EvemuError) -> DeviceDescription? = { nil }) throws(EvemuError) -> EvemuRecording {
+        var parser = EvemuParser(path: path, external: description)
+        return try parser.parse(bytes, fallback: fallbackDescription)
+    }
+
+    /// Parses recording text (see `parse(bytes:path:description:fallbackDescription:)`).
+    public static func parse(text: String, path: String = "<recording>", description: DeviceDescription? = nil) throws(EvemuError) -> EvemuRecording {
+        try parse(bytes: Array(text.utf8), path: path, description: description)
+    }
+
+    /// Reads a description-only file (events in it, if any, are ignored).
+    public static func loadDescription(path: String) throws(EvemuError) -> DeviceDescription {
+        let bytes: [UInt8]
+        switch FileBytes.read(path) {
+        case .success(let b): bytes = b
+        case .failure(let error): throw error
+        }
+        var parser = EvemuParser(path: path, external: nil)
+        parser.descriptionOnly = true
+        let recording = try parser.parse(bytes, fallback: { () throws(EvemuError) in nil })
+        if !parser.sawDescription {
+            throw EvemuError(path: path, line: 0, message: "no device description (N: line) in the file")
+        }
+        return recording.description
+    }
+
+    /// Where an events-only recording's description may be, in the order tried: the file name cut
+    /// at each dot from the first on, plus `.desc` (`dir/NAME.what.events` → `dir/NAME.desc`,
+    /// then `dir/NAME.what.desc`). Cutting at the first dot comes first, as evemu-devices names them;
+    /// the later candidates cover device names that themselves contain a dot.
+    public static func siblingDescriptionPaths(for path: String) -> [String] {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var result: [String] = []
+        var index = name.startIndex
+        while let dot = name[index...].firstIndex(of: ".") {
+            if dot != name.startIndex {
+                result.append(directory + name[..<dot] + ".desc")
+            }
+            index = name.index(after: dot)
+        }
+        return result
+    }
+}
