@@ -1,0 +1,201 @@
+#!/bin/sh
+# vm/build-initramfs.sh — build the guest for the real-kernel tests.
+#
+#   vm/build-initramfs.sh [--evroute PATH] [--rec FILE]...
+#
+# Output (vm/out/, gitignored):
+#   vmlinux          uncompressed kernel, pulled out of the Debian bzImage
+#   initramfs.gz     gzip'd cpio (newc)
+#   initramfs.list   what went into it
+#
+# Inputs: vm/cache/root (vm/fetch.sh), vm/guest/ (init, lib.sh, scenarios),
+# the evroute binary (--evroute or $EVROUTE_BIN; left out when missing), and
+# recordings: every "# rec: SUBDIR/FILE" line in a scenario script plus any
+# --rec FILE, looked up in $EVROUTE_RECORDINGS (default: ../shared/recordings
+# next to the repo, else /work/shared/recordings). They are copied into the
+# image under /rec/SUBDIR/FILE — into the image only, never into the repo.
+set -eu
+
+VM_DIR=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$VM_DIR/.." && pwd)
+CACHE=$VM_DIR/cache
+ROOT=$CACHE/root
+OUT=$VM_DIR/out
+STAGE=$OUT/initramfs-root
+
+log() { echo "initramfs: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+EVROUTE=${EVROUTE_BIN:-}
+EXTRA_REC=$(mktemp); trap 'rm -f "$EXTRA_REC"' EXIT
+while [ $# -gt 0 ]; do
+	case $1 in
+	--evroute) EVROUTE=$2; shift 2 ;;
+	--rec) printf '%s\n' "$2" >>"$EXTRA_REC"; shift 2 ;;
+	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+
+if [ -z "${EVROUTE_RECORDINGS:-}" ]; then
+	for d in "$REPO/../shared/recordings" /work/shared/recordings; do
+		[ -d "$d" ] && { EVROUTE_RECORDINGS=$(cd "$d" && pwd); break; }
+	done
+fi
+
+[ -f "$CACHE/kernel-version" ] || die "run vm/fetch.sh first"
+KVER=$(cat "$CACHE/kernel-version")
+MODDIR=lib/modules/$KVER/kernel/drivers/input
+mkdir -p "$OUT"
+
+# --- kernel: the bzImage carries the kernel as an xz stream; find the xz
+# magic (FD 37 7A 58 5A 00), decompress from there, keep the first try that
+# yields an ELF file. (xz complains about the trailing bzImage bytes; fine.)
+extract_vmlinux() {
+	bz=$1 dst=$2
+	for off in $(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$bz" | cut -d: -f1); do
+		tail -c +$((off + 1)) "$bz" | xz -dc >"$dst.tmp" 2>/dev/null || true
+		if [ "$(head -c 4 "$dst.tmp" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+			mv "$dst.tmp" "$dst"; return 0
+		fi
+	done
+	rm -f "$dst.tmp"; return 1
+}
+BZ=$ROOT/boot/vmlinuz-$KVER
+if [ ! -s "$OUT/vmlinux" ] || [ "$BZ" -nt "$OUT/vmlinux" ]; then
+	log "extracting vmlinux from $(basename "$BZ")"
+	extract_vmlinux "$BZ" "$OUT/vmlinux" || die "no xz-compressed ELF kernel in $BZ"
+fi
+cp "$BZ" "$OUT/bzImage"   # fallback for run.sh --bzimage
+
+# --- stage the root
+rm -rf "$STAGE"
+mkdir -p "$STAGE"
+cd "$STAGE"
+mkdir -p bin sbin usr/bin usr/sbin usr/libexec/libinput lib/udev/rules.d lib/systemd \
+	etc/udev/rules.d proc sys dev run tmp root rec vm/scenarios "$MODDIR/misc" usr/share
+
+# copy FILE from the cache root (or an absolute host path) to the same path in the image
+put() {
+	src=$1 dst=${2:-$1}
+	case $src in /*) ;; *) src=$ROOT/$src ;; esac
+	[ -e "$src" ] || die "missing $src"
+	mkdir -p "$(dirname "./$dst")"
+	cp -L "$src" "./$dst"
+}
+
+# busybox and every applet as a link (existing files win)
+put bin/busybox
+for a in $("$ROOT/bin/busybox" --list-full); do
+	[ -e "./$a" ] || [ -L "./$a" ] || { mkdir -p "$(dirname "./$a")"; ln -s /bin/busybox "./$a"; }
+done
+
+# kernel modules (uncompressed, no dependencies in this kernel)
+put "$MODDIR/evdev.ko"
+put "$MODDIR/misc/uinput.ko"
+
+# udev: udevadm doubles as the daemon when called systemd-udevd
+put bin/udevadm
+ln -s /bin/udevadm lib/systemd/systemd-udevd
+ln -s /bin/udevadm sbin/udevadm
+for r in 50-udev-default 60-input-id 60-persistent-input 60-evdev \
+	80-libinput-device-groups 90-libinput-fuzz-override; do
+	put "lib/udev/rules.d/$r.rules"
+done
+for h in libinput-device-group libinput-fuzz-extract libinput-fuzz-to-zero; do
+	put "lib/udev/$h"
+done
+
+# test peers
+for b in evemu-device evemu-play evemu-record evemu-event evemu-describe evtest libinput; do
+	put "usr/bin/$b"
+done
+for b in debug-events list-devices record; do
+	put "usr/libexec/libinput/libinput-$b"
+done
+cp -r "$ROOT/usr/share/libinput" usr/share/   # quirks: libinput refuses to start without them
+cp -r "$ROOT/usr/share/libwacom" usr/share/   # libwacom database (libinput loads it for Wacom devices)
+
+# evroute, when there is one
+if [ -n "$EVROUTE" ] && [ -x "$EVROUTE" ]; then
+	put "$(cd "$(dirname "$EVROUTE")" && pwd)/$(basename "$EVROUTE")" usr/bin/evroute
+	log "evroute: $EVROUTE"
+else
+	log "evroute: not included (${EVROUTE:-no path given}); its scenarios will SKIP"
+fi
+
+# shared libraries: whatever ldd lists for every ELF file staged, resolved in
+# the cache root first, then on the host (evroute links host-built objects).
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
+libs=$(
+	find . -type f -perm -u+x | while read -r f; do
+		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		out=$(LD_LIBRARY_PATH=$LIBPATH ldd "$f" 2>&1) || continue   # static: "not a dynamic executable"
+		echo "$out" | while read -r l; do
+			case $l in
+			*'not found'*) echo "MISSING $f: $l" ;;
+			*'=> /'*) echo "$l" | sed 's/.*=> \([^ ]*\) .*/\1/' ;;
+			/*) echo "$l" | sed 's/ .*//' ;;   # the dynamic loader
+			esac
+		done
+	done | sort -u
+)
+if echo "$libs" | grep -q '^MISSING'; then
+	echo "$libs" | grep '^MISSING' >&2; die "unresolved libraries"
+fi
+for l in $libs; do
+	case $l in
+	"$ROOT"/*) put "${l#"$ROOT"/}" ;;
+	# the loader must match the cache's libc, not the host's
+	/lib64/ld-linux-x86-64.so.2) put lib64/ld-linux-x86-64.so.2 ;;
+	*) put "$l" "${l#/}" ;;
+	esac
+done
+# the loader is asked for as /lib64/ld-linux-x86-64.so.2
+[ -e lib64/ld-linux-x86-64.so.2 ] || put lib64/ld-linux-x86-64.so.2
+
+# minimal /etc: udev rules name these groups; libraries look for these files
+cat >etc/passwd <<'P'
+root:x:0:0:root:/root:/bin/sh
+P
+cat >etc/group <<'G'
+root:x:0:
+tty:x:5:
+disk:x:6:
+kmem:x:9:
+dialout:x:20:
+audio:x:29:
+video:x:44:
+input:x:101:
+render:x:102:
+kvm:x:103:
+sgx:x:104:
+G
+echo evroute-vm >etc/hostname
+: >etc/fstab
+
+# guest scripts
+cp "$VM_DIR/guest/init" init
+chmod 755 init
+cp "$VM_DIR/guest/lib.sh" vm/lib.sh
+cp "$VM_DIR"/guest/scenarios/*.sh vm/scenarios/
+chmod 755 vm/scenarios/*.sh
+[ -d "$VM_DIR/guest/config" ] && cp -r "$VM_DIR/guest/config" vm/config
+
+# recordings
+nrec=0
+{ sed -n 's/^# rec: *//p' "$VM_DIR"/guest/scenarios/*.sh; cat "$EXTRA_REC"; } | sort -u |
+while IFS= read -r r; do
+	[ -n "$r" ] || continue
+	case $r in /*) src=$r; dst=rec/$(basename "$r") ;;
+	*) src=${EVROUTE_RECORDINGS:-/nonexistent}/$r; dst=rec/$r ;; esac
+	[ -f "$src" ] || die "recording not found: $src (set EVROUTE_RECORDINGS)"
+	mkdir -p "$(dirname "$dst")"
+	cp "$src" "$dst"
+done
+
+# --- pack
+find . | sort >"$OUT/initramfs.list"
+find . | sort | cpio -o -H newc --quiet -R 0:0 | gzip -6 >"$OUT/initramfs.gz.tmp"
+mv "$OUT/initramfs.gz.tmp" "$OUT/initramfs.gz"
+log "ok: $OUT/initramfs.gz $(du -k "$OUT/initramfs.gz" | cut -f1) KiB ($(du -sk . | cut -f1) KiB unpacked, $(find rec -type f | wc -l) recordings), kernel $KVER"

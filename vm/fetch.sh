@@ -1,0 +1,103 @@
+#!/bin/sh
+# vm/fetch.sh — download (apt-get download) and extract (dpkg-deb -x, no root)
+# the Debian packages the real-kernel test VM needs, into vm/cache/.
+#
+#   vm/cache/debs/   the .deb files
+#   vm/cache/root/   all of them extracted on top of each other
+#   vm/cache/kernel-version   e.g. 6.1.0-56-amd64
+#
+# Idempotent: a package whose .deb is already in vm/cache/debs is not fetched
+# again, and a .deb already extracted (stamp in vm/cache/root/.extracted/) is
+# not extracted again. Root is only needed if `apt-get download` fails and the
+# package lists must be refreshed (`apt-get update`, via sudo when not root).
+#
+# Env: EVROUTE_VM_KERNEL=linux-image-6.1.0-NN-amd64 pins the kernel package.
+set -eu
+
+VM_DIR=$(cd "$(dirname "$0")" && pwd)
+CACHE=$VM_DIR/cache
+DEBS=$CACHE/debs
+ROOT=$CACHE/root
+mkdir -p "$DEBS" "$ROOT/.extracted"
+
+log() { echo "fetch: $*" >&2; }
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+		log "need root for: $*"; return 1; fi
+}
+
+# The current bookworm 6.1 kernel: what the linux-image-amd64 metapackage
+# depends on (falls back to the highest linux-image-6.1.0-N-amd64 known).
+pick_kernel() {
+	if [ -n "${EVROUTE_VM_KERNEL:-}" ]; then echo "$EVROUTE_VM_KERNEL"; return; fi
+	k=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-6\.1\.0-[0-9]*-amd64\)$/\1/p' | head -n1)
+	if [ -z "$k" ]; then
+		k=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' |
+			awk '{print $1}' | sort -t- -k4,4n | tail -n1)
+	fi
+	[ -n "$k" ] || { log "no linux-image-6.1.0-*-amd64 in apt-cache (run apt-get update?)"; exit 1; }
+	echo "$k"
+}
+
+KERNEL_PKG=$(pick_kernel)
+
+# Everything the guest runs. Libraries are listed explicitly so the guest
+# userland comes from these packages, not from whatever the host has; the
+# ldd check at the end reports anything still missing.
+PKGS="$KERNEL_PKG
+busybox-static
+evemu-tools libevemu3 libevdev2
+udev libudev1
+libinput-tools libinput-bin libinput10 libmtdev1 libwacom9 libwacom-common
+libgudev-1.0-0 libglib2.0-0
+evtest
+libc6 libgcc-s1 libstdc++6
+libacl1 libblkid1 libcap2 libkmod2 libselinux1 libpcre2-8-0 libffi8 libmount1
+zlib1g liblzma5 libzstd1 libssl3"
+
+have_deb() { ls "$DEBS/$1"_*.deb >/dev/null 2>&1; }
+
+download() {
+	# apt-get download writes into the current directory
+	(cd "$DEBS" && apt-get download "$@")
+}
+
+missing=""
+for p in $PKGS; do have_deb "$p" || missing="$missing $p"; done
+if [ -n "$missing" ]; then
+	log "downloading:$missing"
+	if ! download $missing; then
+		log "apt-get download failed; refreshing package lists"
+		as_root apt-get update
+		download $missing
+	fi
+else
+	log "all $(echo $PKGS | wc -w) packages cached"
+fi
+
+for deb in "$DEBS"/*.deb; do
+	stamp=$ROOT/.extracted/$(basename "$deb")
+	[ -e "$stamp" ] && continue
+	log "extracting $(basename "$deb")"
+	dpkg-deb -x "$deb" "$ROOT"
+	: >"$stamp"
+done
+
+kver=${KERNEL_PKG#linux-image-}
+echo "$kver" >"$CACHE/kernel-version"
+[ -f "$ROOT/boot/vmlinuz-$kver" ] || { log "kernel image missing: boot/vmlinuz-$kver"; exit 1; }
+
+# Check that every binary the guest runs finds all its libraries in the
+# extracted tree (ldd of the host, with the cache's lib dirs first).
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
+bad=0
+for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
+	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events; do
+	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
+	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)
+	if [ -n "$nf" ]; then log "$b: unresolved libraries:"; echo "$nf" >&2; bad=1; fi
+done
+[ $bad = 0 ] || { log "add the packages providing the libraries above to PKGS"; exit 1; }
+log "ok: kernel $kver, $(ls "$DEBS" | wc -l) debs, $(du -sh "$DEBS" | cut -f1)"

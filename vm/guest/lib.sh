@@ -1,0 +1,193 @@
+# vm/guest/lib.sh — helpers for the guest scenario scripts (busybox sh).
+#
+# A scenario is a shell script in vm/guest/scenarios/NN-name.sh that starts
+# with `. /vm/lib.sh`, declares the recordings it needs with `# rec: SUBDIR/FILE`
+# comment lines (build-initramfs.sh copies those to /rec/SUBDIR/FILE), and ends
+# by calling exactly one of: pass / fail / skip / finish.
+# It runs in its own work directory /tmp/work/NAME; every reader's output
+# stays there (`vm/run.sh --shell` lets you look at it after the run).
+#
+# Result line on the console: EVROUTE-VM RESULT <scenario> PASS|FAIL|SKIP <detail>
+
+SCENARIO=${EVROUTE_VM_SCENARIO:-$(basename "$0" .sh)}
+RESULT_FILE=${EVROUTE_VM_RESULT:-/tmp/result.$SCENARIO}
+REC=/rec
+TS=$REC/touchscreens
+KB=$REC/keyboards
+_bg_pids=""
+_failures=""
+_checks=0
+
+# ---------------------------------------------------------------- reporting
+
+# note MSG...          a log line, prefixed with the scenario name
+note() { echo "[$SCENARIO] $*"; }
+
+_report() {
+	status=$1; shift
+	if [ -s "$RESULT_FILE" ]; then note "(already reported; ignoring $status $*)"; return; fi
+	echo "EVROUTE-VM RESULT $SCENARIO $status $*" | tee "$RESULT_FILE"
+}
+# pass DETAIL / fail DETAIL / skip REASON   report and end the scenario
+pass() { _report PASS "$@"; exit 0; }
+fail() { _report FAIL "$@"; exit 1; }
+skip() { _report SKIP "$@"; exit 0; }
+
+# check NAME ACTUAL OP EXPECTED   one assertion (OP: = != -eq -ne -ge -le -gt -lt);
+# failures are collected and reported by finish
+check() {
+	name=$1 actual=$2 op=$3 expected=$4
+	_checks=$((_checks + 1))
+	if [ "$actual" "$op" "$expected" ] 2>/dev/null; then
+		note "ok   $name: $actual $op $expected"
+	else
+		note "FAIL $name: got '$actual', want $op '$expected'"
+		_failures="$_failures${_failures:+; }$name: got $actual want $op $expected"
+	fi
+}
+# finish [DETAIL]   PASS if every check held, else FAIL listing the failed ones
+finish() {
+	if [ -z "$_failures" ]; then pass "$_checks checks${1:+, $1}"; else fail "$_failures"; fi
+}
+# need CMD...        skip the scenario unless these commands exist
+need() {
+	for c in "$@"; do command -v "$c" >/dev/null || skip "$c not in the image"; done
+}
+
+# ---------------------------------------------------------------- processes
+
+_cleanup() {
+	for p in $_bg_pids; do kill "$p" 2>/dev/null; done
+	for p in $_bg_pids; do wait "$p" 2>/dev/null; done
+	_bg_pids=""
+}
+trap _cleanup EXIT
+trap '_cleanup; exit 143' TERM INT
+
+# wait_until SECONDS CMD...   poll CMD every 0.05 s until it succeeds; 1 on timeout
+wait_until() {
+	_n=$(($1 * 20)); shift
+	while [ $_n -gt 0 ]; do
+		"$@" 2>/dev/null && return 0
+		sleep 0.05; _n=$((_n - 1))
+	done
+	return 1
+}
+
+# has_open PID PATH   does process PID have PATH open (its /proc/PID/fd links)?
+has_open() {
+	for fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$fd")" = "$2" ] && return 0
+	done
+	return 1
+}
+
+# ---------------------------------------------------------------- devices
+
+# create_device DESC   create a uinput device from an evemu description (a
+# .desc, or an .events file that carries one) with evemu-device, wait for its
+# /dev/input/eventN node and for udev to have processed it.
+# Sets DEVNODE (/dev/input/eventN), DEVPID (evemu-device, holding the device),
+# DEVNAME (the N: line). The device goes away when the scenario ends, or with
+# remove_device.
+create_device() {
+	DEVNAME=$(sed -n 's/^N: //p' "$1" | head -n1)
+	_devn=$((${_devn:-0} + 1))
+	_out=evemu-device.$_devn.out
+	evemu-device "$1" >"$_out" 2>&1 &
+	DEVPID=$!
+	_bg_pids="$_bg_pids $DEVPID"
+	# evemu-device prints "NAME: /dev/input/eventN" once the node exists
+	wait_until 10 grep -q '/dev/input/event' "$_out" ||
+		fail "evemu-device $1 did not create a device: $(cat "$_out")"
+	DEVNODE=$(grep -o '/dev/input/event[0-9]*' "$_out" | head -n1)
+	wait_until 10 test -c "$DEVNODE" || fail "$DEVNODE did not appear"
+	udevadm settle --timeout=10
+	wait_until 10 udev_has "$DEVNODE" ID_INPUT 1 || note "warning: udev did not tag $DEVNODE ID_INPUT=1"
+	note "device '$DEVNAME' at $DEVNODE (evemu-device pid $DEVPID)"
+}
+
+# remove_device [PID]   unplug: end the evemu-device holding it (default $DEVPID)
+remove_device() {
+	kill "${1:-$DEVPID}" 2>/dev/null; wait "${1:-$DEVPID}" 2>/dev/null
+	udevadm settle --timeout=10
+}
+
+# udev_prop NODE PROP   a property from the udev database (empty if unset)
+udev_prop() {
+	udevadm info --query=property --name="$1" 2>/dev/null | sed -n "s/^$2=//p"
+}
+# udev_has NODE PROP VALUE
+udev_has() { [ "$(udev_prop "$1" "$2")" = "$3" ]; }
+
+# ---------------------------------------------------------------- readers
+
+# start_reader NAME DEVNODE CMD...   run CMD in the background with output in
+# NAME.out (stdout+stderr), and wait until it is ready: until it has DEVNODE
+# open (any evdev reader), or — with DEVNODE "-" — 1 s. Events the kernel
+# delivers after that are queued for it. Sets READER_PID; NAME_pid is recorded
+# for stop_reader.
+start_reader() {
+	_name=$1 _node=$2; shift 2
+	"$@" >"$_name.out" 2>&1 &
+	READER_PID=$!
+	_bg_pids="$_bg_pids $READER_PID"
+	eval "_reader_$(echo "$_name" | tr -c 'A-Za-z0-9\n' _)=$READER_PID"
+	if [ "$_node" = - ]; then
+		sleep 1
+	else
+		wait_until 15 has_open "$READER_PID" "$_node" ||
+			fail "reader $_name ($*) did not open $_node: $(tail -n 5 "$_name.out")"
+	fi
+	kill -0 "$READER_PID" 2>/dev/null || fail "reader $_name exited early: $(tail -n 5 "$_name.out")"
+	note "reader $_name ready (pid $READER_PID): $*"
+}
+
+# stop_reader NAME [SIGNAL]   stop it (default SIGINT, so it flushes and exits
+# cleanly) and wait for it
+stop_reader() {
+	eval "_p=\$_reader_$(echo "$1" | tr -c 'A-Za-z0-9\n' _)"
+	kill -"${2:-INT}" "$_p" 2>/dev/null
+	wait_until 5 sh -c "! kill -0 $_p" || kill -KILL "$_p" 2>/dev/null
+	wait "$_p" 2>/dev/null
+	return 0
+}
+
+# wait_lines FILE PATTERN N [SECONDS]   wait until FILE has >= N lines matching
+# PATTERN (grep -E); then a 0.3 s grace so extra lines would show up too
+wait_lines() {
+	wait_until "${4:-10}" sh -c "[ \$(grep -cE '$2' '$1') -ge $3 ]"
+	sleep 0.3
+}
+
+# count_lines FILE PATTERN   lines matching PATTERN (grep -E)
+count_lines() { grep -cE "$2" "$1" 2>/dev/null || true; }
+
+# ---------------------------------------------------------------- recordings
+
+# replay DEVNODE FILE   play the E: lines of an evemu recording into the
+# device with their recorded timing (evemu-play)
+replay() {
+	note "replaying $(basename "$2") ($(rec_events "$2") events) into $1"
+	evemu-play "$1" <"$2" || fail "evemu-play $2 failed"
+}
+
+# rec_events FILE         number of E: lines
+rec_events() { grep -c '^E:' "$1"; }
+# rec_count FILE TYPE CODE CMP   E: lines with this type/code (hex, 4 digits)
+# whose value satisfies the awk comparison CMP on v, e.g. "v >= 0"
+rec_count() {
+	awk -v t="$2" -v c="$3" "/^E:/ && \$3 == t && \$4 == c { v = \$5 + 0; if ($4) n++ } END { print n + 0 }" "$1"
+}
+# rec_touch_downs FILE / rec_touch_ups FILE   protocol B contacts: tracking
+# ids assigned (ABS_MT_TRACKING_ID >= 0) and released (-1)
+rec_touch_downs() { rec_count "$1" 0003 0039 "v >= 0"; }
+rec_touch_ups() { rec_count "$1" 0003 0039 "v < 0"; }
+
+# ---------------------------------------------------------------- evroute
+
+# evroute_has_command CMD   does the evroute in the image know this subcommand?
+evroute_has_command() {
+	command -v evroute >/dev/null || return 1
+	evroute --help 2>&1 | grep -qw -- "$1"
+}

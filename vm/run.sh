@@ -1,0 +1,95 @@
+#!/bin/sh
+# vm/run.sh — boot the test VM (qemu TCG, 1 vCPU), run scenarios, report.
+#
+#   vm/run.sh [options] [SCENARIO...]        default: all scenarios
+#     -t, --timeout SECONDS   whole-VM limit (default 240, or $EVROUTE_VM_TIMEOUT)
+#     --scenario-timeout S    per-scenario limit inside the guest (default 60)
+#     --debug                 sh -x trace of the scenarios + udevd debug log
+#     --shell                 interactive shell in the guest after the scenarios
+#                             (no timeout; Ctrl-D or `poweroff -f` to leave)
+#     --bzimage               boot the compressed bzImage instead of vmlinux
+#     --append "ARGS"         extra kernel command line
+#   SCENARIO: file name in vm/guest/scenarios without .sh, or a prefix (00, 10-evroute)
+#
+# Needs vm/out/vmlinux and vm/out/initramfs.gz (vm/build-initramfs.sh).
+# The console log goes to vm/out/console-YYYYmmdd-HHMMSS.log, and
+# vm/out/console.log points at the latest. Exit status: 0 when every scenario
+# passed or skipped, 1 when one failed, 2 on timeout / missing results.
+set -u
+
+VM_DIR=$(cd "$(dirname "$0")" && pwd)
+OUT=$VM_DIR/out
+TIMEOUT=${EVROUTE_VM_TIMEOUT:-240}
+STO=60 DEBUG=0 SHELL_MODE=0 KERNEL=$OUT/vmlinux APPEND_EXTRA=""
+SCEN=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	-t|--timeout) TIMEOUT=$2; shift 2 ;;
+	--scenario-timeout) STO=$2; shift 2 ;;
+	--debug) DEBUG=1; shift ;;
+	--shell) SHELL_MODE=1; shift ;;
+	--bzimage) KERNEL=$OUT/bzImage; shift ;;
+	--append) APPEND_EXTRA=$2; shift 2 ;;
+	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) SCEN="$SCEN${SCEN:+,}${1%.sh}"; shift ;;
+	esac
+done
+SCEN=${SCEN:-all}
+
+QEMU=$(command -v qemu-system-x86_64) || { echo "run.sh: qemu-system-x86_64 not found (apt-get install qemu-system-x86)" >&2; exit 2; }
+for f in "$KERNEL" "$OUT/initramfs.gz"; do
+	[ -s "$f" ] || { echo "run.sh: missing $f (run vm/build-initramfs.sh)" >&2; exit 2; }
+done
+
+APPEND="console=ttyS0 quiet loglevel=3 panic=-1 evroute.scenarios=$SCEN evroute.timeout=$STO"
+[ $DEBUG = 1 ] && APPEND="$APPEND evroute.debug=1"
+[ $SHELL_MODE = 1 ] && APPEND="$APPEND evroute.shell=1"
+APPEND="$APPEND $APPEND_EXTRA"
+
+set -- "$QEMU" -kernel "$KERNEL" -initrd "$OUT/initramfs.gz" -append "$APPEND" \
+	-nographic -m 512 -smp 1 -no-reboot -cpu max -accel tcg
+
+if [ $SHELL_MODE = 1 ]; then
+	echo "run.sh: interactive; Ctrl-A x quits qemu" >&2
+	exec "$@"
+fi
+
+LOG=$OUT/console-$(date +%Y%m%d-%H%M%S).log
+ln -sf "$(basename "$LOG")" "$OUT/console.log"
+start=$(date +%s.%N)
+# The console goes to the terminal and the log; -nographic's stdin is cut off.
+# tr drops the carriage returns of the serial line.
+timeout --kill-after=5 "$TIMEOUT" "$@" </dev/null 2>&1 | tr -d '\r' | tee "$LOG"
+end=$(date +%s.%N)
+elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", b-a}')
+
+# ---- parse the console protocol (see vm/guest/init)
+plan=$(sed -n 's/^EVROUTE-VM PLAN//p' "$LOG" | head -n1)
+booted=$(sed -n 's/^EVROUTE-VM BOOTED uptime=\([0-9.]*\)s.*/\1/p' "$LOG" | head -n1)
+done_line=$(grep '^EVROUTE-VM DONE' "$LOG" | head -n1)
+
+echo
+echo "==== evroute VM results ($SCEN) ===="
+printf '%-28s %-5s %7s  %s\n' SCENARIO RESULT TIME DETAIL
+status=0
+if [ -z "$plan" ]; then
+	plan=$(echo "$SCEN" | tr ',' ' ')
+	[ "$plan" = all ] && plan=""
+fi
+for s in $plan; do
+	line=$(grep "^EVROUTE-VM RESULT $s " "$LOG" | head -n1)
+	t=$(sed -n "s/^EVROUTE-VM TIME $s //p" "$LOG" | head -n1)
+	if [ -z "$line" ]; then
+		r=NONE; detail="no result line (timeout or crash; see the log)"; status=2
+	else
+		r=$(echo "$line" | cut -d' ' -f4)
+		detail=$(echo "$line" | cut -d' ' -f5-)
+		case $r in PASS|SKIP) ;; *) [ $status = 0 ] && status=1 ;; esac
+	fi
+	printf '%-28s %-5s %7s  %s\n' "$s" "$r" "${t:--}" "$detail"
+done
+[ -n "$plan" ] || { echo "(no PLAN line: the guest did not get to run scenarios)"; status=2; }
+[ -n "$done_line" ] || { echo "(no DONE line: the VM did not finish — timeout ${TIMEOUT}s?)"; status=2; }
+echo "boot to /init: ${booted:-?}s (guest clock); wall time: ${elapsed}s; log: $LOG"
+exit $status
