@@ -1,0 +1,100 @@
+import EvrouteCore
+import Yams
+
+extension SpecReader {
+    static let gestureCommonKeys = ["name", "type", "cancels-touches", "delays-touches-began", "delays-touches-ended",
+                                    "require-to-fail", "simultaneous-with", "action"]
+    /// Keys that only some kinds of gesture take.
+    static let gestureKindKeys: [(key: String, kinds: [GestureSpec.Kind])] = [
+        ("taps", [.tap]),
+        ("touches", [.tap, .longPress, .swipe, .pan]),
+        ("maximum-touches", [.pan]),
+        ("minimum-duration", [.longPress]),
+        ("allowable-movement", [.tap, .longPress]),
+        ("direction", [.swipe]),
+        ("minimum-distance", [.swipe, .pan, .screenEdgePan]),
+        ("maximum-duration", [.swipe]),
+        ("edges", [.screenEdgePan]),
+        ("edge", [.screenEdgePan]),
+    ]
+
+    func gesture(_ node: Node) -> GestureSpec? {
+        let known = Self.gestureCommonKeys + Self.gestureKindKeys.map(\.key)
+        guard let f = fields(node, "gesture", known: known) else { return nil }
+        let nameNode = required(f, "name")
+        let name = nameNode.flatMap { self.name($0, "'name'") }
+        let kinds = GestureSpec.Kind.allCases
+        let kind = required(f, "type", hint: "one of: \(kinds.map(\.rawValue).joined(separator: ", "))")
+            .flatMap { choice($0, "gesture type", kinds.map { ($0.rawValue, $0) }) }
+        var g = GestureSpec(name: name ?? "", kind: kind ?? .tap, location: location(nameNode))
+
+        // Keys that do not apply to this kind are mistakes, not silently ignored.
+        if let kind {
+            for (key, forKinds) in Self.gestureKindKeys where f.has(key) && !forKinds.contains(kind) {
+                error(f.keyNode(key), .invalidValue,
+                      "'\(key)' does not apply to a \(kind.rawValue) gesture (it applies to: \(forKinds.map(\.rawValue).joined(separator: ", ")))")
+            }
+        }
+        if let v = f["taps"], let n = integer(v, "'taps'") {
+            if n >= 1 { g.taps = n } else { error(v, .invalidValue, "'taps' must be ≥ 1, found \(n)") }
+        }
+        if let v = f["touches"], let n = integer(v, "'touches'") {
+            if n >= 1 { g.touches = n } else { error(v, .invalidValue, "'touches' must be ≥ 1, found \(n)") }
+        }
+        if let v = f["maximum-touches"], let n = integer(v, "'maximum-touches'") {
+            if n >= g.touches && n >= 1 { g.maximumTouches = n }
+            else { error(v, .invalidValue, "'maximum-touches' must be ≥ 'touches' (\(g.touches)), found \(n)") }
+        }
+        if let v = f["minimum-duration"], let d = positive(v, "'minimum-duration'", unit: "seconds") { g.minimumDuration = d }
+        if let v = f["maximum-duration"], let d = positive(v, "'maximum-duration'", unit: "seconds") { g.maximumDuration = d }
+        if let v = f["allowable-movement"], let d = number(v, "'allowable-movement'") {
+            if d >= 0 { g.allowableMovement = d } else { error(v, .invalidValue, "'allowable-movement' must be ≥ 0, found \(render(v))") }
+        }
+        if let v = f["minimum-distance"], let d = number(v, "'minimum-distance'") {
+            if d >= 0 { g.minimumDistance = d } else { error(v, .invalidValue, "'minimum-distance' must be ≥ 0, found \(render(v))") }
+        }
+        if let v = f["direction"], let dirs = choices(v, "swipe direction", GestureSpec.Direction.allCases) {
+            g.directions = dirs
+        }
+        if f.has("edges") && f.has("edge") {
+            error(f.keyNode("edge"), .invalidValue, "give 'edges' or 'edge', not both")
+        }
+        if let v = f["edges"] ?? f["edge"], let edges = choices(v, "screen edge", GestureSpec.Edge.allCases) {
+            g.edges = edges
+        }
+        if kind == .screenEdgePan && g.edges.isEmpty && !f.has("edges") && !f.has("edge") {
+            error(f.node, .missingKey, "\(f.label) is missing required key 'edges' (one or more of: left, right, top, bottom)")
+        }
+        if let v = f["cancels-touches"], let b = bool(v, "'cancels-touches'") { g.cancelsTouches = b }
+        if let v = f["delays-touches-began"], let b = bool(v, "'delays-touches-began'") { g.delaysTouchesBegan = b }
+        if let v = f["delays-touches-ended"], let b = bool(v, "'delays-touches-ended'") { g.delaysTouchesEnded = b }
+        if let v = f["require-to-fail"], let names = strings(v, "'require-to-fail'") { g.requireToFail = names }
+        if let v = f["simultaneous-with"], let names = strings(v, "'simultaneous-with'") { g.simultaneousWith = names }
+        if let v = f["action"], let a = self.name(v, "'action'") { g.action = a }
+        guard name != nil, kind != nil else { return nil }
+        return g
+    }
+
+    /// A number > 0.
+    func positive(_ node: Node, _ what: String, unit: String) -> Double? {
+        guard let d = number(node, what) else { return nil }
+        if d > 0 { return d }
+        error(node, .invalidValue, "\(what) must be > 0 \(unit), found \(render(node))")
+        return nil
+    }
+
+    /// One or a list of values of a string enum, at least one.
+    func choices<T: RawRepresentable<String>>(_ node: Node, _ what: String, _ all: [T]) -> [T]? {
+        let nodes = oneOrMany(node)
+        if nodes.isEmpty {
+            error(node, .invalidValue, "give at least one \(what) (\(all.map(\.rawValue).joined(separator: ", ")))")
+            return nil
+        }
+        var out: [T] = []
+        for item in nodes {
+            guard let v = choice(item, what, all.map { ($0.rawValue, $0) }) else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+}

@@ -1,0 +1,310 @@
+import EvrouteCore
+import Yams
+
+extension SpecReader {
+    static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback"]
+    static let displayKeys = ["name", "size", "screen"]
+    static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab"]
+    static let matchKeys = ["kind", "name", "vendor", "product", "udev"]
+    static let screenKeys = ["name", "display", "handlers", "root", "presented-over"]
+    static let regionKeys = ["name", "frame", "regions", "handlers", "hidden", "interactive", "opacity", "shape",
+                             "hit-insets", "exclusive", "multitouch", "focusable", "next", "gestures"]
+    static let handlerHolderKeys = ["handlers"]
+
+    /// The whole document. `root` is nil for an empty file.
+    func layout(_ root: Node?) -> LayoutSpec {
+        var spec = LayoutSpec(source: file)
+        guard let root else { return spec }
+        guard let f = fields(root, "the top level of the config", known: Self.topKeys) else { return spec }
+        if let v = f["displays"] { spec.displays = items(v, "'displays'", display) }
+        if let v = f["devices"] { spec.devices = items(v, "'devices'", deviceRule) }
+        if let v = f["plugins"] { spec.plugins = items(v, "'plugins'", plugin) }
+        if let v = f["screens"] { spec.screens = items(v, "'screens'", screen) }
+        if let v = f["application"] { spec.applicationHandlers = handlerHolder(v, "'application'") }
+        if let v = f["fallback"] { spec.fallbackHandlers = handlerHolder(v, "'fallback'") }
+        return spec
+    }
+
+    /// Each element of a list read with `read`; elements that fail are left out.
+    func items<T>(_ node: Node, _ what: String, _ read: (Node) -> T?) -> [T] {
+        if case .scalar = node, tagName(node) == .null { return [] }   // `handlers:` with nothing after it
+        guard let list = list(node, what) else { return [] }
+        return list.compactMap(read)
+    }
+
+    /// `application:` and `fallback:` — a mapping with `handlers`.
+    func handlerHolder(_ node: Node, _ what: String) -> [HandlerSpec] {
+        if case .scalar = node, tagName(node) == .null { return [] }
+        guard let f = fields(node, what, known: Self.handlerHolderKeys) else { return [] }
+        return f["handlers"].map { items($0, "'handlers'", handler) } ?? []
+    }
+
+    // MARK: Displays
+
+    func display(_ node: Node) -> DisplaySpec? {
+        guard let f = fields(node, "display", known: Self.displayKeys) else { return nil }
+        let nameNode = required(f, "name")
+        let name = nameNode.flatMap { self.name($0, "'name'") }
+        var size: Size?
+        if let s = required(f, "size", hint: "[width, height]") {
+            let nums = numbers(s, "'size'", count: 2, shape: "[width, height] with width and height > 0")
+            if let nums {
+                if nums[0] > 0 && nums[1] > 0 { size = Size(width: nums[0], height: nums[1]) }
+                else { error(s, .invalidValue, "'size' must be [width, height] with width and height > 0, found \(render(s))") }
+            }
+        }
+        var initial: String?
+        if let s = f["screen"] { initial = self.name(s, "'screen'") }
+        guard let name, let size else { return nil }
+        return DisplaySpec(name: name, size: size, initialScreen: initial,
+                           location: location(nameNode), initialScreenLocation: location(f["screen"]))
+    }
+
+    /// A list of exactly `count` numbers; one error (with the expected shape) otherwise.
+    func numbers(_ node: Node, _ what: String, count: Int, shape: String) -> [Double]? {
+        guard case .sequence(let seq) = node, seq.count == count else {
+            error(node, isSequence(node) ? .invalidValue : .wrongType,
+                  "\(what) must be \(shape), found \(render(node))")
+            return nil
+        }
+        var out: [Double] = []
+        for item in seq {
+            guard let n = number(item, "each element of \(what)") else { return nil }
+            out.append(n)
+        }
+        return out
+    }
+
+    // MARK: Devices
+
+    func deviceRule(_ node: Node) -> DeviceRuleSpec? {
+        guard let f = fields(node, "device rule", known: Self.deviceKeys) else { return nil }
+        let nameNode = required(f, "name")
+        let name = nameNode.flatMap { self.name($0, "'name'") }
+        var match: DeviceMatch?
+        if let m = required(f, "match", hint: "e.g. { kind: touchscreen }; {} matches every device") {
+            match = deviceMatch(m)
+        }
+        let display = f["display"].flatMap { self.name($0, "'display'") }
+        var rotate = 0
+        if let r = f["rotate"], let v = integer(r, "'rotate'") {
+            if [0, 90, 180, 270].contains(v) { rotate = v }
+            else { error(r, .invalidValue, "'rotate' must be 0, 90, 180 or 270 (degrees clockwise), found \(v)") }
+        }
+        var calibration: [Double]?
+        if let c = f["calibration"] {
+            calibration = numbers(c, "'calibration'", count: 6, shape: "6 numbers [a, b, c, d, e, f] (libinput's 2×3 matrix)")
+        }
+        let grab = f["grab"].flatMap { bool($0, "'grab'") } ?? false
+        guard let name, let match else { return nil }
+        return DeviceRuleSpec(name: name, match: match, display: display, rotate: rotate, calibration: calibration,
+                              grab: grab, location: location(nameNode), displayLocation: location(f["display"]))
+    }
+
+    func deviceMatch(_ node: Node) -> DeviceMatch? {
+        if case .scalar = node, tagName(node) == .null { return DeviceMatch() }
+        guard let f = fields(node, "'match'", known: Self.matchKeys) else { return nil }
+        var m = DeviceMatch()
+        if let k = f["kind"] {
+            m.kind = choice(k, "device kind", DeviceKind.allCases.map { ($0.rawValue, $0) })
+        }
+        if let n = f["name"] { m.name = name(n, "'name' (a glob)") }
+        if let v = f["vendor"] { m.vendor = usbID(v, "'vendor'") }
+        if let p = f["product"] { m.product = usbID(p, "'product'") }
+        if let u = f["udev"], let uf = fields(u, "'udev'", known: nil) {
+            for key in uf.order {
+                if let v = uf[key], let glob = string(v, "udev property '\(key)'") { m.udev[key] = glob }
+            }
+        }
+        return m
+    }
+
+    /// A USB/input vendor or product id: an integer (`1133`), or a hex string
+    /// (`"0x046d"`, `"046d"`, as lsusb prints them). 0…0xFFFF.
+    func usbID(_ node: Node, _ what: String) -> Int? {
+        guard case .scalar(let s) = node else { wrongType(node, what, expected: "an id (a number or a hex string like \"0x046d\")"); return nil }
+        let text = s.string
+        var value: Int?
+        switch tagName(node) {
+        case .int?:
+            let lower = text.lowercased()
+            if s.style == .plain, lower.count > 1, lower.hasPrefix("0"), !lower.hasPrefix("0x") {
+                error(node, .invalidValue, "\(what) '\(text)' is ambiguous (YAML reads a leading 0 as octal); write hex as \"0x\(text)\" or a decimal number without leading zeros")
+                return nil
+            }
+            value = Int.construct(from: s)
+        case .str?:
+            var hex = Substring(text.lowercased())
+            if hex.hasPrefix("0x") { hex = hex.dropFirst(2) }
+            if !hex.isEmpty, hex.count <= 8, hex.allSatisfy(\.isHexDigit) { value = Int(hex, radix: 16) }
+            else {
+                error(node, .invalidValue, "\(what) must be a number or a hex string like \"0x046d\", found \(describe(node))")
+                return nil
+            }
+        default:
+            wrongType(node, what, expected: "an id (a number or a hex string like \"0x046d\")")
+            return nil
+        }
+        guard let v = value, (0...0xFFFF).contains(v) else {
+            error(node, .invalidValue, "\(what) must be between 0 and 0xffff, found \(text)")
+            return nil
+        }
+        return v
+    }
+
+    // MARK: Plugins and handlers
+
+    func plugin(_ node: Node) -> PluginSpec? {
+        guard let f = fields(node, "plugin", known: nil) else { return nil }
+        let nameNode = required(f, "name")
+        let name = nameNode.flatMap { self.name($0, "'name'") }
+        var type: String?
+        if let t = required(f, "type", hint: "one of: \(PluginSpec.knownTypes.joined(separator: ", "))") {
+            type = choice(t, "plugin type", PluginSpec.knownTypes.map { ($0, $0) })
+        }
+        var options: [String: ConfigValue] = [:]
+        for key in f.order where key != "name" && key != "type" { options[key] = configValue(f[key]!) }
+        guard let name, let type else { return nil }
+        return PluginSpec(name: name, type: type, options: options, location: location(nameNode))
+    }
+
+    func handler(_ node: Node) -> HandlerSpec? {
+        guard let f = fields(node, "handler", known: nil) else { return nil }
+        let pluginNode = required(f, "plugin")
+        let plugin = pluginNode.flatMap { self.name($0, "'plugin'") }
+        var filters: [EventFilter]?
+        if let on = required(f, "on", hint: "the events it takes: \(EventFilter.spellings)") {
+            filters = eventFilters(on)
+        }
+        var options: [String: ConfigValue] = [:]
+        for key in f.order where key != "plugin" && key != "on" { options[key] = configValue(f[key]!) }
+        guard let plugin, let filters else { return nil }
+        return HandlerSpec(plugin: plugin, on: filters, options: options, location: location(pluginNode))
+    }
+
+    func eventFilters(_ node: Node) -> [EventFilter]? {
+        let nodes = oneOrMany(node)
+        if nodes.isEmpty {
+            error(node, .invalidValue, "'on' must name at least one event kind (\(EventFilter.spellings))")
+            return nil
+        }
+        var out: [EventFilter] = []
+        var ok = true
+        for item in nodes {
+            guard let s = name(item, "each kind in 'on'") else { ok = false; continue }
+            if let filter = EventFilter(parsing: s) { out.append(filter) }
+            else {
+                ok = false
+                error(item, .invalidValue, "unknown event kind '\(s)' in 'on' (expected one of: \(EventFilter.spellings))")
+            }
+        }
+        return ok ? out : nil
+    }
+
+    // MARK: Screens and regions
+
+    func screen(_ node: Node) -> ScreenSpec? {
+        guard let f = fields(node, "screen", known: Self.screenKeys) else { return nil }
+        let nameNode = required(f, "name")
+        let name = nameNode.flatMap { self.name($0, "'name'") }
+        let display = f["display"].flatMap { self.name($0, "'display'") }
+        let handlers = f["handlers"].map { items($0, "'handlers'", handler) } ?? []
+        let root = required(f, "root", hint: "the screen's root region").flatMap(region)
+        let over = f["presented-over"].flatMap { self.name($0, "'presented-over'") }
+        guard let name, let root else { return nil }
+        return ScreenSpec(name: name, display: display, handlers: handlers, root: root, presentedOver: over,
+                          location: location(nameNode), displayLocation: location(f["display"]),
+                          presentedOverLocation: location(f["presented-over"]))
+    }
+
+    func region(_ node: Node) -> RegionSpec? {
+        guard let f = fields(node, "region", known: Self.regionKeys) else { return nil }
+        let nameNode = required(f, "name")
+        let name = nameNode.flatMap { self.name($0, "'name'") }
+        var frame: Rect?
+        if let fr = required(f, "frame", hint: "[x, y, width, height]") {
+            let shape = "[x, y, width, height] with width and height ≥ 0"
+            if let n = numbers(fr, "'frame'", count: 4, shape: shape) {
+                if n[2] >= 0 && n[3] >= 0 { frame = Rect(x: n[0], y: n[1], width: n[2], height: n[3]) }
+                else { error(fr, .invalidValue, "'frame' must be \(shape), found \(render(fr))") }
+            }
+        }
+        var r = RegionSpec(name: name ?? "", frame: frame ?? Rect(x: 0, y: 0, width: 0, height: 0),
+                           location: location(node), nameLocation: location(nameNode))
+        if let v = f["regions"] { r.regions = items(v, "'regions'", region) }
+        if let v = f["handlers"] { r.handlers = items(v, "'handlers'", handler) }
+        if let v = f["hidden"], let b = bool(v, "'hidden'") { r.hidden = b }
+        if let v = f["interactive"], let b = bool(v, "'interactive'") { r.interactive = b }
+        if let v = f["opacity"], let o = number(v, "'opacity'") {
+            if o >= 0 && o <= 1 { r.opacity = o }
+            else { error(v, .invalidValue, "'opacity' must be between 0 and 1, found \(render(v))") }
+        }
+        if let v = f["shape"], let s = shape(v) { r.shape = s }
+        if let v = f["hit-insets"], let i = insets(v) { r.hitInsets = i }
+        if let v = f["exclusive"], let b = bool(v, "'exclusive'") { r.exclusive = b }
+        if let v = f["multitouch"], let b = bool(v, "'multitouch'") { r.multitouch = b }
+        if let v = f["focusable"], let b = bool(v, "'focusable'") { r.focusable = b }
+        if let v = f["next"], let n = self.name(v, "'next'") {
+            r.next = n
+            r.nextLocation = location(v)
+        }
+        if let v = f["gestures"] { r.gestures = items(v, "'gestures'", gesture) }
+        guard name != nil, frame != nil else { return nil }
+        return r
+    }
+
+    func shape(_ node: Node) -> Shape? {
+        let expected = "rectangle, ellipse, {rounded-rectangle: RADIUS} or {polygon: [[x, y], …]}"
+        switch node {
+        case .scalar:
+            guard let s = string(node, "'shape'") else { return nil }
+            switch s {
+            case "rectangle": return .rectangle
+            case "ellipse": return .ellipse
+            case "rounded-rectangle", "polygon":
+                error(node, .invalidValue, "'shape: \(s)' needs a parameter: write {rounded-rectangle: RADIUS} or {polygon: [[x, y], …]}")
+            default:
+                error(node, .invalidValue, "unknown shape '\(s)' (expected \(expected))")
+            }
+            return nil
+        case .mapping(let m) where m.count == 1:
+            guard let f = fields(node, "'shape'", known: ["rounded-rectangle", "polygon"]) else { return nil }
+            if let r = f["rounded-rectangle"], let radius = number(r, "'rounded-rectangle' radius") {
+                if radius >= 0 { return .roundedRectangle(radius: radius) }
+                error(r, .invalidValue, "'rounded-rectangle' radius must be ≥ 0, found \(render(r))")
+            }
+            if let p = f["polygon"] { return polygon(p) }
+            return nil
+        default:
+            error(node, isMapping(node) ? .invalidValue : .wrongType, "'shape' must be \(expected), found \(render(node))")
+            return nil
+        }
+    }
+
+    func polygon(_ node: Node) -> Shape? {
+        guard let list = list(node, "'polygon'") else { return nil }
+        var points: [Point] = []
+        for item in list {
+            guard let xy = numbers(item, "each polygon point", count: 2, shape: "[x, y]") else { return nil }
+            points.append(Point(x: xy[0], y: xy[1]))
+        }
+        guard points.count >= 3 else {
+            error(node, .invalidValue, "'polygon' needs at least 3 points [[x, y], …], found \(points.count)")
+            return nil
+        }
+        return .polygon(points)
+    }
+
+    func insets(_ node: Node) -> EdgeInsets? {
+        if case .sequence = node {
+            guard let n = numbers(node, "'hit-insets'", count: 4,
+                                  shape: "one number or [top, left, bottom, right]") else { return nil }
+            return EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
+        }
+        guard case .scalar = node, [.int, .float].contains(tagName(node)) else {
+            wrongType(node, "'hit-insets'", expected: "one number or [top, left, bottom, right]")
+            return nil
+        }
+        return number(node, "'hit-insets'").map { EdgeInsets(all: $0) }
+    }
+}
