@@ -1,0 +1,106 @@
+import EvrouteCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One row of `evroute devices`.
+public struct DeviceListingRow: Sendable, Hashable {
+    /// `/dev/input/event3`.
+    public var node: String
+    /// The kernel's name ("" if unknown).
+    public var name: String
+    /// udev's kind, else the capability-based one; nil when neither is known (unreadable
+    /// device that udev did not classify).
+    public var kind: DeviceKind?
+    public var vendor: UInt16?
+    public var product: UInt16?
+    /// The name of the first matching rule, nil when none matches (or unknown).
+    public var rule: String?
+    /// Why the node could not be opened (`EACCES` …); the row then uses udev's data only.
+    public var problem: String?
+
+    public init(node: String, name: String, kind: DeviceKind?, vendor: UInt16?, product: UInt16?,
+                rule: String?, problem: String? = nil) {
+        self.node = node
+        self.name = name
+        self.kind = kind
+        self.vendor = vendor
+        self.product = product
+        self.rule = rule
+        self.problem = problem
+    }
+
+    /// `045e:00db` (lower-case hex), or `-` when unknown.
+    public var vendorProduct: String {
+        guard let vendor, let product else { return "-" }
+        return "\(hex4(vendor)):\(hex4(product))"
+    }
+
+    /// The kind's name, or `-`.
+    public var kindColumn: String { kind?.rawValue ?? "-" }
+
+    /// The rule's name, or `-`.
+    public var ruleColumn: String { rule ?? "-" }
+
+    private func hex4(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// The data behind `evroute devices`: every evdev node udev knows, its kind, ids, and the
+/// device rule that takes it.
+public enum DeviceListing {
+    /// Lists the present devices: enumerates with udev, opens each node read-only (no grab)
+    /// for its description. A node that cannot be opened still gets a row from udev's data,
+    /// with ``DeviceListingRow/problem`` set.
+    ///
+    /// - Parameter classify: the kind of a device udev has not classified, from its capabilities.
+    public static func rows(rules: [DeviceRuleSpec],
+                            classify: (DeviceDescription) -> DeviceKind) throws(InputSystemError) -> [DeviceListingRow] {
+        let devices = try UdevContext().inputDevices()
+        return rows(devices: devices, rules: rules, classify: classify) { device in
+            guard let node = device.devnode else {
+                return .failure(InputSystemError(errno: ENODEV, call: "open", path: device.syspath))
+            }
+            do throws(InputSystemError) {
+                let evdev = try EvdevDevice(path: node, monotonicClock: false)
+                defer { evdev.close() }
+                return .success(evdev.description)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The rows for given udev devices, describing each with `describe` (pure apart from
+    /// `describe`; tests pass a fake).
+    public static func rows(devices: [UdevInputDevice], rules: [DeviceRuleSpec],
+                            classify: (DeviceDescription) -> DeviceKind,
+                            describe: (UdevInputDevice) -> Result<DeviceDescription, InputSystemError>) -> [DeviceListingRow] {
+        let matcher = DeviceRuleMatcher(rules: rules)
+        return devices.map { device in
+            let node = device.devnode ?? device.syspath
+            let udevKind = DeviceKind.fromUdev(properties: device.properties)
+            switch describe(device) {
+            case .success(var description):
+                description.udevProperties = device.properties
+                let kind = udevKind ?? classify(description)
+                return DeviceListingRow(node: node, name: description.name, kind: kind,
+                                        vendor: description.vendor, product: description.product,
+                                        rule: matcher.firstMatch(for: description, kind: kind)?.name)
+            case .failure(let error):
+                // Judge the rule from udev's data when it has everything a rule could test.
+                var rule: String?
+                if let kind = udevKind, let name = device.name, let vendor = device.vendor, let product = device.product {
+                    let description = DeviceDescription(name: name, vendor: vendor, product: product,
+                                                        udevProperties: device.properties, path: node)
+                    rule = matcher.firstMatch(for: description, kind: kind)?.name
+                }
+                return DeviceListingRow(node: node, name: device.name ?? "", kind: udevKind,
+                                        vendor: device.vendor, product: device.product,
+                                        rule: rule, problem: error.description)
+            }
+        }
+    }
+}
