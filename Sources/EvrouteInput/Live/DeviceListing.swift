@@ -9,8 +9,8 @@ public struct DeviceListingRow: Sendable, Hashable {
     public var node: String
     /// The kernel's name ("" if unknown).
     public var name: String
-    /// udev's kind, else the capability-based one; nil when neither is known (unreadable
-    /// device that udev did not classify).
+    /// ``DeviceKind/of(_:)``: udev's kind, else the capability-based one; nil when neither
+    /// is known (a device that could not be opened and that udev did not classify).
     public var kind: DeviceKind?
     public var vendor: UInt16?
     public var product: UInt16?
@@ -54,12 +54,9 @@ public enum DeviceListing {
     /// Lists the present devices: enumerates with udev, opens each node read-only (no grab)
     /// for its description. A node that cannot be opened still gets a row from udev's data,
     /// with ``DeviceListingRow/problem`` set.
-    ///
-    /// - Parameter classify: the kind of a device udev has not classified, from its capabilities.
-    public static func rows(rules: [DeviceRuleSpec],
-                            classify: (DeviceDescription) -> DeviceKind) throws(InputSystemError) -> [DeviceListingRow] {
+    public static func rows(rules: [DeviceRuleSpec]) throws(InputSystemError) -> [DeviceListingRow] {
         let devices = try UdevContext().inputDevices()
-        return rows(devices: devices, rules: rules, classify: classify) { device in
+        return rows(devices: devices, rules: rules) { device in
             guard let node = device.devnode else {
                 return .failure(InputSystemError(errno: ENODEV, call: "open", path: device.syspath))
             }
@@ -76,28 +73,23 @@ public enum DeviceListing {
     /// The rows for given udev devices, describing each with `describe` (pure apart from
     /// `describe`; tests pass a fake).
     public static func rows(devices: [UdevInputDevice], rules: [DeviceRuleSpec],
-                            classify: (DeviceDescription) -> DeviceKind,
                             describe: (UdevInputDevice) -> Result<DeviceDescription, InputSystemError>) -> [DeviceListingRow] {
         let matcher = DeviceRuleMatcher(rules: rules)
         return devices.map { device in
             let node = device.devnode ?? device.syspath
-            let udevKind = DeviceKind.fromUdev(properties: device.properties)
             switch describe(device) {
             case .success(var description):
                 description.udevProperties = device.properties
-                let kind = udevKind ?? classify(description)
+                let kind = DeviceKind.of(description)
                 return DeviceListingRow(node: node, name: description.name, kind: kind,
                                         vendor: description.vendor, product: description.product,
                                         rule: matcher.firstMatch(for: description, kind: kind)?.name)
             case .failure(let error):
-                // Judge the rule from udev's data when it has everything a rule could test.
-                var rule: String?
-                if let kind = udevKind, let name = device.name, let vendor = device.vendor, let product = device.product {
-                    let description = DeviceDescription(name: name, vendor: vendor, product: product,
-                                                        udevProperties: device.properties, path: node)
-                    rule = matcher.firstMatch(for: description, kind: kind)?.name
-                }
-                return DeviceListingRow(node: node, name: device.name ?? "", kind: udevKind,
+                // Judge kind and rule from udev's data when it has everything a rule could test.
+                let description = device.udevOnlyDescription
+                let kind = description.map { DeviceKind.of($0) }
+                let rule = description.flatMap { matcher.firstMatch(for: $0, kind: DeviceKind.of($0))?.name }
+                return DeviceListingRow(node: node, name: device.name ?? "", kind: kind,
                                         vendor: device.vendor, product: device.product,
                                         rule: rule, problem: error.description)
             }

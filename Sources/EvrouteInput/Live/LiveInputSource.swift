@@ -38,7 +38,7 @@ public struct LiveDevice: Sendable {
 /// Live evdev devices as one ``InputItem`` stream, driven by the caller's event loop.
 ///
 /// ```swift
-/// let live = try LiveInputSource(rules: layout.devices, classify: DeviceClassifier.classify)
+/// let live = try LiveInputSource(rules: layout.devices)
 /// var items = live.start()                       // .added for every matching device
 /// // watch live.fileDescriptors for readability (epoll); on each readable fd:
 /// items = live.handleReadable(fd: fd)
@@ -46,9 +46,9 @@ public struct LiveDevice: Sendable {
 /// ```
 ///
 /// - Devices are found with udev (startup enumeration + hotplug monitor, created first so
-///   nothing is missed in between), opened, described, classified (udev `ID_INPUT_*`, else
-///   `classify` on capabilities), and kept only when a rule matches (first match in
-///   order); the rule's `grab` takes the device exclusively.
+///   nothing is missed in between), opened, described, classified (``DeviceKind/of(_:)``:
+///   udev's `ID_INPUT_*`, else capabilities), and kept only when a rule matches (first
+///   match in order); the rule's `grab` takes the device exclusively.
 /// - Per device: `.added(id, description)` once, then `.event`s exactly as
 ///   ``EvdevDevice/readAvailable(into:)`` documents (a kernel overflow appears as
 ///   `SYN_DROPPED` followed by libevdev's sync events), then `.removed(id, time)` once.
@@ -66,18 +66,13 @@ public final class LiveInputSource {
 
     private let context: UdevContext
     private let monitor: UdevMonitor
-    private let classify: (DeviceDescription) -> DeviceKind
     private var open: [DeviceID: (device: EvdevDevice, info: LiveDevice)] = [:]
     private var idByFileDescriptor: [Int32: DeviceID] = [:]
     private var idByPath: [String: DeviceID] = [:]
 
     /// Creates the udev context and starts the hotplug monitor (events queue until read).
-    ///
-    /// - Parameter classify: the kind of a device udev has not classified (no `ID_INPUT*`
-    ///   properties, e.g. no udevd runs), from its capabilities.
-    public init(rules: [DeviceRuleSpec], classify: @escaping (DeviceDescription) -> DeviceKind) throws(InputSystemError) {
+    public init(rules: [DeviceRuleSpec]) throws(InputSystemError) {
         self.matcher = DeviceRuleMatcher(rules: rules)
-        self.classify = classify
         context = try UdevContext()
         monitor = try UdevMonitor(context: context)
     }
@@ -166,7 +161,7 @@ public final class LiveInputSource {
         }
         var description = device.description
         description.udevProperties = candidate.properties
-        let kind = DeviceKind.fromUdev(properties: candidate.properties) ?? classify(description)
+        let kind = DeviceKind.of(description)
         guard let rule = matcher.firstMatch(for: description, kind: kind) else {
             device.close()
             return items
@@ -193,11 +188,8 @@ public final class LiveInputSource {
     /// Whether a node that could not be opened might have matched a rule, judged from udev's
     /// data alone — so an unopenable device no rule wants is skipped silently.
     private func mightMatchWithoutOpening(_ candidate: UdevInputDevice) -> Bool {
-        guard let kind = DeviceKind.fromUdev(properties: candidate.properties), let name = candidate.name,
-              let vendor = candidate.vendor, let product = candidate.product else { return true }
-        let description = DeviceDescription(name: name, vendor: vendor, product: product,
-                                            udevProperties: candidate.properties, path: candidate.devnode)
-        return matcher.firstMatch(for: description, kind: kind) != nil
+        guard let description = candidate.udevOnlyDescription else { return true }
+        return matcher.firstMatch(for: description, kind: DeviceKind.of(description)) != nil
     }
 
     private func close(_ id: DeviceID) -> [InputItem] {

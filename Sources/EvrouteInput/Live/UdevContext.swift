@@ -34,6 +34,17 @@ public struct UdevInputDevice: Sendable, Hashable {
         self.isInitialized = isInitialized
     }
 
+    /// A description from udev's data alone (name, ids, properties; no capabilities), for a
+    /// node that cannot be opened; nil unless udev has classified the device and knows its
+    /// name and ids (everything a device rule can test).
+    public var udevOnlyDescription: DeviceDescription? {
+        let classified = properties.contains { key, value in
+            value == "1" && (key == "ID_INPUT" || key.hasPrefix("ID_INPUT_"))
+        }
+        guard classified, let name, let vendor, let product else { return nil }
+        return DeviceDescription(name: name, vendor: vendor, product: product, udevProperties: properties, path: devnode)
+    }
+
     /// Whether this is an evdev node: sysname `eventN`, devnode under `/dev/input/`.
     public var isEvdevNode: Bool {
         sysname.hasPrefix("event") && (devnode?.hasPrefix("/dev/input/event") ?? false)
