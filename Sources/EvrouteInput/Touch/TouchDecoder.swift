@@ -1,0 +1,419 @@
+import EvrouteCore
+
+/// Turns one device's raw events into touch frames: on each `SYN_REPORT`, the contacts that
+/// began, moved, ended or were cancelled, in display coordinates.
+///
+/// Speaks protocol B (slots), protocol A (anonymous contacts, matched frame to frame by
+/// nearest distance — see `ContactMatcher`) and single-touch (see `TouchProtocol.of`).
+/// Contact numbers (`ContactSample.contact`) are the decoder's own, counting up from 1: a
+/// contact keeps its number while down and numbers are never reused, even when the device
+/// reuses a tracking ID.
+///
+/// `SYN_DROPPED`: events up to the next `SYN_REPORT` are discarded and that report cancels every
+/// live contact — unless `resync(_:at:)` is given the re-read device state first, in which case
+/// only contacts whose tracking ID changed or vanished are cancelled.
+///
+/// In steady state `feed` allocates nothing but the array of a frame it returns.
+public final class TouchDecoder {
+    public let device: DeviceID
+    public let touchProtocol: TouchProtocol
+    /// Device → display mapping of the axes the protocol uses; nil for non-touch devices.
+    public let mapper: CoordinateMapper?
+
+    private let reportsPressure: Bool
+    private let reportsMajor: Bool
+    private let reportsMinor: Bool
+    private let reportsToolType: Bool
+    private var nextContact = 1
+    private var dropping = false
+    private var scratch: [ContactSample] = []
+
+    // Protocol B
+    private var slots: [SlotState] = []
+    private var currentSlot = 0
+
+    // Protocol A
+    private var matcher = ContactMatcher()
+    private var reported: [RawContact] = []
+    private var building = RawContact()
+    private var buildingHasPosition = false
+    private var buildingHasTrackingID = false
+    private var allReportedHaveIDs = true
+
+    // Single-touch
+    private var single = SlotState()
+    private var touching = false
+
+    /// - Parameters:
+    ///   - device: the id every frame carries.
+    ///   - description: the device's capabilities (protocol, axis ranges, which values it reports).
+    ///   - displaySize: the display the device is mapped onto, in display units.
+    ///   - rotation: how the device sits on the display.
+    ///   - calibration: a calibration matrix; nil takes `LIBINPUT_CALIBRATION_MATRIX` from the
+    ///     description's udev properties when set there and valid.
+    ///   - initialSlot: the slot events apply to before the first `ABS_MT_SLOT` (a live device's
+    ///     current slot; 0 for recordings).
+    public init(device: DeviceID, description: DeviceDescription, displaySize: Size,
+                rotation: DisplayRotation = .none, calibration: CalibrationMatrix? = nil, initialSlot: Int = 0) {
+        self.device = device
+        let touchProtocol = TouchProtocol.of(description)
+        self.touchProtocol = touchProtocol
+        let abs = description.events[EventType.abs] ?? []
+        let matrix = calibration
+            ?? description.udevProperties["LIBINPUT_CALIBRATION_MATRIX"].flatMap(CalibrationMatrix.init(udevProperty:))
+            ?? .identity
+        let axes: (UInt16, UInt16)?
+        switch touchProtocol {
+        case .slots, .contactReports:
+            axes = (AbsCode.mtPositionX, AbsCode.mtPositionY)
+            reportsPressure = abs.contains(AbsCode.mtPressure)
+            reportsMajor = abs.contains(AbsCode.mtTouchMajor)
+            reportsMinor = abs.contains(AbsCode.mtTouchMinor)
+            reportsToolType = abs.contains(AbsCode.mtToolType)
+        case .singleTouch:
+            axes = (AbsCode.x, AbsCode.y)
+            reportsPressure = abs.contains(AbsCode.pressure)
+            reportsMajor = false
+            reportsMinor = false
+            reportsToolType = false
+        case .none:
+            axes = nil
+            reportsPressure = false
+            reportsMajor = false
+            reportsMinor = false
+            reportsToolType = false
+        }
+        if let (xCode, yCode) = axes {
+            let fallback = AbsInfo(minimum: 0, maximum: 0)
+            mapper = CoordinateMapper(xAxis: description.absinfo[xCode] ?? fallback, yAxis: description.absinfo[yCode] ?? fallback,
+                                      displaySize: displaySize, rotation: rotation, calibration: matrix)
+        } else {
+            mapper = nil
+        }
+        if case .slots(let count) = touchProtocol {
+            slots = Array(repeating: SlotState(), count: count)
+            currentSlot = initialSlot
+        }
+        if touchProtocol == .contactReports {
+            matcher = ContactMatcher(fuzz: description.absinfo[AbsCode.mtPositionX]?.fuzz ?? 0,
+                                     fuzzY: description.absinfo[AbsCode.mtPositionY]?.fuzz ?? 0)
+            reported.reserveCapacity(ContactMatcher.maximumContacts)
+        }
+        scratch.reserveCapacity(16)
+    }
+
+    /// How many contacts are down.
+    public var liveContactCount: Int {
+        switch touchProtocol {
+        case .slots: return slots.reduce(0) { $0 + ($1.contact > 0 ? 1 : 0) }
+        case .contactReports: return matcher.live.count
+        case .singleTouch: return single.contact > 0 ? 1 : 0
+        case .none: return 0
+        }
+    }
+
+    /// Feeds one event; returns a frame on a `SYN_REPORT` that changed any contact.
+    public func feed(_ event: InputEvent) -> TouchFrameInput? {
+        guard mapper != nil else { return nil }
+        if event.type == EventType.syn {
+            switch event.code {
+            case SynCode.report:
+                if dropping {
+                    dropping = false
+                    return cancelAll(at: event.time)
+                }
+                return finishFrame(at: event.time)
+            case SynCode.mtReport:
+                if !dropping && touchProtocol == .contactReports { closeContactReport() }
+            case SynCode.dropped:
+                dropping = true
+            default:
+                break
+            }
+            return nil
+        }
+        if dropping { return nil }
+        switch touchProtocol {
+        case .slots: feedSlots(event)
+        case .contactReports: feedContactReports(event)
+        case .singleTouch: feedSingleTouch(event)
+        case .none: break
+        }
+        return nil
+    }
+
+    /// A frame cancelling every live contact (unplug, end of a replay); nil when none is down.
+    /// Afterwards the decoder waits for new contacts: values for contacts it cancelled are ignored.
+    public func cancelAll(at time: Timestamp) -> TouchFrameInput? {
+        scratch.removeAll(keepingCapacity: true)
+        switch touchProtocol {
+        case .slots:
+            for index in slots.indices {
+                if slots[index].contact > 0 { scratch.append(sample(slots[index].contact, .cancelled, slots[index].committed)) }
+                slots[index].reset()
+            }
+        case .contactReports:
+            for live in matcher.live { scratch.append(sample(live.contact, .cancelled, live.values)) }
+            matcher.live.removeAll(keepingCapacity: true)
+            reported.removeAll(keepingCapacity: true)
+            building = RawContact()
+            buildingHasPosition = false
+            buildingHasTrackingID = false
+            allReportedHaveIDs = true
+        case .singleTouch:
+            if single.contact > 0 { scratch.append(sample(single.contact, .cancelled, single.committed)) }
+            single.contact = 0
+            single.changed = false
+            touching = false
+        case .none:
+            break
+        }
+        return makeFrame(at: time)
+    }
+
+    /// Brings the decoder to a device state read after `SYN_DROPPED` (or when a device is opened
+    /// with contacts already down), and ends a pending drop. Contacts whose tracking ID changed or
+    /// vanished are cancelled, new ones begin, ones that stayed move if their values changed.
+    /// Protocol A has no state to re-read: every live contact is cancelled.
+    public func resync(_ snapshot: TouchSnapshot, at time: Timestamp) -> TouchFrameInput? {
+        dropping = false
+        switch touchProtocol {
+        case .slots:
+            scratch.removeAll(keepingCapacity: true)
+            for index in slots.indices {
+                let read = index < snapshot.slots.count ? snapshot.slots[index] : TouchSnapshot.Slot(trackingID: -1)
+                let values = RawContact(trackingID: read.trackingID, x: read.x, y: read.y, pressure: read.pressure,
+                                        touchMajor: read.touchMajor, touchMinor: read.touchMinor, toolType: read.toolType)
+                var slot = slots[index]
+                if slot.contact > 0 && slot.committed.trackingID != values.trackingID {
+                    scratch.append(sample(slot.contact, .cancelled, slot.committed))
+                    slot.contact = 0
+                }
+                slot.pending = values
+                slot.interrupted = false
+                slot.changed = false
+                if values.trackingID >= 0 {
+                    if slot.contact == 0 {
+                        slot.contact = takeContactNumber()
+                        scratch.append(sample(slot.contact, .began, values))
+                    } else if slot.committed != values {
+                        scratch.append(sample(slot.contact, .moved, values))
+                    }
+                    slot.committed = values
+                }
+                slots[index] = slot
+            }
+            currentSlot = snapshot.currentSlot
+            return makeFrame(at: time)
+        case .contactReports:
+            return cancelAll(at: time)
+        case .singleTouch:
+            scratch.removeAll(keepingCapacity: true)
+            single.pending.x = snapshot.x
+            single.pending.y = snapshot.y
+            single.pending.pressure = snapshot.pressure
+            single.changed = false
+            touching = snapshot.touching
+            if single.contact > 0 && !touching {
+                scratch.append(sample(single.contact, .cancelled, single.committed))
+                single.contact = 0
+            } else if touching {
+                if single.contact == 0 {
+                    single.contact = takeContactNumber()
+                    scratch.append(sample(single.contact, .began, single.pending))
+                } else if single.committed != single.pending {
+                    scratch.append(sample(single.contact, .moved, single.pending))
+                }
+                single.committed = single.pending
+            }
+            return makeFrame(at: time)
+        case .none:
+            return nil
+        }
+    }
+
+    // MARK: Protocol B
+
+    private func feedSlots(_ event: InputEvent) {
+        guard event.type == EventType.abs else { return }
+        if event.code == AbsCode.mtSlot {
+            currentSlot = Int(event.value)
+            return
+        }
+        guard currentSlot >= 0 && currentSlot < slots.count else { return }
+        if event.code == AbsCode.mtTrackingID {
+            if event.value != slots[currentSlot].pending.trackingID {
+                slots[currentSlot].pending.trackingID = event.value < 0 ? -1 : event.value
+                slots[currentSlot].interrupted = true
+            }
+            return
+        }
+        if slots[currentSlot].pending.setMT(code: event.code, value: event.value) {
+            slots[currentSlot].changed = true
+        }
+    }
+
+    private func finishSlots() {
+        for index in slots.indices where slots[index].interrupted || slots[index].changed {
+            var slot = slots[index]
+            if slot.contact > 0 && slot.interrupted {
+                // Lifted (or replaced by a new tracking ID): ends where it was last seen; a lift
+                // also takes the frame's last values, which still belong to it.
+                var last = slot.committed
+                if slot.pending.trackingID < 0 {
+                    last = slot.pending
+                    last.trackingID = slot.committed.trackingID
+                }
+                scratch.append(sample(slot.contact, .ended, last))
+                slot.contact = 0
+            }
+            if slot.pending.trackingID >= 0 {
+                if slot.contact == 0 {
+                    slot.contact = takeContactNumber()
+                    scratch.append(sample(slot.contact, .began, slot.pending))
+                    slot.committed = slot.pending
+                } else if slot.changed {
+                    scratch.append(sample(slot.contact, .moved, slot.pending))
+                    slot.committed = slot.pending
+                }
+            }
+            slot.interrupted = false
+            slot.changed = false
+            slots[index] = slot
+        }
+    }
+
+    // MARK: Protocol A
+
+    private func feedContactReports(_ event: InputEvent) {
+        guard event.type == EventType.abs else { return }
+        switch event.code {
+        case AbsCode.mtTrackingID:
+            building.trackingID = event.value
+            buildingHasTrackingID = true
+        case AbsCode.mtPositionX, AbsCode.mtPositionY:
+            _ = building.setMT(code: event.code, value: event.value)
+            buildingHasPosition = true
+        default:
+            _ = building.setMT(code: event.code, value: event.value)
+        }
+    }
+
+    private func closeContactReport() {
+        defer {
+            building = RawContact()
+            buildingHasPosition = false
+            buildingHasTrackingID = false
+        }
+        // An empty report (no position) says "no contacts"; a report with a negative id is a lift.
+        guard buildingHasPosition, !(buildingHasTrackingID && building.trackingID < 0),
+              reported.count < ContactMatcher.maximumContacts else { return }
+        if !buildingHasTrackingID { allReportedHaveIDs = false }
+        reported.append(building)
+    }
+
+    private func finishContactReports() {
+        if buildingHasPosition { closeContactReport() }
+        matcher.match(reported, byTrackingID: allReportedHaveIDs && !reported.isEmpty)
+        for change in matcher.changes {
+            switch change.kind {
+            case .ended: scratch.append(sample(change.contact, .ended, change.values))
+            case .moved: scratch.append(sample(change.contact, .moved, change.values))
+            case .began:
+                let number = takeContactNumber()
+                matcher.assignContact(number, toLiveAt: change.liveIndex)
+                scratch.append(sample(number, .began, change.values))
+            }
+        }
+        reported.removeAll(keepingCapacity: true)
+        allReportedHaveIDs = true
+    }
+
+    // MARK: Single-touch
+
+    private func feedSingleTouch(_ event: InputEvent) {
+        if event.type == EventType.key {
+            if event.code == KeyCode.btnTouch { touching = event.value != 0 }
+            return
+        }
+        guard event.type == EventType.abs else { return }
+        let changed: Bool
+        switch event.code {
+        case AbsCode.x: changed = single.pending.x != event.value; single.pending.x = event.value
+        case AbsCode.y: changed = single.pending.y != event.value; single.pending.y = event.value
+        case AbsCode.pressure: changed = single.pending.pressure != event.value; single.pending.pressure = event.value
+        default: changed = false
+        }
+        if changed { single.changed = true }
+    }
+
+    private func finishSingleTouch() {
+        if single.contact > 0 && !touching {
+            scratch.append(sample(single.contact, .ended, single.pending))
+            single.contact = 0
+        } else if single.contact == 0 && touching {
+            single.contact = takeContactNumber()
+            scratch.append(sample(single.contact, .began, single.pending))
+            single.committed = single.pending
+        } else if single.contact > 0 && single.changed {
+            scratch.append(sample(single.contact, .moved, single.pending))
+            single.committed = single.pending
+        }
+        single.changed = false
+    }
+
+    // MARK: Frames
+
+    private func finishFrame(at time: Timestamp) -> TouchFrameInput? {
+        scratch.removeAll(keepingCapacity: true)
+        switch touchProtocol {
+        case .slots: finishSlots()
+        case .contactReports: finishContactReports()
+        case .singleTouch: finishSingleTouch()
+        case .none: break
+        }
+        return makeFrame(at: time)
+    }
+
+    private func makeFrame(at time: Timestamp) -> TouchFrameInput? {
+        guard !scratch.isEmpty else { return nil }
+        return TouchFrameInput(device: device, time: time, contacts: Array(scratch))
+    }
+
+    private func takeContactNumber() -> Int {
+        defer { nextContact += 1 }
+        return nextContact
+    }
+
+    @inline(__always)
+    private func sample(_ contact: Int, _ change: ContactChange, _ values: RawContact) -> ContactSample {
+        let mapper = self.mapper!
+        let major = reportsMajor ? mapper.length(values.touchMajor) / 2 : nil
+        let minor = reportsMinor ? mapper.length(values.touchMinor) / 2 : major
+        return ContactSample(contact: contact, change: change, location: mapper.map(x: values.x, y: values.y),
+                             pressure: reportsPressure ? Double(values.pressure) : nil,
+                             majorRadius: major, minorRadius: minor,
+                             toolType: reportsToolType ? Int(values.toolType) : nil)
+    }
+}
+
+/// One protocol-B slot (or the single-touch contact).
+struct SlotState {
+    /// The latest values, as events arrive.
+    var pending = RawContact()
+    /// The values last reported.
+    var committed = RawContact()
+    /// The decoder's number of the contact that is down here; 0 when none.
+    var contact = 0
+    /// A tracking-ID event changed the slot's ID this frame.
+    var interrupted = false
+    /// An axis value changed this frame.
+    var changed = false
+
+    mutating func reset() {
+        pending.trackingID = -1
+        contact = 0
+        interrupted = false
+        changed = false
+    }
+}
