@@ -110,6 +110,9 @@ done
 for b in evemu-device evemu-play evemu-record evemu-event evemu-describe evtest libinput; do
 	put "usr/bin/$b"
 done
+# stdbuf (+ its LD_PRELOAD helper) makes the readers' stdout line-buffered
+put usr/bin/stdbuf
+put usr/libexec/coreutils/libstdbuf.so
 for b in debug-events list-devices record; do
 	put "usr/libexec/libinput/libinput-$b"
 done

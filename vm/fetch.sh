@@ -53,6 +53,7 @@ udev libudev1
 libinput-tools libinput-bin libinput10 libmtdev1 libwacom9 libwacom-common
 libgudev-1.0-0 libglib2.0-0
 evtest
+coreutils
 libc6 libgcc-s1 libstdc++6
 libacl1 libblkid1 libcap2 libkmod2 libselinux1 libpcre2-8-0 libffi8 libmount1
 zlib1g liblzma5 libzstd1 libssl3"

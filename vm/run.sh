@@ -48,7 +48,7 @@ APPEND="console=ttyS0 quiet loglevel=3 panic=-1 evroute.scenarios=$SCEN evroute.
 APPEND="$APPEND $APPEND_EXTRA"
 
 set -- "$QEMU" -kernel "$KERNEL" -initrd "$OUT/initramfs.gz" -append "$APPEND" \
-	-nographic -m 512 -smp 1 -no-reboot -cpu max -accel tcg
+	-nographic -m 512 -smp 1 -no-reboot -cpu max -accel tcg -nic none -vga none
 
 if [ $SHELL_MODE = 1 ]; then
 	echo "run.sh: interactive; Ctrl-A x quits qemu" >&2
@@ -66,7 +66,7 @@ elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", b-a}')
 
 # ---- parse the console protocol (see vm/guest/init)
 plan=$(sed -n 's/^EVROUTE-VM PLAN//p' "$LOG" | head -n1)
-booted=$(sed -n 's/^EVROUTE-VM BOOTED uptime=\([0-9.]*\)s.*/\1/p' "$LOG" | head -n1)
+booted=$(sed -n 's/.*EVROUTE-VM BOOTED uptime=\([0-9.]*\)s.*/\1/p' "$LOG" | head -n1)
 done_line=$(grep '^EVROUTE-VM DONE' "$LOG" | head -n1)
 
 echo

@@ -21,7 +21,7 @@ _checks=0
 # ---------------------------------------------------------------- reporting
 
 # note MSG...          a log line, prefixed with the scenario name
-note() { echo "[$SCENARIO] $*"; }
+note() { echo "[$SCENARIO $(cut -d' ' -f1 /proc/uptime)] $*"; }
 
 _report() {
 	status=$1; shift
@@ -123,13 +123,13 @@ udev_has() { [ "$(udev_prop "$1" "$2")" = "$3" ]; }
 # ---------------------------------------------------------------- readers
 
 # start_reader NAME DEVNODE CMD...   run CMD in the background with output in
-# NAME.out (stdout+stderr), and wait until it is ready: until it has DEVNODE
-# open (any evdev reader), or — with DEVNODE "-" — 1 s. Events the kernel
-# delivers after that are queued for it. Sets READER_PID; NAME_pid is recorded
-# for stop_reader.
+# NAME.out (stdout+stderr, line-buffered through stdbuf so the file grows as
+# events arrive), and wait until it is ready: until it has DEVNODE open (any
+# evdev reader; events the kernel delivers after that are queued for it), or
+# — with DEVNODE "-" — 1 s. Sets READER_PID; stop_reader NAME stops it.
 start_reader() {
 	_name=$1 _node=$2; shift 2
-	"$@" >"$_name.out" 2>&1 &
+	stdbuf -oL -eL "$@" >"$_name.out" 2>&1 &
 	READER_PID=$!
 	_bg_pids="$_bg_pids $READER_PID"
 	eval "_reader_$(echo "$_name" | tr -c 'A-Za-z0-9\n' _)=$READER_PID"
@@ -143,22 +143,30 @@ start_reader() {
 	note "reader $_name ready (pid $READER_PID): $*"
 }
 
-# stop_reader NAME [SIGNAL]   stop it (default SIGINT, so it flushes and exits
-# cleanly) and wait for it
+# stop_reader NAME   stop it: SIGINT (most readers flush and exit), then
+# SIGTERM, then SIGKILL — evtest, for one, sits in read(2) through SIGINT.
+# Output was line-buffered, so nothing is lost either way.
 stop_reader() {
 	eval "_p=\$_reader_$(echo "$1" | tr -c 'A-Za-z0-9\n' _)"
-	kill -"${2:-INT}" "$_p" 2>/dev/null
-	wait_until 5 sh -c "! kill -0 $_p" || kill -KILL "$_p" 2>/dev/null
+	for _sig in INT TERM KILL; do
+		kill -$_sig "$_p" 2>/dev/null || break
+		wait_until 1 _gone "$_p" && break
+	done
 	wait "$_p" 2>/dev/null
+	note "reader $1 stopped"
 	return 0
 }
+# _gone PID   the process has exited (it may still be a zombie of ours)
+_gone() { [ ! -r /proc/$1/stat ] || [ "$(cut -d' ' -f3 /proc/$1/stat 2>/dev/null)" = Z ]; }
 
 # wait_lines FILE PATTERN N [SECONDS]   wait until FILE has >= N lines matching
 # PATTERN (grep -E); then a 0.3 s grace so extra lines would show up too
 wait_lines() {
-	wait_until "${4:-10}" sh -c "[ \$(grep -cE '$2' '$1') -ge $3 ]"
+	wait_until "${4:-10}" _has_lines "$1" "$2" "$3" ||
+		note "wait_lines: only $(count_lines "$1" "$2") of $3 '$2' lines in $1 after ${4:-10}s"
 	sleep 0.3
 }
+_has_lines() { [ "$(count_lines "$1" "$2")" -ge "$3" ]; }
 
 # count_lines FILE PATTERN   lines matching PATTERN (grep -E)
 count_lines() { grep -cE "$2" "$1" 2>/dev/null || true; }
@@ -170,6 +178,7 @@ count_lines() { grep -cE "$2" "$1" 2>/dev/null || true; }
 replay() {
 	note "replaying $(basename "$2") ($(rec_events "$2") events) into $1"
 	evemu-play "$1" <"$2" || fail "evemu-play $2 failed"
+	note "replay done"
 }
 
 # rec_events FILE         number of E: lines

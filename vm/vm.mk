@@ -1,0 +1,64 @@
+# vm/vm.mk — the real-kernel test VM, included from the top-level Makefile
+# (`include vm/vm.mk`); targets run from the repo root.
+#
+#   make test-vm                          everything: host tools, fetch, evroute, image, run all
+#   make test-vm VM_SCENARIOS="00 10"     only these scenarios (names or prefixes)
+#   make test-vm VM_EVROUTE=none          without building/including evroute (its scenarios SKIP)
+#   make test-vm VM_EVROUTE=path/to/bin   with a given binary instead of building one
+#   make test-vm VM_RUN_ARGS=--debug      sh -x traces + udevd debug log in the console log
+#   make vm-shell                         boot, run VM_SCENARIOS, then a shell on the console
+#   make vm-image / vm-fetch / vm-evroute / vm-clean
+# See vm/README.md.
+
+VM_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+VM_SCENARIOS ?=
+VM_RUN_ARGS ?=
+VM_SWIFT ?= swift
+VM_SCRATCH ?= .build-vm
+VM_EVROUTE ?= $(VM_SCRATCH)/release/evroute
+# host commands and the Debian packages that provide them
+VM_HOST_TOOLS := qemu-system-x86_64:qemu-system-x86 cpio:cpio xz:xz-utils apt-get:apt dpkg-deb:dpkg
+
+.PHONY: test-vm vm-host-tools vm-fetch vm-evroute vm-image vm-run vm-shell vm-clean
+
+test-vm: vm-host-tools vm-fetch vm-evroute vm-image
+	$(VM_DIR)/run.sh $(VM_RUN_ARGS) $(VM_SCENARIOS)
+
+vm-host-tools:
+	@missing=""; for t in $(VM_HOST_TOOLS); do \
+		command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "vm: installing host packages:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || \
+		{ $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }; \
+	fi
+
+vm-fetch: vm-host-tools
+	$(VM_DIR)/fetch.sh
+
+# The release binary with the Swift runtime linked in, so the guest needs only
+# the C libraries. A failed build fails the target: use VM_EVROUTE=none to
+# test the harness without evroute.
+vm-evroute:
+ifeq ($(VM_EVROUTE),$(VM_SCRATCH)/release/evroute)
+	$(VM_SWIFT) build -c release --static-swift-stdlib --product evroute --scratch-path $(VM_SCRATCH)
+else
+	@echo "vm: evroute binary: $(VM_EVROUTE) (not building)"
+endif
+
+vm-image: vm-fetch
+	EVROUTE_BIN=$(if $(filter none,$(VM_EVROUTE)),,$(VM_EVROUTE)) $(VM_DIR)/build-initramfs.sh
+
+vm-run:
+	$(VM_DIR)/run.sh $(VM_RUN_ARGS) $(VM_SCENARIOS)
+
+vm-shell: vm-image
+	$(VM_DIR)/run.sh --shell $(VM_RUN_ARGS) $(VM_SCENARIOS)
+
+vm-clean:
+	rm -rf $(VM_DIR)/out
+
+vm-distclean: vm-clean
+	rm -rf $(VM_DIR)/cache
