@@ -1,0 +1,104 @@
+import EvrouteCore
+@testable import EvrouteInput
+import Testing
+
+@Suite struct LiveRuleMatcherTests {
+    let panel = DeviceDescription(name: "ELAN Touchscreen", vendor: 0x04f3, product: 0x2a1c,
+                                  udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1",
+                                                   "ID_PATH": "platform-i2c-1", "ID_BUS": "i2c"])
+
+    func rule(_ name: String, _ match: DeviceMatch) -> DeviceRuleSpec { DeviceRuleSpec(name: name, match: match) }
+
+    @Test func emptyMatchTakesEverything() {
+        let matcher = DeviceRuleMatcher(rules: [rule("any", DeviceMatch())])
+        #expect(matcher.firstMatch(for: panel, kind: .touchscreen)?.name == "any")
+        #expect(matcher.firstMatch(for: DeviceDescription(name: ""), kind: .other)?.name == "any")
+    }
+
+    @Test func kindMustBeEqual() {
+        let matcher = DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard))])
+        #expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
+        #expect(matcher.firstMatch(for: panel, kind: .keyboard)?.name == "keys")
+    }
+
+    @Test(arguments: [
+        ("ELAN Touchscreen", true), ("ELAN*", true), ("*Touch*", true), ("*touch*", false),
+        ("ELAN?Touchscreen", true), ("[DE]LAN *", true), ("[!E]LAN *", false), ("ELAN", false),
+        ("*screen", true), ("Touchscreen", false), ("ELAN\\ Touchscreen", true),
+    ])
+    func nameIsAWholeStringShellGlob(pattern: String, matches: Bool) {
+        let matcher = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(name: pattern))])
+        #expect((matcher.firstMatch(for: panel, kind: .touchscreen) != nil) == matches)
+    }
+
+    @Test func vendorAndProductMustBeEqual() {
+        let both = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(vendor: 0x04f3, product: 0x2a1c))])
+        #expect(both.firstMatch(for: panel, kind: .touchscreen) != nil)
+        let wrongProduct = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(vendor: 0x04f3, product: 0x2a1d))])
+        #expect(wrongProduct.firstMatch(for: panel, kind: .touchscreen) == nil)
+        let wrongVendor = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(vendor: 0x046d))])
+        #expect(wrongVendor.firstMatch(for: panel, kind: .touchscreen) == nil)
+        let vendorOnly = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(vendor: 0x04f3))])
+        #expect(vendorOnly.firstMatch(for: panel, kind: .touchscreen) != nil)
+    }
+
+    @Test func everyUdevPropertyGlobMustMatch() {
+        let one = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_PATH": "platform-*"]))])
+        #expect(one.firstMatch(for: panel, kind: .touchscreen) != nil)
+        let two = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_PATH": "platform-*", "ID_BUS": "usb"]))])
+        #expect(two.firstMatch(for: panel, kind: .touchscreen) == nil)
+        let missing = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_SERIAL": "*"]))])
+        #expect(missing.firstMatch(for: panel, kind: .touchscreen) == nil, "a missing property does not match even *")
+        let exact = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_INPUT_TOUCHSCREEN": "1"]))])
+        #expect(exact.firstMatch(for: panel, kind: .touchscreen) != nil)
+    }
+
+    @Test func explicitUdevPropertiesOverrideTheDescriptions() {
+        let matcher = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_BUS": "usb"]))])
+        #expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
+        #expect(matcher.firstMatch(for: panel, kind: .touchscreen, udevProperties: ["ID_BUS": "usb"]) != nil)
+    }
+
+    @Test func allFieldsTogetherAndFirstMatchWins() {
+        let matcher = DeviceRuleMatcher(rules: [
+            rule("keyboard", DeviceMatch(kind: .keyboard)),
+            rule("other-panel", DeviceMatch(kind: .touchscreen, name: "Goodix*")),
+            rule("panel", DeviceMatch(kind: .touchscreen, name: "ELAN*", vendor: 0x04f3, product: 0x2a1c,
+                                      udev: ["ID_PATH": "platform-i2c-?"])),
+            rule("any-touchscreen", DeviceMatch(kind: .touchscreen)),
+        ])
+        #expect(matcher.firstMatch(for: panel, kind: .touchscreen)?.name == "panel")
+        var goodix = panel
+        goodix.name = "Goodix Capacitive TouchScreen"
+        #expect(matcher.firstMatch(for: goodix, kind: .touchscreen)?.name == "other-panel")
+        var elsewhere = panel
+        elsewhere.udevProperties["ID_PATH"] = "platform-i2c-10"
+        #expect(matcher.firstMatch(for: elsewhere, kind: .touchscreen)?.name == "any-touchscreen")
+        #expect(DeviceRuleMatcher(rules: []).firstMatch(for: panel, kind: .touchscreen) == nil)
+    }
+
+    @Test func kindComesFromUdevWhenUdevClassifiedTheDevice() {
+        // No capabilities at all: only udev's tags can make this a touchscreen.
+        #expect(DeviceKind.of(panel) == .touchscreen)
+        let keyboard = DeviceDescription(name: "kbd", udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEYBOARD": "1", "ID_INPUT_KEY": "1"])
+        #expect(DeviceKind.of(keyboard) == .keyboard)
+    }
+
+    @Test func kindFallsBackToCapabilitiesWithoutUdev() {
+        // A direct multi-touch device, as udev's input_id would classify it.
+        let builder = EvdevDescriptionBuilder(name: "panel without udevd")
+        builder.enableProperty(0x01)                                            // INPUT_PROP_DIRECT
+        builder.enable(type: 0x01, code: 0x14a)                                 // BTN_TOUCH
+        builder.enableAbsolute(0x00, AbsInfo(minimum: 0, maximum: 4095))        // ABS_X
+        builder.enableAbsolute(0x01, AbsInfo(minimum: 0, maximum: 4095))        // ABS_Y
+        builder.enableAbsolute(0x2f, AbsInfo(minimum: 0, maximum: 9))           // ABS_MT_SLOT
+        builder.enableAbsolute(0x35, AbsInfo(minimum: 0, maximum: 4095))        // ABS_MT_POSITION_X
+        builder.enableAbsolute(0x36, AbsInfo(minimum: 0, maximum: 4095))        // ABS_MT_POSITION_Y
+        builder.enableAbsolute(0x39, AbsInfo(minimum: 0, maximum: 65535))       // ABS_MT_TRACKING_ID
+        var description = builder.build()
+        #expect(DeviceKind.of(description) == .touchscreen)
+        // udev properties without any ID_INPUT tag do not count as a classification.
+        description.udevProperties = ["ID_PATH": "platform-x", "ID_INPUT_TOUCHSCREEN": "0"]
+        #expect(DeviceKind.of(description) == .touchscreen)
+    }
+}
