@@ -1,0 +1,97 @@
+import EvrouteConfig
+import EvrouteCore
+import Testing
+
+@Suite struct GestureTests {
+    func gestures(_ yaml: String) throws -> [GestureSpec] {
+        try parseValid(withRegions("""
+                - name: a
+                  frame: [0, 0, 100, 100]
+                  gestures:
+        \(yaml)
+        """)).screens[0].root.regions[0].gestures
+    }
+
+    @Test func everyKindWithItsKeys() throws {
+        let g = try gestures("""
+                    - { name: t, type: tap, taps: 2, touches: 2, allowable-movement: 5 }
+                    - { name: lp, type: long-press, minimum-duration: 3, allowable-movement: 20, action: open-admin }
+                    - { name: sw, type: swipe, direction: [left, up], minimum-distance: 80, maximum-duration: 0.4 }
+                    - { name: pan, type: pan, touches: 2, maximum-touches: 3, minimum-distance: 5 }
+                    - { name: pinch, type: pinch, cancels-touches: false, delays-touches-began: true, delays-touches-ended: false }
+                    - { name: rot, type: rotation, simultaneous-with: [pinch] }
+                    - { name: edge, type: screen-edge-pan, edges: [left, right] }
+                    - { name: edge2, type: screen-edge-pan, edge: top, require-to-fail: edge }
+        """)
+        #expect(g.map(\.name) == ["t", "lp", "sw", "pan", "pinch", "rot", "edge", "edge2"])
+        #expect(g.map(\.kind) == [.tap, .longPress, .swipe, .pan, .pinch, .rotation, .screenEdgePan, .screenEdgePan])
+        #expect(g[0].taps == 2 && g[0].touches == 2 && g[0].allowableMovement == 5)
+        #expect(g[1].minimumDuration == 3 && g[1].allowableMovement == 20 && g[1].action == "open-admin")
+        #expect(g[2].directions == [.left, .up] && g[2].minimumDistance == 80 && g[2].maximumDuration == 0.4)
+        #expect(g[3].touches == 2 && g[3].maximumTouches == 3 && g[3].minimumDistance == 5)
+        #expect(!g[4].cancelsTouches && g[4].delaysTouchesBegan && !g[4].delaysTouchesEnded)
+        #expect(g[5].simultaneousWith == ["pinch"])
+        #expect(g[6].edges == [.left, .right])
+        #expect(g[7].edges == [.top] && g[7].requireToFail == ["edge"])
+        #expect(g[0].location == EvrouteCore.SourceLocation(file: "test.yaml", line: 12, column: 23))
+    }
+
+    @Test func defaultsAreUIKits() throws {
+        let g = try gestures("""
+                    - { name: t, type: tap }
+                    - name: s
+                      type: swipe
+                      direction: down
+        """)
+        #expect(g[0].taps == 1 && g[0].touches == 1 && g[0].cancelsTouches && !g[0].delaysTouchesBegan && g[0].delaysTouchesEnded)
+        #expect(g[0].action == nil && g[0].requireToFail.isEmpty)
+        #expect(g[1].directions == [.down])
+    }
+
+    @Test func rangesAreChecked() {
+        func errors(_ yaml: String) -> [ConfigError] {
+            parseErrors(withRegions("""
+                    - name: a
+                      frame: [0, 0, 100, 100]
+                      gestures:
+            \(yaml)
+            """))
+        }
+        expectOne(errors("            - { name: t, type: tap, taps: 0 }"), line: 12, column: 43, "'taps' must be ≥ 1, found 0")
+        expectOne(errors("            - { name: t, type: long-press, minimum-duration: 0 }"), line: 12, column: 62,
+                  "'minimum-duration' must be > 0 seconds, found 0")
+        expectOne(errors("            - { name: t, type: swipe, maximum-duration: -1 }"), line: 12, column: 57,
+                  "'maximum-duration' must be > 0 seconds")
+        expectOne(errors("            - { name: t, type: pan, touches: 3, maximum-touches: 2 }"), line: 12, column: 66,
+                  "'maximum-touches' must be ≥ 'touches' (3), found 2")
+        expectOne(errors("            - { name: t, type: tap, taps: two }"), line: 12, column: 43,
+                  "'taps' must be an integer, found string 'two'", kind: .wrongType)
+        expectOne(errors("            - { name: t, type: swipe, direction: sideways }"), line: 12, column: 50,
+                  "unknown swipe direction 'sideways' (expected one of: left, right, up, down)")
+    }
+
+    @Test func unknownTypeAndMisplacedKeys() {
+        expectOne(parseErrors(withRegions("""
+                - name: a
+                  frame: [0, 0, 100, 100]
+                  gestures:
+                    - { name: t, type: dbl-tap }
+        """)), line: 12, column: 32, "unknown gesture type 'dbl-tap' (expected one of: tap, long-press, swipe,")
+        expectOne(parseErrors(withRegions("""
+                - name: a
+                  frame: [0, 0, 100, 100]
+                  gestures:
+                    - { name: t, type: swipe, taps: 2 }
+        """)), line: 12, column: 39, "'taps' does not apply to a swipe gesture (it applies to: tap)")
+    }
+
+    @Test func screenEdgePanNeedsEdges() {
+        expectOne(parseErrors(withRegions("""
+                - name: a
+                  frame: [0, 0, 100, 100]
+                  gestures:
+                    - name: e
+                      type: screen-edge-pan
+        """)), line: 12, column: 15, "missing required key 'edges'", kind: .missingKey)
+    }
+}

@@ -1,0 +1,206 @@
+import EvrouteConfig
+import EvrouteCore
+import Testing
+
+@Suite struct ValidConfigTests {
+    @Test func specSketchParsesToTheExpectedValues() throws {
+        let spec = try parseValid("""
+        displays:
+          - name: main
+            size: [1280, 800]
+            screen: home
+        devices:
+          - name: touch
+            match: { kind: touchscreen, name: "ILITEK*", udev: { ID_BUS: usb } }
+            display: main
+            rotate: 90
+            calibration: [1, 0, 0, 0, 1, 0.5]
+            grab: true
+          - name: keys
+            match: { kind: keyboard }
+            display: main
+        plugins:
+          - { name: shell, type: exec }
+          - { name: ui, type: socket, path: /run/evroute/ui.sock, retry: 3, verbose: false }
+        screens:
+          - name: home
+            display: main
+            handlers: []
+            root:
+              name: root
+              frame: [0, 0, 1280, 800]
+              regions:
+                - name: header
+                  frame: [0, 0, 1280, 100]
+                  regions:
+                    - name: back
+                      frame: [0, 0, 160, 100]
+                      handlers:
+                        - { plugin: shell, on: [touch-ended], command: [systemctl, restart, kiosk-browser] }
+                - name: content
+                  frame: [0, 100, 1280, 700]
+                  focusable: true
+                  handlers:
+                    - { plugin: ui, on: [touch, key] }
+        application:
+          handlers: []
+        fallback:
+          handlers: [{ plugin: log, on: [any] }]
+        """)
+        #expect(spec.source == "test.yaml")
+        #expect(spec.displays.count == 1)
+        let d = try #require(spec.displays.first)
+        #expect(d.name == "main")
+        #expect(d.size == Size(width: 1280, height: 800))
+        #expect(d.initialScreen == "home")
+        #expect(d.location == EvrouteCore.SourceLocation(file: "test.yaml", line: 2, column: 11))
+        #expect(d.initialScreenLocation == EvrouteCore.SourceLocation(file: "test.yaml", line: 4, column: 13))
+
+        #expect(spec.devices.map(\.name) == ["touch", "keys"])
+        let touch = spec.devices[0]
+        #expect(touch.match == DeviceMatch(kind: .touchscreen, name: "ILITEK*", udev: ["ID_BUS": "usb"]))
+        #expect(touch.display == "main")
+        #expect(touch.rotate == 90)
+        #expect(touch.calibration == [1, 0, 0, 0, 1, 0.5])
+        #expect(touch.grab)
+        #expect(touch.displayLocation?.line == 8)
+        #expect(spec.devices[1].rotate == 0)
+        #expect(spec.devices[1].grab == false)
+        #expect(spec.devices[1].calibration == nil)
+
+        #expect(spec.plugins.map(\.name) == ["shell", "ui"])
+        #expect(spec.plugins[0].type == "exec")
+        #expect(spec.plugins[0].options.isEmpty)
+        #expect(spec.plugins[1].options == ["path": .string("/run/evroute/ui.sock"), "retry": .number(3), "verbose": .bool(false)])
+
+        let screen = try #require(spec.screens.first)
+        #expect(screen.name == "home")
+        #expect(screen.display == "main")
+        #expect(screen.handlers.isEmpty)
+        #expect(screen.root.name == "root")
+        #expect(screen.root.frame == Rect(x: 0, y: 0, width: 1280, height: 800))
+        #expect(screen.root.regions.map(\.name) == ["header", "content"])
+        let back = screen.root.regions[0].regions[0]
+        #expect(back.name == "back")
+        #expect(back.frame == Rect(x: 0, y: 0, width: 160, height: 100))
+        #expect(back.handlers.count == 1)
+        #expect(back.handlers[0].plugin == "shell")
+        #expect(back.handlers[0].on == [.touchEnded])
+        #expect(back.handlers[0].options["command"]?.stringList == ["systemctl", "restart", "kiosk-browser"])
+        #expect(back.handlers[0].location?.line == 32)
+        #expect(back.nameLocation == EvrouteCore.SourceLocation(file: "test.yaml", line: 29, column: 21))
+        let content = screen.root.regions[1]
+        #expect(content.focusable)
+        #expect(content.handlers[0].on == [.touch, .key])
+        // Defaults.
+        #expect(content.hidden == false && content.interactive && content.opacity == 1)
+        #expect(content.shape == .rectangle && content.hitInsets == .zero)
+        #expect(content.exclusive == false && content.multitouch && content.next == nil && content.gestures.isEmpty)
+
+        #expect(spec.applicationHandlers.isEmpty)
+        #expect(spec.fallbackHandlers.count == 1)
+        #expect(spec.fallbackHandlers[0].plugin == "log")
+        #expect(spec.fallbackHandlers[0].on == [.any])
+    }
+
+    @Test func regionFlags() throws {
+        let spec = try parseValid(withRegions("""
+                - name: a
+                  frame: [10.5, 20, 30, 40]
+                  hidden: true
+                  interactive: false
+                  opacity: 0.25
+                  exclusive: true
+                  multitouch: false
+                  focusable: true
+                  next: screen:home
+                  hit-insets: -8
+                - name: b
+                  frame: [0, 0, 1, 1]
+                  hit-insets: [1, 2, 3, 4]
+                  next: application
+        """))
+        let a = spec.screens[0].root.regions[0]
+        #expect(a.frame == Rect(x: 10.5, y: 20, width: 30, height: 40))
+        #expect(a.hidden && !a.interactive && a.opacity == 0.25 && a.exclusive && !a.multitouch && a.focusable)
+        #expect(a.next == "screen:home")
+        #expect(a.nextLocation == EvrouteCore.SourceLocation(file: "test.yaml", line: 17, column: 17))
+        #expect(a.hitInsets == EdgeInsets(all: -8))
+        let b = spec.screens[0].root.regions[1]
+        #expect(b.hitInsets == EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
+        #expect(b.next == "application")
+    }
+
+    @Test func onAcceptsOneStringAndParameterisedKinds() throws {
+        let spec = try parseValid("""
+        application:
+          handlers:
+            - { plugin: log, on: tap }
+            - { plugin: log, on: ["key:KEY_ENTER", "action:open-admin", "gesture:hold", touch-began, touch-moved, touch-cancelled, any] }
+        """)
+        #expect(spec.applicationHandlers[0].on == [.tap])
+        #expect(spec.applicationHandlers[1].on == [.keyNamed("KEY_ENTER"), .action("open-admin"), .gesture("hold"),
+                                                    .touchBegan, .touchMoved, .touchCancelled, .any])
+    }
+
+    @Test func handlerOptionsKeepTheirTypes() throws {
+        let spec = try parseValid("""
+        fallback:
+          handlers:
+            - plugin: log
+              on: [any]
+              level: debug
+              limit: 2.5
+              quiet: true
+              nothing: null
+              quoted: "42"
+              env: { LANG: C, N: 1 }
+        """)
+        let o = spec.fallbackHandlers[0].options
+        #expect(o["level"] == .string("debug"))
+        #expect(o["limit"] == .number(2.5))
+        #expect(o["quiet"] == .bool(true))
+        #expect(o["nothing"] == .null)
+        #expect(o["quoted"] == .string("42"))
+        #expect(o["env"] == .map(["LANG": .string("C"), "N": .number(1)]))
+        #expect(o["plugin"] == nil && o["on"] == nil)
+    }
+
+    @Test func hexAndDecimalVendorIds() throws {
+        let spec = try parseValid("""
+        devices:
+          - { name: a, match: { vendor: "0x046d", product: "C52B" } }
+          - { name: b, match: { vendor: 0x046D, product: 50475 } }
+          - { name: c, match: { vendor: "046d" } }
+          - { name: d, match: {} }
+        """)
+        #expect(spec.devices[0].match.vendor == 0x046d)
+        #expect(spec.devices[0].match.product == 0xc52b)
+        #expect(spec.devices[1].match.vendor == 0x046d)
+        #expect(spec.devices[1].match.product == 50475)
+        #expect(spec.devices[2].match.vendor == 0x046d)
+        #expect(spec.devices[3].match == DeviceMatch())
+    }
+
+    @Test func everyDeviceKindIsAccepted() throws {
+        for kind in DeviceKind.allCases {
+            let spec = try parseValid("devices:\n  - { name: x, match: { kind: \(kind.rawValue) } }\n")
+            #expect(spec.devices[0].match.kind == kind)
+        }
+    }
+
+    @Test func emptyFileIsAnEmptySpec() throws {
+        let spec = try parseValid("# nothing yet\n")
+        #expect(spec.displays.isEmpty && spec.screens.isEmpty && spec.fallbackHandlers.isEmpty)
+    }
+
+    @Test func anchorsAndAliasesWork() throws {
+        let spec = try parseValid(withRegions("""
+                - name: a
+                  frame: &square [0, 0, 50, 50]
+                - name: b
+                  frame: *square
+        """))
+        #expect(spec.screens[0].root.regions[1].frame == Rect(x: 0, y: 0, width: 50, height: 50))
+    }
+}
