@@ -71,7 +71,7 @@ done_line=$(grep '^EVROUTE-VM DONE' "$LOG" | head -n1)
 
 echo
 echo "==== evroute VM results ($SCEN) ===="
-printf '%-28s %-5s %7s  %s\n' SCENARIO RESULT TIME DETAIL
+printf '%-32s %-5s %7s  %s\n' SCENARIO RESULT TIME DETAIL
 status=0
 if [ -z "$plan" ]; then
 	plan=$(echo "$SCEN" | tr ',' ' ')
@@ -87,7 +87,7 @@ for s in $plan; do
 		detail=$(echo "$line" | cut -d' ' -f5-)
 		case $r in PASS|SKIP) ;; *) [ $status = 0 ] && status=1 ;; esac
 	fi
-	printf '%-28s %-5s %7s  %s\n' "$s" "$r" "${t:--}" "$detail"
+	printf '%-32s %-5s %7s  %s\n' "$s" "$r" "${t:--}" "$detail"
 done
 [ -n "$plan" ] || { echo "(no PLAN line: the guest did not get to run scenarios)"; status=2; }
 [ -n "$done_line" ] || { echo "(no DONE line: the VM did not finish — timeout ${TIMEOUT}s?)"; status=2; }

@@ -193,10 +193,53 @@ rec_count() {
 rec_touch_downs() { rec_count "$1" 0003 0039 "v >= 0"; }
 rec_touch_ups() { rec_count "$1" 0003 0039 "v < 0"; }
 
+# ---------------------------------------------------------------- synthetic input
+
+# emit DEVNODE TYPE CODE VALUE [sync]   write one event with evemu-event
+# (names as in linux/input-event-codes.h, e.g. EV_ABS ABS_MT_SLOT 0);
+# with "sync", a SYN_REPORT follows
+emit() {
+	evemu-event ${5:+--sync} "$1" --type "$2" --code "$3" --value "$4"
+}
+# mt_down DEVNODE SLOT TRACKING_ID X Y   protocol B contact begins (one frame)
+mt_down() {
+	emit "$1" EV_ABS ABS_MT_SLOT "$2"
+	emit "$1" EV_ABS ABS_MT_TRACKING_ID "$3"
+	emit "$1" EV_ABS ABS_MT_POSITION_X "$4"
+	emit "$1" EV_ABS ABS_MT_POSITION_Y "$5"
+	emit "$1" EV_KEY BTN_TOUCH 1
+	emit "$1" EV_ABS ABS_X "$4"
+	emit "$1" EV_ABS ABS_Y "$5" sync
+}
+# mt_up DEVNODE SLOT   the contact in SLOT ends (one frame; BTN_TOUCH 0 —
+# right when it was the last contact)
+mt_up() {
+	emit "$1" EV_ABS ABS_MT_SLOT "$2"
+	emit "$1" EV_ABS ABS_MT_TRACKING_ID -1
+	emit "$1" EV_KEY BTN_TOUCH 0 sync
+}
+
 # ---------------------------------------------------------------- evroute
 
 # evroute_has_command CMD   does the evroute in the image know this subcommand?
 evroute_has_command() {
 	command -v evroute >/dev/null || return 1
 	evroute --help 2>&1 | grep -qw -- "$1"
+}
+# evroute_has_option OPT   does `evroute --help` mention this option (e.g. --dry-run)?
+evroute_has_option() {
+	command -v evroute >/dev/null || return 1
+	evroute --help 2>&1 | grep -q -- "$1"
+}
+
+# json_count FILE KEY VALUE [KEY VALUE]...   JSON lines in FILE that have
+# every "KEY":"VALUE" pair (string values; any spacing around the colon)
+json_count() {
+	_f=$1; shift
+	_cmd="cat '$_f'"
+	while [ $# -ge 2 ]; do
+		_cmd="$_cmd | grep -E '\"$1\" *: *\"$2\"'"
+		shift 2
+	done
+	eval "$_cmd" | wc -l
 }
