@@ -1,6 +1,8 @@
 import EvrouteConfig
 import EvrouteCore
 import Foundation
+
+enum FileManagerShim { static func exists(_ p: String) -> Bool { FileManager.default.fileExists(atPath: p) } }
 import Testing
 
 /// The directory of this file, to find fixtures and the repo's config/ without SwiftPM resources.

@@ -1,0 +1,92 @@
+import EvrouteConfig
+import EvrouteCore
+import Testing
+
+/// Semantic errors come from `Layout.compile`; the loader keeps their message and place.
+@Suite struct SemanticTests {
+    @Test func duplicateRegionName() {
+        expectOne(compileErrors(withRegions("""
+                - { name: a, frame: [0, 0, 10, 10] }
+                - { name: a, frame: [10, 0, 10, 10] }
+        """)), line: 10, column: 19, "duplicate region name 'a'", kind: .semantic)
+    }
+
+    @Test func unknownPluginInHandler() {
+        expectOne(compileErrors(withRegions("""
+                - name: a
+                  frame: [0, 0, 10, 10]
+                  handlers:
+                    - { plugin: shel, on: [tap] }
+        """)), line: 12, column: 25, "unknown plugin 'shel'", kind: .semantic)
+    }
+
+    @Test func unknownNextTarget() {
+        expectOne(compileErrors(withRegions("""
+                - name: a
+                  frame: [0, 0, 10, 10]
+                  next: nowhere
+        """)), line: 11, column: 17, "unknown 'next' target 'nowhere'", kind: .semantic)
+    }
+
+    @Test func nextCycle() {
+        let errors = compileErrors(withRegions("""
+                - name: a
+                  frame: [0, 0, 10, 10]
+                  next: b
+                - name: b
+                  frame: [0, 0, 10, 10]
+                  next: a
+        """))
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { $0.kind == .semantic && $0.message.contains("cycle") })
+        #expect(errors.first?.line == 11)
+        #expect(errors.first?.column == 17)
+    }
+
+    @Test func presentedOverCycle() {
+        let errors = compileErrors("""
+        displays:
+          - { name: main, size: [100, 100] }
+        screens:
+          - name: one
+            presented-over: two
+            root: { name: r1, frame: [0, 0, 100, 100] }
+          - name: two
+            presented-over: one
+            root: { name: r2, frame: [0, 0, 100, 100] }
+        """)
+        #expect(!errors.isEmpty)
+        #expect(errors.first?.line == 5)
+        #expect(errors.first?.column == 21)
+        #expect(errors.contains { $0.message.contains("cycle") })
+    }
+
+    @Test func unknownDisplayOfScreen() {
+        expectOne(compileErrors("""
+        displays:
+          - { name: main, size: [100, 100] }
+        screens:
+          - name: home
+            display: mian
+            root: { name: r, frame: [0, 0, 100, 100] }
+        """), line: 5, column: 14, "unknown display 'mian'", kind: .semantic)
+    }
+
+    @Test func duplicateDisplayName() {
+        expectOne(compileErrors("""
+        displays:
+          - { name: main, size: [100, 100] }
+          - { name: main, size: [100, 100] }
+        """), line: 3, column: 13, "duplicate display name 'main'", kind: .semantic)
+    }
+
+    @Test func semanticErrorsAreNotCheckedWhenTheTypesAreWrong() {
+        // Type errors stop before compilation: no spurious follow-up errors.
+        let errors = compileErrors(withRegions("""
+                - { name: a, frame: [0, 0, 10] }
+                - { name: a, frame: [0, 0, 10, 10] }
+        """))
+        #expect(errors.count == 1)
+        #expect(errors.first?.kind == .invalidValue)
+    }
+}
