@@ -101,6 +101,27 @@ import Glibc
         #expect(Set(d.absinfo.keys) == [0x2f, 0x35, 0x36, 0x39])
     }
 
+    @Test func touchSnapshotReadsLibevdevSlotState() {
+        let builder = EvdevDescriptionBuilder(name: "Panel")
+        builder.enable(type: 0x01, code: 0x14a)                                        // BTN_TOUCH
+        builder.enableAbsolute(0x00, AbsInfo(minimum: 0, maximum: 4095))               // ABS_X
+        builder.enableAbsolute(0x01, AbsInfo(minimum: 0, maximum: 4095))               // ABS_Y
+        builder.enableAbsolute(0x2f, AbsInfo(minimum: 0, maximum: 2))                  // ABS_MT_SLOT: 3 slots
+        builder.enableAbsolute(0x35, AbsInfo(minimum: 0, maximum: 4095))               // ABS_MT_POSITION_X
+        builder.enableAbsolute(0x36, AbsInfo(minimum: 0, maximum: 4095))               // ABS_MT_POSITION_Y
+        builder.enableAbsolute(0x39, AbsInfo(minimum: 0, maximum: 65535))              // ABS_MT_TRACKING_ID
+        builder.setSlotValue(slot: 1, code: 0x39, value: 42)
+        builder.setSlotValue(slot: 1, code: 0x35, value: 100)
+        builder.setSlotValue(slot: 1, code: 0x36, value: 200)
+        builder.setValue(type: 0x01, code: 0x14a, value: 1)
+        builder.setValue(type: 0x03, code: 0x00, value: 100)
+        let snapshot = builder.touchSnapshot()
+        #expect(snapshot.slots.count == 3)
+        #expect(snapshot.slots[1] == TouchSnapshot.Slot(trackingID: 42, x: 100, y: 200))
+        #expect(snapshot.slots[0].trackingID == -1 && snapshot.slots[2].trackingID == -1)
+        #expect(snapshot.touching && snapshot.x == 100)
+    }
+
     @Test func udevEnumerationWorksAndListsOnlyEvdevNodes() throws {
         let context = try UdevContext()
         let devices = try context.inputDevices()   // none on this machine; some in the VM

@@ -150,6 +150,16 @@ public final class EvdevDevice {
         }
     }
 
+    /// The device's touch state as libevdev knows it after the last event read (or, before
+    /// any read, as it was when the device was opened): every multi-touch slot, the current
+    /// slot, and the single-touch `BTN_TOUCH`/`ABS_X`/`ABS_Y`/`ABS_PRESSURE`. For
+    /// ``TouchDecoder/resync(_:at:)`` when a device is opened with fingers already down.
+    /// Empty after ``close()``.
+    public func touchSnapshot() -> TouchSnapshot {
+        guard let handle else { return TouchSnapshot() }
+        return TouchSnapshot(libevdev: handle)
+    }
+
     /// Releases the grab, frees libevdev's state and closes the node. Idempotent.
     public func close() {
         if let handle { libevdev_free(handle) }
@@ -171,6 +181,32 @@ extension InputEvent {
         let microseconds = evroute_input_event_usec(&raw)
         self.init(time: Timestamp(seconds: Int64(seconds), microseconds: Int64(microseconds)),
                   type: raw.type, code: raw.code, value: raw.value)
+    }
+}
+
+extension TouchSnapshot {
+    /// Reads the touch state a libevdev device holds.
+    init(libevdev handle: OpaquePointer) {
+        self.init()
+        let slotCount = libevdev_get_num_slots(handle)
+        if slotCount > 0 {
+            func value(_ slot: Int32, _ code: Int32) -> Int32 {
+                libevdev_has_event_code(handle, UInt32(EV_ABS), UInt32(code)) == 1
+                    ? libevdev_get_slot_value(handle, UInt32(slot), UInt32(code)) : 0
+            }
+            slots = (0..<slotCount).map { slot in
+                TouchSnapshot.Slot(trackingID: value(slot, ABS_MT_TRACKING_ID),
+                                   x: value(slot, ABS_MT_POSITION_X), y: value(slot, ABS_MT_POSITION_Y),
+                                   pressure: value(slot, ABS_MT_PRESSURE),
+                                   touchMajor: value(slot, ABS_MT_TOUCH_MAJOR), touchMinor: value(slot, ABS_MT_TOUCH_MINOR),
+                                   toolType: value(slot, ABS_MT_TOOL_TYPE))
+            }
+            currentSlot = Int(max(0, libevdev_get_current_slot(handle)))
+        }
+        touching = libevdev_get_event_value(handle, UInt32(EV_KEY), UInt32(BTN_TOUCH)) != 0
+        x = libevdev_get_event_value(handle, UInt32(EV_ABS), UInt32(ABS_X))
+        y = libevdev_get_event_value(handle, UInt32(EV_ABS), UInt32(ABS_Y))
+        pressure = libevdev_get_event_value(handle, UInt32(EV_ABS), UInt32(ABS_PRESSURE))
     }
 }
 
@@ -253,6 +289,19 @@ public final class EvdevDescriptionBuilder {
                                 fuzz: info.fuzz, flat: info.flat, resolution: info.resolution)
         libevdev_enable_event_code(handle, UInt32(EV_ABS), UInt32(code), &raw)
     }
+
+    /// Sets a multi-touch slot's value in libevdev's state (for ``touchSnapshot()``).
+    public func setSlotValue(slot: Int, code: UInt16, value: Int32) {
+        libevdev_set_slot_value(handle, UInt32(slot), UInt32(code), value)
+    }
+
+    /// Sets a non-slot value in libevdev's state (`BTN_TOUCH`, `ABS_X`, …).
+    public func setValue(type: UInt16, code: UInt16, value: Int32) {
+        libevdev_set_event_value(handle, UInt32(type), UInt32(code), value)
+    }
+
+    /// The touch state, read exactly as ``EvdevDevice/touchSnapshot()`` reads a live device's.
+    public func touchSnapshot() -> TouchSnapshot { TouchSnapshot(libevdev: handle) }
 
     /// The description as libevdev reports it.
     public func build(path: String? = nil) -> DeviceDescription {

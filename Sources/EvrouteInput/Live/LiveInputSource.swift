@@ -104,6 +104,10 @@ public final class LiveInputSource {
     /// An open device.
     public func device(_ id: DeviceID) -> LiveDevice? { open[id]?.info }
 
+    /// The touch state libevdev holds for an open device (see ``EvdevDevice/touchSnapshot()``):
+    /// right after `.added`, the contacts already down when the device was opened.
+    public func touchSnapshot(of id: DeviceID) -> TouchSnapshot? { open[id]?.device.touchSnapshot() }
+
     /// Handles readability (or hang-up / error) of one of ``fileDescriptors``: hotplug
     /// events for the monitor's, pending events for a device's. Unknown descriptors
     /// (e.g. a device closed earlier in the same epoll batch) yield nothing.
