@@ -1,0 +1,68 @@
+import EvrouteCore
+import EvrouteInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `evroute --dry-run`: routes recordings or live devices and prints every decision.
+public final class DryRun {
+    public let layout: Layout
+    public let writer: TraceWriter
+    public let session: RoutingSession
+
+    public init(layout: Layout, format: TraceFormat, sink: OutputSink = FileDescriptorSink(fd: 1)) {
+        self.layout = layout
+        writer = TraceWriter(format: format, sink: sink)
+        session = RoutingSession(layout: layout)
+        session.router.observer = writer
+        let writer = self.writer
+        session.onDeviceIgnored = { description, kind, time in writer.deviceIgnored(name: description.name, kind: kind, time: time) }
+    }
+
+    /// Loads each recording (its description from itself, a sibling `.desc`, or `descriptionPath`)
+    /// and routes them merged by timestamp. Errors name the file and line.
+    public func runReplays(paths: [String], descriptionPath: String?) throws {
+        var recordings: [EvemuRecording] = []
+        for path in paths {
+            recordings.append(try EvemuRecording.load(path: path, descriptionPath: descriptionPath))
+        }
+        let source = ReplaySource(recordings: recordings)
+        var starts: [DeviceID: Timestamp] = [:]
+        for (id, recording) in source.devices { if let first = recording.events.first { starts[id] = first.time } }
+        run(source, startTimes: starts)
+    }
+
+    /// Routes an input stream to its end.
+    /// `startTimes` gives each device's appearance time (a recording's first event).
+    public func run(_ items: some Sequence<InputItem>, startTimes: [DeviceID: Timestamp] = [:]) {
+        for item in items {
+            if case .added(let id, _) = item, let t = startTimes[id] { session.router.clock.advance(to: t) }
+            if case .event(_, let e) = item { session.router.clock.advance(to: e.time) }
+            if case .removed(_, let t) = item { session.router.clock.advance(to: t) }
+            session.handle(item)
+        }
+        writer.flush()
+    }
+
+    /// Routes live devices until SIGINT or SIGTERM, printing as it goes.
+    public func runLive() throws {
+        (writer.sink as? FileDescriptorSink)?.lineBuffered = true
+        let source = try LiveInputSource(rules: layout.deviceRules)
+        source.onError = { error in
+            let line = "evroute: \(error)\n"
+            _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+        }
+        let loop = try PollLoop()
+        for item in source.start() { session.handle(item) }
+        writer.flush()
+        while !PollLoop.stopRequested {
+            let ready = loop.wait(on: source.fileDescriptors)
+            for fd in ready {
+                for item in source.handleReadable(fd: fd) { session.handle(item) }
+            }
+            writer.flush()
+        }
+        for item in source.stop() { session.handle(item) }
+        writer.flush()
+    }
+}

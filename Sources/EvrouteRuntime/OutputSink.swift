@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where trace lines go.
+public protocol OutputSink: AnyObject {
+    func write(_ bytes: [UInt8])
+    func flush()
+}
+
+/// Buffers output to a file descriptor and writes it in large chunks (one write(2) per 64 KiB,
+/// or at `flush()`). Follow mode flushes every line, for a live trace.
+public final class FileDescriptorSink: OutputSink {
+    public let fd: Int32
+    public var lineBuffered: Bool
+    private var buffer: [UInt8] = []
+
+    public init(fd: Int32, lineBuffered: Bool = false) {
+        self.fd = fd
+        self.lineBuffered = lineBuffered
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if lineBuffered || buffer.count >= 1 << 16 { flush() }
+    }
+
+    public func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { p in Glibc.write(fd, p.baseAddress! + offset, p.count - offset) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                break   // the reader went away (EPIPE): drop the output, keep routing
+            }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit { flush() }
+}
+
+/// Collects output in memory (tests, benchmarks).
+public final class MemorySink: OutputSink {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public func write(_ b: [UInt8]) { bytes.append(contentsOf: b) }
+    public func flush() {}
+    /// The output as text lines.
+    public var lines: [String] { String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init) }
+}

@@ -1,0 +1,104 @@
+import EvrouteCore
+import EvrouteInput
+
+/// Ties the input stream to the router: matches each new device to a device rule, decodes its
+/// raw events into touch frames and keys in display coordinates, and feeds the router.
+/// Devices and recordings arrive the same way, as ``InputItem``s, so a replay and a live
+/// device route identically. One event loop owns a session.
+public final class RoutingSession {
+    public let router: Router
+    public private(set) var layout: Layout
+    /// Called for a device that matches no rule (it is then ignored).
+    public var onDeviceIgnored: ((DeviceDescription, DeviceKind, Timestamp) -> Void)?
+
+    /// Per-device decoding state.
+    final class DeviceContext {
+        let info: DeviceInfo
+        let description: DeviceDescription
+        let touch: TouchDecoder?
+        var keys: KeyDecoder?
+
+        init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?) {
+            self.info = info
+            self.description = description
+            self.touch = touch
+            let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
+            keys = hasKeys ? KeyDecoder(device: info.id, description: description) : nil
+        }
+    }
+
+    var devices: [DeviceID: DeviceContext] = [:]
+    /// Devices that matched no rule: their events are dropped.
+    var ignored: Set<DeviceID> = []
+
+    public init(layout: Layout, clock: EventClock = ManualClock()) {
+        self.layout = layout
+        router = Router(layout: layout, clock: clock)
+    }
+
+    /// Devices being routed.
+    public var activeDevices: [DeviceInfo] { devices.values.map(\.info) }
+
+    /// Takes one item of the input stream.
+    public func handle(_ item: InputItem) {
+        switch item {
+        case .event(let id, let event):
+            guard let ctx = devices[id] else { return }
+            handleEvent(event, ctx)
+        case .added(let id, let description):
+            add(id, description)
+        case .removed(let id, let time):
+            remove(id, at: time)
+        }
+    }
+
+    func add(_ id: DeviceID, _ description: DeviceDescription) {
+        let kind = DeviceKind.of(description)
+        let time = router.clock.now
+        guard let rule = DeviceRuleMatcher(rules: layout.deviceRules).firstMatch(for: description, kind: kind),
+              let ruleIndex = layout.deviceRules.firstIndex(where: { $0.name == rule.name }) else {
+            ignored.insert(id)
+            onDeviceIgnored?(description, kind, time)
+            return
+        }
+        let display = layout.displays[layout.deviceRuleDisplays[ruleIndex]]
+        let info = DeviceInfo(id: id, ruleName: rule.name, name: description.name, kind: kind, display: display.name)
+        let touchLike = kind == .touchscreen || kind == .touchpad || kind == .tablet
+        var decoder: TouchDecoder?
+        if touchLike {
+            decoder = TouchDecoder(device: id, description: description, displaySize: display.size,
+                                   rotation: DisplayRotation(degrees: rule.rotate) ?? .none,
+                                   calibration: rule.calibration.map { CalibrationMatrix($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) })
+        }
+        devices[id] = DeviceContext(info: info, description: description, touch: decoder)
+        router.addDevice(info, time: time)
+    }
+
+    func remove(_ id: DeviceID, at time: Timestamp) {
+        ignored.remove(id)
+        guard let ctx = devices.removeValue(forKey: id) else { return }
+        if let frame = ctx.touch?.cancelAll(at: time), !frame.contacts.isEmpty { router.handle(frame) }
+        router.removeDevice(id, time: time)
+    }
+
+    @inline(__always)
+    func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
+        if let decoder = ctx.touch {
+            if let frame = decoder.feed(event), !frame.contacts.isEmpty { router.handle(frame) }
+        }
+        if event.type == EventType.key, let key = ctx.keys?.feed(event) {
+            router.handle(key)
+        }
+    }
+
+    /// Swaps in a new layout (reload): devices keep their decoders; touches stay bound.
+    public func replaceLayout(_ new: Layout, time: Timestamp) {
+        layout = new
+        router.replaceLayout(new, time: time)
+    }
+
+    /// Ends the session: every device is removed (touches and held keys cancelled).
+    public func finish(at time: Timestamp) {
+        for id in Array(devices.keys).sorted(by: { $0.rawValue < $1.rawValue }) { remove(id, at: time) }
+    }
+}

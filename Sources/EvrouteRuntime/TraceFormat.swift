@@ -1,0 +1,7 @@
+/// How the dry-run trace is printed.
+public enum TraceFormat: String, Sendable, CaseIterable {
+    /// One aligned line per decision, for people.
+    case text
+    /// One JSON object per line: the stable contract of SPEC §4.
+    case json
+}

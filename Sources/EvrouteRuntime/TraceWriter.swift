@@ -1,0 +1,190 @@
+import EvrouteCore
+
+/// Prints each routing decision as a line of text or JSON (the dry-run trace).
+public final class TraceWriter: RouteObserver {
+    public let format: TraceFormat
+    public let sink: OutputSink
+    private var json = JSONWriter()
+    private var text = ""
+    /// Text mode prints times relative to the first record.
+    private var firstTime: Timestamp?
+
+    public init(format: TraceFormat, sink: OutputSink) {
+        self.format = format
+        self.sink = sink
+    }
+
+    public func record(_ record: RouteRecord) {
+        switch format {
+        case .json:
+            json.bytes.removeAll(keepingCapacity: true)
+            writeJSON(record)
+            json.bytes.append(UInt8(ascii: "\n"))
+            sink.write(json.bytes)
+        case .text:
+            text.removeAll(keepingCapacity: true)
+            writeText(record)
+            text.append("\n")
+            sink.write(Array(text.utf8))
+        }
+    }
+
+    /// A device that matched no rule (printed so an integrator sees why it is silent).
+    public func deviceIgnored(name: String, kind: DeviceKind, time: Timestamp) {
+        switch format {
+        case .json:
+            json.bytes.removeAll(keepingCapacity: true)
+            json.beginObject()
+            json.field("type", "device-ignored")
+            json.field("time", time: time.microseconds)
+            json.field("name", name)
+            json.field("kind", kind.rawValue)
+            json.field("reason", "no device rule matches")
+            json.endObject()
+            json.bytes.append(UInt8(ascii: "\n"))
+            sink.write(json.bytes)
+        case .text:
+            sink.write(Array("\(stamp(time))  device ignored: \"\(name)\" (\(kind.rawValue)): no device rule matches\n".utf8))
+        }
+    }
+
+    public func flush() { sink.flush() }
+
+    // MARK: JSON
+
+    private func writeJSON(_ record: RouteRecord) {
+        json.beginObject()
+        switch record {
+        case .deviceAdded(let info, let time), .deviceRemoved(let info, let time):
+            if case .deviceAdded = record { json.field("type", "device-added") } else { json.field("type", "device-removed") }
+            json.field("time", time: time.microseconds)
+            json.field("device", info.ruleName)
+            json.field("name", info.name)
+            json.field("kind", info.kind.rawValue)
+            json.field("display", info.display)
+        case .routed(let e, let by, let handler):
+            writeRoutedJSON(e, handledBy: by, handler: handler)
+        case .focus(let screen, let region, let layout, let time):
+            json.field("type", "focus")
+            json.field("time", time: time.microseconds)
+            json.field("screen", layout.screens[screen].name)
+            json.field("region", region.map { layout.regions[$0].path })
+        case .presentation(let screen, let over, let presented, let layout, let time):
+            json.field("type", presented ? "present" : "dismiss")
+            json.field("time", time: time.microseconds)
+            json.field("screen", layout.screens[screen].name)
+            json.field("over", over.map { layout.screens[$0].name })
+            json.field("display", layout.displays[layout.screens[screen].display].name)
+        case .layoutReplaced(let time, let cancelled):
+            json.field("type", "layout-replaced")
+            json.field("time", time: time.microseconds)
+            json.field("cancelled_touches", cancelled)
+        }
+        json.endObject()
+    }
+
+    private func writeRoutedJSON(_ e: RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?) {
+        switch e.kind {
+        case .touch(let phase, let isTap):
+            json.field("type", "touch")
+            json.field("time", time: e.time.microseconds)
+            json.field("device", e.device?.ruleName)
+            let t = e.touch
+            json.field("touch", t?.id ?? 0)
+            json.field("phase", phase.rawValue)
+            json.field("x", t?.location.x)
+            json.field("y", t?.location.y)
+            json.field("region", e.regionPath)
+            json.field("handled_by", handledBy.map { e.layout.describe($0) })
+            json.field("handler", handler?.plugin)
+            json.field("tap_count", t?.tapCount ?? 0)
+            if isTap { json.field("tap", true) }
+            if let b = t?.blocked { json.field("blocked", b.rawValue) }
+            if let p = t?.pressure { json.field("pressure", p) }
+        case .key(let name, let phase):
+            json.field("type", "key")
+            json.field("time", time: e.time.microseconds)
+            json.field("device", e.device?.ruleName)
+            json.field("key", name)
+            json.field("phase", phase.rawValue)
+            json.field("region", e.regionPath)
+            json.field("handled_by", handledBy.map { e.layout.describe($0) })
+            json.field("handler", handler?.plugin)
+        case .action(let name):
+            json.field("type", "action")
+            json.field("time", time: e.time.microseconds)
+            json.field("action", name)
+            json.field("region", e.regionPath)
+            json.field("handled_by", handledBy.map { e.layout.describe($0) })
+            json.field("handler", handler?.plugin)
+        case .gesture(let name, let state):
+            json.field("type", "gesture")
+            json.field("time", time: e.time.microseconds)
+            json.field("gesture", name)
+            json.field("state", state)
+            json.field("region", e.regionPath)
+            json.field("handled_by", handledBy.map { e.layout.describe($0) })
+            json.field("handler", handler?.plugin)
+        }
+    }
+
+    // MARK: Text
+
+    private func stamp(_ t: Timestamp) -> String {
+        let first = firstTime ?? t
+        if firstTime == nil { firstTime = t }
+        let d = t.microseconds - first.microseconds
+        let s = String(d / 1_000_000), us = String(abs(d % 1_000_000))
+        return pad(left: "+\(s).\(String(repeating: "0", count: 6 - us.count))\(us)", 12)
+    }
+
+    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+    private func pad(left s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+
+    private func coordinate(_ v: Double) -> String {
+        var w = JSONWriter(capacity: 16)
+        w.number(v)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    private func outcome(_ e: RoutedEvent, _ by: ResponderID?, _ handler: HandlerBinding?) -> String {
+        guard let by, let handler else { return "unhandled" }
+        return "→ \(e.layout.describe(by)) [\(handler.plugin)]"
+    }
+
+    private func writeText(_ record: RouteRecord) {
+        switch record {
+        case .deviceAdded(let info, let time):
+            text += "\(stamp(time))  \(pad(info.ruleName, 10)) device added    \"\(info.name)\" (\(info.kind.rawValue)) on display \(info.display)"
+        case .deviceRemoved(let info, let time):
+            text += "\(stamp(time))  \(pad(info.ruleName, 10)) device removed  \"\(info.name)\""
+        case .routed(let e, let by, let handler):
+            let device = pad(e.device?.ruleName ?? "-", 10)
+            switch e.kind {
+            case .touch(let phase, let isTap):
+                let t = e.touch
+                let what = pad("touch \(t?.id ?? 0) \(phase.rawValue)", 20)
+                let at = pad("(\(coordinate(t?.location.x ?? 0)), \(coordinate(t?.location.y ?? 0)))", 20)
+                var line = "\(stamp(e.time))  \(device) \(what) \(at) \(pad(e.regionPath ?? "(no region)", 28)) "
+                if let b = t?.blocked { line += "blocked (\(b.rawValue))" } else { line += outcome(e, by, handler) }
+                if isTap { line += "  tap ×\(t?.tapCount ?? 1)" }
+                text += line
+            case .key(let name, let phase):
+                text += "\(stamp(e.time))  \(device) \(pad("key \(name) \(phase.rawValue)", 41)) \(pad(e.regionPath ?? "(no first responder)", 28)) \(outcome(e, by, handler))"
+            case .action(let name):
+                text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("action \(name)", 41)) \(pad(e.regionPath ?? "-", 28)) \(outcome(e, by, handler))"
+            case .gesture(let name, let state):
+                text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("gesture \(name) \(state)", 41)) \(pad(e.regionPath ?? "-", 28)) \(outcome(e, by, handler))"
+            }
+        case .focus(let screen, let region, let layout, let time):
+            text += "\(stamp(time))  \(pad("-", 10)) focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")"
+        case .presentation(let screen, let over, let presented, let layout, let time):
+            let s = layout.screens[screen].name
+            text += "\(stamp(time))  \(pad("-", 10)) " + (presented
+                ? "screen \(s) presented" + (over.map { " over \(layout.screens[$0].name)" } ?? "")
+                : "screen \(s) dismissed" + (over.map { ", \(layout.screens[$0].name) active again" } ?? ""))
+        case .layoutReplaced(let time, let cancelled):
+            text += "\(stamp(time))  \(pad("-", 10)) layout replaced (\(cancelled) touches cancelled)"
+        }
+    }
+}

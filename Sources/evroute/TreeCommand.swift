@@ -1,0 +1,84 @@
+import ArgumentParser
+import EvrouteCore
+
+/// `evroute tree`: the region tree with frames, flags, handlers and each region's responder order.
+struct TreeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tree", abstract: "Print the region tree: frames, flags, handlers and each region's responder chain.")
+
+    @OptionGroup var config: ConfigOption
+
+    func run() throws {
+        let (_, layout) = try config.load()
+        print(TreePrinter(layout: layout).render(), terminator: "")
+    }
+}
+
+/// Renders a layout as an indented tree.
+struct TreePrinter {
+    let layout: Layout
+
+    func render() -> String {
+        var out = ""
+        for (d, display) in layout.displays.enumerated() {
+            out += "display \(display.name) \(fmt(display.size.width))×\(fmt(display.size.height))\n"
+            for s in display.screens {
+                let screen = layout.screens[s]
+                var notes: [String] = []
+                if display.initialScreen == s { notes.append("active at start") }
+                if let over = screen.presentedOver { notes.append("presented over \(layout.screens[over].name)") }
+                out += "  screen \(screen.name)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))") + handlerText(screen.handlers) + "\n"
+                region(screen.root, prefix: "    ", last: true, isRoot: true, into: &out)
+            }
+            _ = d
+        }
+        if !layout.applicationHandlers.isEmpty { out += "application\(handlerText(layout.applicationHandlers))\n" }
+        if !layout.fallbackHandlers.isEmpty { out += "fallback\(handlerText(layout.fallbackHandlers))\n" }
+        return out
+    }
+
+    func region(_ r: Int, prefix: String, last: Bool, isRoot: Bool, into out: inout String) {
+        let node = layout.regions[r]
+        let branch = isRoot ? "" : (last ? "└─ " : "├─ ")
+        var flags: [String] = []
+        if node.hidden { flags.append("hidden") }
+        if !node.interactive { flags.append("not interactive") }
+        if node.opacity < 1 { flags.append("opacity \(node.opacity)") }
+        if node.exclusive { flags.append("exclusive") }
+        if !node.multitouch { flags.append("single touch") }
+        if node.focusable { flags.append("focusable") }
+        switch node.shape {
+        case .rectangle: break
+        case .ellipse: flags.append("ellipse")
+        case .roundedRectangle(let radius): flags.append("rounded \(fmt(radius))")
+        case .polygon(let v): flags.append("polygon of \(v.count)")
+        }
+        if !node.hitInsets.isZero {
+            let i = node.hitInsets
+            flags.append("hit insets [\(fmt(i.top)), \(fmt(i.left)), \(fmt(i.bottom)), \(fmt(i.right))]")
+        }
+        if let next = node.next { flags.append("next \(layout.describe(next))") }
+        if !node.gestures.isEmpty { flags.append("gestures: " + node.gestures.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")) }
+        out += prefix + branch + node.name + " " + node.frame.description
+        if !flags.isEmpty { out += "  {" + flags.joined(separator: ", ") + "}" }
+        out += handlerText(node.handlers) + "\n"
+        let childPrefix = prefix + (isRoot ? "" : (last ? "   " : "│  "))
+        let chain = layout.responderChain(from: .region(r)).dropFirst().map { layout.describe($0) }
+        out += childPrefix + (node.children.isEmpty ? "   " : "│  ") + "chain: → " + chain.joined(separator: " → ") + "\n"
+        for (i, c) in node.children.enumerated() {
+            region(c, prefix: childPrefix, last: i == node.children.count - 1, isRoot: false, into: &out)
+        }
+    }
+
+    func handlerText(_ handlers: [Int]) -> String {
+        guard !handlers.isEmpty else { return "" }
+        return "  handlers: " + handlers.map { h in
+            let b = layout.handlers[h]
+            return "\(b.plugin) on \(b.filters.map(\.description).joined(separator: ","))"
+        }.joined(separator: "; ")
+    }
+
+    func fmt(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}
