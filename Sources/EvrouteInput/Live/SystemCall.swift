@@ -63,6 +63,9 @@ public struct InputSystemError: Error, Hashable, Sendable, CustomStringConvertib
         if call == "ioctl(EVIOCGRAB)" && errno == EBUSY {
             text += "; another process (X, a compositor, another evroute) has grabbed the device"
         }
+        if call == "open" && errno == EACCES && (path?.hasPrefix("/dev/input/") ?? false) {
+            text += "; run as root or as a member of group input"
+        }
         return text
     }
 }
