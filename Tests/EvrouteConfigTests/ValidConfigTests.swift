@@ -204,3 +204,26 @@ import Testing
         #expect(spec.screens[0].root.regions[1].frame == Rect(x: 0, y: 0, width: 50, height: 50))
     }
 }
+
+@Suite struct ValueTypeTests {
+    @Test func unquotedColonKindsAndNumberSpellings() throws {
+        let spec = try parseValid("""
+        application:
+          handlers:
+            - { plugin: log, on: [key:KEY_ESC, tap] }
+        """)
+        #expect(spec.applicationHandlers[0].on == [.keyNamed("KEY_ESC"), .tap])
+        let r = try parseValid(withRegions("        - { name: a, frame: [0x10, 0, 12.0, 1e2] }")).screens[0].root.regions[0]
+        #expect(r.frame == Rect(x: 16, y: 0, width: 12, height: 100))
+    }
+
+    @Test func nullWhereAStringIsExpected() {
+        expectOne(parseErrors("displays:\n  - name: ~\n    size: [1, 1]\n"), line: 2, column: 11,
+                  "'name' must be a string, found null", kind: .wrongType)
+    }
+
+    @Test func duplicateKeyInFlowMappingPointsAtTheFirst() {
+        expectOne(parseErrors("displays: [ {name: a, name: b, size: [1, 1]} ]\n"), line: 1, column: 14,
+                  "duplicate key 'name'", kind: .duplicateKey)
+    }
+}
