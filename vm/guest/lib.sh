@@ -226,10 +226,11 @@ evroute_has_command() {
 	command -v evroute >/dev/null || return 1
 	evroute --help 2>&1 | grep -qw -- "$1"
 }
-# evroute_has_option OPT   does `evroute --help` mention this option (e.g. --dry-run)?
+# evroute_has_option OPT   does `evroute --help` or `evroute route --help`
+# (the default command) mention this option (e.g. --dry-run)?
 evroute_has_option() {
 	command -v evroute >/dev/null || return 1
-	evroute --help 2>&1 | grep -q -- "$1"
+	{ evroute --help; evroute route --help; } 2>&1 | grep -q -- "$1"
 }
 
 # json_count FILE KEY VALUE [KEY VALUE]...   JSON lines in FILE that have
