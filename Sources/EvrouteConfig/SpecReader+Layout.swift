@@ -64,7 +64,7 @@ extension SpecReader {
     func numbers(_ node: Node, _ what: String, count: Int, shape: String) -> [Double]? {
         guard case .sequence(let seq) = node, seq.count == count else {
             error(node, isSequence(node) ? .invalidValue : .wrongType,
-                  "\(what) must be \(shape), found \(render(node))")
+                  "\(what) must be \(shape), found \(found(node))")
             return nil
         }
         var out: [Double] = []
@@ -276,7 +276,7 @@ extension SpecReader {
             if let p = f["polygon"] { return polygon(p) }
             return nil
         default:
-            error(node, isMapping(node) ? .invalidValue : .wrongType, "'shape' must be \(expected), found \(render(node))")
+            error(node, isMapping(node) ? .invalidValue : .wrongType, "'shape' must be \(expected), found \(found(node))")
             return nil
         }
     }

@@ -232,6 +232,12 @@ final class SpecReader {
         }
     }
 
+    /// A list as written (`[0, 0, 10]`), anything else described (`string 'abc'`).
+    func found(_ node: Node) -> String {
+        if case .sequence = node { return render(node) }
+        return describe(node)
+    }
+
     /// A compact flow rendering of a node, e.g. `[0, 0, 10]`, cut at about 60 characters.
     func render(_ node: Node) -> String {
         var out = ""
