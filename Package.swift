@@ -47,6 +47,6 @@ let package = Package(
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
         .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"]),
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteCore"]),
-        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime"]),
+        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput"]),
     ]
 )

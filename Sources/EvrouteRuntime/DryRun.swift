@@ -33,10 +33,20 @@ public final class DryRun {
     }
 
     /// Routes an input stream to its end.
-    /// `startTimes` gives each device's appearance time (a recording's first event).
+    /// Routes an input stream to its end. A device's `added` is held back until its first
+    /// event, so merged recordings print in time order; `startTimes` gives each device's
+    /// appearance time (a recording's first event).
     public func run(_ items: some Sequence<InputItem>, startTimes: [DeviceID: Timestamp] = [:]) {
+        var pending: [DeviceID: DeviceDescription] = [:]
         for item in items {
-            if case .added(let id, _) = item, let t = startTimes[id] { session.router.clock.advance(to: t) }
+            if case .added(let id, let description) = item, startTimes[id] != nil {
+                pending[id] = description
+                continue
+            }
+            if let description = pending.removeValue(forKey: item.device) {
+                session.router.clock.advance(to: startTimes[item.device]!)
+                session.handle(.added(item.device, description))
+            }
             if case .event(_, let e) = item { session.router.clock.advance(to: e.time) }
             if case .removed(_, let t) = item { session.router.clock.advance(to: t) }
             session.handle(item)

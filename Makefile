@@ -1,0 +1,72 @@
+# evroute — build, demo, test.
+#
+#   make demo      install what is missing, build, and show evroute on the shipped demo layout
+#                  and recordings (`evroute --dry-run`)
+#   make test      install what is missing and run every test
+#   make build     debug build            make release   optimized, static Swift runtime
+#   make install   / make uninstall (PREFIX, DESTDIR honoured)
+#
+# System packages are installed with apt-get when missing (as root, or through sudo).
+
+SWIFT      ?= swift
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BUILD      ?= .build
+APT_DEPS   := libevdev-dev libudev-dev libmtdev-dev pkg-config python3
+EVROUTE     = $(BUILD)/debug/evroute
+DEMO_CONFIG     := config/demo.yaml
+DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events
+
+.PHONY: all deps build release demo test test-unit install uninstall clean
+
+all: build
+
+# Installs the Debian packages the build needs, only those missing.
+deps:
+	@missing=""; for p in $(APT_DEPS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || \
+		{ $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install the Swift toolchain (6.1 or newer) first"; exit 1; }
+
+build: deps
+	$(SWIFT) build --scratch-path $(BUILD) --product evroute
+
+release: deps
+	$(SWIFT) build --scratch-path $(BUILD) -c release --static-swift-stdlib --product evroute
+
+demo: build
+	@echo "== evroute check: the demo layout"
+	$(EVROUTE) check --config $(DEMO_CONFIG)
+	@echo; echo "== evroute tree: regions, frames and responder chains"
+	$(EVROUTE) tree --config $(DEMO_CONFIG)
+	@echo; echo "== evroute hit 640 400 --format json"
+	$(EVROUTE) hit --config $(DEMO_CONFIG) 640 400 --format json
+	@echo; echo "== evroute --dry-run on the demo recordings (scripts/make-demo-recordings.py made them)"
+	$(EVROUTE) --config $(DEMO_CONFIG) --dry-run $(DEMO_RECORDINGS)
+	@echo; echo "== the same as JSON (first 12 lines of the SPEC §4 contract)"
+	$(EVROUTE) --config $(DEMO_CONFIG) --dry-run $(DEMO_RECORDINGS) --format json | head -n 12
+
+# Unit, config, input, replay and CLI tests (replay tests read ../shared/recordings when present).
+test-unit: deps
+	$(SWIFT) build --scratch-path $(BUILD)
+	$(SWIFT) test --scratch-path $(BUILD)
+
+test: test-unit
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BUILD)/release/evroute $(DESTDIR)$(PREFIX)/bin/evroute
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/evroute
+
+clean:
+	rm -rf $(BUILD)
+
+include vm/vm.mk
