@@ -1,0 +1,214 @@
+import EvrouteCore
+@testable import EvrouteInput
+import Glibc
+import Testing
+
+/// A scratch directory for files the split-description tests need.
+private func scratchDirectory() -> String {
+    var template = Array("/tmp/evroute-input-test-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil)
+    return String(cString: template)
+}
+
+private func writeFile(_ path: String, _ text: String) {
+    let file = fopen(path, "w")!
+    fputs(text, file)
+    fclose(file)
+}
+
+private let description10 = """
+N: Test Panel
+I: 0003 04f3 0732 0110
+P: 02 00 00 00 00 00 00 00
+B: 00 0b 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 04 00 00 00 00 00 00
+B: 03 03 00 00 00 00 80 60 02
+A: 00 0 1920 0 0
+A: 01 0 1080 0 0
+A: 2f 0 9 0 0
+A: 35 0 1920 0 0
+A: 36 0 1080 0 0
+A: 39 0 65535 0 0
+
+"""
+
+@Suite("Evemu parser")
+struct EvemuParserTests {
+    @Test("EVEMU 1.0 form: no header, A: lines without resolution, plain E: lines")
+    func version10() throws {
+        let text = description10 + "E: 1350644052.895553 0003 0039 35\nE: 1350644052.895558 0003 0035 513\nE: 1350644052.895593 0000 0000 0\n"
+        let recording = try EvemuRecording.parse(text: text, path: "v10")
+        let d = recording.description
+        #expect(recording.formatVersion == nil)
+        #expect(d.name == "Test Panel")
+        #expect((d.bus, d.vendor, d.product, d.version) == (0x03, 0x04f3, 0x0732, 0x0110))
+        #expect(d.properties == [InputProperty.direct])
+        #expect(Set(d.events.keys) == [EventType.syn, EventType.key, EventType.abs])
+        #expect(d.events[EventType.key] == [KeyCode.btnTouch])   // byte 6 of the 2nd chunk... accumulated: 0x14a
+        #expect(d.events[EventType.abs] == [0x00, 0x01, 0x2f, 0x35, 0x36, 0x39])
+        #expect(d.absinfo[0x00] == AbsInfo(minimum: 0, maximum: 1920))
+        #expect(d.absinfo[0x2f]?.maximum == 9)
+        #expect(recording.events == [
+            InputEvent(time: Timestamp(seconds: 1350644052, microseconds: 895553), type: 3, code: 0x39, value: 35),
+            InputEvent(time: Timestamp(seconds: 1350644052, microseconds: 895558), type: 3, code: 0x35, value: 513),
+            InputEvent(time: Timestamp(seconds: 1350644052, microseconds: 895593), type: 0, code: 0, value: 0),
+        ])
+    }
+
+    @Test("EVEMU 1.1: header and resolution")
+    func version11() throws {
+        let text = "# EVEMU 1.1\n# Input device name: \"X\"\nN: X\nI: 0003 056a 005d 0005\nP: 00 00 00 00 00 00 00 00\nB: 00 09 00 00 00 00 00 00 00\nB: 03 03 00 00 00 00 00 00 00\nA: 00 0 4648 4 0 10\nA: 01 0 2556 0 0 10\nE: 0.000000 0003 0000 100\n"
+        let recording = try EvemuRecording.parse(text: text, path: "v11")
+        #expect(recording.formatVersion == "1.1")
+        #expect(recording.description.absinfo[0] == AbsInfo(minimum: 0, maximum: 4648, fuzz: 4, flat: 0, resolution: 10))
+        #expect(recording.events.count == 1)
+    }
+
+    @Test("EVEMU 1.3: comments, zero-padded values, negative values, trailing comments on E: lines, CRLF")
+    func version13() throws {
+        let text = "# EVEMU 1.3\r\n# Kernel: 4.14\r\n" + description10.replacing("\n", with: "\r\n") +
+            "################################\r\n#      Waiting for events      #\r\n" +
+            "E: 0.000001 0003 0039 0007\t# EV_ABS / ABS_MT_TRACKING_ID   7\r\n" +
+            "E: 0.054565 0003 0039 -001\t# EV_ABS / ABS_MT_TRACKING_ID   -1\r\n" +
+            "E: 0.054565 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +54ms\r\n"
+        let recording = try EvemuRecording.parse(text: text, path: "v13")
+        #expect(recording.formatVersion == "1.3")
+        #expect(recording.description.name == "Test Panel")
+        #expect(recording.events.map(\.value) == [7, -1, 0])
+        #expect(recording.events[1].time == Timestamp(microseconds: 54565))
+    }
+
+    @Test("B: lines for one type accumulate in 8-byte chunks")
+    func bitmaskChunks() throws {
+        let text = "N: K\nI: 0003 0001 0002 0003\nB: 00 03 00 00 00 00 00 00 00\nB: 01 fe ff ff ff 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 01 00 00 00 00 00 00 00\n"
+        let d = try EvemuRecording.parse(text: text, path: "k").description
+        #expect(d.events[EventType.key] == Set((1...31).map(UInt16.init) + [128]))
+    }
+
+    @Test("A description-only file has no events")
+    func descriptionOnly() throws {
+        let recording = try EvemuRecording.parse(text: description10, path: "d")
+        #expect(recording.events.isEmpty)
+        #expect(recording.description.path == "d")
+    }
+
+    @Test("An events-only file takes its description from NAME.desc (cut at the first dot), or from an explicit file")
+    func siblingDescription() throws {
+        let dir = scratchDirectory()
+        writeFile(dir + "/Panel.desc", description10)
+        writeFile(dir + "/Panel.two-fingers.events", "E: 5.000001 0003 0039 1\nE: 5.000001 0000 0000 0\n")
+        let recording = try EvemuRecording.load(path: dir + "/Panel.two-fingers.events")
+        #expect(recording.description.name == "Test Panel")
+        #expect(recording.description.path == dir + "/Panel.desc")
+        #expect(recording.events.count == 2)
+
+        writeFile(dir + "/Other.txt", description10.replacing("Test Panel", with: "Explicit"))
+        let explicit = try EvemuRecording.load(path: dir + "/Panel.two-fingers.events", descriptionPath: dir + "/Other.txt")
+        #expect(explicit.description.name == "Explicit")
+
+        // A device name that itself contains a dot.
+        writeFile(dir + "/Acme 2.0 Panel.desc", description10)
+        writeFile(dir + "/Acme 2.0 Panel.tap.events", "E: 1.000000 0000 0000 0\n")
+        #expect(try EvemuRecording.load(path: dir + "/Acme 2.0 Panel.tap.events").description.name == "Test Panel")
+        #expect(EvemuRecording.siblingDescriptionPaths(for: "/d/NAME.what.events") == ["/d/NAME.desc", "/d/NAME.what.desc"])
+    }
+
+    @Test("Events before any description, with no sibling, name the line")
+    func missingDescription() throws {
+        let dir = scratchDirectory()
+        writeFile(dir + "/Lonely.tap.events", "# just events\nE: 1.000000 0003 0000 5\n")
+        let error = #expect(throws: EvemuError.self) { try EvemuRecording.load(path: dir + "/Lonely.tap.events") }
+        #expect(error?.line == 2)
+        #expect(error?.path == dir + "/Lonely.tap.events")
+        #expect(error?.description.hasPrefix(dir + "/Lonely.tap.events:2: E: line before any device description") == true)
+    }
+
+    @Test("A missing file is reported with its path")
+    func missingFile() {
+        let error = #expect(throws: EvemuError.self) { try EvemuRecording.load(path: "/nonexistent/x.events") }
+        #expect(error?.line == 0)
+        #expect(error?.message.contains("cannot open") == true)
+    }
+
+    static let malformed: [(String, Int, String)] = [
+        ("N: A\nI: 0003 zz 0001 0000\n", 2, "I: expects 4 hex numbers"),
+        ("N: A\nI: 0003 0001 0001\n", 2, "I: expects 4 hex numbers"),
+        ("N: A\nI: 0003 0001 0001 0000 0007\n", 2, "I: has more than 4 fields"),
+        ("N: A\nP: 02 0g\n", 2, "P: expects hex bytes"),
+        ("N: A\nP:\n", 2, "P: has no bytes"),
+        ("N: A\nB: 01 00 123\n", 2, "B: expects hex bytes"),
+        ("N: A\nB: xx 00\n", 2, "B: expects an event type"),
+        ("N: A\nB: 40 00\n", 2, "beyond EV_MAX"),
+        ("N: A\nA: 00 0 100\n", 2, "A: expects `code min max fuzz flat [resolution]`"),
+        ("N: A\nA: 00 0 100 0 0 0 7\n", 2, "A: expects"),
+        ("N: A\nA: 0q 0 100 0 0\n", 2, "A: expects"),
+        ("N: A\nE: 1.0 0003 0000\n", 2, "E: expects"),
+        ("N: A\nE: 1 0003 0000 5\n", 2, "E: expects"),
+        ("N: A\nE: 1.0000001 0003 0000 5\n", 2, "E: expects"),
+        ("N: A\nE: 1.000001 0003 0000 5x\n", 2, "E: expects"),
+        ("N: A\nE: 1.000001 0003 0000 99999999999\n", 2, "E: expects"),
+        ("N: A\nE: 1.000001 10003 0000 5\n", 2, "E: expects"),
+        ("N: A\n\nX: what\n", 3, "unknown line type `X:`"),
+        ("N: A\ngarbage\n", 2, "not an evemu line"),
+        ("N:   \n", 1, "N: has no device name"),
+        ("N: A\nN: B\n", 2, "second N: line"),
+        ("N: A\nE: 1.000001 0003 0000 5\nA: 00 0 1 0 0\n", 3, "description line after E: lines"),
+        ("I: 0003 0001 0001 0000\n", 1, "no N: (name) line"),
+    ]
+
+    @Test("Every malformed line is reported as path:line with what was wrong", arguments: 0..<malformed.count)
+    func malformedLines(_ index: Int) {
+        let (text, line, message) = Self.malformed[index]
+        let error = #expect(throws: EvemuError.self) { try EvemuRecording.parse(text: text, path: "bad.events") }
+        #expect(error?.path == "bad.events")
+        #expect(error?.line == line, "\(text.debugDescription)")
+        #expect(error?.message.contains(message) == true, "\(error?.message ?? "none") should mention \(message)")
+        #expect(error?.description.hasPrefix("bad.events:\(line): ") == true)
+    }
+
+    @Test("Every shared recording parses", .enabled(if: Recordings.available, Recordings.skipMessage))
+    func sharedRecordingsParse() throws {
+        var count = 0
+        for sub in ["touchscreens", "keyboards"] {
+            for name in Recordings.files(in: sub) {
+                let recording = try EvemuRecording.load(path: Recordings.path(sub, name))
+                #expect(!recording.description.name.isEmpty, "\(name)")
+                #expect(!recording.description.events.isEmpty, "\(name)")
+                count += 1
+            }
+        }
+        #expect(count >= 40)
+        // Spot checks against the files.
+        let atmel = try EvemuRecording.load(path: Recordings.path("touchscreens", "Atmel maXTouch Touchscreen.2-fingers-touch-release.events"))
+        #expect(atmel.events.count == 64)
+        #expect(atmel.events.first == InputEvent(time: Timestamp(microseconds: 1), type: 3, code: 0x39, value: 7))
+        #expect(atmel.description.bus == 0x18)
+        #expect(atmel.description.absinfo[AbsCode.mtSlot]?.maximum == 9)
+        let quanta = try EvemuRecording.load(path: Recordings.path("touchscreens", "QUANTA OpticalTouchScreen.events"))
+        #expect(quanta.description.name == "QUANTA OpticalTouchScreen")
+        #expect(quanta.events.count == 2832)
+        #expect(quanta.events.first?.time == Timestamp(seconds: 1350644052, microseconds: 895553))
+    }
+
+    @Test("The 16,593-event DTH2242 recording parses fast", .enabled(if: Recordings.available, Recordings.skipMessage))
+    func parseSpeed() throws {
+        let path = Recordings.path("touchscreens", "Wacom DTH2242 Finger.events")
+        let bytes = try FileBytes.read(path).get()
+        let clock = ContinuousClock()
+        var best = Duration.seconds(100)
+        var events = 0
+        for _ in 0..<5 {
+            let elapsed = try clock.measure { events = try EvemuRecording.parse(bytes: bytes, path: path).events.count }
+            best = min(best, elapsed)
+        }
+        #expect(events == 16593)
+        print("DTH2242 parse: \(events) events in \(best) (best of 5, \(bytes.count) bytes)")
+        #expect(best < .milliseconds(250))   // generous for debug builds; release is a few ms
+    }
+}

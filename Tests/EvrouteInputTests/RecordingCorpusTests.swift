@@ -1,0 +1,109 @@
+import EvrouteCore
+@testable import EvrouteInput
+import Testing
+
+/// Counts touches straight from a recording's raw events, independently of `TouchDecoder`.
+private func independentTouchCount(_ recording: EvemuRecording) -> Int {
+    switch TouchProtocol.of(recording.description) {
+    case .slots:
+        // Every tracking-ID assignment other than -1 starts a contact (the kernel drops repeats).
+        return recording.events.filter { $0.type == EventType.abs && $0.code == AbsCode.mtTrackingID && $0.value >= 0 }.count
+    case .contactReports:
+        // Contacts per frame = non-empty SYN_MT_REPORT blocks; every increase of the count is a new contact.
+        var total = 0, previous = 0, current = 0, blockHasData = false
+        for e in recording.events {
+            if e.type == EventType.abs && (e.code == AbsCode.mtPositionX || e.code == AbsCode.mtPositionY) { blockHasData = true }
+            if e.type == EventType.syn && e.code == SynCode.mtReport {
+                if blockHasData { current += 1 }
+                blockHasData = false
+            }
+            if e.type == EventType.syn && e.code == SynCode.report {
+                total += max(0, current - previous)
+                previous = current
+                current = 0
+            }
+        }
+        return total
+    case .singleTouch:
+        var total = 0, down = false
+        for e in recording.events where e.type == EventType.key && e.code == KeyCode.btnTouch {
+            if e.value != 0 && !down { total += 1 }
+            down = e.value != 0
+        }
+        return total
+    case .none:
+        return 0
+    }
+}
+
+private func replay(_ recording: EvemuRecording) -> [TouchFrameInput] {
+    let decoder = TouchDecoder(device: DeviceID(1), description: recording.description, displaySize: Size(width: 1920, height: 1080))
+    var frames = recording.events.compactMap { decoder.feed($0) }
+    if let last = decoder.cancelAll(at: recording.events.last?.time ?? .zero) { frames.append(last) }
+    return frames
+}
+
+@Suite("Shared recordings")
+struct RecordingCorpusTests {
+    static let touchscreenFiles = Recordings.available ? Recordings.eventFiles(in: "touchscreens") : []
+    static let keyboardFiles = Recordings.available ? Recordings.files(in: "keyboards").map { Recordings.path("keyboards", $0) } : []
+
+    @Test("Every touchscreen recording: touches found = touches counted from the raw events, each begins and ends once",
+          .enabled(if: Recordings.available, Recordings.skipMessage), arguments: touchscreenFiles)
+    func touchscreen(_ path: String) throws {
+        let recording = try EvemuRecording.load(path: path)
+        #expect(!recording.events.isEmpty)
+        let frames = replay(recording)
+        let life = lifecycle(frames)
+        let expected = independentTouchCount(recording)
+        #expect(expected > 0)
+        #expect(life.touches == expected, "\(path)")
+        #expect(life.problems.isEmpty, "\(life.problems.prefix(3))")
+        #expect(life.open == 0)
+        // Every sample lies on the display.
+        for frame in frames {
+            for sample in frame.contacts {
+                #expect(sample.location.x >= 0 && sample.location.x <= 1920 && sample.location.y >= 0 && sample.location.y <= 1080)
+            }
+        }
+    }
+
+    @Test("N-Trig two fingers: exactly two touches, the remaining finger keeps its identity",
+          .enabled(if: Recordings.available, Recordings.skipMessage))
+    func nTrigTwoFingers() throws {
+        let recording = try EvemuRecording.load(path: Recordings.path("touchscreens", "N-Trig MultiTouch.2-fingers-touch-release.events"))
+        #expect(TouchProtocol.of(recording.description) == .contactReports)
+        let frames = replay(recording)
+        let began = frames.flatMap(\.contacts).filter { $0.change == .began }
+        #expect(began.count == 2)
+        let ended = frames.flatMap(\.contacts).filter { $0.change == .ended }
+        #expect(ended.count == 2)
+        #expect(frames.flatMap(\.contacts).allSatisfy { $0.change != .cancelled })
+    }
+
+    @Test("A single-touch device: the Atmel taps with their MT axes removed",
+          .enabled(if: Recordings.available, Recordings.skipMessage))
+    func singleTouchFromRealEvents() throws {
+        var recording = try EvemuRecording.load(path: Recordings.path("touchscreens", "Atmel maXTouch Touchscreen.1-finger-fast-taps.events"))
+        recording.description.events[EventType.abs] = [AbsCode.x, AbsCode.y]
+        #expect(TouchProtocol.of(recording.description) == .singleTouch)
+        let frames = replay(recording)
+        let life = lifecycle(frames)
+        #expect(life.touches == 9)
+        #expect(life.touches == independentTouchCount(recording))
+        #expect(life.problems.isEmpty)
+        #expect(life.open == 0)
+    }
+
+    @Test("Every keyboard recording: parses, and key downs = EV_KEY value-1 events",
+          .enabled(if: Recordings.available, Recordings.skipMessage), arguments: keyboardFiles)
+    func keyboard(_ path: String) throws {
+        let recording = try EvemuRecording.load(path: path)
+        var decoder = KeyDecoder(device: DeviceID(1), description: recording.description)
+        let keys = recording.events.compactMap { decoder.feed($0) }
+        let downs = recording.events.filter { $0.type == EventType.key && $0.value == 1 }.count
+        #expect(keys.filter { $0.phase == .down }.count == downs)
+        #expect(keys.filter { $0.phase == .up }.count == recording.events.filter { $0.type == EventType.key && $0.value == 0 }.count)
+        #expect(keys.allSatisfy { $0.name.hasPrefix("KEY_") || $0.name.hasPrefix("BTN_") })
+    }
+}
