@@ -120,11 +120,13 @@ cp -r "$ROOT/usr/share/libinput" usr/share/   # quirks: libinput refuses to star
 cp -r "$ROOT/usr/share/libwacom" usr/share/   # libwacom database (libinput loads it for Wacom devices)
 
 # evroute, when there is one
-if [ -n "$EVROUTE" ] && [ -x "$EVROUTE" ]; then
+if [ -n "$EVROUTE" ] && [ ! -x "$EVROUTE" ]; then
+	die "evroute binary $EVROUTE does not exist or is not executable"
+elif [ -n "$EVROUTE" ]; then
 	put "$(cd "$(dirname "$EVROUTE")" && pwd)/$(basename "$EVROUTE")" usr/bin/evroute
 	log "evroute: $EVROUTE"
 else
-	log "evroute: not included (${EVROUTE:-no path given}); its scenarios will SKIP"
+	log "evroute: not included (no --evroute / EVROUTE_BIN); its scenarios will SKIP"
 fi
 
 # shared libraries: whatever ldd lists for every ELF file staged, resolved in

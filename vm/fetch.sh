@@ -62,7 +62,9 @@ have_deb() { ls "$DEBS/$1"_*.deb >/dev/null 2>&1; }
 
 download() {
 	# apt-get download writes into the current directory
-	(cd "$DEBS" && apt-get download "$@")
+	# (as root, apt would warn that its _apt sandbox user cannot write here)
+	if [ "$(id -u)" = 0 ]; then sb="-o APT::Sandbox::User=root"; else sb=; fi
+	(cd "$DEBS" && apt-get download $sb "$@")
 }
 
 missing=""
