@@ -37,9 +37,13 @@ let package = Package(
         // MARK: Runtime: the session that ties input, routing and output together (dry-run, daemon)
         .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput"]),
 
+        // MARK: Daemon: the event loop, plugins, systemd, the control socket
+        .target(name: "CLinux"),
+        .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime"]),
+
         // MARK: Command line
         .executableTarget(name: "evroute", dependencies: [
-            "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime",
+            "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime", "EvrouteDaemon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -47,6 +51,7 @@ let package = Package(
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
         .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"]),
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteCore"]),
+        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteRuntime", "EvrouteCore"]),
         .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput"]),
     ]
 )

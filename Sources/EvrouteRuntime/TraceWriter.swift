@@ -50,6 +50,15 @@ public final class TraceWriter: RouteObserver {
 
     public func flush() { sink.flush() }
 
+    /// The JSON object (one line, with its newline) the trace prints for `record`, whatever
+    /// this writer's format: what `socket` and `process` plugins receive.
+    public func json(for record: RouteRecord) -> [UInt8] {
+        json.bytes.removeAll(keepingCapacity: true)
+        writeJSON(record)
+        json.bytes.append(UInt8(ascii: "\n"))
+        return json.bytes
+    }
+
     // MARK: JSON
 
     private func writeJSON(_ record: RouteRecord) {

@@ -1,0 +1,1 @@
+// The CLinux target is header-only; this file gives SwiftPM something to compile.

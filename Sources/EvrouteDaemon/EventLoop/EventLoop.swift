@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import EvrouteCore
+
+/// The daemon's one event loop: epoll over file descriptors, signals through signalfd, and
+/// timers through one timerfd armed for the earliest deadline. It blocks in `epoll_wait`
+/// until something happens: with no ready descriptor and no timer due, an idle daemon makes
+/// no system calls. Single-threaded: every callback runs on the thread that called ``run()``.
+public final class EventLoop {
+    /// What a watched descriptor is ready for.
+    public struct Readiness: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let readable = Readiness(rawValue: evroute_epollin)
+        public static let writable = Readiness(rawValue: evroute_epollout)
+        /// Hang-up or error: the peer is gone.
+        public static let hangup = Readiness(rawValue: evroute_epollhup | evroute_epollerr | evroute_epollrdhup)
+    }
+
+    /// Identifies a timer for cancellation.
+    public struct TimerID: Hashable, Sendable { let raw: Int }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var call: String
+        public var errno: Int32
+        public var description: String { "\(call): \(String(cString: strerror(errno)))" }
+    }
+
+    private let epfd: Int32
+    private let timerfd: Int32
+    private var signalfd: Int32 = -1
+    private var handlers: [Int32: (Readiness) -> Void] = [:]
+    private var signalHandler: ((Int32) -> Void)?
+    private var timers: [(deadline: Timestamp, id: Int, fire: () -> Void)] = []
+    private var armedDeadline: Timestamp?
+    private var nextTimerID = 1
+    private var stopping = false
+    /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
+    public private(set) var wakeups = 0
+
+    public init() throws(Failure) {
+        epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epfd >= 0 else { throw Failure(call: "epoll_create1", errno: errno) }
+        timerfd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard timerfd >= 0 else { throw Failure(call: "timerfd_create", errno: errno) }
+        try add(timerfd, .readable)
+    }
+
+    deinit {
+        close(timerfd)
+        if signalfd >= 0 { close(signalfd) }
+        close(epfd)
+    }
+
+    private func add(_ fd: Int32, _ readiness: Readiness) throws(Failure) {
+        var ev = epoll_event()
+        ev.events = readiness.rawValue
+        evroute_epoll_event_set_fd(&ev, fd)
+        guard epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 else { throw Failure(call: "epoll_ctl(ADD, \(fd))", errno: errno) }
+    }
+
+    /// Calls `handler` whenever `fd` is ready (level-triggered). Hang-up is always reported.
+    public func watch(_ fd: Int32, for readiness: Readiness = .readable, _ handler: @escaping (Readiness) -> Void) throws(Failure) {
+        if handlers[fd] != nil { try change(fd, to: readiness) } else { try add(fd, readiness) }
+        handlers[fd] = handler
+    }
+
+    /// Changes what `fd` is watched for (e.g. add `.writable` while output is queued).
+    public func change(_ fd: Int32, to readiness: Readiness) throws(Failure) {
+        var ev = epoll_event()
+        ev.events = readiness.rawValue
+        evroute_epoll_event_set_fd(&ev, fd)
+        guard epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) == 0 else { throw Failure(call: "epoll_ctl(MOD, \(fd))", errno: errno) }
+    }
+
+    /// Stops watching `fd` (call before closing it).
+    public func unwatch(_ fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        var ev = epoll_event()
+        _ = epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &ev)
+    }
+
+    /// Delivers `signals` through a signalfd (they are blocked for normal delivery).
+    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(Failure) {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for s in signals { sigaddset(&mask, s) }
+        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw Failure(call: "pthread_sigmask", errno: errno) }
+        let fd = CLinux.signalfd(signalfd, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        guard fd >= 0 else { throw Failure(call: "signalfd", errno: errno) }
+        if signalfd < 0 { try add(fd, .readable) }
+        signalfd = fd
+        signalHandler = handler
+    }
+
+    /// Runs `fire` once at `deadline` (CLOCK_MONOTONIC).
+    @discardableResult
+    public func schedule(at deadline: Timestamp, _ fire: @escaping () -> Void) -> TimerID {
+        let id = nextTimerID
+        nextTimerID += 1
+        let i = timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex
+        timers.insert((deadline, id, fire), at: i)
+        rearm()
+        return TimerID(raw: id)
+    }
+
+    /// Runs `fire` once after `delay`.
+    @discardableResult
+    public func schedule(after delay: Timestamp.Duration, _ fire: @escaping () -> Void) -> TimerID {
+        schedule(at: MonotonicClock.now() + delay, fire)
+    }
+
+    public func cancel(_ timer: TimerID) {
+        timers.removeAll { $0.id == timer.raw }
+        rearm()
+    }
+
+    /// The earliest pending deadline, if any.
+    public var nextDeadline: Timestamp? { timers.first?.deadline }
+
+    private func rearm() {
+        let deadline = timers.first?.deadline
+        guard deadline != armedDeadline else { return }
+        armedDeadline = deadline
+        var spec = itimerspec()
+        if let d = deadline {
+            let us = max(d.microseconds, 1)
+            spec.it_value.tv_sec = Int(us / 1_000_000)
+            spec.it_value.tv_nsec = Int(us % 1_000_000) * 1000
+        }
+        _ = timerfd_settime(timerfd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    private func fireDueTimers() {
+        var expirations: UInt64 = 0
+        _ = read(timerfd, &expirations, 8)
+        armedDeadline = nil
+        let now = MonotonicClock.now()
+        while let first = timers.first, first.deadline <= now {
+            timers.removeFirst()
+            first.fire()
+        }
+        rearm()
+    }
+
+    private func drainSignals() {
+        var info = signalfd_siginfo()
+        while read(signalfd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            signalHandler?(Int32(info.ssi_signo))
+        }
+    }
+
+    /// Runs until ``stop()``.
+    public func run() {
+        stopping = false
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        while !stopping {
+            let n = epoll_wait(epfd, &events, Int32(events.count), -1)
+            wakeups += 1
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for i in 0..<Int(n) {
+                let fd = evroute_epoll_event_fd(&events[i])
+                let ready = Readiness(rawValue: events[i].events)
+                if fd == timerfd { fireDueTimers() }
+                else if fd == signalfd { drainSignals() }
+                else if let h = handlers[fd] { h(ready) }
+                if stopping { break }
+            }
+        }
+    }
+
+    /// Makes ``run()`` return after the current callback.
+    public func stop() { stopping = true }
+}
