@@ -37,11 +37,15 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# absolute, before we cd into the staging dir
+case $EVROUTE in ""|/*) ;; *) EVROUTE=$(pwd)/$EVROUTE ;; esac
+
 if [ -z "${EVROUTE_RECORDINGS:-}" ]; then
 	for d in "$REPO/../shared/recordings" /work/shared/recordings; do
-		[ -d "$d" ] && { EVROUTE_RECORDINGS=$(cd "$d" && pwd); break; }
+		[ -d "$d" ] && { EVROUTE_RECORDINGS=$d; break; }
 	done
 fi
+[ -z "${EVROUTE_RECORDINGS:-}" ] || EVROUTE_RECORDINGS=$(cd "$EVROUTE_RECORDINGS" && pwd)
 
 [ -f "$CACHE/kernel-version" ] || die "run vm/fetch.sh first"
 KVER=$(cat "$CACHE/kernel-version")
@@ -123,8 +127,13 @@ cp -r "$ROOT/usr/share/libwacom" usr/share/   # libwacom database (libinput load
 if [ -n "$EVROUTE" ] && [ ! -x "$EVROUTE" ]; then
 	die "evroute binary $EVROUTE does not exist or is not executable"
 elif [ -n "$EVROUTE" ]; then
-	put "$(cd "$(dirname "$EVROUTE")" && pwd)/$(basename "$EVROUTE")" usr/bin/evroute
-	log "evroute: $EVROUTE"
+	# stripped (the release binary is mostly symbols), unless EVROUTE_VM_NOSTRIP=1
+	if [ "${EVROUTE_VM_NOSTRIP:-0}" != 1 ] && command -v strip >/dev/null; then
+		strip -o usr/bin/evroute "$EVROUTE"
+	else
+		put "$EVROUTE" usr/bin/evroute
+	fi
+	log "evroute: $EVROUTE ($(du -k usr/bin/evroute | cut -f1) KiB in the image)"
 else
 	log "evroute: not included (no --evroute / EVROUTE_BIN); its scenarios will SKIP"
 fi
