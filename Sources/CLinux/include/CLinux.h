@@ -18,4 +18,26 @@ static const unsigned int evroute_epollrdhup = EPOLLRDHUP;
 /// The data word of an epoll_event as a file descriptor (the union does not import well).
 static inline int evroute_epoll_event_fd(const struct epoll_event *ev) { return ev->data.fd; }
 static inline void evroute_epoll_event_set_fd(struct epoll_event *ev, int fd) { ev->data.fd = fd; }
+
+// MARK: Plugins: child processes and non-blocking descriptors (GNU extensions Glibc's Swift
+// module does not export).
+#include <spawn.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+// Declared here in case the headers were read without _GNU_SOURCE (same prototypes as glibc's).
+extern int pipe2(int pipefd[2], int flags);
+extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+/// pipe2(2): a pipe whose both ends get `flags` (O_CLOEXEC, O_NONBLOCK).
+static inline int evroute_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, ignoring the peer address.
+static inline int evroute_accept_nonblocking(int fd) { return accept4(fd, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+/// pidfd_open(2): a descriptor that becomes readable when `pid` exits (Linux 5.3+).
+static inline int evroute_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+/// Closes every descriptor from `from` up in the spawned child (glibc 2.34+).
+static inline int evroute_spawn_closefrom(posix_spawn_file_actions_t *fa, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(fa, from);
+}
 #endif
