@@ -32,7 +32,8 @@ public final class EventLoop {
     private let timerfd: Int32
     private var signalfd: Int32 = -1
     private var handlers: [Int32: (Readiness) -> Void] = [:]
-    private var signalHandler: ((Int32) -> Void)?
+    private var signalHandlers: [Int32: (Int32) -> Void] = [:]
+    private var signalMask = sigset_t()
     private var timers: [(deadline: Timestamp, id: Int, fire: () -> Void)] = []
     private var armedDeadline: Timestamp?
     private var nextTimerID = 1
@@ -82,17 +83,25 @@ public final class EventLoop {
         _ = epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &ev)
     }
 
-    /// Delivers `signals` through a signalfd (they are blocked for normal delivery).
+    /// Delivers `signals` through a signalfd (they are blocked for normal delivery) to `handler`.
+    /// Calls add up: each registers its own signals, so the daemon (SIGTERM, SIGHUP …) and a
+    /// plugin host (SIGCHLD) can both register; a later call for the same signal replaces that
+    /// signal's handler. Block the signals in the main thread before any other thread exists
+    /// (threads inherit the mask), or a thread may take them.
     public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(Failure) {
+        if signalfd < 0 { sigemptyset(&signalMask) }
         var mask = sigset_t()
         sigemptyset(&mask)
-        for s in signals { sigaddset(&mask, s) }
+        for s in signals {
+            sigaddset(&mask, s)
+            sigaddset(&signalMask, s)
+        }
         guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw Failure(call: "pthread_sigmask", errno: errno) }
-        let fd = CLinux.signalfd(signalfd, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        let fd = CLinux.signalfd(signalfd, &signalMask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
         guard fd >= 0 else { throw Failure(call: "signalfd", errno: errno) }
         if signalfd < 0 { try add(fd, .readable) }
         signalfd = fd
-        signalHandler = handler
+        for s in signals { signalHandlers[s] = handler }
     }
 
     /// Runs `fire` once at `deadline` (CLOCK_MONOTONIC).
@@ -148,7 +157,8 @@ public final class EventLoop {
     private func drainSignals() {
         var info = signalfd_siginfo()
         while read(signalfd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-            signalHandler?(Int32(info.ssi_signo))
+            let signal = Int32(info.ssi_signo)
+            signalHandlers[signal]?(signal)
         }
     }
 
