@@ -21,8 +21,8 @@ public struct DeviceClassification: Hashable, Sendable {
 
     /// The one kind the router uses, most specific first: accelerometer, touchscreen, tablet,
     /// touchpad, keyboard, pointer (mouse or pointing stick), joystick, key, switch, other.
-    /// A keyboard with a built-in touchpad on one event node (Logitech K400) is a touchpad
-    /// by this order; a keyboard that also reports a wheel or mouse buttons is a keyboard.
+    /// A keyboard and touchpad on one event node is a touchpad by this order; a keyboard that
+    /// also reports a wheel or mouse buttons (a mouse-only node is a pointer) is a keyboard.
     public var kind: DeviceKind {
         if isAccelerometer { return .accelerometer }
         if isTouchscreen { return .touchscreen }
