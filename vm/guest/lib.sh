@@ -193,6 +193,16 @@ rec_count() {
 rec_touch_downs() { rec_count "$1" 0003 0039 "v >= 0"; }
 rec_touch_ups() { rec_count "$1" 0003 0039 "v < 0"; }
 
+# rec_burst FILE [TIMES]   the E: lines of FILE with every timestamp zeroed,
+# TIMES times over (default 1): evemu-play then writes them as fast as it can
+rec_burst() {
+	_i=0
+	while [ $_i -lt "${2:-1}" ]; do
+		awk '/^E:/ { print "E: 0.000000", $3, $4, $5 }' "$1"
+		_i=$((_i + 1))
+	done
+}
+
 # ---------------------------------------------------------------- synthetic input
 
 # emit DEVNODE TYPE CODE VALUE [sync]   write one event with evemu-event
@@ -231,6 +241,25 @@ evroute_has_command() {
 evroute_has_option() {
 	command -v evroute >/dev/null || return 1
 	{ evroute --help; evroute route --help; } 2>&1 | grep -q -- "$1"
+}
+
+# touch_lifecycles FILE   from evroute's JSON touch lines, one line per touch
+# id: "ID began=N ended=N cancelled=N" — every touch should be 1 / 1+0 or 0+1
+touch_lifecycles() {
+	awk '/"type" *: *"touch"/ {
+		if (!match($0, /"touch" *: *[0-9]+/)) next
+		t = substr($0, RSTART, RLENGTH); sub(/.*: */, "", t)
+		if (!match($0, /"phase" *: *"[a-z]+"/)) next
+		p = substr($0, RSTART, RLENGTH); sub(/.*: *"/, "", p); sub(/"$/, "", p)
+		n[t "," p]++; seen[t] = 1
+	}
+	END { for (t in seen) printf "%s began=%d ended=%d cancelled=%d\n", t, n[t ",began"], n[t ",ended"], n[t ",cancelled"] }' "$1" | sort -n
+}
+# touches_unbalanced FILE   the touch ids of touch_lifecycles that did not
+# begin once and end exactly once (ended or cancelled)
+touches_unbalanced() {
+	touch_lifecycles "$1" | awk '{ split($2, b, "="); split($3, e, "="); split($4, c, "=")
+		if (b[2] != 1 || e[2] + c[2] != 1) printf "%s%s", (k++ ? " " : ""), $1 } END { print "" }'
 }
 
 # json_count FILE KEY VALUE [KEY VALUE]...   JSON lines in FILE that have
