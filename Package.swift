@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "EvrouteCore", targets: ["EvrouteCore"]),
         // YAML layouts → core layouts, with file:line:col errors.
         .library(name: "EvrouteConfig", targets: ["EvrouteConfig"]),
+        // Devices and recordings → core frames; the routing session and dry-run (used by Benchmarks/).
+        .library(name: "EvrouteInput", targets: ["EvrouteInput"]),
+        .library(name: "EvrouteRuntime", targets: ["EvrouteRuntime"]),
         .executable(name: "evroute", targets: ["evroute"]),
     ],
     dependencies: [
@@ -49,7 +52,8 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
-        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"]),
+        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteCore"]),
         .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteRuntime", "EvrouteCore"]),
         .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput"]),
