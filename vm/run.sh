@@ -2,7 +2,7 @@
 # vm/run.sh — boot the test VM (qemu TCG, 1 vCPU), run scenarios, report.
 #
 #   vm/run.sh [options] [SCENARIO...]        default: all scenarios
-#     -t, --timeout SECONDS   whole-VM limit (default 240, or $EVROUTE_VM_TIMEOUT)
+#     -t, --timeout SECONDS   whole-VM limit (default 600, or $EVROUTE_VM_TIMEOUT)
 #     --scenario-timeout S    per-scenario limit inside the guest (default 60)
 #     --debug                 sh -x trace of the scenarios + udevd debug log
 #     --shell                 interactive shell in the guest after the scenarios
@@ -19,7 +19,7 @@ set -u
 
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
 OUT=$VM_DIR/out
-TIMEOUT=${EVROUTE_VM_TIMEOUT:-240}
+TIMEOUT=${EVROUTE_VM_TIMEOUT:-600}
 STO=60 DEBUG=0 SHELL_MODE=0 KERNEL=$OUT/vmlinux APPEND_EXTRA=""
 SCEN=""
 while [ $# -gt 0 ]; do

@@ -24,9 +24,9 @@ _checks=0
 note() { echo "[$SCENARIO $(cut -d' ' -f1 /proc/uptime)] $*"; }
 
 _report() {
-	status=$1; shift
-	if [ -s "$RESULT_FILE" ]; then note "(already reported; ignoring $status $*)"; return; fi
-	echo "EVROUTE-VM RESULT $SCENARIO $status $*" | tee "$RESULT_FILE"
+	_status=$1; shift
+	if [ -s "$RESULT_FILE" ]; then note "(already reported; ignoring $_status $*)"; return; fi
+	echo "EVROUTE-VM RESULT $SCENARIO $_status $*" | tee "$RESULT_FILE"
 }
 # pass DETAIL / fail DETAIL / skip REASON   report and end the scenario
 pass() { _report PASS "$@"; exit 0; }
@@ -36,13 +36,12 @@ skip() { _report SKIP "$@"; exit 0; }
 # check NAME ACTUAL OP EXPECTED   one assertion (OP: = != -eq -ne -ge -le -gt -lt);
 # failures are collected and reported by finish
 check() {
-	name=$1 actual=$2 op=$3 expected=$4
 	_checks=$((_checks + 1))
-	if [ "$actual" "$op" "$expected" ] 2>/dev/null; then
-		note "ok   $name: $actual $op $expected"
+	if [ "$2" "$3" "$4" ] 2>/dev/null; then
+		note "ok   $1: $2 $3 $4"
 	else
-		note "FAIL $name: got '$actual', want $op '$expected'"
-		_failures="$_failures${_failures:+; }$name: got $actual want $op $expected"
+		note "FAIL $1: got '$2', want $3 '$4'"
+		_failures="$_failures${_failures:+; }$1: got $2 want $3 $4"
 	fi
 }
 # finish [DETAIL]   PASS if every check held, else FAIL listing the failed ones
@@ -51,14 +50,14 @@ finish() {
 }
 # need CMD...        skip the scenario unless these commands exist
 need() {
-	for c in "$@"; do command -v "$c" >/dev/null || skip "$c not in the image"; done
+	for _c in "$@"; do command -v "$_c" >/dev/null || skip "$_c not in the image"; done
 }
 
 # ---------------------------------------------------------------- processes
 
 _cleanup() {
-	for p in $_bg_pids; do kill "$p" 2>/dev/null; done
-	for p in $_bg_pids; do wait "$p" 2>/dev/null; done
+	for _p in $_bg_pids; do kill "$_p" 2>/dev/null; done
+	for _p in $_bg_pids; do wait "$_p" 2>/dev/null; done
 	_bg_pids=""
 }
 trap _cleanup EXIT
@@ -76,8 +75,8 @@ wait_until() {
 
 # has_open PID PATH   does process PID have PATH open (its /proc/PID/fd links)?
 has_open() {
-	for fd in /proc/"$1"/fd/*; do
-		[ "$(readlink "$fd")" = "$2" ] && return 0
+	for _fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$_fd")" = "$2" ] && return 0
 	done
 	return 1
 }
