@@ -1,6 +1,7 @@
 import ArgumentParser
 import EvrouteConfig
 import EvrouteCore
+import EvrouteDaemon
 import EvrouteRuntime
 
 /// `evroute`: route touchscreen and keyboard events through a layout of screen regions.
@@ -13,7 +14,8 @@ struct EvrouteCommand: ParsableCommand {
             Without a subcommand, evroute routes events from live devices (or from --replay \
             recordings). --dry-run prints every routing decision instead of running handlers.
             """,
-        subcommands: [RouteCommand.self, CheckCommand.self, TreeCommand.self, HitCommand.self, DevicesCommand.self, RecordCommand.self],
+        subcommands: [RouteCommand.self, CheckCommand.self, TreeCommand.self, HitCommand.self, DevicesCommand.self, RecordCommand.self,
+                      StatusCommand.self, ReloadCommand.self],
         defaultSubcommand: RouteCommand.self)
 }
 
@@ -37,11 +39,34 @@ struct RouteCommand: ParsableCommand {
     @Option(name: .long, help: "Trace format: text (for people) or json (one object per line).")
     var format: TraceFormat = .text
 
+    @Option(name: .long, help: ArgumentHelp("The daemon's control socket (`evroute status`, `evroute reload`); \"none\" for none.", valueName: "path"))
+    var controlSocket: String = ControlClient.defaultPath
+
+    @Flag(name: .long, help: "Daemon with --replay: exit 0 once the recordings are routed and the plugins have drained.")
+    var exitAfterReplay = false
+
+    @Flag(name: .long, help: "Daemon with --replay: keep replayed devices plugged in after their recording ends (touches still down stay down).")
+    var keepReplayDevices = false
+
+    @Flag(name: .long, help: "Daemon: log debug messages too.")
+    var verbose = false
+
     func run() throws {
-        let (_, layout) = try config.load()
         guard dryRun else {
-            throw CLIError("running handlers needs the daemon, which this build does not have yet; use --dry-run to see the routing")
+            // The daemon: no subcommand output, logs on stderr (the journal under systemd).
+            Daemon.blockSignals()
+            var options = DaemonOptions(configPath: config.config)
+            options.replayPaths = replay
+            options.descriptionPath = desc
+            options.exitAfterReplay = exitAfterReplay
+            options.keepReplayDevices = keepReplayDevices
+            options.controlSocketPath = controlSocket == "none" ? nil : controlSocket
+            options.logLevel = verbose ? .debug : .info
+            let status = Daemon(options: options).run()
+            if status != 0 { throw ExitCode(status) }
+            return
         }
+        let (_, layout) = try config.load()
         let runner = DryRun(layout: layout, format: format)
         if replay.isEmpty {
             try runner.runLive()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// The client side of the control socket, for `evroute status` and `evroute reload`:
 /// connect, send one request line, read one response line. Blocking, with a timeout.

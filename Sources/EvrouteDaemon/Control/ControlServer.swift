@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// The daemon's control socket (`evroute status`, `evroute reload`): a Unix stream socket served
 /// on the event loop, never blocking it. A client writes one JSON object per line

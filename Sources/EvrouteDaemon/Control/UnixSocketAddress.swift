@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// An `AF_UNIX` socket address: a file system path, or an abstract name written with a leading `@`.
 public struct UnixSocketAddress {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import EvrouteCore
 
 /// Tells systemd how the service is doing (`sd_notify(3)`, written out by hand so the daemon

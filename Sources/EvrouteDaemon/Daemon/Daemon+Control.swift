@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCore
+
+extension Daemon {
+    /// Answers one control request: `{"command":"status"}`, `{"command":"reload"}`.
+    /// Every answer carries `"ok"`; a failure also `"error"` (and `"errors"` for a reload).
+    func answer(_ request: JSONValue) -> JSONValue {
+        switch request["command"]?.stringValue {
+        case "status":
+            return status()
+        case "reload":
+            log.notice("control socket: reload requested")
+            let errors = reload()
+            if errors.isEmpty {
+                return .object([("ok", .bool(true)), ("config", .string(configSource)), ("reloads", .int(reloads))])
+            }
+            return .object([("ok", .bool(false)), ("error", .string("the config has errors; the previous configuration keeps running")),
+                            ("errors", .array(errors.map { .string($0) }))])
+        case let other:
+            let what = other.map { "unknown command \"\($0)\"" } ?? "expected {\"command\": \"status\" | \"reload\"}"
+            return .object([("ok", .bool(false)), ("error", .string(what))])
+        }
+    }
+
+    /// The `status` answer: the daemon, its devices, active touches, displays, plugins and counters.
+    func status() -> JSONValue {
+        let now = MonotonicClock.now()
+        let layout = session.layout
+        let router = session.router
+        let infos = Dictionary(session.activeDevices.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        var devices: [JSONValue] = []
+        for info in session.activeDevices.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+            var node: String?
+            var grabbed = false
+            var source = "live"
+            if let device = live?.device(info.id) {
+                node = device.path
+                grabbed = device.isGrabbed
+            } else if let replayed = replay?.devices.first(where: { $0.id == info.id }) {
+                node = replayed.path
+                source = "replay"
+            }
+            devices.append(.object([
+                ("id", .int(info.id.rawValue)), ("name", .string(info.name)), ("rule", .string(info.ruleName)),
+                ("kind", .string(info.kind.rawValue)), ("display", .string(info.display)), ("node", .string(node)),
+                ("grabbed", .bool(grabbed)), ("source", .string(source)),
+            ]))
+        }
+
+        let touches: [JSONValue] = router.activeTouches.sorted { $0.id < $1.id }.map { t in
+            .object([
+                ("id", .int(t.id)), ("device", .string(infos[t.device]?.ruleName)), ("device_id", .int(t.device.rawValue)),
+                ("region", .string(t.region.map { t.layout.regions[$0].path })), ("phase", .string(t.phase.rawValue)),
+                ("x", .number(t.location.x)), ("y", .number(t.location.y)),
+                ("current_layout", .bool(t.layout === layout)),
+            ])
+        }
+
+        let displays: [JSONValue] = layout.displays.enumerated().map { d, display in
+            let active = router.activeScreen(onDisplay: d)
+            var stack = observer.stacks[display.name] ?? DaemonObserver.declaredStack(layout, display: d)
+            if let active, stack.last != layout.screens[active].name { stack = [layout.screens[active].name] }
+            let responder = active.flatMap { router.firstResponder(ofScreen: $0) }.map { layout.regions[$0].path }
+            return .object([
+                ("name", .string(display.name)), ("width", .number(display.size.width)), ("height", .number(display.size.height)),
+                ("active_screen", .string(active.map { layout.screens[$0].name })),
+                ("presentation_stack", .array(stack.map { .string($0) })),
+                ("first_responder", .string(responder)),
+            ])
+        }
+
+        let plugins: [JSONValue] = (self.plugins?.statistics ?? []).map { s in
+            .object([
+                ("name", .string(s.name)), ("type", .string(s.type)), ("delivered", .int(s.delivered)),
+                ("handled", .int(s.handled)), ("declined", .int(s.declined)), ("timed_out", .int(s.timedOut)),
+                ("dropped", .int(s.dropped)), ("failures", .int(s.failures)), ("restarts", .int(s.restarts)),
+                ("last_error", .string(s.lastError)),
+                ("details", .object(s.details.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ])
+        }
+
+        let c = observer.counts
+        let events: JSONValue = .object([
+            ("input", .int(inputEvents)), ("touch", .int(c.touchEvents)), ("key", .int(c.keyEvents)),
+            ("action", .int(c.actions)), ("gesture", .int(c.gestures)), ("handled", .int(c.handled)),
+            ("unhandled", .int(c.unhandled)), ("devices_added", .int(c.devicesAdded)),
+            ("devices_removed", .int(c.devicesRemoved)), ("touches_cancelled_by_reload", .int(c.touchesCancelledByReload)),
+        ])
+        let summary: JSONValue = .object([
+            ("displays", .int(layout.displays.count)), ("screens", .int(layout.screens.count)),
+            ("regions", .int(layout.regions.count)), ("handlers", .int(layout.handlers.count)),
+            ("device_rules", .array(layout.deviceRules.map { .string($0.name) })),
+        ])
+        let uptime = Double((now - startTime).microseconds / 1000) / 1000
+        let startup = readyTime.map { Double(($0 - startTime).microseconds / 100) / 10_000 } ?? 0
+        let input = replay == nil ? "live" : (replay!.isFinished ? "replay finished" : "replaying")
+        var members: [(String, JSONValue)] = [("ok", .bool(true)), ("pid", .int(Int(getpid())))]
+        members.append(("uptime", .number(uptime)))
+        members.append(("startup_seconds", .number(startup)))
+        members.append(("config", .string(configSource)))
+        members.append(("layout", summary))
+        members.append(("reloads", .int(reloads)))
+        members.append(("failed_reloads", .int(failedReloads)))
+        members.append(("last_reload_errors", .array(lastReloadErrors.map { .string($0) })))
+        members.append(("input", .string(input)))
+        members.append(("devices", .array(devices)))
+        members.append(("touches", .array(touches)))
+        members.append(("displays", .array(displays)))
+        members.append(("plugins", .array(plugins)))
+        members.append(("events", events))
+        members.append(("loop", .object([("wakeups", .int(loop.wakeups)), ("control_requests", .int(control?.requests ?? 0))])))
+        members.append(("rss_kb", Daemon.residentKilobytes().map { .int($0) } ?? .null))
+        return .object(members)
+    }
+
+    /// VmRSS of this process, from `/proc/self/status`.
+    static func residentKilobytes() -> Int? {
+        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return nil }
+        let text = String(decoding: buffer[0..<n], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+}

@@ -1,0 +1,24 @@
+/// How the daemon runs (`evroute [--config FILE] [--replay FILE]… …` without `--dry-run`).
+public struct DaemonOptions: Sendable {
+    /// The config file; nil = `/etc/evroute/evroute.yaml` when it exists, else the built-in default.
+    public var configPath: String?
+    /// Recordings that stand in for devices (no live device is opened when there are any).
+    public var replayPaths: [String] = []
+    /// A description for recordings that have none (`--desc`).
+    public var descriptionPath: String?
+    /// Keep replayed devices "plugged in" after their recording ends (touches still down stay
+    /// down until shutdown) instead of removing them.
+    public var keepReplayDevices = false
+    /// Exit 0 once the replays are done and the plugins have drained.
+    public var exitAfterReplay = false
+    /// The control socket; nil = none.
+    public var controlSocketPath: String? = ControlClient.defaultPath
+    /// Items routed per loop turn while replaying, so signals, sockets and plugins are served in between.
+    public var replayChunk = 256
+    /// Log threshold.
+    public var logLevel: Log.Level = .info
+
+    public init(configPath: String? = nil) {
+        self.configPath = configPath
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import EvrouteDaemon
+
+/// `evroute status`: ask the running daemon what it is doing (devices, touches, screens, plugins).
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show what the running daemon is doing: devices, active touches, screens, plugins, counters.")
+
+    @Option(name: .long, help: ArgumentHelp("The daemon's control socket.", valueName: "path"))
+    var controlSocket: String = ControlClient.defaultPath
+
+    @Option(name: .long, help: "Output: text (for people) or json (the daemon's answer, one line).")
+    var format: StatusFormat = .text
+
+    enum StatusFormat: String, ExpressibleByArgument { case text, json }
+
+    func run() throws {
+        let answer: JSONValue
+        do {
+            answer = try ControlClient.request(.object([("command", .string("status"))]), to: controlSocket)
+        } catch {
+            printError("evroute status: \(error)")
+            throw ExitCode(1)
+        }
+        switch format {
+        case .json: print(answer.serialized)
+        case .text: print(StatusText.render(answer), terminator: "")
+        }
+        if answer["ok"]?.boolValue != true { throw ExitCode(1) }
+    }
+}
+
+/// The status answer as text for people.
+enum StatusText {
+    static func render(_ s: JSONValue) -> String {
+        guard s["ok"]?.boolValue == true else {
+            return "error: \(s["error"]?.stringValue ?? s.serialized)\n"
+        }
+        var out = ""
+        func str(_ v: JSONValue?) -> String {
+            switch v {
+            case .string(let x)?: x
+            case .number?: v!.intValue.map(String.init) ?? String(v!.doubleValue!)
+            case .bool(let b)?: b ? "yes" : "no"
+            default: "-"
+            }
+        }
+        out += "evroute daemon, pid \(str(s["pid"])), up \(str(s["uptime"])) s (ready after \(str(s["startup_seconds"])) s)\n"
+        out += "config: \(str(s["config"])) (\(str(s["layout"]?["displays"])) display(s), \(str(s["layout"]?["screens"])) screen(s), "
+        out += "\(str(s["layout"]?["regions"])) region(s), \(str(s["layout"]?["handlers"])) handler(s)); "
+        out += "reloads \(str(s["reloads"])), failed \(str(s["failed_reloads"]))\n"
+        for e in s["last_reload_errors"]?.arrayValue ?? [] { out += "  last reload error: \(str(e))\n" }
+        out += "input: \(str(s["input"]))\n"
+
+        let devices = s["devices"]?.arrayValue ?? []
+        out += "\ndevices (\(devices.count)):\n"
+        if devices.isEmpty { out += "  none (waiting for hotplug)\n" }
+        for d in devices {
+            out += "  #\(str(d["id"])) \"\(str(d["name"]))\"  rule \(str(d["rule"])), \(str(d["kind"])), display \(str(d["display"])), "
+            out += "\(str(d["node"]))\(d["grabbed"]?.boolValue == true ? ", grabbed" : "")\n"
+        }
+
+        let touches = s["touches"]?.arrayValue ?? []
+        out += "\nactive touches (\(touches.count)):\n"
+        for t in touches {
+            out += "  touch \(str(t["id"])) on \(str(t["device"])): \(str(t["phase"])) at (\(str(t["x"])), \(str(t["y"]))), region \(str(t["region"]))\n"
+        }
+
+        out += "\ndisplays:\n"
+        for d in s["displays"]?.arrayValue ?? [] {
+            let stack = (d["presentation_stack"]?.arrayValue ?? []).map { str($0) }.joined(separator: " < ")
+            out += "  \(str(d["name"])) \(str(d["width"]))×\(str(d["height"])): screen \(str(d["active_screen"])) (stack \(stack.isEmpty ? "-" : stack)), first responder \(str(d["first_responder"]))\n"
+        }
+
+        let plugins = s["plugins"]?.arrayValue ?? []
+        out += "\nplugins (\(plugins.count)):\n"
+        for p in plugins {
+            out += "  \(str(p["name"])) (\(str(p["type"]))): delivered \(str(p["delivered"])), handled \(str(p["handled"])), "
+            out += "declined \(str(p["declined"])), timed out \(str(p["timed_out"])), dropped \(str(p["dropped"])), "
+            out += "failures \(str(p["failures"])), restarts \(str(p["restarts"]))"
+            if case .object(let details)? = p["details"], !details.isEmpty {
+                out += ", " + details.map { "\($0.0) \(str($0.1))" }.joined(separator: ", ")
+            }
+            if let e = p["last_error"]?.stringValue { out += "; last error: \(e)" }
+            out += "\n"
+        }
+
+        let e = s["events"]
+        out += "\nevents: \(str(e?["input"])) input, \(str(e?["touch"])) touch, \(str(e?["key"])) key, \(str(e?["action"])) action, "
+        out += "\(str(e?["gesture"])) gesture; handled \(str(e?["handled"])), unhandled \(str(e?["unhandled"])); "
+        out += "devices added \(str(e?["devices_added"])), removed \(str(e?["devices_removed"]))\n"
+        out += "loop: \(str(s["loop"]?["wakeups"])) wakeups, \(str(s["loop"]?["control_requests"])) control requests; RSS \(str(s["rss_kb"])) kB\n"
+        return out
+    }
+}
