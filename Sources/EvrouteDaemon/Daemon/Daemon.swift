@@ -40,12 +40,10 @@ public final class Daemon {
     let options: DaemonOptions
     let log: Log
     let notifier: SystemdNotifier
-    /// Makes the plugin host (a seam for tests; the default is ``PluginHost``).
-    let makePlugins: (Layout, EventLoop, Log) throws -> (any DaemonPlugins)?
 
     private(set) var loop: EventLoop!
     private(set) var session: RoutingSession!
-    private(set) var plugins: (any DaemonPlugins)?
+    private(set) var plugins: PluginHost?
     private(set) var observer: DaemonObserver!
     private(set) var control: ControlServer?
     private(set) var live: LiveInputSource?
@@ -60,18 +58,16 @@ public final class Daemon {
     private(set) var failedReloads = 0
     private(set) var lastReloadErrors: [String] = []
     private(set) var inputEvents = 0
+    /// The loop timer armed for the router's next gesture-recognizer deadline (live input).
+    private var gestureTimer: (id: EventLoop.TimerID, deadline: Timestamp)?
     private var exitStatus: Int32 = 0
     private var stopping = false
 
-    /// - Parameter makePlugins: builds the plugin host; nil = the built-in ``PluginHost``.
-    public convenience init(options: DaemonOptions) {
-        self.init(options: options, log: Log(threshold: options.logLevel), makePlugins: nil)
-    }
-
-    init(options: DaemonOptions, log: Log, makePlugins: ((Layout, EventLoop, Log) throws -> (any DaemonPlugins)?)?) {
+    /// Reads the systemd environment (`$NOTIFY_SOCKET`, `$WATCHDOG_USEC`); nothing starts
+    /// before ``run()``.
+    public init(options: DaemonOptions, log: Log? = nil) {
         self.options = options
-        self.log = log
-        self.makePlugins = makePlugins ?? Daemon.makePluginHost
+        self.log = log ?? Log(threshold: options.logLevel)
         notifier = SystemdNotifier()
     }
 
@@ -110,7 +106,7 @@ public final class Daemon {
         }
         observer = DaemonObserver(log: log)
         do {
-            plugins = try makePlugins(layout, loop, log)
+            plugins = try PluginHost(layout: layout, loop: loop, log: log)
         } catch {
             throw StartupError(description: "plugins: \(error)")
         }
@@ -179,14 +175,14 @@ public final class Daemon {
     /// Routes live items on the loop thread, keeping the watched descriptors in step with the
     /// open devices. Router time is the events' kernel time (CLOCK_MONOTONIC, set by the source).
     private func route(_ items: [InputItem]) {
-        let clock = session.router.clock
+        let router = session.router
         for item in items {
             switch item {
             case .event(_, let e):
-                clock.advance(to: e.time)
+                router.advanceTime(to: e.time)
                 inputEvents += 1
             case .added(let id, _):
-                clock.advance(to: MonotonicClock.now())
+                router.advanceTime(to: MonotonicClock.now())
                 if let fd = live?.device(id)?.fileDescriptor {
                     liveDescriptors[id] = fd
                     do {
@@ -196,11 +192,30 @@ public final class Daemon {
                     }
                 }
             case .removed(let id, let time):
-                clock.advance(to: time)
+                router.advanceTime(to: time)
                 if let fd = liveDescriptors.removeValue(forKey: id) { loop.unwatch(fd) }
             }
             session.handle(item)
         }
+        armGestureTimer()
+    }
+
+    /// Live input: keeps one loop timer on the router's next recognizer deadline (a long press
+    /// fires while the finger rests and nothing arrives). Event times are CLOCK_MONOTONIC, the
+    /// loop's clock, so the deadline is used as is. No pending recognizer, no timer.
+    private func armGestureTimer() {
+        guard replay == nil, !stopping else { return }
+        let deadline = session.router.nextTimerDeadline
+        if gestureTimer?.deadline == deadline { return }
+        if let armed = gestureTimer { loop.cancel(armed.id) }
+        gestureTimer = nil
+        guard let deadline else { return }
+        let id = loop.schedule(at: deadline) { [unowned self] in
+            self.gestureTimer = nil
+            self.session.router.advanceTime(to: max(deadline, MonotonicClock.now()))
+            self.armGestureTimer()
+        }
+        gestureTimer = (id, deadline)
     }
 
     private func feedReplay() {
@@ -214,7 +229,30 @@ public final class Daemon {
         }
         log.info("replay finished: \(replay.eventsFed) events from \(replay.devices.count) recording(s)")
         notifier.status(statusLine())
-        if options.exitAfterReplay { stop() }
+        if options.exitAfterReplay { stopWhenDrained(deadline: MonotonicClock.now() + .seconds(5)) }
+    }
+
+    /// Whether a plugin still has work in flight: commands running or queued, answers pending,
+    /// bytes queued for a helper.
+    var pluginsBusy: Bool {
+        (plugins?.statistics ?? []).contains { s in
+            let d = s.details
+            return (s.type != "process" && (d["running"] ?? 0) > 0) || (d["queued"] ?? 0) > 0
+                || (d["pending"] ?? 0) > 0 || (d["queued_bytes"] ?? 0) > 0
+        }
+    }
+
+    /// `--exit-after-replay`: stops once the plugins have nothing in flight, or at `deadline`.
+    /// The plugin host has no "drained" notification, so this one test-oriented path re-checks
+    /// every 20 ms for at most 5 s; the running daemon never does.
+    private func stopWhenDrained(deadline: Timestamp) {
+        guard !stopping else { return }
+        if !pluginsBusy || MonotonicClock.now() >= deadline {
+            if pluginsBusy { log.warning("replay finished; plugins still busy after 5 s, stopping anyway") }
+            stop()
+            return
+        }
+        loop.schedule(after: .milliseconds(20)) { [unowned self] in self.stopWhenDrained(deadline: deadline) }
     }
 
     // MARK: Signals, reload, stop
@@ -233,7 +271,7 @@ public final class Daemon {
     /// The router's "now" for things that are not input events (reload, shutdown): the kernel's
     /// monotonic clock for live devices; for replays the recording's time, which alone drives it.
     private var currentTime: Timestamp {
-        if replay == nil { session.router.clock.advance(to: MonotonicClock.now()) }
+        if replay == nil { session.router.advanceTime(to: MonotonicClock.now()) }
         return session.router.clock.now
     }
 
@@ -255,20 +293,20 @@ public final class Daemon {
         let layout: Layout
         switch loadConfig() {
         case .failure(let error):
-            let errors = error.description.split(separator: "\n").map(String.init)
-            for line in errors { log.error("reload: \(line)") }
-            log.error("reload failed: still running the previous configuration")
-            failedReloads += 1
-            lastReloadErrors = errors
-            notifier.notify("READY=1", "STATUS=reload failed (\(errors.first ?? "")); running the previous configuration")
-            return errors
+            return reloadFailed(error.description.split(separator: "\n").map(String.init))
         case .success(let l):
             layout = l
+        }
+        do {
+            // Checked first: a plugin option error leaves everything as it was.
+            try plugins?.reload(layout: layout)
+        } catch {
+            return reloadFailed(["\(error)"])
         }
         let old = session.layout
         session.replaceLayout(layout, time: currentTime)
         observer.layoutChanged(to: layout)
-        plugins?.reload(layout: layout)
+        armGestureTimer()
         if let live, Daemon.ruleFingerprint(old.deviceRules) != Daemon.ruleFingerprint(layout.deviceRules) {
             log.notice("reload: device rules changed; reopening input devices")
             route(live.stop())
@@ -281,6 +319,15 @@ public final class Daemon {
         log.notice("reloaded: \(statusLine())")
         notifier.notify("READY=1", "STATUS=\(statusLine())")
         return []
+    }
+
+    private func reloadFailed(_ errors: [String]) -> [String] {
+        for line in errors { log.error("reload: \(line)") }
+        log.error("reload failed: still running the previous configuration")
+        failedReloads += 1
+        lastReloadErrors = errors
+        notifier.notify("READY=1", "STATUS=reload failed (\(errors.first ?? "")); running the previous configuration")
+        return errors
     }
 
     /// Device rules without their source locations, for "did the reload change them".

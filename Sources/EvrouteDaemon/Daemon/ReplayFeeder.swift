@@ -54,16 +54,16 @@ final class ReplayFeeder {
                 continue
             }
             if let description = pending.removeValue(forKey: item.device) {
-                session.router.clock.advance(to: startTimes[item.device]!)
+                session.router.advanceTime(to: startTimes[item.device]!)
                 session.handle(.added(item.device, description))
             }
             switch item {
             case .event(_, let e):
-                session.router.clock.advance(to: e.time)
+                session.router.advanceTime(to: e.time)
                 eventsFed += 1
             case .removed(_, let t):
                 if keepDevices { continue }
-                session.router.clock.advance(to: t)
+                session.router.advanceTime(to: t)
             case .added:
                 break
             }
