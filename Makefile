@@ -59,12 +59,37 @@ test-unit: deps
 
 test: test-unit
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BUILD)/release/evroute $(DESTDIR)$(PREFIX)/bin/evroute
+# install: the binary to $(PREFIX)/bin; the unit to $(UNITDIR) (default $(PREFIX)/lib/systemd/system;
+# use UNITDIR=/lib/systemd/system or /usr/lib/systemd/system for a distribution layout), with
+# ExecStart pointing at the installed binary; sysusers.d and tmpfiles.d entries under
+# $(PREFIX)/lib; the demo layout as /etc/evroute/evroute.yaml only when that file is absent.
+# DESTDIR is prepended to every path (staged installs, packaging).
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+SYSCONFDIR  ?= /etc
+EXAMPLE_CONFIG ?= config/demo.yaml
 
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/evroute
+	install -m 0755 $(BUILD)/release/evroute $(DESTDIR)$(PREFIX)/bin/evroute
+	sed -e 's|/usr/bin/evroute|$(PREFIX)/bin/evroute|' -e 's|/etc/evroute/|$(SYSCONFDIR)/evroute/|' \
+		systemd/evroute.service > $(DESTDIR)$(UNITDIR)/evroute.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/evroute.service
+	install -m 0644 systemd/evroute.sysusers $(DESTDIR)$(SYSUSERSDIR)/evroute.conf
+	install -m 0644 systemd/evroute.tmpfiles $(DESTDIR)$(TMPFILESDIR)/evroute.conf
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/evroute/evroute.yaml ]; then \
+		echo "keeping the existing $(DESTDIR)$(SYSCONFDIR)/evroute/evroute.yaml"; \
+	else \
+		install -m 0644 $(EXAMPLE_CONFIG) $(DESTDIR)$(SYSCONFDIR)/evroute/evroute.yaml; \
+	fi
+	@echo "installed; for the service: systemd-sysusers; systemd-tmpfiles --create; systemctl daemon-reload; systemctl enable --now evroute"
+
+# uninstall: removes what install put there, except /etc/evroute/evroute.yaml (a config is the user's).
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/evroute
+	rm -f $(DESTDIR)$(UNITDIR)/evroute.service
+	rm -f $(DESTDIR)$(SYSUSERSDIR)/evroute.conf $(DESTDIR)$(TMPFILESDIR)/evroute.conf
 
 clean:
 	rm -rf $(BUILD)
