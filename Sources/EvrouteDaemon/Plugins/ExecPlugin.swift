@@ -1,0 +1,208 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCore
+
+/// `exec`: runs a command per event, without a shell unless `shell: true`, with the event in
+/// `EVROUTE_*` environment variables. At most `max-concurrent` commands run at once; more
+/// wait in a queue of `max-queued`, beyond which events are dropped (counted, warned). A
+/// command running longer than `timeout` gets SIGTERM, then SIGKILL `kill-after` later. Its
+/// stdout and stderr go to the log line by line, up to `output-limit` bytes. Always handles:
+/// whether the command succeeds is its own business.
+final class ExecPlugin: Plugin {
+    struct Config {
+        var command: [String]?
+        var shell: Bool
+        var maxConcurrent: Int
+        var maxQueued: Int
+        var timeout: Timestamp.Duration
+        var killAfter: Timestamp.Duration
+        var outputLimit: Int
+
+        init(_ spec: PluginSpec) throws(PluginConfigError) {
+            let r = PluginOptionReader(plugin: spec.name, options: spec.options, location: spec.location)
+            shell = try r.bool("shell", default: false)
+            command = try r.command(shell: shell)
+            maxConcurrent = try r.integer("max-concurrent", default: 4, in: 1...256)
+            maxQueued = try r.integer("max-queued", default: 16, in: 0...4096)
+            timeout = try r.seconds("timeout", default: 10)
+            killAfter = try r.seconds("kill-after", default: 1)
+            outputLimit = try r.integer("output-limit", default: 16 * 1024, in: 0...(64 << 20))
+        }
+
+        /// The argv for a handler: its own `command` (and `shell`), else the plugin's.
+        func argv(for handler: HandlerBinding) throws(PluginConfigError) -> [String] {
+            let r = PluginOptionReader(plugin: handler.plugin, options: handler.options, location: handler.location)
+            let handlerShell = try r.bool("shell", default: shell)
+            if let argv = try r.command(shell: handlerShell) { return argv }
+            if let command { return command }
+            throw r.fail("no `command`: give one on the handler or on the plugin")
+        }
+    }
+
+    private struct Job {
+        var argv: [String]
+        var environment: [String]
+        var label: String
+    }
+
+    private final class Running {
+        let child: ChildProcess
+        var timeoutTimer: EventLoop.TimerID?
+        var killTimer: EventLoop.TimerID?
+        init(child: ChildProcess) { self.child = child }
+    }
+
+    let spec: PluginSpec
+    let config: Config
+    private let context: PluginContext
+    private(set) var statistics: PluginStatistics
+    private let baseEnvironment: [String]
+    private var running: [pid_t: Running] = [:]
+    private var queue: [Job] = []
+    private var argvCache: [Int: Result<[String], PluginConfigError>] = [:]
+    private var dropWarnings = LogRateLimiter()
+    private var errorLogs = LogRateLimiter()
+    private var stopped = false
+
+    init(spec: PluginSpec, context: PluginContext) throws(PluginConfigError) {
+        self.spec = spec
+        self.context = context
+        config = try Config(spec)
+        statistics = PluginStatistics(name: spec.name, type: spec.type)
+        baseEnvironment = ChildEnvironment.inherited()
+        updateGauges()
+    }
+
+    func start() {}
+
+    var liveChildren: [ChildProcess] { running.values.map(\.child).filter(\.isRunning) }
+
+    func deliver(_ d: PluginDelivery) -> HandlerVerdict {
+        statistics.handled += 1
+        let argv: [String]
+        let cached = argvCache[d.handler.index] ?? Result { () throws(PluginConfigError) in try config.argv(for: d.handler) }
+        argvCache[d.handler.index] = cached
+        switch cached {
+        case .success(let a): argv = a
+        case .failure(let error):
+            fail("\(error)")
+            return .handled
+        }
+        let job = Job(argv: argv, environment: baseEnvironment + EventEnvironment.variables(for: d),
+                      label: "\(spec.name)/\(argv.last.map { String($0.prefix(40)) } ?? "")")
+        if stopped {
+            statistics.dropped += 1
+        } else if running.count < config.maxConcurrent {
+            run(job)
+        } else if queue.count < config.maxQueued {
+            queue.append(job)
+        } else {
+            statistics.dropped += 1
+            context.log.limited(.warning, &dropWarnings,
+                                "exec \(spec.name): \(config.maxConcurrent) commands running and \(queue.count) queued; event dropped")
+        }
+        updateGauges()
+        return .handled
+    }
+
+    func stop(_ reason: PluginStopReason) {
+        stopped = true
+        statistics.dropped += queue.count
+        queue.removeAll()
+        if reason == .shutdown {
+            for r in running.values { r.child.signal(SIGTERM) }
+        }
+        updateGauges()
+    }
+
+    private func fail(_ message: String) {
+        statistics.failures += 1
+        statistics.lastError = message
+        context.log.limited(.error, &errorLogs, "exec \(spec.name): \(message)")
+    }
+
+    private func run(_ job: Job) {
+        let pipe: Pipe
+        do { pipe = try Pipe.make() } catch { fail("\(error)"); return }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(job.argv, environment: job.environment, stdin: nil,
+                                           stdout: pipe.write, stderr: pipe.write, loop: context.loop)
+        } catch {
+            close(pipe.read)
+            close(pipe.write)
+            fail("\(error)")
+            return
+        }
+        close(pipe.write)
+        statistics.details["started", default: 0] += 1
+        watchOutput(pipe.read, pid: child.pid, label: job.label)
+        let r = Running(child: child)
+        running[child.pid] = r
+        child.onExit = { [weak self] child in self?.exited(child) }
+        r.timeoutTimer = context.loop.schedule(after: config.timeout) { [weak self, weak r] in
+            guard let self, let r, r.child.isRunning else { return }
+            r.timeoutTimer = nil
+            self.statistics.details["timeouts", default: 0] += 1
+            self.fail("\(job.label) [\(r.child.pid)] still running after \(self.config.timeout.seconds) s: SIGTERM")
+            r.child.signal(SIGTERM)
+            r.killTimer = self.context.loop.schedule(after: self.config.killAfter) { [weak r] in
+                guard let r, r.child.isRunning else { return }
+                r.child.signal(SIGKILL)
+            }
+        }
+    }
+
+    private func exited(_ child: ChildProcess) {
+        guard let r = running.removeValue(forKey: child.pid) else { return }
+        if let t = r.timeoutTimer { context.loop.cancel(t) }
+        if let t = r.killTimer { context.loop.cancel(t) }
+        if !child.exitedCleanly {
+            statistics.details["nonzero_exits", default: 0] += 1
+            context.log.limited(.notice, &errorLogs, "exec \(spec.name): \(child.argv[0]) [\(child.pid)] \(child.exitDescription)")
+        }
+        while !stopped, running.count < config.maxConcurrent, !queue.isEmpty {
+            run(queue.removeFirst())
+        }
+        updateGauges()
+    }
+
+    /// Logs the child's output line by line, up to `output-limit` bytes; drains (and drops)
+    /// the rest so the child never blocks on a full pipe.
+    private func watchOutput(_ fd: Int32, pid: pid_t, label: String) {
+        setNonBlocking(fd)
+        let reader = LineReader(fd: fd, maximumLineLength: 4096)
+        let limit = config.outputLimit
+        let log = context.log
+        var logged = 0
+        var truncated = false
+        reader.onLine = { [weak self] line in
+            guard !truncated else { return }
+            logged += line.count + 1
+            if logged > limit {
+                truncated = true
+                self?.statistics.details["output_truncated", default: 0] += 1
+                log.notice("exec \(label) [\(pid)]: output beyond \(limit) bytes dropped")
+                return
+            }
+            log.info("exec \(label) [\(pid)]: \(String(decoding: line, as: UTF8.self))")
+        }
+        let loop = context.loop
+        do {
+            try loop.watch(fd) { _ in
+                if reader.readAvailable() == .endOfFile {
+                    loop.unwatch(fd)
+                    close(fd)
+                }
+            }
+        } catch {
+            close(fd)
+        }
+    }
+
+    private func updateGauges() {
+        statistics.details["running"] = running.count
+        statistics.details["queued"] = queue.count
+    }
+}

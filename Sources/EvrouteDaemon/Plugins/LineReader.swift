@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a non-blocking descriptor and splits what it reads into lines. Lines longer than
+/// `maximumLineLength` are cut off there (the rest, up to the next newline, is discarded and
+/// reported through `onOverlong`). Each `readAvailable()` reads at most `budget` bytes, so a
+/// flooding writer cannot starve the rest of the loop (the loop is level-triggered and calls
+/// again).
+final class LineReader {
+    enum Outcome { case more, endOfFile }
+
+    let fd: Int32
+    let maximumLineLength: Int
+    private var buffer: [UInt8] = []
+    private var discarding = false
+    /// Bytes read so far.
+    private(set) var totalBytes = 0
+    /// A complete line, without its newline (nor a trailing `\r`).
+    var onLine: (ArraySlice<UInt8>) -> Void = { _ in }
+    /// A line was longer than `maximumLineLength`; its first part went to `onLine`.
+    var onOverlong: () -> Void = {}
+
+    init(fd: Int32, maximumLineLength: Int = 64 * 1024) {
+        self.fd = fd
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Reads what is there (up to `budget` bytes). At end of file, a last unterminated line is
+    /// delivered too.
+    func readAvailable(budget: Int = 256 * 1024) -> Outcome {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var used = 0
+        while used < budget {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                used += n
+                totalBytes += n
+                split(chunk[0..<n])
+                continue
+            }
+            if n == 0 {
+                if !buffer.isEmpty && !discarding { deliver(buffer[...]) }
+                buffer.removeAll()
+                return .endOfFile
+            }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return .more }
+            return .endOfFile
+        }
+        return .more
+    }
+
+    private func split(_ bytes: ArraySlice<UInt8>) {
+        var start = bytes.startIndex
+        while let nl = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if discarding {
+                discarding = false
+            } else if buffer.isEmpty {
+                deliver(bytes[start..<nl])
+            } else {
+                buffer.append(contentsOf: bytes[start..<nl])
+                deliver(buffer[...])
+                buffer.removeAll(keepingCapacity: true)
+            }
+            start = nl + 1
+        }
+        guard start < bytes.endIndex, !discarding else { return }
+        buffer.append(contentsOf: bytes[start...])
+        if buffer.count > maximumLineLength {
+            deliver(buffer[0..<maximumLineLength])
+            buffer.removeAll(keepingCapacity: false)
+            discarding = true
+            onOverlong()
+        }
+    }
+
+    private func deliver(_ line: ArraySlice<UInt8>) {
+        var line = line
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        if line.count > maximumLineLength {
+            onLine(line.prefix(maximumLineLength))
+            onOverlong()
+            return
+        }
+        onLine(line)
+    }
+}

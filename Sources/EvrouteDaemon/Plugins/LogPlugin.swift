@@ -1,0 +1,48 @@
+import EvrouteCore
+
+/// `log`: one info line per event in the daemon's log (journald), with the fields of the
+/// dry-run trace. Always handles.
+final class LogPlugin: Plugin {
+    let spec: PluginSpec
+    private let context: PluginContext
+    private(set) var statistics: PluginStatistics
+
+    init(spec: PluginSpec, context: PluginContext) {
+        self.spec = spec
+        self.context = context
+        statistics = PluginStatistics(name: spec.name, type: spec.type)
+    }
+
+    func start() {}
+    func stop(_ reason: PluginStopReason) {}
+    var liveChildren: [ChildProcess] { [] }
+
+    func deliver(_ d: PluginDelivery) -> HandlerVerdict {
+        statistics.handled += 1
+        context.log.info(LogPlugin.describe(d.event, responder: d.responder, handler: d.handler))
+        return .handled
+    }
+
+    /// `touch 3 began (412.5, 96) home/root/header/back → home/root/header/back [shell] device touch`.
+    static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding) -> String {
+        var line: String
+        switch e.kind {
+        case .touch(let phase, let isTap):
+            let t = e.touch
+            line = "touch \(t?.id ?? 0) \(phase.rawValue) (\(number(t?.location.x ?? 0)), \(number(t?.location.y ?? 0)))"
+            if isTap { line += " tap ×\(t?.tapCount ?? 1)" }
+        case .key(let name, let phase): line = "key \(name) \(phase.rawValue)"
+        case .action(let name): line = "action \(name)"
+        case .gesture(let name, let state): line = "gesture \(name) \(state)"
+        }
+        line += " \(e.regionPath ?? "(no region)") → \(e.layout.describe(responder)) [\(handler.plugin)]"
+        if let device = e.device { line += " device \(device.ruleName)" }
+        line += " t=\(e.time)"
+        return line
+    }
+
+    /// `412.5`, `96` (no trailing `.0`).
+    static func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}

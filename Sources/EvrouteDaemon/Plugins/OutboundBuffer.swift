@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// Bytes waiting to go out on a non-blocking descriptor (a socket client, a helper's stdin),
+/// never more than `limit`. It writes at once when it can and keeps the rest for when the
+/// descriptor is writable again; it never waits.
+final class OutboundBuffer {
+    enum Result {
+        /// Everything written.
+        case drained
+        /// Some bytes wait: watch the descriptor for writability and call ``flush()``.
+        case pending
+        /// The descriptor is broken (peer gone): close it.
+        case failed(Int32)
+    }
+
+    let fd: Int32
+    let limit: Int
+    /// Sockets use send(MSG_NOSIGNAL) so a vanished peer cannot raise SIGPIPE.
+    let isSocket: Bool
+    private var bytes: [UInt8] = []
+    private var offset = 0
+
+    init(fd: Int32, limit: Int, isSocket: Bool) {
+        self.fd = fd
+        self.limit = limit
+        self.isSocket = isSocket
+    }
+
+    /// Bytes queued and not yet written.
+    var queued: Int { bytes.count - offset }
+
+    /// Whether `count` more bytes fit under the limit.
+    func fits(_ count: Int) -> Bool { queued + count <= limit }
+
+    /// Queues `data` (the caller checked ``fits(_:)``) and writes what it can.
+    func send(_ data: [UInt8]) -> Result {
+        if queued == 0 {
+            bytes.removeAll(keepingCapacity: true)
+            offset = 0
+            // Fast path: write straight from `data`.
+            let n = writeOut(data[...])
+            if n < 0 { return .failed(errno) }
+            if n == data.count { return .drained }
+            bytes.append(contentsOf: data[n...])
+            return .pending
+        }
+        bytes.append(contentsOf: data)
+        return flush()
+    }
+
+    /// Writes as much as the descriptor takes.
+    func flush() -> Result {
+        while queued > 0 {
+            let n = writeOut(bytes[offset...])
+            if n < 0 { return .failed(errno) }
+            if n == 0 { break }
+            offset += n
+        }
+        if queued == 0 {
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 64 * 1024)
+            offset = 0
+            return .drained
+        }
+        if offset >= 64 * 1024 {
+            bytes.removeFirst(offset)
+            offset = 0
+        }
+        return .pending
+    }
+
+    /// Bytes written (0 when the descriptor is full), or -1 with errno set on a real error.
+    private func writeOut(_ data: ArraySlice<UInt8>) -> Int {
+        while true {
+            let n = data.withUnsafeBytes { p -> Int in
+                isSocket ? Glibc.send(fd, p.baseAddress, p.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                         : Glibc.write(fd, p.baseAddress, p.count)
+            }
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
+            return -1
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import EvrouteCore
+
+/// One event offered to a plugin: the event, the handler and responder that take it, a
+/// daemon-unique `id`, and the event's JSON line (SPEC §4 object plus `"id"`, ending in `\n`).
+struct PluginDelivery {
+    let id: UInt64
+    let event: RoutedEvent
+    let handler: HandlerBinding
+    let responder: ResponderID
+    let json: [UInt8]
+}
+
+/// Why a plugin instance is being stopped.
+enum PluginStopReason {
+    /// A reload replaced it: events still waiting for an answer walk on.
+    case reload
+    /// The daemon is exiting: nothing routes any more.
+    case shutdown
+}
+
+/// A plugin instance the ``PluginHost`` runs. Every method runs on the event loop's thread
+/// and must return promptly: no blocking system call, no waiting.
+protocol Plugin: AnyObject {
+    var spec: PluginSpec { get }
+    /// Counters and gauges (the host fills in `delivered`).
+    var statistics: PluginStatistics { get }
+    /// Opens sockets, spawns helpers. Failures are logged and recorded, never thrown.
+    func start()
+    /// Takes one event. `.handled` also means "dispatched, the answer may come later".
+    func deliver(_ delivery: PluginDelivery) -> HandlerVerdict
+    /// Closes descriptors and signals children (SIGTERM); returns at once.
+    func stop(_ reason: PluginStopReason)
+    /// Children not yet reaped (for the bounded wait at shutdown).
+    var liveChildren: [ChildProcess] { get }
+}
+
+/// What plugins share with their host: the loop, the log, and the way back into routing.
+final class PluginContext {
+    let loop: EventLoop
+    let log: Log
+    /// Continues the walk of an event a plugin declined after having taken it.
+    let continueRouting: (RoutedEvent, HandlerBinding) -> Void
+
+    init(loop: EventLoop, log: Log, continueRouting: @escaping (RoutedEvent, HandlerBinding) -> Void) {
+        self.loop = loop
+        self.log = log
+        self.continueRouting = continueRouting
+    }
+}
+
+/// Lets a noisy source log a few lines, then one summary per window: a helper that writes
+/// garbage as fast as it can must not flood the journal.
+struct LogRateLimiter {
+    var burst = 5
+    var window: Timestamp.Duration = .seconds(10)
+    private var windowStart = Timestamp.zero
+    private var count = 0
+    private var suppressed = 0
+
+    init(burst: Int = 5, window: Timestamp.Duration = .seconds(10)) {
+        self.burst = burst
+        self.window = window
+    }
+
+    /// Whether to log now; `suppressedBefore` is how many were swallowed since the last one logged.
+    mutating func allow(now: Timestamp = MonotonicClock.now()) -> (allowed: Bool, suppressedBefore: Int) {
+        if now - windowStart >= window {
+            windowStart = now
+            count = 0
+        }
+        count += 1
+        if count <= burst {
+            let s = suppressed
+            suppressed = 0
+            return (true, s)
+        }
+        suppressed += 1
+        return (false, 0)
+    }
+}
+
+extension Log {
+    /// Logs through a rate limiter, noting how many messages it swallowed.
+    func limited(_ level: Level, _ limiter: inout LogRateLimiter, _ message: @autoclosure () -> String) {
+        let (allowed, suppressed) = limiter.allow()
+        guard allowed else { return }
+        log(level, message() + (suppressed > 0 ? " (\(suppressed) similar messages suppressed)" : ""))
+    }
+}

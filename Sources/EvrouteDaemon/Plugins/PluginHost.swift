@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCore
+import EvrouteRuntime
+
+/// Runs the plugin instances of a layout and dispatches routed events to them: the daemon's
+/// ``HandlerDispatcher``. Everything happens on the event loop's thread; ``dispatch(_:to:at:)``
+/// never waits (it writes to non-blocking descriptors, queues, or spawns, and returns).
+///
+/// Built-in types the router performs itself (`action`, `focus`, `present`, `dismiss`) never
+/// reach the host. A plugin that fails (cannot bind, helper crashes, child hangs) is
+/// isolated: its events are declined or time out and walk on; the daemon and other plugins
+/// go on.
+public final class PluginHost: HandlerDispatcher {
+    /// Plugin types this host runs.
+    public static let hostedTypes: Set<String> = ["log", "exec", "socket", "process"]
+
+    private let loop: EventLoop
+    private let log: Log
+    private weak var router: Router?
+    private var plugins: [String: any Plugin] = [:]
+    /// Plugin names in declaration order (for ``statistics``).
+    private var order: [String] = []
+    /// Stopped instances whose children have not exited yet.
+    private var retired: [any Plugin] = []
+    private var delivered: [String: Int] = [:]
+    private var nextEventID: UInt64 = 1
+    private let trace = TraceWriter(format: .json, sink: MemorySink())
+    private var context: PluginContext!
+    private var unknownLogs = LogRateLimiter()
+    private var isShutDown = false
+
+    /// Checks every plugin's options (and `exec` handlers' commands) and starts the plugins
+    /// of `layout`. Throws when an option is invalid; runtime failures (a socket that cannot
+    /// be bound, a helper that cannot be spawned) are logged and show in ``statistics``.
+    /// Ignores SIGPIPE for the process (writes to vanished peers must fail, not kill).
+    public init(layout: Layout, loop: EventLoop, log: Log) throws(PluginConfigError) {
+        self.loop = loop
+        self.log = log
+        signal(SIGPIPE, SIG_IGN)
+        context = PluginContext(loop: loop, log: log) { [weak self] event, handler in
+            self?.router?.continueRouting(event, after: handler)
+        }
+        let created = try makePlugins(layout)
+        for p in created {
+            plugins[p.spec.name] = p
+            order.append(p.spec.name)
+        }
+        for p in created { p.start() }
+    }
+
+    /// Becomes `router`'s dispatcher. The host keeps `router` weakly; the router keeps its
+    /// dispatcher weakly too: whoever owns both keeps them alive.
+    public func attach(to router: Router) {
+        self.router = router
+        router.dispatcher = self
+    }
+
+    /// Switches to the plugins of `layout`. Instances whose name, type and options are
+    /// unchanged keep running (sockets stay connected, helpers keep their state); others are
+    /// stopped (their waiting events walk on) and new ones started. Throws, changing nothing,
+    /// when an option of the new layout is invalid.
+    public func reload(layout: Layout) throws(PluginConfigError) {
+        guard !isShutDown else { return }
+        let candidates = try makePlugins(layout)
+        var next: [String: any Plugin] = [:]
+        var nextOrder: [String] = []
+        var fresh: [any Plugin] = []
+        for candidate in candidates {
+            let name = candidate.spec.name
+            if let old = plugins[name], old.spec.type == candidate.spec.type, old.spec.options == candidate.spec.options {
+                next[name] = old
+            } else {
+                next[name] = candidate
+                fresh.append(candidate)
+                delivered[name] = 0
+            }
+            nextOrder.append(name)
+        }
+        let leaving = plugins.filter { next[$0.key] !== $0.value }.map(\.value)
+        plugins = next
+        order = nextOrder
+        for p in leaving {
+            log.info("plugin \(p.spec.name) (\(p.spec.type)): stopped (reload)")
+            p.stop(.reload)
+            retired.append(p)
+        }
+        for name in delivered.keys where next[name] == nil { delivered[name] = nil }
+        for p in fresh { p.start() }
+        pruneRetired()
+    }
+
+    /// Stops every plugin for exit: sockets are closed (and their files removed), helpers get
+    /// EOF and SIGTERM, running commands SIGTERM. Waits at most `grace` (blocking, once, at
+    /// exit) for children to exit, then SIGKILLs and reaps the rest.
+    public func shutdown(grace: Timestamp.Duration = .seconds(1)) {
+        guard !isShutDown else { return }
+        isShutDown = true
+        router = nil
+        let all = order.compactMap { plugins[$0] } + retired
+        for p in all { p.stop(.shutdown) }
+        let children = all.flatMap(\.liveChildren)
+        for c in children { c.signal(SIGTERM) }
+        let deadline = MonotonicClock.now() + grace
+        for c in children { c.waitForExit(until: deadline) }
+        for c in children where c.isRunning {
+            log.warning("plugin child \(c.argv[0]) [\(c.pid)] ignored SIGTERM; SIGKILL")
+            c.signal(SIGKILL)
+            c.waitForExit(until: MonotonicClock.now() + .milliseconds(200))
+        }
+        retired.removeAll()
+    }
+
+    /// Counters for `evroute status`, in declaration order.
+    public var statistics: [PluginStatistics] {
+        pruneRetired()
+        return order.compactMap { name in
+            guard var s = plugins[name]?.statistics else { return nil }
+            s.delivered = delivered[name] ?? 0
+            return s
+        }
+    }
+
+    // MARK: Dispatch
+
+    public func dispatch(_ event: RoutedEvent, to handler: HandlerBinding, at responder: ResponderID) -> HandlerVerdict {
+        guard let plugin = plugins[handler.plugin] else {
+            log.limited(.warning, &unknownLogs, "no running plugin \(handler.plugin) (type \(handler.pluginType)); event declined")
+            return .declined
+        }
+        delivered[handler.plugin, default: 0] += 1
+        let id = nextEventID
+        nextEventID += 1
+        let json = plugin is LogPlugin ? [] : eventJSON(event, handler: handler, responder: responder, id: id)
+        return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder, json: json))
+    }
+
+    /// The trace's JSON object for the event as handled here, with `"id"` added; one line.
+    func eventJSON(_ event: RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64) -> [UInt8] {
+        var bytes = trace.json(for: .routed(event, handledBy: responder, handler: handler))
+        // `…}\n` → `…,"id":N}\n`
+        guard bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "}") else { return bytes }
+        bytes.removeLast(2)
+        bytes.append(contentsOf: ",\"id\":".utf8)
+        bytes.append(contentsOf: String(id).utf8)
+        bytes.append(contentsOf: "}\n".utf8)
+        return bytes
+    }
+
+    // MARK: Instances
+
+    private func makePlugins(_ layout: Layout) throws(PluginConfigError) -> [any Plugin] {
+        var out: [any Plugin] = []
+        for spec in layout.plugins where PluginHost.hostedTypes.contains(spec.type) {
+            switch spec.type {
+            case "log": out.append(LogPlugin(spec: spec, context: context))
+            case "exec":
+                let p = try ExecPlugin(spec: spec, context: context)
+                // Every handler of this instance must have a runnable command.
+                for h in layout.handlers where h.plugin == spec.name { _ = try p.config.argv(for: h) }
+                out.append(p)
+            case "socket": out.append(try SocketPlugin(spec: spec, context: context))
+            case "process": out.append(try ProcessPlugin(spec: spec, context: context))
+            default: break
+            }
+        }
+        for spec in layout.plugins where !PluginHost.hostedTypes.contains(spec.type) && !["action", "focus", "present", "dismiss"].contains(spec.type) {
+            log.warning("plugin \(spec.name): type \(spec.type) is not one the daemon runs; its handlers decline")
+        }
+        return out
+    }
+
+    private func pruneRetired() {
+        retired.removeAll { $0.liveChildren.isEmpty }
+    }
+}

@@ -1,0 +1,336 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCore
+
+/// `process`: a long-running helper that reads event JSON lines on stdin and writes answers
+/// `{"id":N,"handled":true|false}` on stdout. Events are pipelined, each with its own
+/// deadline (`deadline-ms`); an event declined, or not answered in time, walks on to the next
+/// handler. Writes to the helper never block: past `max-buffer` unsent bytes, events are
+/// dropped (declined, counted). A helper that exits is restarted with exponential backoff
+/// (`restart-min-ms` doubling to `restart-max-ms`, back to the minimum once it has stayed up
+/// `stable-after` seconds); while it is down its events are declined at once. Its stderr goes
+/// to the log; garbage on stdout is counted and logged (rate-limited).
+final class ProcessPlugin: Plugin {
+    struct Config {
+        var command: [String]
+        var deadline: Timestamp.Duration
+        var maxBuffer: Int
+        var restartMinimum: Timestamp.Duration
+        var restartMaximum: Timestamp.Duration
+        var stableAfter: Timestamp.Duration
+
+        init(_ spec: PluginSpec) throws(PluginConfigError) {
+            let r = PluginOptionReader(plugin: spec.name, options: spec.options, location: spec.location)
+            let shell = try r.bool("shell", default: false)
+            guard let command = try r.command(shell: shell) else { throw r.fail("`command` (the helper's argv) is required") }
+            self.command = command
+            deadline = try r.milliseconds("deadline-ms", default: 100)
+            maxBuffer = try r.integer("max-buffer", default: 256 * 1024, in: 1024...(64 << 20))
+            restartMinimum = try r.milliseconds("restart-min-ms", default: 100)
+            restartMaximum = try r.milliseconds("restart-max-ms", default: 30_000)
+            stableAfter = try r.seconds("stable-after", default: 60)
+        }
+    }
+
+    /// A running helper and its three pipes.
+    private final class Helper {
+        let child: ChildProcess
+        let stdinFD: Int32
+        let stdin: OutboundBuffer
+        var stdoutFD: Int32
+        var stderrFD: Int32
+        var watchingStdin = false
+        var stdinBroken = false
+        init(child: ChildProcess, stdinFD: Int32, stdoutFD: Int32, stderrFD: Int32, maxBuffer: Int) {
+            self.child = child
+            self.stdinFD = stdinFD
+            self.stdoutFD = stdoutFD
+            self.stderrFD = stderrFD
+            stdin = OutboundBuffer(fd: stdinFD, limit: maxBuffer, isSocket: false)
+        }
+    }
+
+    let spec: PluginSpec
+    let config: Config
+    private let context: PluginContext
+    private(set) var statistics: PluginStatistics
+    private var helper: Helper?
+    /// Helpers stopped or dead whose exit has not been reaped yet.
+    private var exiting: [ChildProcess] = []
+    private var restartTimer: EventLoop.TimerID?
+    private var backoff: Timestamp.Duration
+    private let pending: PendingAnswers
+    private var stopped = false
+    private var garbageLogs = LogRateLimiter()
+    private var timeoutLogs = LogRateLimiter()
+    private var dropLogs = LogRateLimiter()
+    private var stderrLogs = LogRateLimiter(burst: 50, window: .seconds(10))
+    private let environment: [String]
+
+    init(spec: PluginSpec, context: PluginContext) throws(PluginConfigError) {
+        self.spec = spec
+        self.context = context
+        config = try Config(spec)
+        statistics = PluginStatistics(name: spec.name, type: spec.type)
+        backoff = config.restartMinimum
+        pending = PendingAnswers(loop: context.loop, timeout: config.deadline)
+        environment = ChildEnvironment.inherited() + ["EVROUTE_PLUGIN=\(spec.name)"]
+        pending.onExpired = { [weak self] entry in self?.expired(entry) }
+        updateGauges()
+    }
+
+    var liveChildren: [ChildProcess] {
+        (exiting + [helper?.child].compactMap { $0 }).filter(\.isRunning)
+    }
+
+    // MARK: Life cycle
+
+    func start() { launch() }
+
+    private func launch() {
+        restartTimer = nil
+        guard !stopped, helper == nil else { return }
+        var opened: [Int32] = []
+        do {
+            let input = try Pipe.make(), output = try Pipe.make(), errors = try Pipe.make()
+            opened = [input.read, input.write, output.read, output.write, errors.read, errors.write]
+            let child = try ChildProcess.spawn(config.command, environment: environment, stdin: input.read,
+                                               stdout: output.write, stderr: errors.write, loop: context.loop)
+            close(input.read); close(output.write); close(errors.write)
+            setNonBlocking(input.write); setNonBlocking(output.read); setNonBlocking(errors.read)
+            let h = Helper(child: child, stdinFD: input.write, stdoutFD: output.read, stderrFD: errors.read, maxBuffer: config.maxBuffer)
+            helper = h
+            child.onExit = { [weak self] child in self?.helperExited(child) }
+            watchStdout(h)
+            watchStderr(h)
+            statistics.details["pid"] = Int(child.pid)
+            context.log.info("process \(spec.name): helper started [\(child.pid)]: \(config.command.joined(separator: " "))")
+        } catch {
+            for fd in opened { close(fd) }
+            statistics.failures += 1
+            statistics.lastError = "\(error)"
+            context.log.error("process \(spec.name): \(error); retrying in \(backoff.seconds) s")
+            scheduleRestart(after: nextBackoff())
+        }
+        updateGauges()
+    }
+
+    private func nextBackoff() -> Timestamp.Duration {
+        let delay = backoff
+        backoff = Timestamp.Duration(microseconds: min(backoff.microseconds * 2, config.restartMaximum.microseconds))
+        return delay
+    }
+
+    private func scheduleRestart(after delay: Timestamp.Duration) {
+        guard !stopped, restartTimer == nil else { return }
+        restartTimer = context.loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.statistics.restarts += 1
+            self.launch()
+        }
+    }
+
+    /// The helper is gone (exited, or its stdin broke): close its pipes, walk its waiting
+    /// events on, and restart it later.
+    private func takeDown(_ h: Helper, why: String) {
+        guard helper === h else { return }
+        helper = nil
+        // Answers it wrote before going are still honoured.
+        if h.stdoutFD >= 0 { drainStdout(h) }
+        closePipes(h)
+        if h.child.isRunning {
+            h.child.signal(SIGTERM)
+            exiting.append(h.child)
+        }
+        statistics.failures += 1
+        statistics.lastError = "helper [\(h.child.pid)] \(why)"
+        statistics.details["pid"] = nil
+        let uptime = MonotonicClock.now() - h.child.startTime
+        if uptime >= config.stableAfter { backoff = config.restartMinimum }
+        let delay = nextBackoff()
+        context.log.warning("process \(spec.name): helper [\(h.child.pid)] \(why); restarting in \(delay.seconds) s")
+        let waiting = pending.removeAll()
+        updateGauges()
+        scheduleRestart(after: delay)
+        for entry in waiting {
+            statistics.declined += 1
+            context.continueRouting(entry.event, entry.handler)
+        }
+    }
+
+    private func helperExited(_ child: ChildProcess) {
+        exiting.removeAll { $0 === child }
+        if let h = helper, h.child === child {
+            takeDown(h, why: child.exitDescription)
+        }
+    }
+
+    private func closePipes(_ h: Helper) {
+        if h.watchingStdin { context.loop.unwatch(h.stdinFD) }
+        close(h.stdinFD)
+        h.stdinBroken = true
+        if h.stdoutFD >= 0 {
+            stdoutReaders[h.stdoutFD] = nil
+            context.loop.unwatch(h.stdoutFD); close(h.stdoutFD); h.stdoutFD = -1
+        }
+        if h.stderrFD >= 0 {
+            // Keep what it said last.
+            let reader = LineReader(fd: h.stderrFD, maximumLineLength: 4096)
+            reader.onLine = { [weak self] line in self?.logStderr(line, pid: h.child.pid) }
+            _ = reader.readAvailable(budget: 16 * 1024)
+            context.loop.unwatch(h.stderrFD); close(h.stderrFD); h.stderrFD = -1
+        }
+    }
+
+    func stop(_ reason: PluginStopReason) {
+        stopped = true
+        if let t = restartTimer { context.loop.cancel(t); restartTimer = nil }
+        let waiting = pending.removeAll()
+        if let h = helper {
+            helper = nil
+            closePipes(h)   // EOF on its stdin: a polite helper exits by itself
+            h.child.signal(SIGTERM)
+            if h.child.isRunning {
+                exiting.append(h.child)
+                h.child.onExit = { [weak self] child in self?.exiting.removeAll { $0 === child } }
+            }
+        }
+        updateGauges()
+        if reason == .reload {
+            for entry in waiting {
+                statistics.declined += 1
+                context.continueRouting(entry.event, entry.handler)
+            }
+        }
+    }
+
+    // MARK: Events
+
+    func deliver(_ d: PluginDelivery) -> HandlerVerdict {
+        guard let h = helper, !h.stdinBroken else {
+            statistics.declined += 1
+            statistics.details["declined_while_down", default: 0] += 1
+            return .declined
+        }
+        guard h.stdin.fits(d.json.count) else {
+            statistics.dropped += 1
+            context.log.limited(.warning, &dropLogs,
+                                "process \(spec.name): helper [\(h.child.pid)] is not reading its stdin (\(h.stdin.queued) bytes waiting); event dropped")
+            return .declined
+        }
+        switch h.stdin.send(d.json) {
+        case .drained: break
+        case .pending: watchStdin(h)
+        case .failed(let e):
+            h.stdinBroken = true
+            takeDown(h, why: "closed its stdin (\(String(cString: strerror(e))))")
+            statistics.declined += 1
+            return .declined
+        }
+        pending.add(id: d.id, event: d.event, handler: d.handler)
+        updateGauges()
+        return .handled
+    }
+
+    private func watchStdin(_ h: Helper) {
+        guard !h.watchingStdin else { return }
+        h.watchingStdin = true
+        do {
+            try context.loop.watch(h.stdinFD, for: .writable) { [weak self, weak h] _ in
+                guard let self, let h else { return }
+                switch h.stdin.flush() {
+                case .drained:
+                    h.watchingStdin = false
+                    self.context.loop.unwatch(h.stdinFD)
+                case .pending: break
+                case .failed(let e):
+                    h.stdinBroken = true
+                    self.takeDown(h, why: "closed its stdin (\(String(cString: strerror(e))))")
+                }
+            }
+        } catch {
+            h.watchingStdin = false
+        }
+    }
+
+    private func watchStdout(_ h: Helper) {
+        let reader = LineReader(fd: h.stdoutFD, maximumLineLength: 64 * 1024)
+        reader.onLine = { [weak self] line in self?.answer(line, pid: h.child.pid) }
+        reader.onOverlong = { [weak self] in self?.statistics.details["garbage_lines", default: 0] += 1 }
+        stdoutReaders[h.stdoutFD] = reader
+        do {
+            try context.loop.watch(h.stdoutFD) { [weak self, weak h] _ in
+                guard let self, let h else { return }
+                if reader.readAvailable() == .endOfFile {
+                    self.context.loop.unwatch(h.stdoutFD)
+                    self.stdoutReaders[h.stdoutFD] = nil
+                    close(h.stdoutFD)
+                    h.stdoutFD = -1
+                }
+            }
+        } catch {}
+    }
+
+    private var stdoutReaders: [Int32: LineReader] = [:]
+
+    private func drainStdout(_ h: Helper) {
+        guard let reader = stdoutReaders.removeValue(forKey: h.stdoutFD) else { return }
+        _ = reader.readAvailable()
+    }
+
+    private func watchStderr(_ h: Helper) {
+        let reader = LineReader(fd: h.stderrFD, maximumLineLength: 4096)
+        let pid = h.child.pid
+        reader.onLine = { [weak self] line in self?.logStderr(line, pid: pid) }
+        do {
+            try context.loop.watch(h.stderrFD) { [weak self, weak h] _ in
+                guard let self, let h else { return }
+                if reader.readAvailable(budget: 64 * 1024) == .endOfFile {
+                    self.context.loop.unwatch(h.stderrFD)
+                    close(h.stderrFD)
+                    h.stderrFD = -1
+                }
+            }
+        } catch {}
+    }
+
+    private func logStderr(_ line: ArraySlice<UInt8>, pid: pid_t) {
+        context.log.limited(.info, &stderrLogs, "process \(spec.name) [\(pid)]: \(String(decoding: line, as: UTF8.self))")
+    }
+
+    private func answer(_ line: ArraySlice<UInt8>, pid: pid_t) {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        guard let a = PluginAnswer.parse(line) else {
+            statistics.details["garbage_lines", default: 0] += 1
+            context.log.limited(.warning, &garbageLogs,
+                                "process \(spec.name) [\(pid)]: not an answer: \(String(decoding: line.prefix(120), as: UTF8.self))")
+            return
+        }
+        guard let entry = pending.resolve(a.id) else {
+            statistics.details["late_answers", default: 0] += 1
+            return
+        }
+        updateGauges()
+        if a.handled {
+            statistics.handled += 1
+        } else {
+            statistics.declined += 1
+            context.continueRouting(entry.event, entry.handler)
+        }
+    }
+
+    private func expired(_ entry: PendingAnswers.Entry) {
+        statistics.timedOut += 1
+        updateGauges()
+        context.log.limited(.warning, &timeoutLogs,
+                            "process \(spec.name): no answer to event \(entry.id) within \(config.deadline.microseconds / 1000) ms; it walks on")
+        context.continueRouting(entry.event, entry.handler)
+    }
+
+    private func updateGauges() {
+        statistics.details["pending"] = pending.count
+        statistics.details["running"] = helper == nil ? 0 : 1
+        statistics.details["queued_bytes"] = helper?.stdin.queued ?? 0
+    }
+}

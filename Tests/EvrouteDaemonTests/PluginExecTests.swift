@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import EvrouteDaemon
+import EvrouteCore
+
+@Suite("Plugin exec")
+struct PluginExecTests {
+    @Test func runsTheHandlerCommandWithTheEventInItsEnvironment() throws {
+        let out = temporaryPath("env.txt")
+        let layout = try pluginLayout(PluginSpec(name: "shell", type: "exec"),
+                                      handlerOptions: ["command": .list([.string("/bin/sh"), .string("-c"), .string("env | grep ^EVROUTE_ | sort > \"$0.tmp\" && mv \"$0.tmp\" \"$0\""), .string(out)])])
+        let rig = try PluginRig(layout)
+        let id = rig.tap()
+        #expect(rig.outcomes.began[id] == "home/root/button")   // exec always handles
+        #expect(rig.run(upTo: 5) { readFile(out) != nil })
+        let env = readFile(out) ?? ""
+        #expect(env.contains("EVROUTE_TYPE=touch\n"))
+        #expect(env.contains("EVROUTE_PHASE=began\n"))
+        #expect(env.contains("EVROUTE_REGION=home/root/button\n"))
+        #expect(env.contains("EVROUTE_X=50\n"))
+        #expect(env.contains("EVROUTE_Y=50\n"))
+        #expect(env.contains("EVROUTE_TOUCH=\(id)\n"))
+        #expect(env.contains("EVROUTE_DEVICE=touch\n"))
+        #expect(env.contains("EVROUTE_HANDLED_BY=home/root/button\n"))
+        #expect(env.contains("EVROUTE_HANDLER=shell\n"))
+        #expect(env.contains("EVROUTE_JSON={\"type\":\"touch\""))
+        #expect(env.contains("\"id\":"))
+        #expect(!env.contains("EVROUTE_KEY="))
+        let s = rig.stats("shell")
+        #expect(s.delivered == 1 && s.handled == 1 && s.failures == 0)
+        unlink(out)
+    }
+
+    @Test func shellStringAndPluginLevelCommandWithOutputLogged() throws {
+        let layout = try pluginLayout(PluginSpec(name: "sh", type: "exec",
+                                                 options: ["shell": .bool(true), "command": .string("echo \"hello from $EVROUTE_REGION\"; echo oops >&2")]))
+        let rig = try PluginRig(layout)
+        rig.tap()
+        #expect(rig.run(upTo: 5) { rig.logText.contains("oops") && rig.stats("sh").details["running"] == 0 })
+        #expect(rig.logText.contains("hello from home/root/button"))
+    }
+
+    @Test func aCommandThatHangsIsKilledAfterItsTimeout() throws {
+        let layout = try pluginLayout(PluginSpec(name: "slow", type: "exec",
+                                                 options: ["command": .list([.string("sleep"), .string("30")]),
+                                                           "timeout": .number(0.2), "kill-after": .number(0.2)]))
+        let rig = try PluginRig(layout)
+        let start = MonotonicClock.now()
+        rig.tap()
+        #expect(rig.stats("slow").details["running"] == 1)
+        #expect(rig.run(upTo: 5) { rig.stats("slow").details["running"] == 0 })
+        let elapsed = (MonotonicClock.now() - start).seconds
+        #expect(elapsed >= 0.19 && elapsed < 2)
+        #expect(rig.stats("slow").details["timeouts"] == 1)
+        #expect(rig.stats("slow").failures == 1)
+    }
+
+    @Test func aCommandIgnoringSIGTERMIsKilled() throws {
+        let path = script("stubborn.sh", "#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.05; done\n")
+        let layout = try pluginLayout(PluginSpec(name: "stubborn", type: "exec",
+                                                 options: ["command": .list([.string(path)]), "timeout": .number(0.1), "kill-after": .number(0.1)]))
+        let rig = try PluginRig(layout)
+        rig.tap()
+        #expect(rig.run(upTo: 5) { rig.stats("stubborn").details["running"] == 0 })
+        #expect(rig.logText.contains("killed by signal 9"))
+    }
+
+    @Test func overTheConcurrencyCapEventsQueueThenDrop() throws {
+        let layout = try pluginLayout(PluginSpec(name: "cap", type: "exec",
+                                                 options: ["command": .list([.string("sleep"), .string("0.2")]),
+                                                           "max-concurrent": .number(1), "max-queued": .number(1)]))
+        let rig = try PluginRig(layout)
+        for _ in 0..<4 { rig.tap() }
+        var s = rig.stats("cap")
+        #expect(s.details["running"] == 1 && s.details["queued"] == 1 && s.dropped == 2)
+        #expect(s.handled == 4)   // exec always answers handled
+        #expect(rig.outcomes.count("home/root/button") == 4)
+        #expect(rig.run(upTo: 5) { rig.stats("cap").details["started"] == 2 && rig.stats("cap").details["running"] == 0 })
+        s = rig.stats("cap")
+        #expect(s.dropped == 2)
+    }
+
+    @Test func outputBeyondTheLimitIsDropped() throws {
+        let layout = try pluginLayout(PluginSpec(name: "chatty", type: "exec",
+                                                 options: ["shell": .bool(true), "output-limit": .number(100),
+                                                           "command": .string("i=0; while [ $i -lt 2000 ]; do echo line-$i; i=$((i+1)); done")]))
+        let rig = try PluginRig(layout)
+        rig.tap()
+        #expect(rig.run(upTo: 5) { rig.stats("chatty").details["running"] == 0 && rig.logText.contains("dropped") })
+        let text = rig.logText
+        #expect(text.contains("line-0"))
+        #expect(!text.contains("line-1999"))
+        #expect(rig.stats("chatty").details["output_truncated"] == 1)
+    }
+
+    @Test func aMissingProgramIsAFailureNotACrash() throws {
+        let layout = try pluginLayout(PluginSpec(name: "missing", type: "exec",
+                                                 options: ["command": .list([.string("/nonexistent/evroute-test-program")])]))
+        let rig = try PluginRig(layout)
+        rig.tap()
+        rig.tap()
+        let s = rig.stats("missing")
+        #expect(s.failures == 2)
+        #expect(s.lastError?.contains("evroute-test-program") == true)
+        #expect(rig.outcomes.count("home/root/button") == 2)
+    }
+
+    @Test func badCommandOptionsAreRejectedUpFront() throws {
+        let loop = try EventLoop()
+        let noShell = try pluginLayout(PluginSpec(name: "x", type: "exec", options: ["command": .string("echo hi")]))
+        #expect(throws: PluginConfigError.self) { try PluginHost(layout: noShell, loop: loop, log: Log(fd: -1)) }
+        let noCommand = try pluginLayout(PluginSpec(name: "x", type: "exec"))
+        #expect(throws: PluginConfigError.self) { try PluginHost(layout: noCommand, loop: loop, log: Log(fd: -1)) }
+        let badCap = try pluginLayout(PluginSpec(name: "x", type: "exec", options: ["command": .list([.string("true")]), "max-concurrent": .number(0)]))
+        #expect(throws: PluginConfigError.self) { try PluginHost(layout: badCap, loop: loop, log: Log(fd: -1)) }
+    }
+}

@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import EvrouteDaemon
+import EvrouteCore
+
+/// One display, one screen `home`: root (0,0,1000,1000) with handler `after` (log) that takes
+/// what the plugin under test declines, and child `button` (0,0,100,100) whose handler is the
+/// plugin under test, taking touch-began.
+func pluginLayout(_ plugin: PluginSpec, buttonOn: [EventFilter] = [.touchBegan],
+                  handlerOptions: [String: ConfigValue] = [:], extraPlugins: [PluginSpec] = []) throws -> Layout {
+    let button = RegionSpec(name: "button", frame: Rect(x: 0, y: 0, width: 100, height: 100),
+                            handlers: [HandlerSpec(plugin: plugin.name, on: buttonOn, options: handlerOptions)])
+    let root = RegionSpec(name: "root", frame: Rect(x: 0, y: 0, width: 1000, height: 1000), regions: [button],
+                          handlers: [HandlerSpec(plugin: "after", on: [.touch])])
+    return try Layout.compile(LayoutSpec(
+        displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
+        plugins: [plugin, PluginSpec(name: "after", type: "log")] + extraPlugins,
+        screens: [ScreenSpec(name: "home", display: "main", root: root)]))
+}
+
+/// Records the outcome of each touch phase (the last record wins: a declined event is
+/// recorded again where it ends up).
+final class OutcomeRecorder: RouteObserver {
+    /// touch id → responder that handled its began phase last.
+    var began: [Int: String] = [:]
+    var records = 0
+
+    func record(_ record: RouteRecord) {
+        guard case .routed(let e, let by, _) = record, case .touch(.began, _) = e.kind, let t = e.touch else { return }
+        records += 1
+        began[t.id] = by.map { e.layout.describe($0) } ?? "nil"
+    }
+
+    func count(_ responder: String) -> Int { began.values.filter { $0 == responder }.count }
+}
+
+/// A real router, loop and host over `layout`, with a touchscreen.
+final class PluginRig {
+    let loop: EventLoop
+    let router: Router
+    let host: PluginHost
+    let outcomes = OutcomeRecorder()
+    let logFile: String
+    let logFD: Int32
+    private var contact = 0
+    private var time: Int64 = 1_000_000
+
+    init(_ layout: Layout) throws {
+        loop = try EventLoop()
+        logFile = temporaryPath("log")
+        logFD = open(logFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        host = try PluginHost(layout: layout, loop: loop, log: Log(threshold: .info, fd: logFD))
+        router = Router(layout: layout)
+        router.observer = outcomes
+        host.attach(to: router)
+        router.addDevice(DeviceInfo(id: DeviceID(1), ruleName: "touch", name: "ts", kind: .touchscreen, display: "main"), time: .zero)
+    }
+
+    deinit {
+        host.shutdown(grace: .milliseconds(300))
+        close(logFD)
+        unlink(logFile)
+    }
+
+    /// A tap at (x, y): began then ended. Returns the touch's id.
+    @discardableResult
+    func tap(_ x: Double = 50, _ y: Double = 50) -> Int {
+        contact += 1
+        time += 10_000
+        router.handle(TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: time),
+                                      contacts: [ContactSample(contact: contact, change: .began, location: Point(x: x, y: y))]))
+        let id = router.activeTouches.first { $0.contact == contact }?.id ?? -1
+        time += 10_000
+        router.handle(TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: time),
+                                      contacts: [ContactSample(contact: contact, change: .ended, location: Point(x: x, y: y))]))
+        return id
+    }
+
+    /// Runs the loop until `done()` holds (checked every 5 ms) or `seconds` pass. Returns `done()`.
+    @discardableResult
+    func run(upTo seconds: Double, until done: @escaping () -> Bool) -> Bool {
+        let loop = self.loop
+        let deadline = MonotonicClock.now() + .seconds(seconds)
+        func check() {
+            if done() || MonotonicClock.now() >= deadline { loop.stop(); return }
+            loop.schedule(after: .milliseconds(5)) { check() }
+        }
+        loop.schedule(after: .milliseconds(1)) { check() }
+        loop.run()
+        return done()
+    }
+
+    /// Runs the loop for `seconds`.
+    func run(for seconds: Double) { run(upTo: seconds) { false } }
+
+    func stats(_ name: String) -> PluginStatistics { host.statistics.first { $0.name == name }! }
+
+    var logText: String {
+        guard let f = fopen(logFile, "r") else { return "" }
+        defer { fclose(f) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            if n <= 0 { break }
+            out += buf[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A fresh path in a per-process temporary directory.
+func temporaryPath(_ name: String) -> String {
+    let dir = "/tmp/evroute-plugin-tests-\(getpid())"
+    mkdir(dir, 0o700)
+    return "\(dir)/\(UInt32.random(in: 0...UInt32.max))-\(name)"
+}
+
+/// Writes an executable script and returns its path.
+func script(_ name: String, _ text: String) -> String {
+    let path = temporaryPath(name)
+    let f = fopen(path, "w")!
+    fputs(text, f)
+    fclose(f)
+    chmod(path, 0o755)
+    return path
+}
+
+func readFile(_ path: String) -> String? {
+    guard let f = fopen(path, "r") else { return nil }
+    defer { fclose(f) }
+    var out: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&buf, 1, buf.count, f)
+        if n <= 0 { break }
+        out += buf[0..<n]
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+func processExists(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
