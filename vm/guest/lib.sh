@@ -135,7 +135,7 @@ start_reader() {
 	if [ "$_node" = - ]; then
 		sleep 1
 	else
-		wait_until 15 has_open "$READER_PID" "$_node" ||
+		wait_until 15 _open_or_gone "$READER_PID" "$_node" && ! _gone "$READER_PID" ||
 			fail "reader $_name ($*) did not open $_node: $(tail -n 5 "$_name.out")"
 	fi
 	kill -0 "$READER_PID" 2>/dev/null || fail "reader $_name exited early: $(tail -n 5 "$_name.out")"
@@ -155,6 +155,8 @@ stop_reader() {
 	note "reader $1 stopped"
 	return 0
 }
+# _open_or_gone PID PATH   has PATH open, or has exited (stop waiting either way)
+_open_or_gone() { has_open "$1" "$2" || _gone "$1"; }
 # _gone PID   the process has exited (it may still be a zombie of ours)
 _gone() { [ ! -r /proc/$1/stat ] || [ "$(cut -d' ' -f3 /proc/$1/stat 2>/dev/null)" = Z ]; }
 
