@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import EvrouteDaemon
+import EvrouteCore
+
+/// A python helper: answers each event with `handled` = (touch id is even), after `prefix`.
+private func answeringHelper(garbagePerEvent: Int = 0, exitAfter: Int? = nil) -> String {
+    script("helper.py", """
+    #!/usr/bin/env python3
+    import json, sys
+    n = 0
+    for line in sys.stdin:
+        event = json.loads(line)
+        for i in range(\(garbagePerEvent)):
+            sys.stdout.write("garbage %d ~~~ not json\\n" % i)
+        sys.stdout.write(json.dumps({"id": event["id"], "handled": event["touch"] % 2 == 0}) + "\\n")
+        sys.stdout.flush()
+        n += 1
+        print("answered", event["id"], file=sys.stderr, flush=True)
+        if \(exitAfter.map(String.init) ?? "None") is not None and n >= \(exitAfter ?? 0):
+            sys.exit(3)
+    """)
+}
+
+private func processPlugin(_ command: [String], _ options: [String: ConfigValue] = [:]) -> PluginSpec {
+    var o = options
+    o["command"] = .list(command.map { .string($0) })
+    return PluginSpec(name: "helper", type: "process", options: o)
+}
+
+@Suite("Plugin process")
+struct PluginProcessTests {
+    @Test func helperAnswersHandledOrUnhandled() throws {
+        let rig = try PluginRig(try pluginLayout(processPlugin([answeringHelper()], ["deadline-ms": .number(5000)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        let ids = (0..<6).map { _ in rig.tap() }
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["pending"] == 0 })
+        for id in ids {
+            #expect(rig.outcomes.began[id] == (id % 2 == 0 ? "home/root/button" : "home/root"), "touch \(id)")
+        }
+        let s = rig.stats("helper")
+        #expect(s.delivered == 6 && s.handled == 3 && s.declined == 3 && s.timedOut == 0)
+        #expect(rig.run(upTo: 2) { rig.logText.contains("answered") })   // stderr is logged
+    }
+
+    @Test func aCrashingHelperIsRestartedAndAnswersAgain() throws {
+        let rig = try PluginRig(try pluginLayout(processPlugin([answeringHelper(exitAfter: 1)],
+                                                               ["deadline-ms": .number(5000), "restart-min-ms": .number(20)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        let firstPID = rig.stats("helper").details["pid"]
+        let first = rig.tap()
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 0 })
+        // While it is down its events are declined at once: they walk on.
+        let whileDown = rig.tap()
+        #expect(rig.outcomes.began[whileDown] == "home/root")
+        #expect(rig.run(upTo: 5) { rig.stats("helper").restarts >= 1 && rig.stats("helper").details["running"] == 1 })
+        #expect(rig.stats("helper").details["pid"] != firstPID)
+        var later: [Int] = []
+        for _ in 0..<2 { later.append(rig.tap()) }   // the restarted helper answers the first, then exits again
+        #expect(rig.run(upTo: 5) { later.allSatisfy { rig.outcomes.began[$0] != nil } && rig.stats("helper").details["pending"] == 0 })
+        #expect(rig.outcomes.began[first] == (first % 2 == 0 ? "home/root/button" : "home/root"))
+        #expect(rig.outcomes.began[later[0]] == (later[0] % 2 == 0 ? "home/root/button" : "home/root"))
+        #expect(rig.stats("helper").failures >= 1)
+        #expect(rig.stats("helper").lastError?.contains("exited with status 3") == true)
+    }
+
+    @Test func aHelperThatNeverAnswersTimesOutAndRoutingGoesOn() throws {
+        // Reads its stdin (so writes succeed) but never answers.
+        let rig = try PluginRig(try pluginLayout(processPlugin(["/bin/sh", "-c", "cat > /dev/null"], ["deadline-ms": .number(50)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        let start = MonotonicClock.now()
+        let ids = (0..<300).map { _ in rig.tap() }
+        let burst = MonotonicClock.now() - start
+        // Routing of the burst completed without waiting on the helper.
+        #expect(burst.seconds < 1.0)
+        #expect(rig.outcomes.began.count == 300)
+        #expect(rig.run(upTo: 5) { rig.stats("helper").timedOut == 300 })
+        #expect(ids.allSatisfy { rig.outcomes.began[$0] == "home/root" })
+        #expect(rig.stats("helper").handled == 0)
+        #expect(rig.logText.contains("within 50 ms"))
+    }
+
+    @Test func floodingAndGarbageAreCountedAndAnswersStillArrive() throws {
+        let rig = try PluginRig(try pluginLayout(processPlugin([answeringHelper(garbagePerEvent: 2000)], ["deadline-ms": .number(5000)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        let ids = (0..<10).map { _ in rig.tap() }
+        #expect(rig.run(upTo: 10) { rig.stats("helper").details["pending"] == 0 })
+        let s = rig.stats("helper")
+        #expect(s.handled + s.declined == 10)
+        #expect(s.details["garbage_lines"] == 20_000)
+        #expect(ids.allSatisfy { rig.outcomes.began[$0] == ($0 % 2 == 0 ? "home/root/button" : "home/root") })
+        // Rate-limited: a handful of garbage lines logged, not 20,000.
+        let logged = rig.logText.split(separator: "\n").filter { $0.contains("not an answer") }.count
+        #expect(logged >= 1 && logged <= 10)
+    }
+
+    @Test func aHelperThatDoesNotReadItsStdinGetsEventsDropped() throws {
+        let rig = try PluginRig(try pluginLayout(processPlugin(["sleep", "30"], ["deadline-ms": .number(20), "max-buffer": .number(1024)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        let start = MonotonicClock.now()
+        let ids = (0..<2000).map { _ in rig.tap() }
+        #expect((MonotonicClock.now() - start).seconds < 2)
+        let s = rig.stats("helper")
+        #expect(s.dropped > 0)
+        #expect(s.details["queued_bytes"]! <= 1024)
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["pending"] == 0 })
+        #expect(ids.allSatisfy { rig.outcomes.began[$0] == "home/root" })
+    }
+
+    @Test func aHelperThatCannotBeStartedIsRetriedWithBackoff() throws {
+        let rig = try PluginRig(try pluginLayout(processPlugin(["/nonexistent/evroute-helper"], ["restart-min-ms": .number(10), "restart-max-ms": .number(40)])))
+        let id = rig.tap()
+        #expect(rig.outcomes.began[id] == "home/root")
+        #expect(rig.run(upTo: 5) { rig.stats("helper").restarts >= 4 })
+        let s = rig.stats("helper")
+        #expect(s.failures >= 5)
+        #expect(s.lastError?.contains("evroute-helper") == true)
+    }
+
+    @Test func shutdownStopsTheHelper() throws {
+        let rig = try PluginRig(try pluginLayout(processPlugin(["/bin/sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        let pid = pid_t(rig.stats("helper").details["pid"]!)
+        #expect(processExists(pid))
+        let start = MonotonicClock.now()
+        rig.host.shutdown(grace: .milliseconds(200))
+        let took = (MonotonicClock.now() - start).seconds
+        #expect(took < 1)
+        // Reaped: not even a zombie with that pid left.
+        #expect(!processExists(pid))
+    }
+
+    @Test func theKioskHelperExample() throws {
+        let example = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let path = "/" + example + "/examples/kiosk-helper.py"
+        guard access(path, R_OK) == 0 else { Issue.record("missing \(path)"); return }
+        let rig = try PluginRig(try pluginLayout(processPlugin(["python3", path, "--regions", "home/root/button"], ["deadline-ms": .number(5000)]),
+                                                 buttonOn: [.touchBegan]))
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        let onButton = rig.tap(50, 50)
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["pending"] == 0 })
+        #expect(rig.outcomes.began[onButton] == "home/root/button")
+        #expect(rig.stats("helper").handled == 1)
+
+        // Regions it does not list: it declines, the event walks on to the root.
+        let other = try PluginRig(try pluginLayout(processPlugin(["python3", path, "--regions", "home/root/elsewhere"], ["deadline-ms": .number(5000)])))
+        #expect(other.run(upTo: 5) { other.stats("helper").details["running"] == 1 })
+        let declined = other.tap(50, 50)
+        #expect(other.run(upTo: 5) { other.stats("helper").details["pending"] == 0 })
+        #expect(other.outcomes.began[declined] == "home/root")
+        #expect(other.stats("helper").declined == 1)
+    }
+}
