@@ -44,11 +44,12 @@ public final class DryRun {
                 continue
             }
             if let description = pending.removeValue(forKey: item.device) {
-                session.router.clock.advance(to: startTimes[item.device]!)
+                session.router.advanceTime(to: startTimes[item.device]!)
                 session.handle(.added(item.device, description))
             }
-            if case .event(_, let e) = item { session.router.clock.advance(to: e.time) }
-            if case .removed(_, let t) = item { session.router.clock.advance(to: t) }
+            // Recognizer timers (multi-tap interval, long press…) fire from event time, in order.
+            if case .event(_, let e) = item { session.router.advanceTime(to: e.time) }
+            if case .removed(_, let t) = item { session.router.advanceTime(to: t) }
             session.handle(item)
         }
         writer.flush()

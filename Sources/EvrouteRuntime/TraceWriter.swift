@@ -84,6 +84,15 @@ public final class TraceWriter: RouteObserver {
             json.field("screen", layout.screens[screen].name)
             json.field("over", over.map { layout.screens[$0].name })
             json.field("display", layout.displays[layout.screens[screen].display].name)
+        case .gestureState(let name, let state, let waitingFor, let layout, let region, let time, let values):
+            json.field("type", "gesture")
+            json.field("time", time: time.microseconds)
+            json.field("gesture", name)
+            json.field("state", state.rawValue)
+            json.field("region", layout.regions[region].path)
+            json.field("routed", false)
+            if let waitingFor { json.field("waiting_for", waitingFor) }
+            writeGestureValues(values)
         case .layoutReplaced(let time, let cancelled):
             json.field("type", "layout-replaced")
             json.field("time", time: time.microseconds)
@@ -134,7 +143,21 @@ public final class TraceWriter: RouteObserver {
             json.field("region", e.regionPath)
             json.field("handled_by", handledBy.map { e.layout.describe($0) })
             json.field("handler", handler?.plugin)
+            if let v = e.gesture { writeGestureValues(v) }
         }
+    }
+
+    private func writeGestureValues(_ v: GestureValues) {
+        json.field("x", v.location.x)
+        json.field("y", v.location.y)
+        json.field("touches", v.touches)
+        json.field("dx", v.translation.x)
+        json.field("dy", v.translation.y)
+        if v.taps > 0 { json.field("taps", v.taps) }
+        if v.scale != 1 { json.field("scale", v.scale) }
+        if v.rotation != 0 { json.field("rotation", v.rotation) }
+        if let d = v.direction { json.field("direction", d.rawValue) }
+        if let e = v.edge { json.field("edge", e.rawValue) }
     }
 
     // MARK: Text
@@ -192,6 +215,9 @@ public final class TraceWriter: RouteObserver {
             text += "\(stamp(time))  \(pad("-", 10)) " + (presented
                 ? "screen \(s) presented" + (over.map { " over \(layout.screens[$0].name)" } ?? "")
                 : "screen \(s) dismissed" + (over.map { ", \(layout.screens[$0].name) active again" } ?? ""))
+        case .gestureState(let name, let state, let waitingFor, let layout, let region, let time, _):
+            let what = "gesture \(name) \(state.rawValue)" + (waitingFor.map { " (waiting for \($0) to fail)" } ?? "")
+            text += "\(stamp(time))  \(pad("-", 10)) \(pad(what, 41)) \(pad(layout.regions[region].path, 28)) not routed"
         case .layoutReplaced(let time, let cancelled):
             text += "\(stamp(time))  \(pad("-", 10)) layout replaced (\(cancelled) touches cancelled)"
         }

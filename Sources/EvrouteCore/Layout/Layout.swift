@@ -24,6 +24,13 @@ public final class Layout: @unchecked Sendable {
     let screenByName: [String: Int]
     let regionByPath: [String: Int]
     let childGrids: [Int: ChildGrid]
+    /// Per region: the recognizers that see its touches — its own, then its ancestors' (UIKit:
+    /// the hit view's recognizers, then its superviews').
+    let gesturePaths: [[GestureRef]]
+    /// Per region: whether ``gesturePaths`` is non-empty (the touch hot path checks only this).
+    let regionHasGestures: [Bool]
+    /// Per screen: gesture name → recognizer.
+    let gesturesByScreen: [[String: GestureRef]]
 
     init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
          handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int],
@@ -46,7 +53,30 @@ public final class Layout: @unchecked Sendable {
             grids[i] = ChildGrid(parent: r, children: r.children, regions: regions)
         }
         childGrids = grids
+        var paths: [[GestureRef]] = []
+        paths.reserveCapacity(regions.count)
+        var byScreen = Array(repeating: [String: GestureRef](), count: screens.count)
+        for (i, r) in regions.enumerated() {
+            // Pre-order: a parent's path is always computed before its children's.
+            var path = r.gestures.indices.map { GestureRef(region: i, index: $0) }
+            if let p = r.parent, p < paths.count { path += paths[p] }
+            paths.append(path)
+            for (gi, g) in r.gestures.enumerated() where r.screen < byScreen.count && byScreen[r.screen][g.name] == nil {
+                byScreen[r.screen][g.name] = GestureRef(region: i, index: gi)
+            }
+        }
+        gesturePaths = paths
+        regionHasGestures = paths.map { !$0.isEmpty }
+        gesturesByScreen = byScreen
     }
+
+    /// The recognizer named `name` in `screen`, if any.
+    public func gesture(named name: String, inScreen screen: Int) -> GestureRef? {
+        screen < gesturesByScreen.count ? gesturesByScreen[screen][name] : nil
+    }
+
+    /// The recognizers that see touches bound to `region`: its own, then its ancestors'.
+    public func gestures(seenFrom region: Int) -> [GestureRef] { gesturePaths[region] }
 
     /// The display with this name.
     public func display(named name: String) -> Int? { displayByName[name] }

@@ -242,12 +242,45 @@ struct LayoutCompiler {
             for r in range { for g in regions[r].gestures where !names.insert(g.name).inserted {
                 error("duplicate gesture name '\(g.name)' in screen '\(spec.screens[s].name)'", g.location)
             } }
+            var requires: [String: [String]] = [:]
+            var order: [GestureSpec] = []
             for r in range { for g in regions[r].gestures {
                 for other in g.requireToFail + g.simultaneousWith where !names.contains(other) {
                     error("gesture '\(g.name)' refers to unknown gesture '\(other)' (gestures of screen '\(spec.screens[s].name)': \(names.sorted().joined(separator: ", ")))", g.location)
                 }
+                if g.requireToFail.contains(g.name) { error("gesture '\(g.name)' cannot require itself to fail", g.location) }
+                if g.simultaneousWith.contains(g.name) { error("gesture '\(g.name)' cannot be simultaneous with itself", g.location) }
+                for other in g.requireToFail where g.simultaneousWith.contains(other) {
+                    error("gesture '\(g.name)' both requires '\(other)' to fail and recognizes simultaneously with it", g.location)
+                }
+                if requires[g.name] == nil { requires[g.name] = g.requireToFail.filter { $0 != g.name }; order.append(g) }
             } }
+            // require-to-fail cycles: each would wait forever for the other.
+            var reported: Set<String> = []
+            for g in order where !reported.contains(g.name) {
+                if let cycle = requireCycle(from: g.name, requires) {
+                    cycle.forEach { reported.insert($0) }
+                    error("'require-to-fail' forms a cycle: \((cycle + [g.name]).joined(separator: " → ")) (each would wait for the other to fail)", g.location)
+                }
+            }
         }
+    }
+
+    /// A path `start → … → (back to start)` through `require-to-fail`, if any (without the final repeat).
+    func requireCycle(from start: String, _ requires: [String: [String]]) -> [String]? {
+        var path: [String] = [start]
+        var visited: Set<String> = []
+        func dfs(_ n: String) -> Bool {
+            for next in requires[n] ?? [] {
+                if next == start { return true }
+                guard visited.insert(next).inserted else { continue }
+                path.append(next)
+                if dfs(next) { return true }
+                path.removeLast()
+            }
+            return false
+        }
+        return dfs(start) ? path : nil
     }
 
     func flatten(_ r: RegionSpec, into out: inout [RegionSpec]) {

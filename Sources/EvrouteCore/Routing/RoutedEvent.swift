@@ -15,10 +15,12 @@ public struct RoutedEvent: Sendable {
     public var key: KeyInput?
     /// The gesture recognizer's region, for gesture events.
     public var gestureRegion: Int?
+    /// What the recognizer measured, for gesture events.
+    public var gesture: GestureValues?
 
     public init(kind: EventKind, time: Timestamp, layout: Layout, display: Int? = nil, start: ResponderID? = nil,
                 region: Int? = nil, device: DeviceInfo? = nil, touch: Touch? = nil, key: KeyInput? = nil,
-                gestureRegion: Int? = nil) {
+                gestureRegion: Int? = nil, gesture: GestureValues? = nil) {
         self.kind = kind
         self.time = time
         self.layout = layout
@@ -29,6 +31,7 @@ public struct RoutedEvent: Sendable {
         self.touch = touch
         self.key = key
         self.gestureRegion = gestureRegion
+        self.gesture = gesture
     }
 
     /// The bound region's path, or nil.
@@ -45,6 +48,11 @@ public enum RouteRecord: Sendable {
     case focus(screen: Int, region: Int?, layout: Layout, time: Timestamp)
     /// A screen was presented over another (`over`), or dismissed from it.
     case presentation(screen: Int, over: Int?, presented: Bool, layout: Layout, time: Timestamp)
+    /// A recognizer changed state without routing an event: `failed`, or `possible` while
+    /// waiting for the recognizer `waitingFor` to fail (`require-to-fail`). Routed state
+    /// changes (began, changed, ended, recognized, cancelled) appear as `.routed` gesture events.
+    case gestureState(name: String, state: GestureState, waitingFor: String?, layout: Layout, region: Int,
+                      time: Timestamp, values: GestureValues)
     /// A new layout took over.
     case layoutReplaced(time: Timestamp, cancelledTouches: Int)
 }

@@ -3,7 +3,7 @@ extension Router {
     /// display (else the screen, else the display). A key stays with the responder it went
     /// down on; an up or repeat without a down is dropped, as libinput does.
     public func handle(_ key: KeyInput) {
-        clock.advance(to: key.time)
+        advanceTime(to: key.time)
         let k = KeyKey(device: key.device, code: key.code)
         switch key.phase {
         case .down:

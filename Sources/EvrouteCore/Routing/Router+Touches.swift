@@ -1,7 +1,12 @@
 extension Router {
     /// Routes one frame of touch changes from one device (UIEvent).
     public func handle(_ frame: TouchFrameInput) {
-        clock.advance(to: frame.time)
+        advanceTime(to: frame.time)
+        inFrame = true
+        defer {
+            inFrame = false
+            if !changedRecognizers.isEmpty { flushChanged(time: frame.time) }
+        }
         for sample in frame.contacts {
             let key = TouchKey(device: frame.device, contact: sample.contact)
             switch sample.change {
@@ -62,7 +67,7 @@ extension Router {
                           layout: layout, blocked: blocked, maxTravel: 0)
         nextTouchID += 1
         touches[key] = touch
-        route(touch, device: device?.info, time: time)
+        deliver(touch, key: key, device: device?.info, time: time)
     }
 
     func moveTouch(_ key: TouchKey, sample: ContactSample, time: Timestamp) {
@@ -82,7 +87,7 @@ extension Router {
         }
         touches[key] = t
         // A stationary touch is part of the frame, not an event of its own (as in UIKit).
-        if moved { route(t, device: devices[key.device]?.info, time: time) }
+        if moved { deliver(t, key: key, device: devices[key.device]?.info, time: time) }
     }
 
     /// Ends or cancels a touch, routes that last phase, and forgets it.
@@ -111,7 +116,22 @@ extension Router {
         if t.phase == .ended, let d = currentDisplay(of: t) {
             lastTap[d] = t.isTap(tapPolicy) ? TapMemory(location: t.location, time: time, count: t.tapCount) : nil
         }
-        route(t, device: devices[key.device]?.info, time: time)
+        deliver(t, key: key, device: devices[key.device]?.info, time: time)
+    }
+
+    /// Routes a touch phase, through its recognizers when its region or an ancestor has any.
+    @inline(__always)
+    func deliver(_ t: Touch, key: TouchKey, device: DeviceInfo?, time: Timestamp) {
+        if t.blocked == nil, let r = t.region, t.layout.regionHasGestures[r] {
+            deliverThroughGestures(t, key: key, device: device, time: time)
+        } else {
+            routeTouchPhase(t, device: device, time: time)
+        }
+    }
+
+    /// Routes a touch phase to its region's chain; an ended touch may then focus its region.
+    func routeTouchPhase(_ t: Touch, device: DeviceInfo?, time: Timestamp) {
+        route(t, device: device, time: time)
         if t.phase == .ended, t.blocked == nil, let region = t.region, t.layout === layout {
             focusOnTouchEnd(region: region, location: t.location, time: time)
         }

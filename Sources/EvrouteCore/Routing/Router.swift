@@ -63,6 +63,20 @@ public final class Router {
     /// Guards against handlers that send actions forever.
     var actionDepth = 0
 
+    // Gesture recognizers (see Gestures/).
+    var recognizers: [GestureKey: GestureRecognizer] = [:]
+    /// The same recognizers in creation order, for deterministic iteration.
+    var recognizerList: [GestureRecognizer] = []
+    var recognizerOrder = 0
+    /// Touches seen by recognizers, by touch id.
+    var gestureTouches: [Int: GestureTouch] = [:]
+    /// Pending recognizer timers, by deadline then scheduling order.
+    var timers: [GestureTimer] = []
+    var timerSequence = 0
+    /// Continuous recognizers that changed during the frame being handled.
+    var changedRecognizers: [GestureRecognizer] = []
+    var inFrame = false
+
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
         self.layout = layout
         self.clock = clock
@@ -111,17 +125,19 @@ public final class Router {
 
     /// Registers a device (its touches land on `info.display`; unknown display names fall back to the first).
     public func addDevice(_ info: DeviceInfo, time: Timestamp) {
-        clock.advance(to: time)
+        advanceTime(to: time)
         devices[info.id] = DeviceState(info: info, display: layout.display(named: info.display) ?? 0)
         emit(.deviceAdded(info, time: time))
     }
 
-    /// A device went away (unplugged, replay over): its touches and held keys are cancelled.
+    /// A device went away (unplugged, replay over): its touches and held keys are cancelled,
+    /// and the recognizers it fed settle now, as if their timers had run out.
     public func removeDevice(_ id: DeviceID, time: Timestamp) {
-        clock.advance(to: time)
-        for (key, _) in touches where key.device == id {
+        advanceTime(to: time)
+        for (key, _) in touches.sorted(by: { $0.value.id < $1.value.id }) where key.device == id {
             finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
         }
+        settleTimers(device: id, time: time)
         for (key, held) in heldKeys where key.device == id {
             heldKeys[key] = nil
             routeKey(KeyInput(device: id, time: time, code: key.code, name: keyNames[key] ?? "KEY_\(key.code)", phase: .cancelled), held: held)
@@ -139,9 +155,9 @@ public final class Router {
     /// their old region until they end; those whose region is gone are cancelled. New touches
     /// use the new layout. Screens, presentation and first responders carry over by name.
     public func replaceLayout(_ new: Layout, time: Timestamp) {
-        clock.advance(to: time)
+        advanceTime(to: time)
         var cancelled = 0
-        for (key, t) in touches {
+        for (key, t) in touches.sorted(by: { $0.value.id < $1.value.id }) {
             if let r = t.region, new.region(path: t.layout.regions[r].path) == nil {
                 finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
                 cancelled += 1
@@ -181,8 +197,9 @@ public final class Router {
 
     /// Shutdown: every active touch and held key is cancelled.
     public func cancelAll(time: Timestamp) {
+        advanceTime(to: time)
         for id in Set(touches.keys.map(\.device)).union(heldKeys.keys.map(\.device)) {
-            for (key, _) in touches where key.device == id {
+            for (key, _) in touches.sorted(by: { $0.value.id < $1.value.id }) where key.device == id {
                 finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
             }
             for (key, held) in heldKeys where key.device == id {
@@ -191,6 +208,7 @@ public final class Router {
                 keyNames[key] = nil
             }
         }
+        settleTimers(device: nil, time: time)
     }
 
     // MARK: Walking

@@ -1,0 +1,359 @@
+/// Per-touch delivery state for a touch whose region (or an ancestor) has recognizers.
+struct GestureTouch {
+    enum Delivery {
+        /// Phases route (possibly held back by delaying recognizers).
+        case normal
+        /// A recognizer cancelled it: its `cancelled` phase routed; nothing more routes.
+        case cancelled
+        /// A recognizer took it before its `began` was delivered: nothing of it routes.
+        case swallowed
+    }
+    var key: Router.TouchKey
+    var device: DeviceInfo?
+    /// The recognizers that track it, each with the generation that tracked it.
+    var recognizers: [(GestureRecognizer, Int)]
+    var delivery = Delivery.normal
+    var beganDelivered = false
+    /// The touch's last known state.
+    var last: Touch
+    /// Phases waiting for delaying recognizers.
+    var queue: [Touch] = []
+    /// The touch has ended or been cancelled by its device.
+    var finished = false
+}
+
+/// A recognizer's timer in the router's queue.
+struct GestureTimer {
+    var deadline: Timestamp
+    var sequence: Int
+    var recognizer: GestureRecognizer
+    var token: Int
+}
+
+extension Router {
+    // MARK: Timers
+
+    /// The earliest time a pending recognizer timer (multi-tap interval, long press, swipe
+    /// duration, tap duration) fires, if any. A daemon arms its loop timer for it and calls
+    /// ``advanceTime(to:)`` when it expires.
+    public var nextTimerDeadline: Timestamp? {
+        purgeStaleTimers()
+        return timers.first?.deadline
+    }
+
+    /// Moves event time forward to `time`, firing every recognizer timer due by then, in
+    /// deadline order (each at its own deadline). ``handle(_:)`` calls it before each frame or key.
+    public func advanceTime(to time: Timestamp) {
+        if timers.isEmpty { clock.advance(to: time); return }
+        while true {
+            purgeStaleTimers()
+            guard let first = timers.first, first.deadline <= time else { break }
+            timers.removeFirst()
+            clock.advance(to: first.deadline)
+            fireTimer(first.recognizer, at: max(first.deadline, clock.now))
+        }
+        clock.advance(to: time)
+    }
+
+    /// Fires now (at `time`) every pending timer of recognizers last fed by `device` (all when
+    /// nil), in deadline order: a removed device's (or a shut-down router's) recognizers settle
+    /// as if their time had run out, so a replay's end is deterministic.
+    func settleTimers(device: DeviceID?, time: Timestamp) {
+        var i = 0
+        while i < timers.count {
+            let t = timers[i]
+            if t.token != t.recognizer.timerToken { timers.remove(at: i); continue }
+            if device == nil || t.recognizer.lastDevice == device {
+                timers.remove(at: i)
+                fireTimer(t.recognizer, at: time)
+                i = 0
+                continue
+            }
+            i += 1
+        }
+    }
+
+    func purgeStaleTimers() {
+        while let first = timers.first, first.token != first.recognizer.timerToken { timers.removeFirst() }
+    }
+
+    func syncTimer(_ rec: GestureRecognizer) {
+        guard rec.timerDirty else { return }
+        rec.timerDirty = false
+        rec.timerToken += 1
+        guard let deadline = rec.timerDeadline else { return }
+        timerSequence += 1
+        let timer = GestureTimer(deadline: deadline, sequence: timerSequence, recognizer: rec, token: rec.timerToken)
+        let at = timers.firstIndex { $0.deadline > deadline } ?? timers.count
+        timers.insert(timer, at: at)
+    }
+
+    func fireTimer(_ rec: GestureRecognizer, at time: Timestamp) {
+        let step = rec.timerFired()
+        apply(step, rec, time: time)
+        syncTimer(rec)
+    }
+
+    func context(for rec: GestureRecognizer) -> GestureContext {
+        GestureContext(policy: tapPolicy, displaySize: rec.layout.displays[rec.display].size)
+    }
+
+    // MARK: Touches
+
+    /// Hands one touch phase to the recognizers that see it, then delivers it to its region
+    /// (now, later, or never) according to their state and delay/cancel options.
+    func deliverThroughGestures(_ t: Touch, key: TouchKey, device: DeviceInfo?, time: Timestamp) {
+        if t.phase == .began {
+            var entry = GestureTouch(key: key, device: device, recognizers: [], last: t)
+            for ref in t.layout.gesturePaths[t.region!] {
+                let rec = recognizer(ref, in: t.layout)
+                if rec.acceptsNewTouches { entry.recognizers.append((rec, rec.generation)) }
+            }
+            gestureTouches[t.id] = entry
+        }
+        guard var entry = gestureTouches[t.id] else {
+            routeTouchPhase(t, device: device, time: time)
+            return
+        }
+        entry.last = t
+        if t.phase.isTerminal { entry.finished = true }
+        // Queued first (routed below, or earlier if a recognizer's failure releases it), so a
+        // recognizer that cancels the touch while seeing this phase drops it.
+        if entry.delivery == .normal { entry.queue.append(t) }
+        gestureTouches[t.id] = entry
+        // Recognizers first.
+        for (rec, gen) in entry.recognizers where rec.generation == gen {
+            let ctx = context(for: rec)
+            let step: GestureStep
+            switch t.phase {
+            case .began: step = rec.touchBegan(t, ctx)
+            case .moved, .stationary: step = rec.touchMoved(t, ctx)
+            case .ended: step = rec.touchEnded(t, cancelled: false, ctx)
+            case .cancelled: step = rec.touchEnded(t, cancelled: true, ctx)
+            }
+            apply(step, rec, time: time)
+            syncTimer(rec)
+            if t.phase.isTerminal, rec.generation == gen { resetIfDone(rec) }
+        }
+        // Then the region.
+        guard let e = gestureTouches[t.id] else { return }
+        if e.delivery == .normal {
+            flushTouch(t.id, time: time)
+        } else if e.finished {
+            gestureTouches[t.id] = nil
+        }
+    }
+
+    /// Routes the touch's held phases that nothing delays any more.
+    func flushTouch(_ id: Int, time: Timestamp) {
+        guard var e = gestureTouches[id] else { return }
+        while let t = e.queue.first {
+            guard e.delivery == .normal else { e.queue.removeAll(); break }
+            if !e.beganDelivered && delays(e, began: true) { break }
+            if t.phase == .ended && delays(e, began: false) { break }
+            e.queue.removeFirst()
+            e.beganDelivered = true
+            gestureTouches[id] = e
+            routeTouchPhase(t, device: e.device, time: max(t.timestamp, time))
+            guard let again = gestureTouches[id] else { return }
+            e = again
+        }
+        gestureTouches[id] = e.finished && e.queue.isEmpty ? nil : e
+    }
+
+    func delays(_ e: GestureTouch, began: Bool) -> Bool {
+        for (rec, gen) in e.recognizers where rec.generation == gen && rec.state == .possible {
+            if began ? rec.spec.delaysTouchesBegan : rec.spec.delaysTouchesEnded { return true }
+        }
+        return false
+    }
+
+    /// Flushes every touch `rec` tracks (after it failed or recognized, its delays are over).
+    func releaseTouches(of rec: GestureRecognizer, time: Timestamp) {
+        for t in rec.tracked where gestureTouches[t.id] != nil { flushTouch(t.id, time: time) }
+    }
+
+    /// The live recognizer for `ref` in `layout`, created on first use.
+    func recognizer(_ ref: GestureRef, in l: Layout) -> GestureRecognizer {
+        let key = GestureKey(layout: ObjectIdentifier(l), ref: ref)
+        if let r = recognizers[key] { return r }
+        recognizerOrder += 1
+        let r = GestureRecognizer(spec: l.regions[ref.region].gestures[ref.index], layout: l, ref: ref, order: recognizerOrder)
+        recognizers[key] = r
+        recognizerList.append(r)
+        return r
+    }
+
+    // MARK: State machine
+
+    func apply(_ step: GestureStep, _ rec: GestureRecognizer, time: Timestamp) {
+        switch step {
+        case .none: break
+        case .fail: fail(rec, time: time)
+        case .recognize: tryRecognize(rec, as: .recognized, time: time)
+        case .begin: tryRecognize(rec, as: .began, time: time)
+        case .change:
+            guard rec.state == .began || rec.state == .changed else { return }
+            rec.state = .changed
+            // One `changed` per frame, once every contact of the frame has been seen.
+            if !changedRecognizers.contains(where: { $0 === rec }) { changedRecognizers.append(rec) }
+            if !inFrame { flushChanged(time: time) }
+        case .end, .cancel:
+            guard rec.state == .began || rec.state == .changed else { return }
+            let final: GestureState = step == .end ? .ended : .cancelled
+            rec.state = final
+            routeGesture(rec, final, time: time)
+            releaseTouches(of: rec, time: time)
+            resetIfDone(rec)
+        }
+    }
+
+    /// Routes the `changed` events gathered during a frame.
+    func flushChanged(time: Timestamp) {
+        while !changedRecognizers.isEmpty {
+            let rec = changedRecognizers.removeFirst()
+            if rec.state == .changed { routeGesture(rec, .changed, time: time) }
+        }
+    }
+
+    /// The recognizers `rec` must wait for (`require-to-fail`), those that exist.
+    func requirements(of rec: GestureRecognizer) -> [GestureRecognizer] {
+        guard !rec.spec.requireToFail.isEmpty else { return [] }
+        let screen = rec.layout.regions[rec.ref.region].screen
+        var out: [GestureRecognizer] = []
+        for name in rec.spec.requireToFail {
+            guard let ref = rec.layout.gesture(named: name, inScreen: screen),
+                  let r = recognizers[GestureKey(layout: ObjectIdentifier(rec.layout), ref: ref)] else { continue }
+            out.append(r)
+        }
+        return out
+    }
+
+    /// `rec` wants to recognize (discrete) or begin (continuous): it does, waits for the
+    /// recognizers it requires to fail, or fails because one of them recognized.
+    func tryRecognize(_ rec: GestureRecognizer, as target: GestureState, time: Timestamp) {
+        guard rec.state == .possible, rec.pending == nil else { return }
+        // The first to recognize wins: a gesture already in progress on these touches
+        // prevents this one (unless they recognize simultaneously).
+        for other in recognizerList where other !== rec && (other.state == .began || other.state == .changed)
+            && rec.shares(other) && !simultaneous(rec, other) {
+            fail(rec, time: time)
+            return
+        }
+        for req in requirements(of: rec) where !req.tracked.isEmpty {
+            switch req.state {
+            case .possible:
+                rec.pending = target
+                emit(.gestureState(name: rec.spec.name, state: .possible, waitingFor: req.spec.name, layout: rec.layout,
+                                   region: rec.ref.region, time: time, values: rec.values))
+                return
+            case .began, .changed, .recognized, .ended:
+                fail(rec, time: time)
+                return
+            case .cancelled, .failed:
+                continue
+            }
+        }
+        commit(rec, target, time: time)
+    }
+
+    func simultaneous(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
+        a.spec.simultaneousWith.contains(b.spec.name) || b.spec.simultaneousWith.contains(a.spec.name)
+    }
+
+    func commit(_ rec: GestureRecognizer, _ target: GestureState, time: Timestamp) {
+        rec.pending = nil
+        if rec.timerDeadline != nil { rec.setTimer(nil); syncTimer(rec) }
+        // Only one recognizer may take a touch sequence, unless they recognize simultaneously.
+        // (`rec` stays possible meanwhile, so its delays still hold the touches it will cancel.)
+        for other in recognizerList where other !== rec && !other.tracked.isEmpty && rec.shares(other) && !simultaneous(rec, other) {
+            switch other.state {
+            case .possible: fail(other, time: time)
+            case .began, .changed:
+                other.state = .cancelled
+                routeGesture(other, .cancelled, time: time)
+                releaseTouches(of: other, time: time)
+                resetIfDone(other)
+            default: break
+            }
+        }
+        guard rec.state == .possible else { return }
+        rec.state = target
+        routeGesture(rec, target, time: time)
+        if let action = rec.spec.action, rec.layout === layout {
+            sendAction(action, fromRegion: rec.ref.region, time: time)
+        }
+        if rec.spec.cancelsTouches { cancelTouches(of: rec, time: time) }
+        releaseTouches(of: rec, time: time)
+        // Recognizers waiting for this one to fail fail.
+        for other in recognizerList where other.pending != nil && requirements(of: other).contains(where: { $0 === rec }) {
+            fail(other, time: time)
+        }
+        resetIfDone(rec)
+    }
+
+    func fail(_ rec: GestureRecognizer, time: Timestamp) {
+        guard rec.state == .possible else { return }
+        rec.state = .failed
+        rec.pending = nil
+        if rec.timerDeadline != nil { rec.setTimer(nil) }
+        syncTimer(rec)
+        emit(.gestureState(name: rec.spec.name, state: .failed, waitingFor: nil, layout: rec.layout,
+                           region: rec.ref.region, time: time, values: rec.values))
+        releaseTouches(of: rec, time: time)
+        // Recognizers waiting for this one may go now.
+        for other in recognizerList where other.pending != nil && requirements(of: other).contains(where: { $0 === rec }) {
+            let waiting = requirements(of: other).contains { $0 !== rec && $0.inPlay }
+            if !waiting, let target = other.pending {
+                other.pending = nil
+                tryRecognize(other, as: target, time: time)
+            }
+        }
+        resetIfDone(rec)
+    }
+
+    /// Goes back to `possible` once the recognizer is final and none of its touches is down.
+    func resetIfDone(_ rec: GestureRecognizer) {
+        guard rec.state.isFinal, rec.activeCount == 0 else { return }
+        rec.reset()
+        syncTimer(rec)
+        if rec.layout !== layout {
+            recognizers[GestureKey(layout: ObjectIdentifier(rec.layout), ref: rec.ref)] = nil
+            recognizerList.removeAll { $0 === rec }
+        }
+    }
+
+    /// `cancels-touches`: the recognizer's touches get their `cancelled` phase now, and no
+    /// more phases route (a touch whose `began` was still held is never delivered).
+    func cancelTouches(of rec: GestureRecognizer, time: Timestamp) {
+        for tracked in rec.tracked {
+            guard var e = gestureTouches[tracked.id], e.delivery == .normal else { continue }
+            e.queue.removeAll()
+            if !e.beganDelivered {
+                e.delivery = .swallowed
+                gestureTouches[tracked.id] = e.finished ? nil : e
+                continue
+            }
+            e.delivery = .cancelled
+            gestureTouches[tracked.id] = e.finished ? nil : e
+            var t = e.last
+            // A touch whose end already routed is over; one whose end is held gets cancelled instead.
+            t.phase = .cancelled
+            t.timestamp = max(t.timestamp, time)
+            route(t, device: e.device, time: time)
+        }
+    }
+
+    /// Routes a recognizer's state change up the chain from its region.
+    func routeGesture(_ rec: GestureRecognizer, _ state: GestureState, time: Timestamp) {
+        let event = RoutedEvent(kind: .gesture(name: rec.spec.name, state: state.rawValue), time: time, layout: rec.layout,
+                                display: rec.display, start: .region(rec.ref.region), region: rec.ref.region,
+                                gestureRegion: rec.ref.region, gesture: rec.values)
+        walk(event)
+    }
+}
+
+struct GestureKey: Hashable {
+    var layout: ObjectIdentifier
+    var ref: GestureRef
+}
