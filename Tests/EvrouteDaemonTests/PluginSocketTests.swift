@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import EvrouteDaemon
+import EvrouteCore
+
+/// A client of the plugin's socket, served by the test's loop: collects lines, and answers
+/// each event with `answer(id)` when given.
+private final class TestClient {
+    let fd: Int32
+    var lines: [String] = []
+    private var partial: [UInt8] = []
+
+    init(path: String, loop: EventLoop, reading: Bool = true, answerTwice: Bool = false, answer: ((String) -> Bool?)? = nil) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = SocketPlugin.address(path)
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard r == 0 else { throw EventLoop.Failure(call: "connect", errno: errno) }
+        setNonBlocking(fd)
+        guard reading else { return }
+        try loop.watch(fd) { [unowned self] _ in
+            var buf = [UInt8](repeating: 0, count: 65536)
+            let n = read(self.fd, &buf, buf.count)
+            if n <= 0 { loop.unwatch(self.fd); return }
+            self.partial += buf[0..<n]
+            while let nl = self.partial.firstIndex(of: 10) {
+                let line = String(decoding: self.partial[..<nl], as: UTF8.self)
+                self.partial.removeSubrange(...nl)
+                self.lines.append(line)
+                if let answer, let id = TestClient.id(in: line), let handled = answer(line) {
+                    var reply = "{\"id\":\(id),\"handled\":\(handled)}\n"
+                    if answerTwice { reply += "{\"handled\":\(!handled), \"id\":\(id)}\n" }
+                    _ = reply.withCString { send(self.fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                }
+            }
+        }
+    }
+
+    static func id(in line: String) -> Int? { field("id", in: line) }
+
+    static func field(_ name: String, in line: String) -> Int? {
+        let key = Array("\"\(name)\":".utf8), bytes = Array(line.utf8)
+        guard bytes.count >= key.count else { return nil }
+        for i in 0...(bytes.count - key.count) where bytes[i..<(i + key.count)].elementsEqual(key) {
+            return Int(String(decoding: bytes[(i + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self))
+        }
+        return nil
+    }
+
+    deinit { close(fd) }
+}
+
+private func socketPlugin(_ path: String, _ options: [String: ConfigValue] = [:]) -> PluginSpec {
+    var o = options
+    o["path"] = .string(path)
+    return PluginSpec(name: "ui", type: "socket", options: o)
+}
+
+@Suite("Plugin socket")
+struct PluginSocketTests {
+    @Test func clientsReceiveEveryEventAsAJSONLine() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["mode": .string("0600")])))
+        var st = stat()
+        #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
+        let a = try TestClient(path: path, loop: rig.loop)
+        let b = try TestClient(path: path, loop: rig.loop)
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 2 })
+        let ids = (0..<3).map { _ in rig.tap() }
+        #expect(rig.run(upTo: 5) { a.lines.count == 3 && b.lines.count == 3 })
+        #expect(a.lines == b.lines)
+        #expect(a.lines[0].hasPrefix("{\"type\":\"touch\""))
+        #expect(a.lines[0].contains("\"touch\":\(ids[0]),\"phase\":\"began\",\"x\":50.0,\"y\":50.0,\"region\":\"home/root/button\",\"handled_by\":\"home/root/button\",\"handler\":\"ui\""))
+        let eventIDs = a.lines.compactMap(TestClient.id(in:))
+        #expect(Set(eventIDs).count == 3)
+        // Without `answers`, the socket handles what it delivers.
+        #expect(ids.allSatisfy { rig.outcomes.began[$0] == "home/root/button" })
+        #expect(rig.stats("ui").handled == 3)
+    }
+
+    @Test func withNoClientEventsAreDeclined() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path)))
+        let id = rig.tap()
+        #expect(rig.outcomes.began[id] == "home/root")
+        #expect(rig.stats("ui").declined == 1)
+    }
+
+    @Test func aClientCanDeclineAndTheFirstAnswerWins() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["answers": .bool(true), "deadline-ms": .number(5000)])))
+        // Declines odd touches' events, then answers the opposite: the first answer wins.
+        let decider = try TestClient(path: path, loop: rig.loop, answerTwice: true) { line in
+            TestClient.field("touch", in: line).map { $0 % 2 == 0 }
+        }
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        let ids = (0..<4).map { _ in rig.tap() }
+        #expect(rig.run(upTo: 5) { decider.lines.count == 4 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["pending"] == 0 })
+        let s = rig.stats("ui")
+        #expect(s.handled + s.declined == 4)
+        #expect(s.declined == 2)
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["late_answers"] == 4 })
+        for id in ids {
+            #expect(rig.outcomes.began[id] == (id % 2 == 0 ? "home/root/button" : "home/root"))
+        }
+    }
+
+    @Test func withoutAnAnswerByTheDeadlineTheEventCountsAsHandled() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["answers": .bool(true), "deadline-ms": .number(20)])))
+        let silent = try TestClient(path: path, loop: rig.loop)
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        let id = rig.tap()
+        #expect(rig.run(upTo: 5) { rig.stats("ui").timedOut == 1 })
+        #expect(rig.outcomes.began[id] == "home/root/button")
+        #expect(silent.lines.count == 1)
+    }
+
+    @Test func aSlowClientIsDroppedAndRoutingGoesOn() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["max-buffer": .number(4096)])))
+        let slow = try TestClient(path: path, loop: rig.loop, reading: false)
+        let fast = try TestClient(path: path, loop: rig.loop)
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 2 })
+        let start = MonotonicClock.now()
+        var routed = 0
+        // Enough to fill the kernel's socket buffer and then ours.
+        // Enough to fill the kernel's socket buffer and then ours; the loop runs between
+        // bursts so the reading client keeps up.
+        for _ in 0..<100 {
+            for _ in 0..<50 { rig.tap(); routed += 1 }
+            rig.run(upTo: 1) { fast.lines.count == routed }
+            if rig.stats("ui").details["clients_dropped"] == 1 { break }
+        }
+        let took = (MonotonicClock.now() - start).seconds
+        #expect(rig.stats("ui").details["clients_dropped"] == 1)
+        #expect(rig.stats("ui").details["clients"] == 1)
+        #expect(took < 3)
+        #expect(rig.outcomes.began.count == routed)
+        #expect(rig.run(upTo: 5) { fast.lines.count == routed })
+        _ = slow
+    }
+
+    @Test func aStaleSocketFileIsReplacedAndRemovedAtShutdown() throws {
+        let path = temporaryPath("ui.sock")
+        // A stale socket: bound, then its owner went away.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = SocketPlugin.address(path)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(stale)
+        #expect(access(path, F_OK) == 0)
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path)))
+        #expect(rig.stats("ui").failures == 0)
+        let client = try TestClient(path: path, loop: rig.loop)
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        _ = client
+        rig.host.shutdown()
+        #expect(access(path, F_OK) != 0)
+    }
+
+    @Test func aPathThatIsNotASocketIsLeftAloneAndTheEventsDecline() throws {
+        let path = temporaryPath("not-a-socket")
+        let f = fopen(path, "w")!
+        fputs("keep me", f)
+        fclose(f)
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path)))
+        #expect(rig.stats("ui").failures == 1)
+        #expect(rig.stats("ui").lastError?.contains("not a socket") == true)
+        let id = rig.tap()
+        #expect(rig.outcomes.began[id] == "home/root")
+        #expect(readFile(path) == "keep me")
+        unlink(path)
+    }
+}
