@@ -107,6 +107,20 @@ struct PluginExecTests {
         #expect(rig.outcomes.count("home/root/button") == 2)
     }
 
+    /// Not a timed assertion: prints what spawning costs the routing thread, for the report.
+    @Test func spawnCost() throws {
+        let layout = try pluginLayout(PluginSpec(name: "t", type: "exec", options: ["command": .list([.string("true")]), "max-concurrent": .number(64)]))
+        let rig = try PluginRig(layout)
+        let n = 20
+        let start = MonotonicClock.now()
+        for _ in 0..<n { rig.tap() }
+        let perTap = Double((MonotonicClock.now() - start).microseconds) / Double(n)
+        #expect(rig.run(upTo: 5) { rig.stats("t").details["running"] == 0 })
+        let all = Double((MonotonicClock.now() - start).microseconds) / 1000
+        print("exec: \(perTap) µs routing time per spawned command; \(n) commands run and reaped in \(all) ms")
+        #expect(rig.stats("t").details["started"] == n)
+    }
+
     @Test func badCommandOptionsAreRejectedUpFront() throws {
         let loop = try EventLoop()
         let noShell = try pluginLayout(PluginSpec(name: "x", type: "exec", options: ["command": .string("echo hi")]))

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import EvrouteDaemon
+import EvrouteCore
+
+@Suite("Plugin host")
+struct PluginHostTests {
+    @Test func logPluginWritesOneLinePerEventAndHandles() throws {
+        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "log", type: "log")))
+        let id = rig.tap()
+        #expect(rig.outcomes.began[id] == "home/root/button")
+        #expect(rig.logText.contains("touch \(id) began (50, 50) home/root/button → home/root/button [log] device touch"))
+        let s = rig.stats("log")
+        #expect(s.delivered == 1 && s.handled == 1)
+        // `after` (log on the root) took the ended phase.
+        #expect(rig.stats("after").delivered == 1)
+    }
+
+    @Test func eventJSONIsTheTraceObjectWithAUniqueID() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: "socket", options: ["path": .string(path)])))
+        let layout = rig.router.layout
+        let button = layout.region(path: "home/root/button")!
+        let event = RoutedEvent(kind: .key(name: "KEY_ENTER", phase: .down), time: Timestamp(microseconds: 1_500_000),
+                                layout: layout, display: 0, start: .region(button), region: button)
+        let json = rig.host.eventJSON(event, handler: layout.handlers[layout.regions[button].handlers[0]], responder: .region(button), id: 42)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text == "{\"type\":\"key\",\"time\":1.5,\"device\":null,\"key\":\"KEY_ENTER\",\"phase\":\"down\",\"region\":\"home/root/button\",\"handled_by\":\"home/root/button\",\"handler\":\"ui\",\"id\":42}\n")
+    }
+
+    @Test func reloadKeepsUnchangedInstancesAndReplacesChangedOnes() throws {
+        let path = temporaryPath("ui.sock")
+        let ui = PluginSpec(name: "ui", type: "socket", options: ["path": .string(path)])
+        let helperV1 = PluginSpec(name: "helper", type: "process", options: ["command": .list([.string("/bin/sh"), .string("-c"), .string("cat > /dev/null")])])
+        let rig = try PluginRig(try pluginLayout(ui, extraPlugins: [helperV1]))
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        let oldHelper = pid_t(rig.stats("helper").details["pid"]!)
+        let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = SocketPlugin.address(path)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(clientFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        defer { close(clientFD) }
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        rig.tap()
+
+        // Same socket options, changed helper options.
+        var helperV2 = helperV1
+        helperV2.options["deadline-ms"] = .number(500)
+        try rig.host.reload(layout: try pluginLayout(ui, extraPlugins: [helperV2]))
+        #expect(rig.stats("ui").details["clients"] == 1)     // the same instance, still connected
+        #expect(rig.stats("ui").delivered == 1)
+        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 && !processExists(oldHelper) })
+        #expect(pid_t(rig.stats("helper").details["pid"] ?? 0) != oldHelper)
+
+        // A bad option keeps everything as it was.
+        var broken = helperV2
+        broken.options["deadline-ms"] = .string("soon")
+        #expect(throws: PluginConfigError.self) { try rig.host.reload(layout: try pluginLayout(ui, extraPlugins: [broken])) }
+        #expect(rig.stats("helper").details["running"] == 1)
+
+        // Removing the socket plugin closes it and removes its file.
+        try rig.host.reload(layout: try pluginLayout(PluginSpec(name: "ui", type: "log"), extraPlugins: [helperV2]))
+        #expect(access(path, F_OK) != 0)
+        #expect(rig.stats("ui").type == "log")
+    }
+
+    @Test func unknownOptionsTypesAreRejected() throws {
+        let loop = try EventLoop()
+        for bad in [PluginSpec(name: "s", type: "socket"),
+                    PluginSpec(name: "s", type: "socket", options: ["path": .string("/tmp/x.sock"), "mode": .string("rw")]),
+                    PluginSpec(name: "s", type: "socket", options: ["path": .string("/tmp/x.sock"), "on-timeout": .string("maybe")]),
+                    PluginSpec(name: "p", type: "process"),
+                    PluginSpec(name: "p", type: "process", options: ["command": .list([.string("x")]), "deadline-ms": .number(-1)])] {
+            let layout = try pluginLayout(bad)
+            #expect(throws: PluginConfigError.self) { try PluginHost(layout: layout, loop: loop, log: Log(fd: -1)) }
+        }
+    }
+
+    @Test func answerParsingNeverTrapsOnGarbage() {
+        #expect(PluginAnswer.parse(Array("{\"id\":7,\"handled\":false}".utf8)[...]) == PluginAnswer(id: 7, handled: false))
+        #expect(PluginAnswer.parse(Array(" { \"handled\" : true , \"note\": {\"a\":[1,2,{\"b\":null}]}, \"id\": 9 } ".utf8)[...]) == PluginAnswer(id: 9, handled: true))
+        for garbage in ["", "{", "}", "{\"id\":}", "{\"id\":1}", "{\"id\":-1,\"handled\":true}", "{\"id\":1,\"handled\":\"yes\"}",
+                        "[1,2]", "{\"id\":99999999999999999999999,\"handled\":true}", "{\"id\":1,\"handled\":true} trailing",
+                        String(repeating: "[", count: 10_000), "\u{0}\u{1}\u{ff}"] {
+            #expect(PluginAnswer.parse(Array(garbage.utf8)[...]) == nil, "\(garbage.prefix(30))")
+        }
+    }
+
+    /// Not a timed assertion: prints what a dispatch costs, for the report.
+    @Test func dispatchCost() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: "socket", options: ["path": .string(path), "max-buffer": .number(16_000_000)])))
+        let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = SocketPlugin.address(path)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(clientFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        defer { close(clientFD) }
+        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        let layout = rig.router.layout
+        let button = layout.region(path: "home/root/button")!
+        let handler = layout.handlers[layout.regions[button].handlers[0]]
+        let event = RoutedEvent(kind: .key(name: "KEY_A", phase: .down), time: .zero, layout: layout, display: 0, start: .region(button), region: button)
+        let n = 2000
+        let start = MonotonicClock.now()
+        for _ in 0..<n { _ = rig.host.dispatch(event, to: handler, at: .region(button)) }
+        let perEvent = Double((MonotonicClock.now() - start).microseconds) / Double(n)
+        print("socket dispatch (JSON + id + write to one client): \(perEvent) µs/event")
+        #expect(rig.stats("ui").delivered == n)
+        #expect(perEvent < 1000)
+    }
+}
