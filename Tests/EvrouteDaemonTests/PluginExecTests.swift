@@ -49,7 +49,7 @@ struct PluginExecTests {
         let rig = try PluginRig(layout)
         let start = MonotonicClock.now()
         rig.tap()
-        #expect(rig.stats("slow").details["running"] == 1)
+        #expect(rig.run(upTo: 5) { rig.stats("slow").details["running"] == 1 })
         #expect(rig.run(upTo: 5) { rig.stats("slow").details["running"] == 0 })
         let elapsed = (MonotonicClock.now() - start).seconds
         #expect(elapsed >= 0.19 && elapsed < 2)
@@ -74,12 +74,13 @@ struct PluginExecTests {
         let rig = try PluginRig(layout)
         for _ in 0..<4 { rig.tap() }
         var s = rig.stats("cap")
-        #expect(s.details["running"] == 1 && s.details["queued"] == 1 && s.dropped == 2)
+        #expect(s.details["running"] == 0 && s.details["queued"] == 2 && s.dropped == 2)   // nothing spawned while routing
         #expect(s.handled == 4)   // exec always answers handled
         #expect(rig.outcomes.count("home/root/button") == 4)
         #expect(rig.run(upTo: 5) { rig.stats("cap").details["started"] == 2 && rig.stats("cap").details["running"] == 0 })
         s = rig.stats("cap")
         #expect(s.dropped == 2)
+        #expect(s.details["peak_running"] == 1)
     }
 
     @Test func outputBeyondTheLimitIsDropped() throws {
@@ -101,6 +102,7 @@ struct PluginExecTests {
         let rig = try PluginRig(layout)
         rig.tap()
         rig.tap()
+        #expect(rig.run(upTo: 5) { rig.stats("missing").failures == 2 })
         let s = rig.stats("missing")
         #expect(s.failures == 2)
         #expect(s.lastError?.contains("evroute-test-program") == true)

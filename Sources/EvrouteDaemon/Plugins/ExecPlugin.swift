@@ -4,8 +4,9 @@ import Glibc
 import EvrouteCore
 
 /// `exec`: runs a command per event, without a shell unless `shell: true`, with the event in
-/// `EVROUTE_*` environment variables. At most `max-concurrent` commands run at once; more
-/// wait in a queue of `max-queued`, beyond which events are dropped (counted, warned). A
+/// `EVROUTE_*` environment variables. Commands start right after the current loop callback.
+/// At most `max-concurrent` run at once; more wait in a queue of `max-queued`, beyond which
+/// events are dropped (counted, warned). A
 /// command running longer than `timeout` gets SIGTERM, then SIGKILL `kill-after` later. Its
 /// stdout and stderr go to the log line by line, up to `output-limit` bytes. Always handles:
 /// whether the command succeeds is its own business.
@@ -64,6 +65,7 @@ final class ExecPlugin: Plugin {
     private var dropWarnings = LogRateLimiter()
     private var errorLogs = LogRateLimiter()
     private var stopped = false
+    private var startScheduled = false
 
     init(spec: PluginSpec, context: PluginContext) throws(PluginConfigError) {
         self.spec = spec
@@ -93,17 +95,37 @@ final class ExecPlugin: Plugin {
                       label: "\(spec.name)/\(argv.last.map { String($0.prefix(40)) } ?? "")")
         if stopped {
             statistics.dropped += 1
-        } else if running.count < config.maxConcurrent {
-            run(job)
-        } else if queue.count < config.maxQueued {
+        } else if running.count + queue.count < config.maxConcurrent + config.maxQueued {
             queue.append(job)
+            scheduleStarts()
         } else {
             statistics.dropped += 1
             context.log.limited(.warning, &dropWarnings,
-                                "exec \(spec.name): \(config.maxConcurrent) commands running and \(queue.count) queued; event dropped")
+                                "exec \(spec.name): \(running.count) commands running and \(queue.count) queued; event dropped")
         }
         updateGauges()
         return .handled
+    }
+
+    /// posix_spawn suspends the caller until the child has exec'd (about a millisecond):
+    /// commands start right after the current loop callback, so the frame being routed
+    /// finishes first and dispatch returns in microseconds.
+    private func scheduleStarts() {
+        guard !startScheduled else { return }
+        startScheduled = true
+        context.loop.schedule(after: .init(microseconds: 0)) { [weak self] in
+            guard let self else { return }
+            self.startScheduled = false
+            self.startQueued()
+        }
+    }
+
+    private func startQueued() {
+        while !stopped, running.count < config.maxConcurrent, !queue.isEmpty {
+            run(queue.removeFirst())
+        }
+        statistics.details["peak_running"] = max(statistics.details["peak_running"] ?? 0, running.count)
+        updateGauges()
     }
 
     func stop(_ reason: PluginStopReason) {
@@ -162,10 +184,7 @@ final class ExecPlugin: Plugin {
             statistics.details["nonzero_exits", default: 0] += 1
             context.log.limited(.notice, &errorLogs, "exec \(spec.name): \(child.argv[0]) [\(child.pid)] \(child.exitDescription)")
         }
-        while !stopped, running.count < config.maxConcurrent, !queue.isEmpty {
-            run(queue.removeFirst())
-        }
-        updateGauges()
+        startQueued()
     }
 
     /// Logs the child's output line by line, up to `output-limit` bytes; drains (and drops)
