@@ -62,13 +62,13 @@ test: test-unit
 # install: the binary to $(PREFIX)/bin; the unit to $(UNITDIR) (default $(PREFIX)/lib/systemd/system;
 # use UNITDIR=/lib/systemd/system or /usr/lib/systemd/system for a distribution layout), with
 # ExecStart pointing at the installed binary; sysusers.d and tmpfiles.d entries under
-# $(PREFIX)/lib; the demo layout as /etc/evroute/evroute.yaml only when that file is absent.
+# $(PREFIX)/lib; config/minimal.yaml as /etc/evroute/evroute.yaml only when that file is absent.
 # DESTDIR is prepended to every path (staged installs, packaging).
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 SYSCONFDIR  ?= /etc
-EXAMPLE_CONFIG ?= config/demo.yaml
+EXAMPLE_CONFIG ?= config/minimal.yaml
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/evroute

@@ -48,6 +48,9 @@ struct RouteCommand: ParsableCommand {
     @Flag(name: .long, help: "Daemon with --replay: keep replayed devices plugged in after their recording ends (touches still down stay down).")
     var keepReplayDevices = false
 
+    @Flag(name: .long, help: "Daemon with --replay: hold the replay until `{\"command\":\"replay\"}` arrives on the control socket.")
+    var replayPaused = false
+
     @Flag(name: .long, help: "Daemon: log debug messages too.")
     var verbose = false
 
@@ -60,6 +63,7 @@ struct RouteCommand: ParsableCommand {
             options.descriptionPath = desc
             options.exitAfterReplay = exitAfterReplay
             options.keepReplayDevices = keepReplayDevices
+            options.replayPaused = replayPaused
             options.controlSocketPath = controlSocket == "none" ? nil : controlSocket
             options.logLevel = verbose ? .debug : .info
             let status = Daemon(options: options).run()

@@ -4,7 +4,8 @@ import Glibc
 import EvrouteCore
 
 extension Daemon {
-    /// Answers one control request: `{"command":"status"}`, `{"command":"reload"}`.
+    /// Answers one control request: `{"command":"status"}`, `{"command":"reload"}`, and
+    /// `{"command":"replay"}` (starts a replay held by `--replay-paused`).
     /// Every answer carries `"ok"`; a failure also `"error"` (and `"errors"` for a reload).
     func answer(_ request: JSONValue) -> JSONValue {
         switch request["command"]?.stringValue {
@@ -18,6 +19,10 @@ extension Daemon {
             }
             return .object([("ok", .bool(false)), ("error", .string("the config has errors; the previous configuration keeps running")),
                             ("errors", .array(errors.map { .string($0) }))])
+        case "replay":
+            let started = startReplay()
+            return started ? .object([("ok", .bool(true))])
+                : .object([("ok", .bool(false)), ("error", .string(replay == nil ? "not replaying" : "the replay has already started"))])
         case let other:
             let what = other.map { "unknown command \"\($0)\"" } ?? "expected {\"command\": \"status\" | \"reload\"}"
             return .object([("ok", .bool(false)), ("error", .string(what))])
@@ -96,7 +101,7 @@ extension Daemon {
         ])
         let uptime = Double((now - startTime).microseconds / 1000) / 1000
         let startup = readyTime.map { Double(($0 - startTime).microseconds / 100) / 10_000 } ?? 0
-        let input = replay == nil ? "live" : (replay!.isFinished ? "replay finished" : "replaying")
+        let input = replay == nil ? "live" : (replay!.isFinished ? "replay finished" : replayStarted ? "replaying" : "replay paused")
         var members: [(String, JSONValue)] = [("ok", .bool(true)), ("pid", .int(Int(getpid())))]
         members.append(("uptime", .number(uptime)))
         members.append(("startup_seconds", .number(startup)))

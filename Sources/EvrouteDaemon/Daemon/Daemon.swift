@@ -61,6 +61,7 @@ public final class Daemon {
     /// The loop timer armed for the router's next gesture-recognizer deadline (live input).
     private var gestureTimer: (id: EventLoop.TimerID, deadline: Timestamp)?
     private var exitStatus: Int32 = 0
+    private(set) var replayStarted = false
     private var stopping = false
 
     /// Reads the systemd environment (`$NOTIFY_SOCKET`, `$WATCHDOG_USEC`); nothing starts
@@ -127,7 +128,7 @@ public final class Daemon {
             } catch {
                 throw StartupError(description: "\(error)")
             }
-            loop.schedule(after: Timestamp.Duration(microseconds: 0)) { [unowned self] in self.feedReplay() }
+            if !options.replayPaused { startReplay() }
         }
 
         if let interval = notifier.watchdogInterval {
@@ -216,6 +217,16 @@ public final class Daemon {
             self.armGestureTimer()
         }
         gestureTimer = (id, deadline)
+    }
+
+    /// Starts feeding the recordings (at startup, or on a control request with `--replay-paused`).
+    /// Returns false when there is no replay or it has already started.
+    @discardableResult
+    func startReplay() -> Bool {
+        guard replay != nil, !replayStarted else { return false }
+        replayStarted = true
+        loop.schedule(after: Timestamp.Duration(microseconds: 0)) { [unowned self] in self.feedReplay() }
+        return true
     }
 
     private func feedReplay() {

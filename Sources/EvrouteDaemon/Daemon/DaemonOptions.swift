@@ -9,6 +9,9 @@ public struct DaemonOptions: Sendable {
     /// Keep replayed devices "plugged in" after their recording ends (touches still down stay
     /// down until shutdown) instead of removing them.
     public var keepReplayDevices = false
+    /// Hold the replay until a control request `{"command":"replay"}` starts it (so clients can
+    /// connect to plugin sockets first).
+    public var replayPaused = false
     /// Exit 0 once the replays are done and the plugins have drained.
     public var exitAfterReplay = false
     /// The control socket; nil = none.
