@@ -153,7 +153,8 @@ struct DemoTests {
         try #require(corner.count == 1)
         let records = corner[0].records
         let held = number(records.last!, "time") - number(records[0], "time")
-        #expect(held >= 0.8)
+        // The admin-hold long press cancels the touch exactly 0.8 s in (times parse as doubles).
+        #expect(held >= 0.8 - 1e-6)
         #expect(records.last?["tap"] == nil)
         let xs = records.map { number($0, "x") }, ys = records.map { number($0, "y") }
         #expect(xs.max()! - xs.min()! <= 10 && ys.max()! - ys.min()! <= 10, "the finger did not stay still")

@@ -1,6 +1,8 @@
 /// What a recognizer asks the router to do after seeing a touch or a timer.
 enum GestureStep {
     case none, fail, recognize, begin, change, end, cancel
+    /// Touches moved: judge the movement once every contact of the frame has moved.
+    case evaluate
 }
 
 /// The settings a recognizer needs from the router.
@@ -200,13 +202,24 @@ final class GestureRecognizer {
         guard let i = tracked.firstIndex(where: { $0.id == t.id }) else { return .none }
         tracked[i].location = t.location
         let moved = tracked[i].began.distance(to: t.location)
-        let inProgress = state == .began || state == .changed
         switch spec.kind {
         case .tap:
             return moved > spec.allowableMovement ? .fail : .none
         case .longPress:
-            if inProgress { return .change }
+            if state == .began || state == .changed { return .change }
             return moved > spec.allowableMovement ? .fail : .none
+        default:
+            return .evaluate
+        }
+    }
+
+    /// Judges the movement of the touches (after a whole frame: contacts of one frame move together).
+    func evaluateMovement() -> GestureStep {
+        let inProgress = state == .began || state == .changed
+        guard state == .possible || inProgress else { return .none }
+        switch spec.kind {
+        case .tap, .longPress:
+            return .none
         case .swipe:
             guard activeCount == spec.touches else { return .none }
             let d = translation

@@ -189,6 +189,12 @@ extension Router {
     func apply(_ step: GestureStep, _ rec: GestureRecognizer, time: Timestamp) {
         switch step {
         case .none: break
+        case .evaluate:
+            if inFrame {
+                if !movedRecognizers.contains(where: { $0 === rec }) { movedRecognizers.append(rec) }
+            } else {
+                apply(rec.evaluateMovement(), rec, time: time)
+            }
         case .fail: fail(rec, time: time)
         case .recognize: tryRecognize(rec, as: .recognized, time: time)
         case .begin: tryRecognize(rec, as: .began, time: time)
@@ -206,6 +212,17 @@ extension Router {
             releaseTouches(of: rec, time: time)
             resetIfDone(rec)
         }
+    }
+
+    /// At the end of a frame: judges the movement of the recognizers whose touches moved,
+    /// then routes the `changed` events gathered.
+    func finishFrame(time: Timestamp) {
+        while !movedRecognizers.isEmpty {
+            let rec = movedRecognizers.removeFirst()
+            apply(rec.evaluateMovement(), rec, time: time)
+            syncTimer(rec)
+        }
+        flushChanged(time: time)
     }
 
     /// Routes the `changed` events gathered during a frame.

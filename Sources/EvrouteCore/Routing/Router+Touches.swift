@@ -5,7 +5,7 @@ extension Router {
         inFrame = true
         defer {
             inFrame = false
-            if !changedRecognizers.isEmpty { flushChanged(time: frame.time) }
+            if !movedRecognizers.isEmpty || !changedRecognizers.isEmpty { finishFrame(time: frame.time) }
         }
         for sample in frame.contacts {
             let key = TouchKey(device: frame.device, contact: sample.contact)

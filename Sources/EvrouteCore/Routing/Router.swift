@@ -75,6 +75,8 @@ public final class Router {
     var timerSequence = 0
     /// Continuous recognizers that changed during the frame being handled.
     var changedRecognizers: [GestureRecognizer] = []
+    /// Recognizers whose touches moved during the frame being handled.
+    var movedRecognizers: [GestureRecognizer] = []
     var inFrame = false
 
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
