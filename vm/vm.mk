@@ -19,7 +19,7 @@ VM_EVROUTE ?= $(VM_SCRATCH)/release/evroute
 # host commands and the Debian packages that provide them
 VM_HOST_TOOLS := qemu-system-x86_64:qemu-system-x86 cpio:cpio xz:xz-utils apt-get:apt dpkg-deb:dpkg
 
-.PHONY: test-vm vm-host-tools vm-fetch vm-evroute vm-image vm-run vm-shell vm-clean
+.PHONY: test-vm vm-host-tools vm-fetch vm-evroute vm-image vm-run vm-shell vm-clean vm-distclean
 
 test-vm: vm-host-tools vm-fetch vm-evroute vm-image
 	$(VM_DIR)/run.sh $(VM_RUN_ARGS) $(VM_SCENARIOS)
