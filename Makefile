@@ -57,7 +57,18 @@ test-unit: deps
 	$(SWIFT) build --scratch-path $(BUILD)
 	$(SWIFT) test --scratch-path $(BUILD)
 
+# The real-kernel tests (vm/) run too when this host can run them: an x86_64 machine where
+# qemu can be installed. EVROUTE_SKIP_VM=1 skips them (say so when you report results).
+VM_CAPABLE := $(shell [ "$$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 && echo yes)
+
 test: test-unit
+ifeq ($(EVROUTE_SKIP_VM),1)
+	@echo "real-kernel tests skipped (EVROUTE_SKIP_VM=1)"
+else ifeq ($(VM_CAPABLE),yes)
+	$(MAKE) test-vm
+else
+	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"
+endif
 
 # install: the binary to $(PREFIX)/bin; the unit to $(UNITDIR) (default $(PREFIX)/lib/systemd/system;
 # use UNITDIR=/lib/systemd/system or /usr/lib/systemd/system for a distribution layout), with
