@@ -7,22 +7,62 @@ public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A device as the router knows it: which rule matched it and which display it drives.
+///
+/// Every routed event carries one, so its fields live behind a single copy-on-write
+/// reference: copying a `DeviceInfo` is one retain, not one per string.
 public struct DeviceInfo: Sendable {
-    public var id: DeviceID
+    private final class Storage: @unchecked Sendable {
+        var id: DeviceID
+        var ruleName: String
+        var name: String
+        var kind: DeviceKind
+        var display: String
+
+        init(id: DeviceID, ruleName: String, name: String, kind: DeviceKind, display: String) {
+            self.id = id
+            self.ruleName = ruleName
+            self.name = name
+            self.kind = kind
+            self.display = display
+        }
+
+        func copy() -> Storage { Storage(id: id, ruleName: ruleName, name: name, kind: kind, display: display) }
+    }
+
+    // Mutated only through the setters below, which copy a shared storage first.
+    private var storage: Storage
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    public var id: DeviceID {
+        get { storage.id }
+        set { unique().id = newValue }
+    }
     /// The name of the matching device rule (the trace's `device` field).
-    public var ruleName: String
+    public var ruleName: String {
+        get { storage.ruleName }
+        set { unique().ruleName = newValue }
+    }
     /// The kernel's name of the device.
-    public var name: String
-    public var kind: DeviceKind
+    public var name: String {
+        get { storage.name }
+        set { unique().name = newValue }
+    }
+    public var kind: DeviceKind {
+        get { storage.kind }
+        set { unique().kind = newValue }
+    }
     /// The display its touches land on, or keys go to.
-    public var display: String
+    public var display: String {
+        get { storage.display }
+        set { unique().display = newValue }
+    }
 
     public init(id: DeviceID, ruleName: String, name: String, kind: DeviceKind, display: String) {
-        self.id = id
-        self.ruleName = ruleName
-        self.name = name
-        self.kind = kind
-        self.display = display
+        storage = Storage(id: id, ruleName: ruleName, name: name, kind: kind, display: display)
     }
 }
 

@@ -3,13 +3,35 @@ public struct HandlerBinding: Sendable {
     /// Index in ``Layout/handlers``.
     public let index: Int
     /// The plugin instance name (`shell`, `log`, …).
-    public let plugin: String
+    public var plugin: String { storage.plugin }
     /// The plugin's type (`exec`, `log`, …).
-    public let pluginType: String
-    public let filters: [EventFilter]
-    public let options: [String: ConfigValue]
+    public var pluginType: String { storage.pluginType }
+    public var filters: [EventFilter] { storage.filters }
+    public var options: [String: ConfigValue] { storage.options }
     public let owner: ResponderID
-    public let location: SourceLocation?
+    public var location: SourceLocation? { storage.location }
+    /// A built-in plugin type that acts on routing itself (`action`, `focus`, `present`,
+    /// `dismiss`): it runs in the router, even in dry-run.
+    public let isBuiltIn: Bool
+
+    /// The reference-counted parts, behind one reference: a binding is copied on every routed
+    /// event (into the route record), and one retain is cheaper than five.
+    private final class Storage: Sendable {
+        let plugin: String
+        let pluginType: String
+        let filters: [EventFilter]
+        let options: [String: ConfigValue]
+        let location: SourceLocation?
+
+        init(plugin: String, pluginType: String, filters: [EventFilter], options: [String: ConfigValue], location: SourceLocation?) {
+            self.plugin = plugin
+            self.pluginType = pluginType
+            self.filters = filters
+            self.options = options
+            self.location = location
+        }
+    }
+    private let storage: Storage
 
     // Precomputed for the hot path.
     private let touchPhaseMask: UInt8
@@ -19,12 +41,10 @@ public struct HandlerBinding: Sendable {
 
     init(index: Int, spec: HandlerSpec, pluginType: String, owner: ResponderID) {
         self.index = index
-        self.plugin = spec.plugin
-        self.pluginType = pluginType
-        self.filters = spec.on
-        self.options = spec.options
+        self.storage = Storage(plugin: spec.plugin, pluginType: pluginType, filters: spec.on,
+                               options: spec.options, location: spec.location)
         self.owner = owner
-        self.location = spec.location
+        self.isBuiltIn = pluginType == "action" || pluginType == "focus" || pluginType == "present" || pluginType == "dismiss"
         var mask: UInt8 = 0
         var tap = false, any = false, keys = false
         for f in spec.on {

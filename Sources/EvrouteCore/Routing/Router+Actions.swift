@@ -67,7 +67,7 @@ extension Router {
 
     /// Runs a built-in handler (`action`, `focus`, `present`, `dismiss`) that took `event`.
     func performBuiltIn(_ handler: HandlerBinding, for event: RoutedEvent) {
-        guard Router.isBuiltIn(handler.pluginType), event.layout === layout else { return }
+        guard handler.isBuiltIn, event.layout === layout else { return }
         switch handler.pluginType {
         case "action":
             guard let name = handler.options["action"]?.string else { return }

@@ -16,11 +16,11 @@ extension Router {
                 }
                 beginTouch(key, sample: sample, time: frame.time)
             case .moved:
-                if touches[key] == nil {
+                if let i = touches.index(forKey: key) {
+                    moveTouch(at: i, key: key, sample: sample, time: frame.time)
+                } else {
                     // A contact we never saw begin (a replay that starts mid-touch): it begins now.
                     beginTouch(key, sample: sample, time: frame.time)
-                } else {
-                    moveTouch(key, sample: sample, time: frame.time)
                 }
             case .ended, .cancelled:
                 if touches[key] != nil {
@@ -71,23 +71,16 @@ extension Router {
     }
 
     func moveTouch(_ key: TouchKey, sample: ContactSample, time: Timestamp) {
-        guard var t = touches[key] else { return }
-        let moved = t.location != sample.location
-        t.previousLocation = t.location
-        t.location = sample.location
-        t.timestamp = time
-        t.phase = moved ? .moved : .stationary
-        if let p = sample.pressure { t.pressure = p }
-        if let m = sample.majorRadius { t.majorRadius = m }
-        if let m = sample.minorRadius { t.minorRadius = m }
-        if let tool = sample.toolType { t.toolType = tool }
-        if moved {
-            let travel = t.beganLocation.distance(to: t.location)
-            if travel > t.maxTravel { t.maxTravel = travel }
-        }
-        touches[key] = t
+        guard let i = touches.index(forKey: key) else { return }
+        moveTouch(at: i, key: key, sample: sample, time: time)
+    }
+
+    /// The moved path: the touch is updated in place in `touches` (one hash lookup per move,
+    /// in `handle`, and no copy of the touch out and back in).
+    func moveTouch(at i: Dictionary<TouchKey, Touch>.Index, key: TouchKey, sample: ContactSample, time: Timestamp) {
+        let moved = touches.values[i].apply(sample, time: time)
         // A stationary touch is part of the frame, not an event of its own (as in UIKit).
-        if moved { deliver(t, key: key, device: devices[key.device]?.info, time: time) }
+        if moved { deliver(touches.values[i], key: key, device: devices[key.device]?.info, time: time) }
     }
 
     /// Ends or cancels a touch, routes that last phase, and forgets it.

@@ -225,7 +225,7 @@ public final class Router {
         var skip = skip
         let presentation = RouterPresentation(layout: layout, stacks: screenStacks)
         while let (responder, handler) = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, after: skip) {
-            if let dispatcher, !Router.isBuiltIn(handler.pluginType) {
+            if let dispatcher, !handler.isBuiltIn {
                 if case .declined = dispatcher.dispatch(event, to: handler, at: responder) {
                     skip = handler
                     continue

@@ -39,6 +39,27 @@ public struct Touch: Sendable {
     /// The farthest it has been from where it began.
     public internal(set) var maxTravel: Double
 
+    /// A moved sample for this touch: location, time, phase (`moved`, or `stationary` when it
+    /// did not move), the properties the sample reports, and the farthest travel. Returns
+    /// whether it moved.
+    @inline(__always)
+    mutating func apply(_ sample: ContactSample, time: Timestamp) -> Bool {
+        let moved = location != sample.location
+        previousLocation = location
+        location = sample.location
+        timestamp = time
+        phase = moved ? .moved : .stationary
+        if let p = sample.pressure { pressure = p }
+        if let m = sample.majorRadius { majorRadius = m }
+        if let m = sample.minorRadius { minorRadius = m }
+        if let tool = sample.toolType { toolType = tool }
+        if moved {
+            let travel = beganLocation.distance(to: location)
+            if travel > maxTravel { maxTravel = travel }
+        }
+        return moved
+    }
+
     /// Where the touch is in a region's coordinates.
     public func location(in region: Int) -> Point { layout.convert(location, toRegion: region) }
 
