@@ -80,6 +80,17 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(fixture.observer.count)
     }
 
+    // Not scaled: the malloc count of one whole batch of 1,000 moves (SPEC §7: 0 in steady state).
+    Benchmark("Route moved: mallocs per batch of 1,000 moves (kiosk)",
+              configuration: .init(metrics: [.mallocCountTotal, .wallClock], maxDuration: .seconds(1))) { benchmark in
+        let fixture = MoveFixture(layout: Fixtures.kiosk, at: Point(x: 300, y: 300))
+        fixture.move(2_000)
+        benchmark.startMeasurement()
+        fixture.move(1_000)
+        benchmark.stopMeasurement()
+        blackHole(fixture.observer.count)
+    }
+
     // A generated 100-region flat layout.
     Benchmark("Route moved: 100 regions, taken by the bound region",
               configuration: .init(metrics: moveMetrics, scalingFactor: .kilo)) { benchmark in
