@@ -17,7 +17,7 @@ EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events
 
-.PHONY: all deps build release demo test test-unit install uninstall clean
+.PHONY: all deps build release demo test test-unit install uninstall clean bench
 
 all: build
 
@@ -101,6 +101,17 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/evroute
 	rm -f $(DESTDIR)$(UNITDIR)/evroute.service
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/evroute.conf $(DESTDIR)$(TMPFILESDIR)/evroute.conf
+
+# Benchmarks (SPEC §7): a separate package in Benchmarks/ (package-benchmark, malloc counters on).
+# Prints every figure; see docs/performance.md. A few seconds per benchmark, plus the first build.
+bench: deps
+	@dpkg-query -W -f='$${Status}' libjemalloc-dev 2>/dev/null | grep -q "ok installed" || { \
+		echo "installing: libjemalloc-dev"; \
+		if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjemalloc-dev || \
+		{ $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjemalloc-dev; }; \
+	}
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
 
 clean:
 	rm -rf $(BUILD)
