@@ -1,7 +1,10 @@
 #!/bin/sh
 # vm/build-initramfs.sh — build the guest for the real-kernel tests.
 #
-#   vm/build-initramfs.sh [--evroute PATH] [--rec FILE]...
+#   vm/build-initramfs.sh [--evroute PATH] [--rec FILE]... [--perf]
+#
+# --perf (or EVROUTE_VM_PERF=1): also python3 + python3-evdev (for
+# 90-evroute-perf; vm/fetch.sh --perf fetches them), ~+5 MB gzip'd.
 #
 # Output (vm/out/, gitignored):
 #   vmlinux          uncompressed kernel, pulled out of the Debian bzImage
@@ -27,12 +30,14 @@ log() { echo "initramfs: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 EVROUTE=${EVROUTE_BIN:-}
+PERF=${EVROUTE_VM_PERF:-0}
 EXTRA_REC=$(mktemp); trap 'rm -f "$EXTRA_REC"' EXIT
 while [ $# -gt 0 ]; do
 	case $1 in
 	--evroute) EVROUTE=$2; shift 2 ;;
 	--rec) printf '%s\n' "$2" >>"$EXTRA_REC"; shift 2 ;;
-	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+	--perf) PERF=1; shift ;;
+	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -138,6 +143,20 @@ else
 	log "evroute: not included (no --evroute / EVROUTE_BIN); its scenarios will SKIP"
 fi
 
+# perf image (--perf / EVROUTE_VM_PERF=1, vm/fetch.sh --perf first): python3
+# with the modules a python-evdev read loop needs, for 90-perf's peer
+if [ "$PERF" = 1 ]; then
+	[ -x "$ROOT/usr/bin/python3.11" ] || die "no python3.11 in vm/cache/root: run vm/fetch.sh --perf"
+	put usr/bin/python3.11
+	ln -s python3.11 usr/bin/python3
+	mkdir -p usr/lib/python3.11 usr/lib/python3/dist-packages
+	(cd "$ROOT/usr/lib/python3.11" && tar cf - --exclude=test --exclude=tests --exclude=idlelib \
+		--exclude=tkinter --exclude=ensurepip --exclude=lib2to3 --exclude=pydoc_data \
+		--exclude=__pycache__ --exclude=config-3.11-x86_64-linux-gnu .) | (cd usr/lib/python3.11 && tar xf -)
+	cp -r "$ROOT/usr/lib/python3/dist-packages/evdev" usr/lib/python3/dist-packages/
+	log "perf: python3 + python3-evdev ($(du -sk usr/lib/python3.11 usr/lib/python3 usr/bin/python3.11 | awk '{k += $1} END {print k}') KiB unpacked)"
+fi
+
 # shared libraries: whatever ldd lists for every ELF file staged, resolved in
 # the cache root first, then on the host (evroute links host-built objects).
 LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
@@ -196,6 +215,24 @@ cp "$VM_DIR"/guest/scenarios/*.sh vm/scenarios/
 chmod 755 vm/scenarios/*.sh
 [ -d "$VM_DIR/guest/config" ] && cp -r "$VM_DIR/guest/config" vm/config
 
+# helpers from vm/helpers/*.c (vm-unix: a Unix-socket client), built static
+# with the host's C compiler ($CC, else cc, else the Swift toolchain's clang);
+# left out when none works (the scenarios that need one SKIP)
+HCC=${CC:-}
+[ -n "$HCC" ] || for c in cc gcc clang; do command -v "$c" >/dev/null && { HCC=$c; break; }; done
+mkdir -p "$OUT/helpers"
+for src in "$VM_DIR"/helpers/*.c; do
+	[ -f "$src" ] || continue
+	h=$(basename "$src" .c)
+	if [ -n "$HCC" ] && { [ "$OUT/helpers/$h" -nt "$src" ] ||
+		"$HCC" -static -O2 -Wall -o "$OUT/helpers/$h" "$src" 2>"$OUT/helpers/$h.log"; }; then
+		cp "$OUT/helpers/$h" usr/bin/"$h"
+		strip usr/bin/"$h" 2>/dev/null || true
+	else
+		log "helper $h not built (${HCC:-no C compiler}; see $OUT/helpers/$h.log): its scenarios will SKIP"
+	fi
+done
+
 # recordings
 nrec=0
 { sed -n 's/^# rec: *//p' "$VM_DIR"/guest/scenarios/*.sh; cat "$EXTRA_REC"; } | sort -u |
@@ -206,6 +243,16 @@ while IFS= read -r r; do
 	[ -f "$src" ] || die "recording not found: $src (set EVROUTE_RECORDINGS)"
 	mkdir -p "$(dirname "$dst")"
 	cp "$src" "$dst"
+done
+# single-touch recordings derived from multi-touch ones ("# rec-single-touch:
+# SUBDIR/FILE" lines; vm/derive-single-touch.sh) at /rec/single-touch/FILE
+sed -n 's/^# rec-single-touch: *//p' "$VM_DIR"/guest/scenarios/*.sh | sort -u |
+while IFS= read -r r; do
+	[ -n "$r" ] || continue
+	src=${EVROUTE_RECORDINGS:-/nonexistent}/$r
+	[ -f "$src" ] || die "recording not found: $src (set EVROUTE_RECORDINGS)"
+	mkdir -p rec/single-touch
+	"$VM_DIR/derive-single-touch.sh" "$src" "rec/single-touch/$(basename "$r")"
 done
 
 # --- pack

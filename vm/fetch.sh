@@ -12,7 +12,13 @@
 # package lists must be refreshed (`apt-get update`, via sudo when not root).
 #
 # Env: EVROUTE_VM_KERNEL=linux-image-6.1.0-NN-amd64 pins the kernel package.
+#
+#   vm/fetch.sh --perf   (or EVROUTE_VM_PERF=1) also python3.11 and
+#                        python3-evdev for the perf image (90-evroute-perf's
+#                        python-evdev peer): 5 more debs, ~4.7 MB
 set -eu
+PERF=${EVROUTE_VM_PERF:-0}
+[ "${1:-}" = --perf ] && PERF=1
 
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
 CACHE=$VM_DIR/cache
@@ -57,6 +63,8 @@ coreutils
 libc6 libgcc-s1 libstdc++6
 libacl1 libblkid1 libcap2 libkmod2 libselinux1 libpcre2-8-0 libffi8 libmount1
 zlib1g liblzma5 libzstd1 libssl3"
+[ "$PERF" = 1 ] && PKGS="$PKGS
+python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1"
 
 have_deb() { ls "$DEBS/$1"_*.deb >/dev/null 2>&1; }
 
@@ -97,7 +105,8 @@ echo "$kver" >"$CACHE/kernel-version"
 LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
 bad=0
 for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
-	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events; do
+	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
+	$([ "$PERF" = 1 ] && echo usr/bin/python3.11); do
 	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
 	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)
 	if [ -n "$nf" ]; then log "$b: unresolved libraries:"; echo "$nf" >&2; bad=1; fi

@@ -274,3 +274,49 @@ json_count() {
 	done
 	eval "$_cmd" | wc -l
 }
+
+# touch_trace FILE   evroute's JSON touch lines in a comparable form, one per
+# line: touch id, phase, x and y to 0.01, region, handled_by, handler
+# (time dropped: kernel time differs from recording time)
+touch_trace() {
+	awk '/"type" *: *"touch"/ {
+		out = ""
+		n = split("touch phase x y region handled_by handler", keys, " ")
+		for (i = 1; i <= n; i++) {
+			v = "-"
+			if (match($0, "\"" keys[i] "\" *: *(\"[^\"]*\"|[-0-9.e+]+|null)")) {
+				v = substr($0, RSTART, RLENGTH); sub(/^"[a-z_]+" *: */, "", v)
+				if (keys[i] == "x" || keys[i] == "y") v = sprintf("%.2f", v)
+			}
+			out = out (i > 1 ? " " : "") keys[i] "=" v
+		}
+		print out
+	}' "$1"
+}
+# touch_ends FILE   touches that ended or were cancelled in an evroute JSON trace
+touch_ends() { count_lines "$1" '"phase" *: *"(ended|cancelled)"'; }
+
+# live_and_file_traces NAME DESC EVENTS CONFIG [READER CMD...]   route EVENTS
+# two ways with CONFIG: `evroute --dry-run --replay EVENTS` (NAME.file.json)
+# and live: a device from DESC, evroute --dry-run reading it (NAME.live.out)
+# while evemu-play replays EVENTS; touch_trace of both in NAME.file.trace and
+# NAME.live.trace. An extra reader given after CONFIG (READER CMD..., the
+# device node appended: `evtest evtest`, `libinput libinput debug-events
+# --device`) runs on the node too, its output in NAME.READER.out.
+live_and_file_traces() {
+	_lf=$1 _desc=$2 _ev=$3 _cfg=$4; shift 4
+	evroute --config "$_cfg" --dry-run --replay "$_ev" --format json >"$_lf.file.json" 2>"$_lf.file.err" ||
+		note "evroute --replay $_ev exited $?: $(tail -n 3 "$_lf.file.err")"
+	create_device "$_desc"
+	start_reader "$_lf.live" "$DEVNODE" evroute --config "$_cfg" --dry-run --format json
+	wait_lines "$_lf.live.out" '"device-added"' 1 10
+	if [ $# -gt 0 ]; then _rd=$1; shift; start_reader "$_lf.$_rd" "$DEVNODE" "$@" "$DEVNODE"; fi
+	replay "$DEVNODE" "$_ev"
+	wait_lines "$_lf.live.out" '"phase" *: *"(ended|cancelled)"' "$(touch_ends "$_lf.file.json")" 10
+	[ -n "${_rd:-}" ] && { sleep 0.5; stop_reader "$_lf.$_rd"; }
+	stop_reader "$_lf.live"
+	remove_device
+	touch_trace "$_lf.file.json" >"$_lf.file.trace"
+	touch_trace "$_lf.live.out" >"$_lf.live.trace"
+	_rd=""
+}
