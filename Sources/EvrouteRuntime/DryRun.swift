@@ -27,31 +27,14 @@ public final class DryRun {
             recordings.append(try EvemuRecording.load(path: path, descriptionPath: descriptionPath))
         }
         let source = ReplaySource(recordings: recordings)
-        var starts: [DeviceID: Timestamp] = [:]
-        for (id, recording) in source.devices { if let first = recording.events.first { starts[id] = first.time } }
-        run(source, startTimes: starts)
+        run(source, startTimes: ReplayPacer.startTimes(of: source))
     }
 
-    /// Routes an input stream to its end.
-    /// Routes an input stream to its end. A device's `added` is held back until its first
-    /// event, so merged recordings print in time order; `startTimes` gives each device's
-    /// appearance time (a recording's first event).
+    /// Routes an input stream to its end, paced as a replay (see ``ReplayPacer``);
+    /// `startTimes` gives each device's appearance time (a recording's first event).
     public func run(_ items: some Sequence<InputItem>, startTimes: [DeviceID: Timestamp] = [:]) {
-        var pending: [DeviceID: DeviceDescription] = [:]
-        for item in items {
-            if case .added(let id, let description) = item, startTimes[id] != nil {
-                pending[id] = description
-                continue
-            }
-            if let description = pending.removeValue(forKey: item.device) {
-                session.router.advanceTime(to: startTimes[item.device]!)
-                session.handle(.added(item.device, description))
-            }
-            // Recognizer timers (multi-tap interval, long press…) fire from event time, in order.
-            if case .event(_, let e) = item { session.router.advanceTime(to: e.time) }
-            if case .removed(_, let t) = item { session.router.advanceTime(to: t) }
-            session.handle(item)
-        }
+        var pacer = ReplayPacer(startTimes: startTimes)
+        for item in items { pacer.route(item, into: session) }
         writer.flush()
     }
 

@@ -15,9 +15,7 @@ final class ReplayFeeder {
 
     let devices: [Device]
     private var iterator: ReplaySource.Iterator
-    private var pending: [DeviceID: DeviceDescription] = [:]
-    private let startTimes: [DeviceID: Timestamp]
-    private let keepDevices: Bool
+    private var pacer: ReplayPacer
     /// Raw events routed so far.
     private(set) var eventsFed = 0
     private(set) var isFinished = false
@@ -26,18 +24,16 @@ final class ReplayFeeder {
     init(paths: [String], descriptionPath: String?, keepDevices: Bool) throws {
         var list: [(id: DeviceID, recording: EvemuRecording)] = []
         var devices: [Device] = []
-        var starts: [DeviceID: Timestamp] = [:]
         for path in paths {
             let recording = try EvemuRecording.load(path: path, descriptionPath: descriptionPath)
             let id = ProcessDeviceIDs.next()
             list.append((id, recording))
             devices.append(Device(id: id, path: path, name: recording.description.name))
-            if let first = recording.events.first { starts[id] = first.time }
         }
         self.devices = devices
-        startTimes = starts
-        iterator = ReplaySource(devices: list).makeIterator()
-        self.keepDevices = keepDevices
+        let source = ReplaySource(devices: list)
+        pacer = ReplayPacer(startTimes: ReplayPacer.startTimes(of: source), keepDevices: keepDevices)
+        iterator = source.makeIterator()
     }
 
     /// Routes up to `limit` items; returns false once the stream is exhausted.
@@ -49,25 +45,7 @@ final class ReplayFeeder {
                 return false
             }
             count += 1
-            if case .added(let id, let description) = item, startTimes[id] != nil {
-                pending[id] = description
-                continue
-            }
-            if let description = pending.removeValue(forKey: item.device) {
-                session.router.advanceTime(to: startTimes[item.device]!)
-                session.handle(.added(item.device, description))
-            }
-            switch item {
-            case .event(_, let e):
-                session.router.advanceTime(to: e.time)
-                eventsFed += 1
-            case .removed(_, let t):
-                if keepDevices { continue }
-                session.router.advanceTime(to: t)
-            case .added:
-                break
-            }
-            session.handle(item)
+            if pacer.route(item, into: session) { eventsFed += 1 }
         }
         return true
     }
