@@ -8,7 +8,7 @@ private func scratchDirectory() -> String {
     var template = Array("/tmp/evroute-input-test-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     precondition(made != nil)
-    return String(cString: template)
+    return String(cString: made!)
 }
 
 private func writeFile(_ path: String, _ text: String) {
