@@ -170,6 +170,18 @@ public final class TraceWriter: RouteObserver {
         return pad(left: "+\(s).\(String(repeating: "0", count: 6 - us.count))\(us)", 12)
     }
 
+    /// The region column fits the layout's longest region path, so arrows line up.
+    private var regionWidth = (layout: ObjectIdentifier?.none, width: 28)
+
+    private func regionColumn(_ layout: Layout) -> Int {
+        let id = ObjectIdentifier(layout)
+        if regionWidth.layout != id {
+            let longest = layout.regions.reduce(0) { max($0, $1.path.count) }
+            regionWidth = (id, max(28, longest + 1))
+        }
+        return regionWidth.width
+    }
+
     private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
     private func pad(left s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
 
@@ -197,16 +209,16 @@ public final class TraceWriter: RouteObserver {
                 let t = e.touch
                 let what = pad("touch \(t?.id ?? 0) \(phase.rawValue)", 20)
                 let at = pad("(\(coordinate(t?.location.x ?? 0)), \(coordinate(t?.location.y ?? 0)))", 20)
-                var line = "\(stamp(e.time))  \(device) \(what) \(at) \(pad(e.regionPath ?? "(no region)", 28)) "
+                var line = "\(stamp(e.time))  \(device) \(what) \(at) \(pad(e.regionPath ?? "(no region)", regionColumn(e.layout))) "
                 if let b = t?.blocked { line += "blocked (\(b.rawValue))" } else { line += outcome(e, by, handler) }
                 if isTap { line += "  tap ×\(t?.tapCount ?? 1)" }
                 text += line
             case .key(let name, let phase):
-                text += "\(stamp(e.time))  \(device) \(pad("key \(name) \(phase.rawValue)", 41)) \(pad(e.regionPath ?? "(no first responder)", 28)) \(outcome(e, by, handler))"
+                text += "\(stamp(e.time))  \(device) \(pad("key \(name) \(phase.rawValue)", 41)) \(pad(e.regionPath ?? "(no first responder)", regionColumn(e.layout))) \(outcome(e, by, handler))"
             case .action(let name):
-                text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("action \(name)", 41)) \(pad(e.regionPath ?? "-", 28)) \(outcome(e, by, handler))"
+                text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("action \(name)", 41)) \(pad(e.regionPath ?? "-", regionColumn(e.layout))) \(outcome(e, by, handler))"
             case .gesture(let name, let state):
-                text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("gesture \(name) \(state)", 41)) \(pad(e.regionPath ?? "-", 28)) \(outcome(e, by, handler))"
+                text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("gesture \(name) \(state)", 41)) \(pad(e.regionPath ?? "-", regionColumn(e.layout))) \(outcome(e, by, handler))"
             }
         case .focus(let screen, let region, let layout, let time):
             text += "\(stamp(time))  \(pad("-", 10)) focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")"
@@ -217,7 +229,7 @@ public final class TraceWriter: RouteObserver {
                 : "screen \(s) dismissed" + (over.map { ", \(layout.screens[$0].name) active again" } ?? ""))
         case .gestureState(let name, let state, let waitingFor, let layout, let region, let time, _):
             let what = "gesture \(name) \(state.rawValue)" + (waitingFor.map { " (waiting for \($0) to fail)" } ?? "")
-            text += "\(stamp(time))  \(pad("-", 10)) \(pad(what, 41)) \(pad(layout.regions[region].path, 28)) not routed"
+            text += "\(stamp(time))  \(pad("-", 10)) \(pad(what, 41)) \(pad(layout.regions[region].path, regionColumn(layout))) not routed"
         case .layoutReplaced(let time, let cancelled):
             text += "\(stamp(time))  \(pad("-", 10)) layout replaced (\(cancelled) touches cancelled)"
         }
