@@ -320,3 +320,46 @@ live_and_file_traces() {
 	touch_trace "$_lf.live.out" >"$_lf.live.trace"
 	_rd=""
 }
+
+# start_daemon NODE CONFIG [ARGS...]   the evroute daemon (not a dry run) with
+# CONFIG and the control socket $CTL (default /tmp/evroute-ctl.sock), output
+# in daemon.log; waits until it has NODE open and has logged "ready". Sets
+# DAEMON_PID. A daemon that exits early fails the scenario.
+start_daemon() {
+	_node=$1 _cfg=$2; shift 2
+	CTL=${CTL:-/tmp/evroute-ctl.sock}
+	evroute --config "$_cfg" --control-socket "$CTL" "$@" >daemon.log 2>&1 &
+	DAEMON_PID=$!
+	_bg_pids="$_bg_pids $DAEMON_PID"
+	wait_until 15 _open_or_gone "$DAEMON_PID" "$_node"
+	_gone "$DAEMON_PID" && fail "evroute daemon exited: $(tail -n 3 daemon.log)"
+	has_open "$DAEMON_PID" "$_node" || fail "evroute daemon did not open $_node: $(tail -n 3 daemon.log)"
+	wait_lines daemon.log 'ready' 1 10
+	note "evroute daemon ready (pid $DAEMON_PID), $_cfg, control socket $CTL"
+}
+# stop_daemon [SIGNAL]   signal the daemon (default TERM), wait up to 10 s for
+# it to exit; sets DAEMON_STATUS (its exit status, or "running")
+stop_daemon() {
+	kill -"${1:-TERM}" "$DAEMON_PID" 2>/dev/null
+	if wait_until 10 _gone "$DAEMON_PID"; then
+		wait "$DAEMON_PID"; DAEMON_STATUS=$?
+	else
+		DAEMON_STATUS=running; kill -KILL "$DAEMON_PID" 2>/dev/null
+	fi
+	note "daemon stopped: status $DAEMON_STATUS"
+}
+# start_client NAME SOCKET [vm-unix options]   a socket-plugin client
+# (vm-unix, the image's Unix-socket client) writing what it receives to
+# NAME.out; waits until it is connected. Sets CLIENT_PID.
+start_client() {
+	_name=$1 _sock=$2; shift 2
+	vm-unix -w 10 "$@" "$_sock" >"$_name.out" 2>"$_name.err" &
+	CLIENT_PID=$!
+	_bg_pids="$_bg_pids $CLIENT_PID"
+	wait_until 12 grep -q connected "$_name.err" || fail "client $_name did not connect to $_sock: $(cat "$_name.err")"
+	note "client $_name connected to $_sock (pid $CLIENT_PID)"
+}
+# json_field LINE KEY   the value of KEY in one JSON line (strings unquoted)
+json_field() {
+	echo "$1" | sed -n "s/.*\"$2\" *: *\"\{0,1\}\([^\",}]*\).*/\1/p" | head -n1
+}
