@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// The repository root, from this file's path.
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// The `evroute` binary `swift test` built beside the test bundle.
+func evrouteBinary() throws -> String {
+    var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = dir.appendingPathComponent("evroute").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        dir = dir.deletingLastPathComponent()
+    }
+    throw CLITestError("the evroute binary is not next to the test bundle; run `swift build` first")
+}
+
+struct CLITestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// Runs `evroute` with arguments; returns exit status, stdout and stderr.
+func runEvroute(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: try evrouteBinary())
+    p.arguments = arguments
+    p.currentDirectoryURL = URL(fileURLWithPath: repoRoot)
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+@Suite("Command line")
+struct CLICommandTests {
+    @Test(arguments: ["config/kiosk.yaml", "config/minimal.yaml", "config/demo.yaml"])
+    func checkAcceptsTheShippedConfigs(path: String) throws {
+        let r = try runEvroute(["check", "--config", path])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("\(path): ok"))
+    }
+
+    @Test(arguments: ["syntax", "types", "semantic"])
+    func checkRejectsBrokenConfigsWithFileLineColumn(name: String) throws {
+        let path = "Tests/EvrouteConfigTests/Fixtures/bad/\(name).yaml"
+        let r = try runEvroute(["check", "--config", path])
+        #expect(r.status == 1)
+        let lines = r.err.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines {
+            #expect(line.range(of: #"^\#(path):[0-9]+:[0-9]+: error: .+"#, options: .regularExpression) != nil, "\(line)")
+        }
+    }
+
+    @Test func checkNamesAMissingFile() throws {
+        let r = try runEvroute(["check", "--config", "no/such/layout.yaml"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("no/such/layout.yaml"))
+    }
+
+    @Test func hitPrintsTheRegionAndTheWholeChainAsJSON() throws {
+        let r = try runEvroute(["hit", "--config", "config/kiosk.yaml", "80", "50", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        #expect(object["region"] as? String == "home/root/header/back")
+        #expect(object["chain"] as? [String] == ["home/root/header/back", "home/root/header", "home/root", "screen:home",
+                                                 "display:panel", "application", "fallback"])
+        let miss = try runEvroute(["hit", "--config", "config/kiosk.yaml", "5000", "5000", "--format", "json"])
+        let missObject = try #require(try JSONSerialization.jsonObject(with: Data(miss.out.utf8)) as? [String: Any])
+        #expect(missObject["region"] is NSNull)
+        #expect((missObject["chain"] as? [String])?.first == "screen:home")
+    }
+
+    @Test func hitOnAnotherScreenAndUnknownNames() throws {
+        let r = try runEvroute(["hit", "--config", "config/kiosk.yaml", "--screen", "admin", "10", "10", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("\"screen:admin\""))
+        let bad = try runEvroute(["hit", "--config", "config/kiosk.yaml", "--screen", "nope", "10", "10"])
+        #expect(bad.status != 0)
+        #expect(bad.err.contains("unknown screen 'nope'"))
+    }
+
+    @Test func treeShowsFramesFlagsAndChains() throws {
+        let r = try runEvroute(["tree", "--config", "config/kiosk.yaml"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("back [0, 0, 160, 100]"))
+        #expect(r.out.contains("{exclusive}"))
+        #expect(r.out.contains("chain: → home/root/header → home/root → screen:home → display:panel → application → fallback"))
+    }
+
+    @Test func dryRunPrintsJSONLinesAndMalformedRecordingsNameTheLine() throws {
+        let r = try runEvroute(["--config", "config/demo.yaml", "--dry-run", "--replay", "demo/touchscreen.events", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count > 100)
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any]) }
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-cli-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("broken.events").path
+        var text = try String(contentsOfFile: repoRoot + "/demo/touchscreen.events", encoding: .utf8)
+        text += "E: 9999.000000 0003 gg 1\n"
+        try text.write(toFile: bad, atomically: true, encoding: .utf8)
+        let lineNumber = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        let failed = try runEvroute(["--config", "config/demo.yaml", "--dry-run", "--replay", bad])
+        #expect(failed.status != 0)
+        #expect(failed.err.contains("broken.events:\(lineNumber)"), "\(failed.err)")
+    }
+}
