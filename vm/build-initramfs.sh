@@ -214,6 +214,7 @@ cp "$VM_DIR/guest/lib.sh" vm/lib.sh
 cp "$VM_DIR"/guest/scenarios/*.sh vm/scenarios/
 chmod 755 vm/scenarios/*.sh
 [ -d "$VM_DIR/guest/config" ] && cp -r "$VM_DIR/guest/config" vm/config
+[ -d "$VM_DIR/guest/perf" ] && cp -r "$VM_DIR/guest/perf" vm/perf
 
 # helpers from vm/helpers/*.c (vm-unix: a Unix-socket client), built static
 # with the host's C compiler ($CC, else cc, else the Swift toolchain's clang);

@@ -13,7 +13,8 @@
 #
 # Needs vm/out/vmlinux and vm/out/initramfs.gz (vm/build-initramfs.sh).
 # The console log goes to vm/out/console-YYYYmmdd-HHMMSS.log, and
-# vm/out/console.log points at the latest. Exit status: 0 when every scenario
+# vm/out/console.log points at the latest; EVROUTE-VM PERF lines go to
+# vm/out/perf.txt. Exit status: 0 when every scenario
 # passed or skipped, 1 when one failed, 2 on timeout / missing results.
 set -u
 
@@ -65,6 +66,10 @@ end=$(date +%s.%N)
 elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", b-a}')
 
 # ---- parse the console protocol (see vm/guest/init)
+# measurements: every "EVROUTE-VM PERF scenario key=value..." line
+if grep -q '^EVROUTE-VM PERF ' "$LOG"; then
+	sed -n 's/^EVROUTE-VM PERF //p' "$LOG" >"$OUT/perf.txt"
+fi
 plan=$(sed -n 's/^EVROUTE-VM PLAN//p' "$LOG" | head -n1)
 booted=$(sed -n 's/.*EVROUTE-VM BOOTED uptime=\([0-9.]*\)s.*/\1/p' "$LOG" | head -n1)
 done_line=$(grep '^EVROUTE-VM DONE' "$LOG" | head -n1)
@@ -91,5 +96,6 @@ for s in $plan; do
 done
 [ -n "$plan" ] || { echo "(no PLAN line: the guest did not get to run scenarios)"; status=2; }
 [ -n "$done_line" ] || { echo "(no DONE line: the VM did not finish — timeout ${TIMEOUT}s?)"; status=2; }
+[ -f "$OUT/perf.txt" ] && grep -q '^EVROUTE-VM PERF ' "$LOG" && echo "measurements: $OUT/perf.txt ($(wc -l <"$OUT/perf.txt") lines)"
 echo "boot to /init: ${booted:-?}s (guest clock); wall time: ${elapsed}s; log: $LOG"
 exit $status

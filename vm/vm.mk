@@ -7,6 +7,7 @@
 #   make test-vm VM_EVROUTE=path/to/bin   with a given binary instead of building one
 #   make test-vm VM_RUN_ARGS=--debug      sh -x traces + udevd debug log in the console log
 #   make vm-shell                         boot, run VM_SCENARIOS, then a shell on the console
+#   make vm-perf                          90-evroute-perf on the perf image (python3-evdev); vm/out/perf.txt
 #   make vm-image / vm-fetch / vm-evroute / vm-clean
 # See vm/README.md.
 
@@ -62,3 +63,12 @@ vm-clean:
 
 vm-distclean: vm-clean
 	rm -rf $(VM_DIR)/cache
+
+# The performance scenario (90-evroute-perf, "# manual:", not in the default
+# run): the perf image adds python3 + python3-evdev for its python peer.
+# Numbers: vm/out/perf.txt; see docs/performance-vm.md.
+.PHONY: vm-perf
+vm-perf: vm-host-tools vm-evroute
+	EVROUTE_VM_PERF=1 $(VM_DIR)/fetch.sh
+	EVROUTE_VM_PERF=1 EVROUTE_BIN=$(if $(filter none,$(VM_EVROUTE)),,$(VM_EVROUTE)) $(VM_DIR)/build-initramfs.sh
+	$(VM_DIR)/run.sh --scenario-timeout 240 $(VM_RUN_ARGS) $(or $(VM_SCENARIOS),90-evroute-perf)

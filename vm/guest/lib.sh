@@ -363,3 +363,28 @@ start_client() {
 json_field() {
 	echo "$1" | sed -n "s/.*\"$2\" *: *\"\{0,1\}\([^\",}]*\).*/\1/p" | head -n1
 }
+
+# ---------------------------------------------------------------- performance
+
+# perf KEY=VALUE...   a machine-readable measurement line (run.sh collects
+# them into vm/out/perf.txt)
+perf() { echo "EVROUTE-VM PERF $SCENARIO $*"; }
+# cpu_ticks PID   user+system CPU time of the process (all its threads) so
+# far, in clock ticks (USER_HZ = 100: 10 ms), from /proc/PID/stat
+cpu_ticks() {
+	# the name (field 2) may hold spaces: count from after its ')'
+	sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12 + $13 }'
+}
+# start_quiet NAME NODE CMD...   like start_reader, but the output goes to
+# /dev/null (no stdbuf: every reader buffers as it would in production) and
+# stderr to NAME.err; waits until it has NODE open. Sets READER_PID.
+start_quiet() {
+	_name=$1 _node=$2; shift 2
+	"$@" >/dev/null 2>"$_name.err" &
+	READER_PID=$!
+	_bg_pids="$_bg_pids $READER_PID"
+	eval "_reader_$(echo "$_name" | tr -c 'A-Za-z0-9\n' _)=$READER_PID"
+	wait_until 20 _open_or_gone "$READER_PID" "$_node" && ! _gone "$READER_PID" ||
+		fail "reader $_name ($*) did not open $_node: $(tail -n 5 "$_name.err")"
+	note "reader $_name ready (pid $READER_PID): $*"
+}

@@ -1,0 +1,117 @@
+#!/bin/sh
+# 90-evroute-perf — performance on a real kernel (spec §7, VM part); reports
+# numbers, asserts no target (PASS = measured). Not in the default run
+# (`make vm-perf`; see docs/performance-vm.md).
+#
+# Recording: Wacom DTH2242 Finger.events (16,593 events, 24.1 s, protocol B,
+# 66 contacts; it carries its own description), replayed with evemu-play at
+# its recorded pace into a uinput device made from it.
+#
+# Pass 1, CPU: on the same replay, side by side, each reader's user+system
+# CPU time (/proc/PID/stat, before and after the replay; start-up excluded),
+# per 10,000 replayed events:
+#   evroute-daemon   the daemon, config/regions.yaml (log handlers; log to /dev/null)
+#   evroute-dryrun   evroute --dry-run --format json >/dev/null, same config
+#   libinput         libinput debug-events --device NODE
+#   evtest           evtest NODE
+#   evemu-record     evemu-record NODE (one read(2) and one line per event)
+#   python-evdev     perf/evdev-hit.py: python3-evdev read loop + the same
+#                    hit-test (SKIP line when the image has no python3:
+#                    only the perf image has it)
+# Pass 2, latency: the daemon alone with config/perf-latency.yaml, every
+# touch to a socket plugin; the client (vm-unix -t) stamps each JSON line
+# with CLOCK_MONOTONIC on receipt; latency = receipt - the event's "time"
+# (the kernel timestamp: evroute sets EVIOCSCLOCKID CLOCK_MONOTONIC —
+# checked: "time" is within a second of the client's clock). That is kernel
+# timestamp -> handler dispatch plus the socket write and the client's
+# wake-up: an upper bound on the daemon's own added latency.
+#
+# Output: EVROUTE-VM PERF lines (key=value), collected by run.sh into vm/out/perf.txt.
+#
+# manual: not in the default run (~70 s of paced replays); `make vm-perf`
+# rec: touchscreens/Wacom DTH2242 Finger.events
+. /vm/lib.sh
+
+need evroute vm-unix
+REC_FILE="$TS/Wacom DTH2242 Finger.events"
+EVENTS=$(rec_events "$REC_FILE")
+CFG=/vm/config/regions.yaml
+perf recording="Wacom_DTH2242_Finger.events" events=$EVENTS kernel=$(uname -r) accel=tcg
+
+# ---- pass 1: CPU per reader
+create_device "$REC_FILE"
+start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
+start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json
+start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
+start_quiet evtest "$DEVNODE" evtest "$DEVNODE"
+start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
+readers="evroute-daemon evroute-dryrun libinput evtest evemu-record"
+if command -v python3 >/dev/null && python3 -c 'import evdev' 2>python-evdev.err; then
+	start_quiet python-evdev "$DEVNODE" python3 /vm/perf/evdev-hit.py "$DEVNODE"
+	readers="$readers python-evdev"
+else
+	note "python-evdev peer: SKIP (no python3 with evdev in this image: $(tail -n 1 python-evdev.err 2>/dev/null); make vm-perf builds the perf image)"
+	perf reader=python-evdev result=SKIP reason=no-python3-in-image
+fi
+sleep 1
+for r in $readers; do eval "pid=\$_reader_$(echo "$r" | tr -c 'A-Za-z0-9\n' _)"; eval "t0_$(echo "$r" | tr - _)=$(cpu_ticks "$pid")"; done
+t_start=$(cut -d' ' -f1 /proc/uptime)
+replay "$DEVNODE" "$REC_FILE"
+t_end=$(cut -d' ' -f1 /proc/uptime)
+sleep 2   # let every reader drain its queue
+summary=""
+for r in $readers; do
+	eval "pid=\$_reader_$(echo "$r" | tr -c 'A-Za-z0-9\n' _)"
+	v=$(echo "$r" | tr - _)
+	if _gone "$pid"; then check "$r still running after the replay" exited = running; continue; fi
+	eval "t0=\$t0_$v"
+	t1=$(cpu_ticks "$pid")
+	ms=$(( (t1 - t0) * 10 ))
+	per10k=$(awk -v ms="$ms" -v n="$EVENTS" 'BEGIN { printf "%.0f", ms * 10000 / n }')
+	eval "cpu_$v=$per10k"
+	perf reader=$r cpu_ms=$ms cpu_ms_per_10k_events=$per10k
+	note "$r: ${ms} ms CPU for $EVENTS events = ${per10k} ms per 10,000"
+	summary="$summary${summary:+ }$r=${per10k}"
+done
+replay_s=$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }')
+perf pass=cpu replay_seconds=$replay_s
+for r in $readers; do stop_reader "$r"; done
+remove_device
+for r in evroute_daemon evroute_dryrun; do
+	eval "c=\${cpu_$r:-}"
+	[ -n "$c" ] || continue
+	for peer in libinput evemu_record python_evdev; do
+		eval "p=\${cpu_$peer:-}"
+		[ -n "$p" ] && [ "$p" -gt 0 ] || continue
+		ratio=$(awk -v a="$c" -v b="$p" 'BEGIN { printf "%.2f", a / b }')
+		perf ratio=${r}_vs_$peer value=$ratio
+	done
+done
+
+# ---- pass 2: latency, kernel timestamp -> socket plugin client
+create_device "$REC_FILE"
+CTL=/tmp/evroute-perf-ctl.sock
+start_daemon "$DEVNODE" /vm/config/perf-latency.yaml
+start_client lat /tmp/evroute-lat.sock -t
+t0=$(cpu_ticks "$DAEMON_PID")
+replay "$DEVNODE" "$REC_FILE"
+sleep 2
+t1=$(cpu_ticks "$DAEMON_PID")
+stop_daemon TERM
+remove_device
+# "RX_TIME {json}": latency in microseconds per touch line
+awk '/"type":"touch"/ { rx = $1 + 0; if (!match($0, /"time":[0-9.]+/)) next
+	t = substr($0, RSTART + 7, RLENGTH - 7) + 0; printf "%.0f\n", (rx - t) * 1e6 }' lat.out | sort -n >latency.us
+n=$(wc -l <latency.us)
+check "latency samples (touch lines received)" "$n" -gt 1000
+first=$(head -n1 lat.out)
+skew=$(echo "$first" | awk '{ rx = $1; match($0, /"time":[0-9.]+/); t = substr($0, RSTART + 7, RLENGTH - 7); d = rx - t; if (d < 0) d = -d; print (d < 1) ? "monotonic" : "not-monotonic:" d }')
+check "JSON time is the kernel CLOCK_MONOTONIC timestamp" "$skew" = monotonic
+pct() { awk -v p="$1" -v n="$n" 'NR == int((n - 1) * p / 100) + 1 { print; exit }' latency.us; }
+p50=$(pct 50) p90=$(pct 90) p99=$(pct 99) max=$(tail -n1 latency.us)
+dms=$(( (t1 - t0) * 10 ))
+dper10k=$(awk -v ms="$dms" -v n="$EVENTS" 'BEGIN { printf "%.0f", ms * 10000 / n }')
+perf pass=latency samples=$n p50_us=$p50 p90_us=$p90 p99_us=$p99 max_us=$max daemon_socket_cpu_ms_per_10k_events=$dper10k
+note "latency kernel timestamp -> socket client: n=$n p50=${p50} us p90=${p90} us p99=${p99} us max=${max} us"
+check "daemon exit status" "$DAEMON_STATUS" = 0
+finish "CPU ms/10k events: $summary; latency p50=${p50}us p99=${p99}us (n=$n; TCG)"
