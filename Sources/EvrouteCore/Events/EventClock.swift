@@ -10,7 +10,7 @@ public protocol EventClock: AnyObject {
 
 /// A clock driven purely by the timestamps it is given.
 public final class ManualClock: EventClock {
-    public private(set) var now: Timestamp
+    @exclusivity(unchecked) public private(set) var now: Timestamp
 
     public init(start: Timestamp = .zero) { now = start }
 

@@ -1,5 +1,7 @@
 /// Per-touch delivery state for a touch whose region (or an ancestor) has recognizers.
-struct GestureTouch {
+/// A touch as its recognizers see it. A class, so the moved path updates it in place in
+/// `Router.gestureTouches` (no copy-on-write of its arrays, no allocation per move).
+final class GestureTouch {
     enum Delivery {
         /// Phases route (possibly held back by delaying recognizers).
         case normal
@@ -20,6 +22,13 @@ struct GestureTouch {
     var queue: [Touch] = []
     /// The touch has ended or been cancelled by its device.
     var finished = false
+
+    init(key: Router.TouchKey, device: DeviceInfo?, recognizers: [(GestureRecognizer, Int)], last: Touch) {
+        self.key = key
+        self.device = device
+        self.recognizers = recognizers
+        self.last = last
+    }
 }
 
 /// A recognizer's timer in the router's queue.
@@ -104,14 +113,14 @@ extension Router {
     /// (now, later, or never) according to their state and delay/cancel options.
     func deliverThroughGestures(_ t: Touch, key: TouchKey, device: DeviceInfo?, time: Timestamp) {
         if t.phase == .began {
-            var entry = GestureTouch(key: key, device: device, recognizers: [], last: t)
+            let entry = GestureTouch(key: key, device: device, recognizers: [], last: t)
             for ref in t.layout.gesturePaths[t.region!] {
                 let rec = recognizer(ref, in: t.layout)
                 if rec.acceptsNewTouches { entry.recognizers.append((rec, rec.generation)) }
             }
             gestureTouches[t.id] = entry
         }
-        guard var entry = gestureTouches[t.id] else {
+        guard let entry = gestureTouches[t.id] else {
             routeTouchPhase(t, device: device, time: time)
             return
         }
@@ -120,7 +129,6 @@ extension Router {
         // Queued first (routed below, or earlier if a recognizer's failure releases it), so a
         // recognizer that cancels the touch while seeing this phase drops it.
         if entry.delivery == .normal { entry.queue.append(t) }
-        gestureTouches[t.id] = entry
         // Recognizers first.
         for (rec, gen) in entry.recognizers where rec.generation == gen {
             let ctx = context(for: rec)
@@ -344,7 +352,7 @@ extension Router {
     /// more phases route (a touch whose `began` was still held is never delivered).
     func cancelTouches(of rec: GestureRecognizer, time: Timestamp) {
         for tracked in rec.tracked {
-            guard var e = gestureTouches[tracked.id], e.delivery == .normal else { continue }
+            guard let e = gestureTouches[tracked.id], e.delivery == .normal else { continue }
             e.queue.removeAll()
             if !e.beganDelivered {
                 e.delivery = .swallowed

@@ -114,7 +114,7 @@ extension Router {
 
     /// Routes a touch phase, through its recognizers when its region or an ancestor has any.
     @inline(__always)
-    func deliver(_ t: Touch, key: TouchKey, device: DeviceInfo?, time: Timestamp) {
+    func deliver(_ t: consuming Touch, key: TouchKey, device: DeviceInfo?, time: Timestamp) {
         if t.blocked == nil, let r = t.region, t.layout.regionHasGestures[r] {
             deliverThroughGestures(t, key: key, device: device, time: time)
         } else {
@@ -123,11 +123,11 @@ extension Router {
     }
 
     /// Routes a touch phase to its region's chain; an ended touch may then focus its region.
-    func routeTouchPhase(_ t: Touch, device: DeviceInfo?, time: Timestamp) {
+    func routeTouchPhase(_ t: consuming Touch, device: DeviceInfo?, time: Timestamp) {
+        let focusRegion = t.phase == .ended && t.blocked == nil && t.layout === layout ? t.region : nil
+        let location = t.location
         route(t, device: device, time: time)
-        if t.phase == .ended, t.blocked == nil, let region = t.region, t.layout === layout {
-            focusOnTouchEnd(region: region, location: t.location, time: time)
-        }
+        if let focusRegion { focusOnTouchEnd(region: focusRegion, location: location, time: time) }
     }
 
     /// The touch's display in the current layout (it may have begun in an older one).
@@ -137,7 +137,7 @@ extension Router {
     }
 
     /// Sends one touch phase up its chain (blocked touches are recorded, not delivered).
-    func route(_ touch: Touch, device: DeviceInfo?, time: Timestamp) {
+    func route(_ touch: consuming Touch, device: DeviceInfo?, time: Timestamp) {
         let isTap = touch.phase == .ended && touch.isTap(tapPolicy)
         let start: ResponderID?
         if touch.blocked != nil {
@@ -149,9 +149,9 @@ extension Router {
         } else {
             start = touch.display < touch.layout.displays.count ? .display(touch.display) : nil
         }
-        let event = RoutedEvent(kind: .touch(touch.phase, isTap: isTap), time: time, layout: touch.layout,
-                                display: touch.display, start: start, region: touch.region, device: device, touch: touch)
-        walk(event)
+        let phase = touch.phase, layout = touch.layout, display = touch.display, region = touch.region
+        walk(RoutedEvent(kind: .touch(phase, isTap: isTap), time: time, layout: layout,
+                         display: display, start: start, region: region, device: device, touch: touch))
     }
 
     /// A `focusable` region (or the nearest focusable ancestor of the bound region) becomes
