@@ -24,7 +24,10 @@
 # (the kernel timestamp: evroute sets EVIOCSCLOCKID CLOCK_MONOTONIC —
 # checked: "time" is within a second of the client's clock). That is kernel
 # timestamp -> handler dispatch plus the socket write and the client's
-# wake-up: an upper bound on the daemon's own added latency.
+# wake-up: an upper bound on the daemon's own added latency. Next to it, the
+# floor of this VM: vm-evlat, a minimal C reader of the same node, prints
+# now - timestamp per SYN_REPORT (what any reader pays for the kernel's
+# wake-up under TCG before doing anything).
 #
 # Output: EVROUTE-VM PERF lines (key=value), collected by run.sh into vm/out/perf.txt.
 #
@@ -93,10 +96,13 @@ create_device "$REC_FILE"
 CTL=/tmp/evroute-perf-ctl.sock
 start_daemon "$DEVNODE" /vm/config/perf-latency.yaml
 start_client lat /tmp/evroute-lat.sock -t
+floor=0
+command -v vm-evlat >/dev/null && { start_reader evlat "$DEVNODE" vm-evlat "$DEVNODE"; floor=1; }
 t0=$(cpu_ticks "$DAEMON_PID")
 replay "$DEVNODE" "$REC_FILE"
 sleep 2
 t1=$(cpu_ticks "$DAEMON_PID")
+[ $floor = 1 ] && stop_reader evlat
 stop_daemon TERM
 remove_device
 # "RX_TIME {json}": latency in microseconds per touch line
@@ -107,11 +113,20 @@ check "latency samples (touch lines received)" "$n" -gt 1000
 first=$(head -n1 lat.out)
 skew=$(echo "$first" | awk '{ rx = $1; match($0, /"time":[0-9.]+/); t = substr($0, RSTART + 7, RLENGTH - 7); d = rx - t; if (d < 0) d = -d; print (d < 1) ? "monotonic" : "not-monotonic:" d }')
 check "JSON time is the kernel CLOCK_MONOTONIC timestamp" "$skew" = monotonic
-pct() { awk -v p="$1" -v n="$n" 'NR == int((n - 1) * p / 100) + 1 { print; exit }' latency.us; }
-p50=$(pct 50) p90=$(pct 90) p99=$(pct 99) max=$(tail -n1 latency.us)
+# pct FILE P   the P-th percentile of a sorted file of numbers (nearest rank)
+pct() { awk -v p="$2" -v n="$(wc -l <"$1")" 'NR == int((n - 1) * p / 100) + 1 { print; exit }' "$1"; }
+p50=$(pct latency.us 50) p90=$(pct latency.us 90) p99=$(pct latency.us 99) max=$(tail -n1 latency.us)
+fl=""
+if [ $floor = 1 ]; then
+	grep -E '^-?[0-9]+$' evlat.out | sort -n >floor.us
+	fn=$(wc -l <floor.us)
+	check "floor samples (vm-evlat frames)" "$fn" -gt 1000
+	perf pass=latency-floor reader=vm-evlat samples=$fn p50_us=$(pct floor.us 50) p90_us=$(pct floor.us 90) p99_us=$(pct floor.us 99) max_us=$(tail -n1 floor.us)
+	fl="; floor (C reader) p50=$(pct floor.us 50)us p99=$(pct floor.us 99)us"
+fi
 dms=$(( (t1 - t0) * 10 ))
 dper10k=$(awk -v ms="$dms" -v n="$EVENTS" 'BEGIN { printf "%.0f", ms * 10000 / n }')
 perf pass=latency samples=$n p50_us=$p50 p90_us=$p90 p99_us=$p99 max_us=$max daemon_socket_cpu_ms_per_10k_events=$dper10k
 note "latency kernel timestamp -> socket client: n=$n p50=${p50} us p90=${p90} us p99=${p99} us max=${max} us"
 check "daemon exit status" "$DAEMON_STATUS" = 0
-finish "CPU ms/10k events: $summary; latency p50=${p50}us p99=${p99}us (n=$n; TCG)"
+finish "CPU ms/10k events: $summary; latency p50=${p50}us p99=${p99}us (n=$n$fl; TCG)"
