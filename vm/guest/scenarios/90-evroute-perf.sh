@@ -41,6 +41,14 @@ EVENTS=$(rec_events "$REC_FILE")
 CFG=/vm/config/regions.yaml
 perf recording="Wacom_DTH2242_Finger.events" events=$EVENTS kernel=$(uname -r) accel=tcg
 
+# ---- pass 0: the same recording routed from the file (no kernel, no pacing;
+# start-up included): how much slower this guest runs evroute than the host
+# (docs/performance-vm.md has the host figure for the same command)
+time -p -o file-replay.time evroute --config "$CFG" --dry-run --replay "$REC_FILE" --format json >/dev/null 2>file-replay.err
+check "file replay exit" "$?" -eq 0
+fr=$(awk '$1 == "user" || $1 == "sys" { s += $2 } END { printf "%.0f", s * 1000 }' file-replay.time)
+perf pass=file-replay reader=evroute-dryrun-replay cpu_ms=$fr real_s=$(awk '$1 == "real" { print $2 }' file-replay.time)
+
 # ---- pass 1: CPU per reader
 create_device "$REC_FILE"
 start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
