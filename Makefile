@@ -112,6 +112,9 @@ bench: deps
 		{ $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjemalloc-dev; }; \
 	}
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
+	$(MAKE) release
+	@echo "== daemon: start-up to READY=1, idle RSS and CPU (release, static Swift runtime)"
+	python3 scripts/bench-daemon.py $(BUILD)/release/evroute config/minimal.yaml
 
 clean:
 	rm -rf $(BUILD)
