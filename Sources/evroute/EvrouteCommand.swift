@@ -51,6 +51,9 @@ struct RouteCommand: ParsableCommand {
     @Flag(name: .long, help: "Daemon with --replay: hold the replay until `{\"command\":\"replay\"}` arrives on the control socket.")
     var replayPaused = false
 
+    @Flag(name: .long, help: "Daemon with --replay: pace the replay by the recording's own timing instead of as fast as possible.")
+    var replayRealtime = false
+
     @Flag(name: .long, help: "Daemon: log debug messages too.")
     var verbose = false
 
@@ -64,6 +67,7 @@ struct RouteCommand: ParsableCommand {
             options.exitAfterReplay = exitAfterReplay
             options.keepReplayDevices = keepReplayDevices
             options.replayPaused = replayPaused
+            options.replayRealtime = replayRealtime
             options.controlSocketPath = controlSocket == "none" ? nil : controlSocket
             options.logLevel = verbose ? .debug : .info
             let status = Daemon(options: options).run()

@@ -62,6 +62,8 @@ public final class Daemon {
     private var gestureTimer: (id: EventLoop.TimerID, deadline: Timestamp)?
     private var exitStatus: Int32 = 0
     private(set) var replayStarted = false
+    /// `--replay-realtime`: when the replay started (monotonic) and its first item's recording time.
+    private var replayClockOrigin: (wall: Timestamp, recording: Timestamp)?
     private var stopping = false
 
     /// Reads the systemd environment (`$NOTIFY_SOCKET`, `$WATCHDOG_USEC`); nothing starts
@@ -232,7 +234,25 @@ public final class Daemon {
     private func feedReplay() {
         guard let replay, !stopping else { return }
         let before = replay.eventsFed
-        let more = replay.feed(options.replayChunk, into: session)
+        let more: Bool
+        if options.replayRealtime {
+            // Paced by the recording: route what is due, then sleep until the next item is.
+            let now = MonotonicClock.now()
+            if replayClockOrigin == nil {
+                // Devices appearing come first and carry no time; the first timed item sets the origin.
+                _ = replay.feed(options.replayChunk, upTo: Timestamp(microseconds: .min), into: session)
+                if let first = replay.nextItemTime { replayClockOrigin = (now, first) }
+            }
+            let due = replayClockOrigin.map { $0.recording + (now - $0.wall) }
+            more = replay.feed(options.replayChunk, upTo: due, into: session)
+            if more, let origin = replayClockOrigin, let next = replay.nextItemTime {
+                inputEvents += replay.eventsFed - before
+                loop.schedule(at: origin.wall + (next - origin.recording)) { [unowned self] in self.feedReplay() }
+                return
+            }
+        } else {
+            more = replay.feed(options.replayChunk, into: session)
+        }
         inputEvents += replay.eventsFed - before
         if more {
             loop.schedule(after: Timestamp.Duration(microseconds: 0)) { [unowned self] in self.feedReplay() }

@@ -12,6 +12,9 @@ public struct DaemonOptions: Sendable {
     /// Hold the replay until a control request `{"command":"replay"}` starts it (so clients can
     /// connect to plugin sockets first).
     public var replayPaused = false
+    /// Pace the replay by the recordings' own timing (as the device delivered it) instead of
+    /// routing it as fast as possible.
+    public var replayRealtime = false
     /// Exit 0 once the replays are done and the plugins have drained.
     public var exitAfterReplay = false
     /// The control socket; nil = none.

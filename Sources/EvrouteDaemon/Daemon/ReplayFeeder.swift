@@ -36,14 +36,33 @@ final class ReplayFeeder {
         iterator = source.makeIterator()
     }
 
-    /// Routes up to `limit` items; returns false once the stream is exhausted.
-    func feed(_ limit: Int, into session: RoutingSession) -> Bool {
+    /// The next item, read ahead so its time can be known (`--replay-realtime`).
+    private var peeked: InputItem?
+
+    /// The recording time of the next item (nil when it has none, e.g. a device appearing, or
+    /// at the end).
+    var nextItemTime: Timestamp? {
+        get {
+            if peeked == nil { peeked = iterator.next() }
+            switch peeked {
+            case .event(_, let e)?: return e.time
+            case .removed(_, let t)?: return t
+            default: return nil
+            }
+        }
+    }
+
+    /// Routes up to `limit` items, stopping before the first one later than `until` (recording
+    /// time) when given; returns false once the stream is exhausted.
+    func feed(_ limit: Int, upTo until: Timestamp? = nil, into session: RoutingSession) -> Bool {
         var count = 0
         while count < limit {
-            guard let item = iterator.next() else {
+            if let until, let t = nextItemTime, t > until { return true }
+            guard let item = peeked ?? iterator.next() else {
                 isFinished = true
                 return false
             }
+            peeked = nil
             count += 1
             if pacer.route(item, into: session) { eventsFed += 1 }
         }

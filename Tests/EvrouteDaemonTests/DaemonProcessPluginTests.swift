@@ -1,0 +1,127 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteDaemon
+
+/// The real daemon with a `process` plugin that misbehaves: a helper that crashes is restarted,
+/// one that hangs is timed out — and meanwhile every event keeps routing (each one that the
+/// helper does not take walks on to the screen's `socket` handler, whose client sees it).
+@Suite("Daemon process: misbehaving process plugins", .serialized)
+struct DaemonProcessPluginTests {
+    static func config(helper: [String], socket: String) -> String {
+        """
+        displays: [{ name: main, size: [1280, 800] }]
+        devices: [{ name: touch, match: { kind: touchscreen }, display: main }]
+        plugins:
+          - { name: helper, type: process, command: [\(helper.map { "\"\($0)\"" }.joined(separator: ", "))], deadline-ms: 30, restart-min-ms: 50 }
+          - { name: ui, type: socket, path: \(socket) }
+        screens:
+          - name: home
+            display: main
+            handlers: [{ plugin: ui, on: [touch] }]
+            root:
+              name: root
+              frame: [0, 0, 1280, 800]
+              handlers: [{ plugin: helper, on: [touch] }]
+
+        """
+    }
+
+    /// Runs the demo replay through a daemon whose root region's handler is `helper`; returns
+    /// the socket client's lines and the helper's statistics from `evroute status`.
+    func run(helper script: String, realtime: Bool = false) throws -> (lines: [String], stats: JSONValue?, log: String, dryRunTouchEvents: Int) {
+        let demo = harnessPackageRoot + "/demo/touchscreen.events"
+        try #require(access(demo, R_OK) == 0, "demo/touchscreen.events is missing")
+        guard let binary = harnessBinary() else { throw DaemonHarnessError("the evroute binary is not next to the test bundle") }
+        let scratch = DaemonScratch()
+        defer { scratch.cleanUp() }
+        let helper = scratch.write("helper.sh", script)
+        chmod(helper, 0o755)
+        let socket = scratch.file("ui.sock"), control = scratch.file("control.sock")
+        let config = scratch.write("evroute.yaml", Self.config(helper: [helper], socket: socket))
+        // The same layout's touch events as the dry-run routes them (no handler runs there).
+        let dryRun = harnessRun([binary, "--config", config, "--dry-run", "--replay", demo, "--format", "json"])
+        let dryRunTouchEvents = dryRun.split(separator: "\n").filter { $0.contains("\"type\":\"touch\"") }.count
+        let notify = try DaemonNotifySocket(path: scratch.file("notify.sock"))
+        let daemon = try DaemonProcess(binary, arguments: ["--config", config, "--control-socket", control,
+                                                           "--replay", demo, "--replay-paused"] + (realtime ? ["--replay-realtime"] : []),
+                                       environment: ["NOTIFY_SOCKET": notify.path], logPath: scratch.file("daemon.log"))
+        defer { daemon.kill9() }
+        try #require(notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        let client = try DaemonLineClient(path: socket)
+        #expect(harnessControl("replay", control)?["ok"]?.boolValue == true)
+        // The replay is over once the device is removed: its last touch has ended by then.
+        _ = client.wait(seconds: 40) { _ in
+            harnessControl("status", control)?["events"]?["devices_removed"]?.intValue ?? 0 >= 1
+        }
+        _ = client.wait(seconds: 1) { _ in false }
+        let stats = harnessControl("status", control)?["plugins"]?.arrayValue?.first { $0["name"]?.stringValue == "helper" }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 10) == 0, "log:\n\(daemon.log)")
+        return (client.lines, stats, daemon.log, dryRunTouchEvents)
+    }
+
+    @Test("a helper that never answers: every event times out and walks on to the next handler")
+    func hangingHelperIsTimedOut() throws {
+        let (lines, stats, log, expected) = try run(helper: "#!/bin/sh\nexec sleep 600\n")
+        let touches = lines.filter { $0.contains("\"type\":\"touch\"") }
+        #expect(touches.count == expected, "every event walked on to the socket; log:\n\(log)")
+        #expect(touches.allSatisfy { $0.contains("\"handled_by\":\"screen:home\"") && $0.contains("\"handler\":\"ui\"") })
+        #expect(Set(touches.compactMap { $0.range(of: "\"phase\":\"began\"") != nil ? $0 : nil }).count >= 8)
+        #expect((stats?["timed_out"]?.intValue ?? 0) >= touches.count - 2, "\(String(describing: stats))")
+        #expect((stats?["handled"]?.intValue ?? -1) == 0)
+    }
+
+    @Test("a helper that crashes is restarted and answers again; events meanwhile walk on")
+    func crashingHelperIsRestarted() throws {
+        // Answers `handled` to three events, then dies; every restart does the same.
+        let script = """
+            #!/bin/sh
+            n=0
+            while IFS= read -r line; do
+              id=$(printf '%s' "$line" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')
+              printf '{"id":%s,"handled":true}\\n' "$id"
+              n=$((n + 1))
+              [ "$n" -ge 3 ] && exit 1
+            done
+
+            """
+        // Paced by the recording (≈ 10 s), so events keep coming after each restart.
+        let (lines, stats, log, expected) = try run(helper: script, realtime: true)
+        let restarts = stats?["restarts"]?.intValue ?? 0
+        let handled = stats?["handled"]?.intValue ?? 0
+        #expect(restarts >= 1, "\(String(describing: stats))\nlog:\n\(log)")
+        #expect(handled > 3, "answers after a restart: \(String(describing: stats))")
+        // What the helper did not take reached the socket handler; nothing was lost.
+        let walkedOn = lines.filter { $0.contains("\"type\":\"touch\"") }.count
+        #expect(walkedOn > 0)
+        #expect(handled + walkedOn == expected, "every touch event was either taken by the helper or walked on")
+    }
+}
+
+/// Runs a command and returns its standard output.
+func harnessRun(_ argv: [String]) -> String {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return "" }
+    let pid = fork()
+    if pid == 0 {
+        dup2(fds[1], 1)
+        close(fds[0]); close(fds[1])
+        let cargs = argv.map { strdup($0) } + [nil]
+        execv(argv[0], cargs)
+        _exit(127)
+    }
+    close(fds[1])
+    var out: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(fds[0], &buf, buf.count)
+        if n <= 0 { break }
+        out.append(contentsOf: buf[0..<n])
+    }
+    close(fds[0])
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return String(decoding: out, as: UTF8.self)
+}
