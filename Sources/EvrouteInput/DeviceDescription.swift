@@ -37,6 +37,10 @@ public struct DeviceDescription: Sendable {
     public var udevProperties: [String: String]
     /// The device node (`/dev/input/event3`) or the recording's path.
     public var path: String?
+    /// Whether a `SYN_DROPPED` in this device's stream is followed by libevdev's resync: the
+    /// events up to the next `SYN_REPORT` bring the state up to date (true for live devices
+    /// read through ``EvdevDevice``). A raw stream (a recording) must discard them instead.
+    public var resyncsAfterDrop: Bool = false
 
     public init(name: String, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,
                 properties: Set<UInt16> = [], events: [UInt16: Set<UInt16>] = [:], absinfo: [UInt16: AbsInfo] = [:],

@@ -143,6 +143,50 @@ struct ProtocolBTests {
         #expect(life.open == 1)
     }
 
+    @Test("SYN_DROPPED in a libevdev stream: the resync events are applied; only lost contacts are cancelled")
+    func droppedInALibevdevStream() {
+        var live = Devices.protocolB()
+        live.resyncsAfterDrop = true
+        let decoder = TouchDecoder(device: DeviceID(1), description: live, displaySize: display)
+        var s = EventScript()
+        s.slot(0); s.id(1); s.position(10, 10)
+        s.slot(1); s.id(2); s.position(20, 20)
+        s.slot(2); s.id(3); s.position(30, 30)
+        s.syn()
+        s.syn(SynCode.dropped)
+        // libevdev's resync delta: slot 0 moved, slot 1 lifted and a new finger took it, slot 2
+        // lifted, slot 3 is new.
+        s.slot(0); s.position(11, 10)
+        s.slot(1); s.id(-1); s.id(9); s.position(70, 70)
+        s.slot(2); s.id(-1)
+        s.slot(3); s.id(4); s.position(40, 40)
+        s.syn()
+        s.slot(0); s.position(12, 10); s.syn()          // live again
+        let frames = decode(decoder, s.events)
+        #expect(frames.map(changes) == [
+            ["1:began@10,10", "2:began@20,20", "3:began@30,30"],
+            ["1:moved@11,10", "2:cancelled@20,20", "4:began@70,70", "3:cancelled@30,30", "5:began@40,40"],
+            ["1:moved@12,10"],
+        ])
+        #expect(lifecycle(frames).problems.isEmpty)
+        // The same bytes from a recording (a raw stream) cancel everything instead.
+        let raw = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(), displaySize: display)
+        #expect(decode(raw, s.events)[1].contacts.allSatisfy { $0.change == .cancelled })
+    }
+
+    @Test("SYN_DROPPED in a libevdev stream, single-touch: a finger still down keeps its identity")
+    func droppedInALibevdevStreamSingleTouch() {
+        var live = Devices.singleTouch()
+        live.resyncsAfterDrop = true
+        let decoder = TouchDecoder(device: DeviceID(1), description: live, displaySize: display)
+        var s = EventScript()
+        s.key(KeyCode.btnTouch, 1); s.abs(AbsCode.x, 10); s.abs(AbsCode.y, 10); s.syn()
+        s.syn(SynCode.dropped)
+        s.abs(AbsCode.x, 30); s.syn()
+        s.key(KeyCode.btnTouch, 0); s.syn()
+        #expect(decode(decoder, s.events).map(changes) == [["1:began@10,10"], ["1:moved@30,10"], ["1:ended@30,10"]])
+    }
+
     @Test("SYN_DROPPED with a resync: changed or vanished tracking IDs are cancelled, the rest continue")
     func droppedWithResync() {
         let decoder = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(), displaySize: display)

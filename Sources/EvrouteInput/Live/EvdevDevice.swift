@@ -71,7 +71,9 @@ public final class EvdevDevice {
         self.fileDescriptor = fd
         self.handle = handle
         self.isGrabbed = grab
-        self.description = DeviceDescription(libevdev: handle!, path: path)
+        var description = DeviceDescription(libevdev: handle!, path: path)
+        description.resyncsAfterDrop = true   // readAvailable follows SYN_DROPPED with libevdev's sync events
+        self.description = description
     }
 
     deinit { close() }

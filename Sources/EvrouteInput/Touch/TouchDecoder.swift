@@ -9,9 +9,12 @@ import EvrouteCore
 /// contact keeps its number while down and numbers are never reused, even when the device
 /// reuses a tracking ID.
 ///
-/// `SYN_DROPPED`: events up to the next `SYN_REPORT` are discarded and that report cancels every
-/// live contact — unless `resync(_:at:)` is given the re-read device state first, in which case
-/// only contacts whose tracking ID changed or vanished are cancelled.
+/// `SYN_DROPPED`: in a raw stream (a recording), events up to the next `SYN_REPORT` are
+/// discarded and that report cancels every live contact — unless `resync(_:at:)` is given the
+/// re-read device state first. In a libevdev stream (``DeviceDescription/resyncsAfterDrop``), the
+/// events up to that report are libevdev's resync and are applied as one: contacts whose tracking
+/// ID changed or vanished during the drop are cancelled (their end was lost), contacts that stayed
+/// down keep their identity and move, new ones begin — as with `resync(_:at:)`.
 ///
 /// In steady state `feed` allocates nothing but the array of a frame it returns.
 public final class TouchDecoder {
@@ -26,6 +29,8 @@ public final class TouchDecoder {
     private let reportsToolType: Bool
     private var nextContact = 1
     private var dropping = false
+    /// The stream follows `SYN_DROPPED` with a complete resync (live devices via libevdev).
+    private let appliesResync: Bool
     private var scratch: [ContactSample] = []
 
     // Protocol B
@@ -56,6 +61,7 @@ public final class TouchDecoder {
     public init(device: DeviceID, description: DeviceDescription, displaySize: Size,
                 rotation: DisplayRotation = .none, calibration: CalibrationMatrix? = nil, initialSlot: Int = 0) {
         self.device = device
+        appliesResync = description.resyncsAfterDrop
         let touchProtocol = TouchProtocol.of(description)
         self.touchProtocol = touchProtocol
         let abs = description.events[EventType.abs] ?? []
@@ -120,7 +126,7 @@ public final class TouchDecoder {
             case SynCode.report:
                 if dropping {
                     dropping = false
-                    return cancelAll(at: event.time)
+                    return appliesResync ? resync(resyncedState(), at: event.time) : cancelAll(at: event.time)
                 }
                 return finishFrame(at: event.time)
             case SynCode.mtReport:
@@ -132,7 +138,7 @@ public final class TouchDecoder {
             }
             return nil
         }
-        if dropping { return nil }
+        if dropping && !appliesResync { return nil }
         switch touchProtocol {
         case .slots: feedSlots(event)
         case .contactReports: feedContactReports(event)
@@ -229,6 +235,22 @@ public final class TouchDecoder {
             return makeFrame(at: time)
         case .none:
             return nil
+        }
+    }
+
+    /// The device state after libevdev's resync events (applied to the pending values).
+    private func resyncedState() -> TouchSnapshot {
+        switch touchProtocol {
+        case .slots:
+            return TouchSnapshot(slots: slots.map {
+                TouchSnapshot.Slot(trackingID: $0.pending.trackingID, x: $0.pending.x, y: $0.pending.y,
+                                   pressure: $0.pending.pressure, touchMajor: $0.pending.touchMajor,
+                                   touchMinor: $0.pending.touchMinor, toolType: $0.pending.toolType)
+            }, currentSlot: currentSlot)
+        case .singleTouch:
+            return TouchSnapshot(touching: touching, x: single.pending.x, y: single.pending.y, pressure: single.pending.pressure)
+        case .contactReports, .none:
+            return TouchSnapshot()
         }
     }
 
