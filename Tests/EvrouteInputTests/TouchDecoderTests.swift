@@ -330,3 +330,22 @@ struct ProtocolAAndSingleTouchTests {
         #expect(decode(mt, st.events).isEmpty)
     }
 }
+
+@Suite("Contacts already down when a device is opened")
+struct OpenedWithFingersDownTests {
+    @Test("a libevdev snapshot stated as resync events begins the touches that are down")
+    func snapshotBeginsTouches() {
+        var live = Devices.protocolB()
+        live.resyncsAfterDrop = true
+        let decoder = TouchDecoder(device: DeviceID(1), description: live, displaySize: display)
+        let snapshot = TouchSnapshot(slots: [TouchSnapshot.Slot(trackingID: -1), TouchSnapshot.Slot(trackingID: 7, x: 30, y: 40)],
+                                     currentSlot: 1)
+        var events = snapshot.resyncEvents(at: Timestamp(microseconds: 5_000_000))
+        var after = EventScript(time: 6_000_000)
+        after.position(31, 40); after.syn()
+        after.id(-1); after.syn()
+        events += after.events
+        #expect(decode(decoder, events).map(changes) == [["1:began@30,40"], ["1:moved@31,40"], ["1:ended@31,40"]])
+        #expect(TouchSnapshot(slots: [TouchSnapshot.Slot(trackingID: -1)]).resyncEvents(at: .zero).isEmpty)
+    }
+}

@@ -186,8 +186,12 @@ public final class LiveInputSource {
         idByFileDescriptor[device.fileDescriptor] = id
         idByPath[path] = id
         items.append(.added(id, description))
+        // Fingers already down when the device was opened: state them the way libevdev states
+        // a resync (SYN_DROPPED, the current values, SYN_REPORT), so their touches begin now.
+        items += device.touchSnapshot().resyncEvents(at: monotonicNow()).map { InputItem.event(id, $0) }
         return items
     }
+
 
     /// Whether a node that could not be opened might have matched a rule, judged from udev's
     /// data alone — so an unopenable device no rule wants is skipped silently.

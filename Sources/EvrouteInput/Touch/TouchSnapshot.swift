@@ -1,3 +1,5 @@
+import EvrouteCore
+
 /// A device's complete touch state, as libevdev knows it after a `SYN_DROPPED` resync
 /// (`libevdev_get_slot_value`, `libevdev_get_event_value`); given to `TouchDecoder.resync(_:at:)`.
 public struct TouchSnapshot: Sendable, Equatable {
@@ -42,5 +44,42 @@ public struct TouchSnapshot: Sendable, Equatable {
         self.x = x
         self.y = y
         self.pressure = pressure
+    }
+}
+
+extension TouchSnapshot {
+    /// The snapshot as the events of a libevdev resync: `SYN_DROPPED`, the values of every slot
+    /// with a contact down (or single-touch `BTN_TOUCH` and position), `SYN_REPORT`. Empty when
+    /// nothing is down. A ``TouchDecoder`` for a device with ``DeviceDescription/resyncsAfterDrop``
+    /// turns them into touches that begin now.
+    public func resyncEvents(at time: Timestamp) -> [InputEvent] {
+        var events: [InputEvent] = []
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+            events.append(InputEvent(time: time, type: type, code: code, value: value))
+        }
+        let down = slots.enumerated().filter { $0.element.trackingID >= 0 }
+        if !down.isEmpty {
+            add(EventType.syn, SynCode.dropped, 0)
+            for (index, slot) in down {
+                add(EventType.abs, AbsCode.mtSlot, Int32(index))
+                add(EventType.abs, AbsCode.mtTrackingID, slot.trackingID)
+                add(EventType.abs, AbsCode.mtPositionX, slot.x)
+                add(EventType.abs, AbsCode.mtPositionY, slot.y)
+                add(EventType.abs, AbsCode.mtPressure, slot.pressure)
+                add(EventType.abs, AbsCode.mtTouchMajor, slot.touchMajor)
+                add(EventType.abs, AbsCode.mtTouchMinor, slot.touchMinor)
+                add(EventType.abs, AbsCode.mtToolType, slot.toolType)
+            }
+            add(EventType.abs, AbsCode.mtSlot, Int32(currentSlot))
+            add(EventType.syn, SynCode.report, 0)
+        } else if slots.isEmpty && touching {
+            add(EventType.syn, SynCode.dropped, 0)
+            add(EventType.key, KeyCode.btnTouch, 1)
+            add(EventType.abs, AbsCode.x, x)
+            add(EventType.abs, AbsCode.y, y)
+            add(EventType.abs, AbsCode.pressure, pressure)
+            add(EventType.syn, SynCode.report, 0)
+        }
+        return events
     }
 }
