@@ -23,6 +23,10 @@ public final class Log: @unchecked Sendable {
 
     /// Messages above this level are dropped.
     public var threshold: Level
+    /// When set, lines are collected and written by ``flush()`` (the daemon flushes once per
+    /// event-loop wakeup: one write(2) for a burst of events instead of one per line).
+    public var buffered = false
+    private var pending: [UInt8] = []
     public let toJournal: Bool
     private let fd: Int32
 
@@ -47,7 +51,24 @@ public final class Log: @unchecked Sendable {
         var line = toJournal ? "<\(level.rawValue)>\(message())" : "evroute: \(level.word): \(message())"
         line = line.replacingNewlines()
         line.append("\n")
+        if buffered {
+            pending.append(contentsOf: line.utf8)
+            if pending.count >= 1 << 16 { flush() }
+            return
+        }
         line.withUTF8 { p in _ = write(fd, p.baseAddress, p.count) }
+    }
+
+    /// Writes the collected lines (buffered mode).
+    public func flush() {
+        guard !pending.isEmpty else { return }
+        var offset = 0
+        while offset < pending.count {
+            let n = pending.withUnsafeBytes { p in write(fd, p.baseAddress! + offset, p.count - offset) }
+            if n < 0 { if errno == EINTR { continue }; break }
+            offset += n
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 
     public func error(_ m: @autoclosure () -> String) { log(.error, m()) }

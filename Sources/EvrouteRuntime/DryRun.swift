@@ -40,7 +40,8 @@ public final class DryRun {
 
     /// Routes live devices until SIGINT or SIGTERM, printing as it goes.
     public func runLive() throws {
-        (writer.sink as? FileDescriptorSink)?.lineBuffered = true
+        // Output is flushed after each batch of readable devices (below): live, but one
+        // write(2) per batch rather than per line.
         let source = try LiveInputSource(rules: layout.deviceRules)
         source.onError = { error in
             let line = "evroute: \(error)\n"
@@ -52,7 +53,7 @@ public final class DryRun {
         while !PollLoop.stopRequested {
             let ready = loop.wait(on: source.fileDescriptors)
             for fd in ready {
-                for item in source.handleReadable(fd: fd) { session.handle(item) }
+                source.handleReadable(fd: fd) { session.handle($0) }
             }
             writer.flush()
         }

@@ -38,6 +38,8 @@ public final class EventLoop {
     private var armedDeadline: Timestamp?
     private var nextTimerID = 1
     private var stopping = false
+    /// Called after the callbacks of each wakeup (e.g. to flush buffered output once per burst).
+    public var afterWakeup: (() -> Void)?
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
     public private(set) var wakeups = 0
 
@@ -181,6 +183,7 @@ public final class EventLoop {
                 else if let h = handlers[fd] { h(ready) }
                 if stopping { break }
             }
+            afterWakeup?()
         }
     }
 

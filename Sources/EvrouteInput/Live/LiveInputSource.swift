@@ -68,6 +68,8 @@ public final class LiveInputSource {
     private let monitor: UdevMonitor
     private var open: [DeviceID: (device: EvdevDevice, info: LiveDevice)] = [:]
     private var idByFileDescriptor: [Int32: DeviceID] = [:]
+    /// Events of one read, reused across reads.
+    private var readBuffer: [InputEvent] = []
     private var idByPath: [String: DeviceID] = [:]
 
     /// Creates the udev context and starts the hotplug monitor (events queue until read).
@@ -124,6 +126,22 @@ public final class LiveInputSource {
             items += close(id)
         }
         return items
+    }
+
+    /// ``handleReadable(fd:)`` without building an array: each item is passed to `body` as it
+    /// is read, from a buffer reused across calls (the steady-state read path allocates nothing).
+    public func handleReadable(fd: Int32, _ body: (InputItem) -> Void) {
+        guard fd != monitor.fileDescriptor, let id = idByFileDescriptor[fd], let entry = open[id] else {
+            for item in handleReadable(fd: fd) { body(item) }
+            return
+        }
+        readBuffer.removeAll(keepingCapacity: true)
+        let result = entry.device.readAvailable(into: &readBuffer)
+        for event in readBuffer { body(.event(id, event)) }
+        if let failure = result.failure {
+            if !failure.isDeviceGone { onError?(failure) }
+            for item in close(id) { body(item) }
+        }
     }
 
     /// Closes every device; one `.removed` each. The monitor stays usable.
