@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteCore"]),
-        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteRuntime", "EvrouteCore"]),
+        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig"]),
         .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput"]),
     ]
 )

@@ -142,13 +142,26 @@ public final class Daemon {
     }
 
     /// Loads and compiles the config; the errors, each as `file:line:col: error: …`.
+    ///
+    /// The YAML is read in a child process (``ConfigChild``: this binary's
+    /// `__compile-config`, which uses the Foundation-based YAML loader), so the long-running
+    /// daemon never executes Foundation; the spec comes back as JSON and is compiled here.
     func loadConfig() -> Result<Layout, StartupError> {
+        let spec: LayoutSpec
+        switch ConfigChild.load(executable: options.configCompiler, configPath: options.configPath) {
+        case .failure(let errors): return .failure(StartupError(description: errors.description))
+        case .success(let s): spec = s
+        }
+        let file = spec.source ?? options.configPath ?? ConfigLoader.builtInName
         do {
-            let (spec, layout) = try ConfigLoader.loadLayout(path: options.configPath)
-            configSource = spec.source ?? options.configPath ?? ConfigLoader.builtInName
+            // The child compiled it already; this only fails if the two disagree.
+            let layout = try Layout.compile(spec)
+            configSource = file
             return .success(layout)
         } catch {
-            return .failure(StartupError(description: error.description))
+            return .failure(StartupError(description: error.errors.map { e in
+                e.location.map { "\($0): error: \(e.message)" } ?? "\(file): error: \(e.message)"
+            }.joined(separator: "\n")))
         }
     }
 
