@@ -38,11 +38,16 @@ let package = Package(
         .target(name: "EvrouteInput", dependencies: ["EvrouteCore", "CEvdev", "CUdev"]),
 
         // MARK: Runtime: the session that ties input, routing and output together (dry-run, daemon)
-        .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput"]),
+        // MemberImportVisibility (here and in EvrouteDaemon): a String method of Foundation's is
+        // not picked up through EvrouteConfig's `import Foundation`, so the daemon process
+        // runs no Foundation code by accident (docs/daemon.md, "Process structure").
+        .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // MARK: Daemon: the event loop, plugins, systemd, the control socket
         .target(name: "CLinux"),
-        .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime"]),
+        .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // MARK: Command line
         .executableTarget(name: "evroute", dependencies: [

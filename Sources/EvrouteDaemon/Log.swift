@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// The daemon's log: one line per message on stderr. When stderr is the journal
 /// (systemd sets `JOURNAL_STREAM` to its device:inode), lines carry syslog priority

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteInput
+import EvrouteRuntime
 
 extension Daemon {
     /// Answers one control request: `{"command":"status"}`, `{"command":"reload"}`, and

@@ -5,6 +5,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 import EvrouteRuntime
+import CLinux
 
 /// The evroute daemon: one event loop serving input devices (or `--replay` recordings standing
 /// in for them), the udev hotplug monitor, signals, the control socket, plugins and the

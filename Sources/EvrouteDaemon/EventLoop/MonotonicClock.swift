@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EvrouteCore
+import CLinux
 
 /// CLOCK_MONOTONIC, the clock evdev timestamps use once the daemon sets EVIOCSCLOCKID.
 public enum MonotonicClock {
