@@ -221,6 +221,29 @@ struct LeanDaemonTests {
         }
         #expect(harnessNow() - started < 5)
     }
+
+    // MARK: The running daemon
+
+    @Test("evroute re-executes itself as `evroute __daemon …`: same pid, options kept, a child per (re)load, none left over")
+    func reexecutedDaemon() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", DaemonProcessTests.config(socket: rig.uiSocket, marker: rig.marker))
+        let daemon = try rig.start(["--verbose"])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        let cmdline = (harnessRead("/proc/\(daemon.pid)/cmdline") ?? "").split(separator: "\0").map(String.init)
+        #expect(cmdline.count > 1 && cmdline[1] == DaemonOptions.daemonArgument, "\(cmdline)")
+        let options = try DaemonOptions(arguments: Array(cmdline.dropFirst(2)))
+        #expect(options.configPath == rig.configPath && options.controlSocketPath == rig.control && options.logLevel == .debug)
+        #expect(harnessControl("status", rig.control)?["pid"]?.intValue == Int(daemon.pid))
+        #expect(harnessControl("reload", rig.control)?["ok"]?.boolValue == true)
+        // The config children were waited for: the daemon has no child left (no zombie).
+        let children = harnessRead("/proc/\(daemon.pid)/task/\(daemon.pid)/children") ?? ""
+        #expect(children.allSatisfy { $0 == " " || $0 == "\n" }, "children: \(children)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
 }
 
 /// The parts of two compiled layouts that routing depends on.
