@@ -88,7 +88,12 @@ public final class Daemon {
             shutdown()
             return 1
         }
+        // Log lines (the `log` plugin's among them) go out once per loop wakeup.
+        log.buffered = true
+        loop.afterWakeup = { [log] in log.flush() }
         loop.run()
+        log.buffered = false
+        log.flush()
         return exitStatus
     }
 
@@ -186,35 +191,38 @@ public final class Daemon {
 
     private func liveReadable(_ fd: Int32) {
         guard let live else { return }
-        route(live.handleReadable(fd: fd))
+        live.handleReadable(fd: fd) { route($0) }
+        armGestureTimer()
     }
 
     /// Routes live items on the loop thread, keeping the watched descriptors in step with the
     /// open devices. Router time is the events' kernel time (CLOCK_MONOTONIC, set by the source).
     private func route(_ items: [InputItem]) {
-        let router = session.router
-        for item in items {
-            switch item {
-            case .event(_, let e):
-                router.advanceTime(to: e.time)
-                inputEvents += 1
-            case .added(let id, _):
-                router.advanceTime(to: MonotonicClock.now())
-                if let fd = live?.device(id)?.fileDescriptor {
-                    liveDescriptors[id] = fd
-                    do {
-                        try loop.watch(fd) { [unowned self] _ in self.liveReadable(fd) }
-                    } catch {
-                        log.warning("input: cannot watch device \(id.rawValue): \(error)")
-                    }
-                }
-            case .removed(let id, let time):
-                router.advanceTime(to: time)
-                if let fd = liveDescriptors.removeValue(forKey: id) { loop.unwatch(fd) }
-            }
-            session.handle(item)
-        }
+        for item in items { route(item) }
         armGestureTimer()
+    }
+
+    private func route(_ item: InputItem) {
+        let router = session.router
+        switch item {
+        case .event(_, let e):
+            router.advanceTime(to: e.time)
+            inputEvents += 1
+        case .added(let id, _):
+            router.advanceTime(to: MonotonicClock.now())
+            if let fd = live?.device(id)?.fileDescriptor {
+                liveDescriptors[id] = fd
+                do {
+                    try loop.watch(fd) { [unowned self] _ in self.liveReadable(fd) }
+                } catch {
+                    log.warning("input: cannot watch device \(id.rawValue): \(error)")
+                }
+            }
+        case .removed(let id, let time):
+            router.advanceTime(to: time)
+            if let fd = liveDescriptors.removeValue(forKey: id) { loop.unwatch(fd) }
+        }
+        session.handle(item)
     }
 
     /// Live input: keeps one loop timer on the router's next recognizer deadline (a long press
