@@ -115,6 +115,13 @@ bench: deps
 	$(MAKE) release
 	@echo "== daemon: start-up to READY=1, idle RSS and CPU (release, static Swift runtime)"
 	python3 scripts/bench-daemon.py $(BUILD)/release/evroute config/minimal.yaml
+ifeq ($(VM_CAPABLE),yes)
+	@echo "== in a real-kernel guest: latency kernel timestamp -> handler, CPU per 10,000 events vs libinput, evtest, evemu-record, python-evdev"
+	$(MAKE) vm-perf
+	@cat vm/out/perf.txt
+else
+	@echo "VM figures skipped: they need an x86_64 host with apt-get to install qemu"
+endif
 
 clean:
 	rm -rf $(BUILD)
