@@ -97,37 +97,16 @@ public enum ConfigChild {
             close(out[0]); close(out[1])
             throw SystemError(call: "pipe2", errno: e)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        _ = evroute_spawn_closefrom(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        var cEnv: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.inherited().map { strdup($0) } + [nil]
-        defer {
-            for p in cArgv { free(p) }
-            for p in cEnv { free(p) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgv, &cEnv)
+        let spawned = Spawn.start(argv, environment: ChildEnvironment.inherited(), stdin: nil, stdout: out[1],
+                                  stderr: err[1], searchPath: false, newProcessGroup: false)
         close(out[1])
         close(err[1])
-        guard rc == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let p): pid = p
+        case .failure(let f):
             close(out[0]); close(err[0])
-            throw SystemError(call: "posix_spawn \(argv[0])", errno: rc)
+            throw SystemError(call: "posix_spawn \(argv[0])", errno: f.errno)
         }
         let pidfd = evroute_pidfd_open(pid)
         defer { if pidfd >= 0 { close(pidfd) } }

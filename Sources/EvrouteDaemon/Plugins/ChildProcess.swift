@@ -37,40 +37,12 @@ final class ChildProcess {
     /// open. Signals the daemon blocks or ignores are back to normal in the child.
     static func spawn(_ argv: [String], environment: [String], stdin: Int32?, stdout: Int32, stderr: Int32,
                       loop: EventLoop) throws(SpawnError) -> ChildProcess {
-        precondition(!argv.isEmpty)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdin {
-            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let pid: pid_t
+        switch Spawn.start(argv, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr,
+                           searchPath: true, newProcessGroup: true) {
+        case .success(let p): pid = p
+        case .failure(let f): throw SpawnError(argv0: argv[0], errno: f.errno)
         }
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        _ = evroute_spawn_closefrom(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        var cEnv: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-        defer {
-            for p in cArgv { free(p) }
-            for p in cEnv { free(p) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArgv, &cEnv)
-        guard rc == 0 else { throw SpawnError(argv0: argv[0], errno: rc) }
 
         let pidfd = evroute_pidfd_open(pid)
         let child = ChildProcess(pid: pid, pidfd: pidfd, argv: argv, loop: loop)
