@@ -31,6 +31,35 @@ struct PluginAnswer: Equatable {
     }
 }
 
+extension PendingAnswers {
+    /// Takes one answer line from a helper or client: blank lines are ignored, a line that is
+    /// not an answer is counted (`garbage_lines`) and reported through `garbage` (its first 120
+    /// bytes), an answer to no pending event is counted late (`late_answers`). A valid answer
+    /// settles its event: counted handled, or declined — then the event walks on. Returns
+    /// whether an event was settled.
+    @discardableResult
+    func settle(_ line: ArraySlice<UInt8>, accepting: Bool = true, statistics: inout PluginStatistics,
+                context: PluginContext, garbage: (String) -> Void) -> Bool {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
+        guard let a = PluginAnswer.parse(line) else {
+            statistics.details["garbage_lines", default: 0] += 1
+            garbage(String(decoding: line.prefix(120), as: UTF8.self))
+            return false
+        }
+        guard accepting, let entry = resolve(a.id) else {
+            statistics.details["late_answers", default: 0] += 1
+            return false
+        }
+        if a.handled {
+            statistics.handled += 1
+        } else {
+            statistics.declined += 1
+            context.continueRouting(entry.event, entry.handler)
+        }
+        return true
+    }
+}
+
 /// Just enough of a JSON reader for answer lines.
 struct JSONScanner {
     let bytes: ArraySlice<UInt8>

@@ -300,24 +300,10 @@ final class ProcessPlugin: Plugin {
     }
 
     private func answer(_ line: ArraySlice<UInt8>, pid: pid_t) {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-        guard let a = PluginAnswer.parse(line) else {
-            statistics.details["garbage_lines", default: 0] += 1
-            context.log.limited(.warning, &garbageLogs,
-                                "process \(spec.name) [\(pid)]: not an answer: \(String(decoding: line.prefix(120), as: UTF8.self))")
-            return
+        let settled = pending.settle(line, statistics: &statistics, context: context) { text in
+            context.log.limited(.warning, &garbageLogs, "process \(spec.name) [\(pid)]: not an answer: \(text)")
         }
-        guard let entry = pending.resolve(a.id) else {
-            statistics.details["late_answers", default: 0] += 1
-            return
-        }
-        updateGauges()
-        if a.handled {
-            statistics.handled += 1
-        } else {
-            statistics.declined += 1
-            context.continueRouting(entry.event, entry.handler)
-        }
+        if settled { updateGauges() }
     }
 
     private func expired(_ entry: PendingAnswers.Entry) {

@@ -242,24 +242,11 @@ final class SocketPlugin: Plugin {
     }
 
     private func answer(_ line: ArraySlice<UInt8>, from client: Client) {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-        guard let a = PluginAnswer.parse(line) else {
-            statistics.details["garbage_lines", default: 0] += 1
+        let settled = pending.settle(line, accepting: config.answers, statistics: &statistics, context: context) { text in
             context.log.limited(.warning, &garbageLogs,
-                                "socket \(spec.name): client \(client.number) sent a line that is not an answer: \(String(decoding: line.prefix(120), as: UTF8.self))")
-            return
+                                "socket \(spec.name): client \(client.number) sent a line that is not an answer: \(text)")
         }
-        guard config.answers, let entry = pending.resolve(a.id) else {
-            statistics.details["late_answers", default: 0] += 1
-            return
-        }
-        updateGauges()
-        if a.handled {
-            statistics.handled += 1
-        } else {
-            statistics.declined += 1
-            context.continueRouting(entry.event, entry.handler)
-        }
+        if settled { updateGauges() }
     }
 
     private func expired(_ entry: PendingAnswers.Entry) {
