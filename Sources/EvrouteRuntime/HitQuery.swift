@@ -72,8 +72,8 @@ public struct HitQuery {
     public func run(_ point: Point) throws(Failure) -> Result {
         let hit = screen.flatMap { layout.hitTest(point, inScreen: $0) }
         let start: ResponderID = hit.map { .region($0) } ?? screen.map { .screen($0) } ?? .display(display)
-        let presentation = RouterPresentationSnapshot(router: Router(layout: layout))
-        let chain = layout.responderChain(from: start, presentation: presentation)
+        // The presentation at start: screens declared `presented-over`.
+        let chain = layout.responderChain(from: start, presentation: StaticPresentation())
         return Result(region: hit.map { layout.regions[$0].path },
                       chain: chain.map { layout.describe($0) },
                       handlers: chain.map { r in layout.handlerIndices(of: r).map { h in
@@ -81,10 +81,4 @@ public struct HitQuery {
                           return "\(b.plugin) on \(b.filters.map(\.description).joined(separator: ","))"
                       } })
     }
-}
-
-/// The presentation a fresh router starts with (screens declared `presented-over`).
-struct RouterPresentationSnapshot: PresentationLookup {
-    let router: Router
-    func presenter(of screen: Int, in layout: Layout) -> Int? { layout.screens[screen].presentedOver }
 }

@@ -15,7 +15,7 @@ extension Router {
                 return
             }
             let display = devices[key.device]?.display ?? 0
-            var held = HeldKey(start: nil, region: nil, layout: layout, display: display)
+            var held = HeldKey(name: key.name, start: nil, region: nil, layout: layout, display: display)
             if display < screenStacks.count, let screen = screenStacks[display].last {
                 if let fr = firstResponders[screen] {
                     held.start = .region(fr)
@@ -27,14 +27,12 @@ extension Router {
                 held.start = .display(display)
             }
             heldKeys[k] = held
-            keyNames[k] = key.name
             routeKey(key, held: held)
         case .repeat:
             guard let held = heldKeys[k] else { return }
             routeKey(key, held: held)
         case .up, .cancelled:
             guard let held = heldKeys.removeValue(forKey: k) else { return }
-            keyNames[k] = nil
             routeKey(key, held: held)
         }
     }

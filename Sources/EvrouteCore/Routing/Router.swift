@@ -33,6 +33,8 @@ public final class Router {
     }
 
     struct HeldKey {
+        /// The key's name, from its down (a cancel on unplug names the key with it).
+        var name: String
         var start: ResponderID?
         var region: Int?
         var layout: Layout
@@ -145,20 +147,26 @@ public final class Router {
     /// and the recognizers it fed settle now, as if their timers had run out.
     public func removeDevice(_ id: DeviceID, time: Timestamp) {
         advanceTime(to: time)
-        for (key, _) in touches.sorted(by: { $0.value.id < $1.value.id }) where key.device == id {
-            finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
-        }
+        cancelTouches(ofDevice: id, time: time)
         settleTimers(device: id, time: time)
-        for (key, held) in heldKeys where key.device == id {
-            heldKeys[key] = nil
-            routeKey(KeyInput(device: id, time: time, code: key.code, name: keyNames[key] ?? "KEY_\(key.code)", phase: .cancelled), held: held)
-            keyNames[key] = nil
-        }
+        cancelHeldKeys(ofDevice: id, time: time)
         if let state = devices.removeValue(forKey: id) { emit(.deviceRemoved(state.info, time: time)) }
     }
 
-    /// Key names seen on down, so a cancel can name the key.
-    @exclusivity(unchecked) var keyNames: [KeyKey: String] = [:]
+    /// Cancels a device's touches, oldest first.
+    func cancelTouches(ofDevice id: DeviceID, time: Timestamp) {
+        for (key, _) in touches.sorted(by: { $0.value.id < $1.value.id }) where key.device == id {
+            finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
+        }
+    }
+
+    /// Cancels a device's held keys (each routes its `cancelled` phase).
+    func cancelHeldKeys(ofDevice id: DeviceID, time: Timestamp) {
+        for (key, held) in heldKeys where key.device == id {
+            heldKeys[key] = nil
+            routeKey(KeyInput(device: id, time: time, code: key.code, name: held.name, phase: .cancelled), held: held)
+        }
+    }
 
     // MARK: Reload
 
@@ -210,14 +218,8 @@ public final class Router {
     public func cancelAll(time: Timestamp) {
         advanceTime(to: time)
         for id in Set(touches.keys.map(\.device)).union(heldKeys.keys.map(\.device)) {
-            for (key, _) in touches.sorted(by: { $0.value.id < $1.value.id }) where key.device == id {
-                finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
-            }
-            for (key, held) in heldKeys where key.device == id {
-                heldKeys[key] = nil
-                routeKey(KeyInput(device: id, time: time, code: key.code, name: keyNames[key] ?? "KEY_\(key.code)", phase: .cancelled), held: held)
-                keyNames[key] = nil
-            }
+            cancelTouches(ofDevice: id, time: time)
+            cancelHeldKeys(ofDevice: id, time: time)
         }
         settleTimers(device: nil, time: time)
     }
@@ -230,7 +232,7 @@ public final class Router {
         var outcome: (responder: ResponderID, handler: HandlerBinding)?
         if let start = event.start {
             var skip = skip
-            let presentation = RouterPresentation(layout: layout, stacks: screenStacks)
+            let presentation = self.presentation
             while let found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, after: skip) {
                 if let dispatcher, !found.handler.isBuiltIn,
                    case .declined = dispatcher.dispatch(event, to: found.handler, at: found.responder) {
