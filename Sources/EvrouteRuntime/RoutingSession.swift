@@ -14,22 +14,19 @@ public final class RoutingSession {
     /// Per-device decoding state.
     final class DeviceContext {
         let info: DeviceInfo
-        let description: DeviceDescription
         let touch: TouchDecoder?
         var keys: KeyDecoder?
 
         init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?) {
             self.info = info
-            self.description = description
             self.touch = touch
             let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
             keys = hasKeys ? KeyDecoder(device: info.id, description: description) : nil
         }
     }
 
+    /// Devices being routed; events of any other device (one no rule matched) are dropped.
     var devices: [DeviceID: DeviceContext] = [:]
-    /// Devices that matched no rule: their events are dropped.
-    var ignored: Set<DeviceID> = []
 
     public init(layout: Layout, clock: EventClock = ManualClock()) {
         self.layout = layout
@@ -57,7 +54,6 @@ public final class RoutingSession {
         let time = router.clock.now
         guard let rule = DeviceRuleMatcher(rules: layout.deviceRules).firstMatch(for: description, kind: kind),
               let ruleIndex = layout.deviceRules.firstIndex(where: { $0.name == rule.name }) else {
-            ignored.insert(id)
             onDeviceIgnored?(description, kind, time)
             return
         }
@@ -75,7 +71,6 @@ public final class RoutingSession {
     }
 
     func remove(_ id: DeviceID, at time: Timestamp) {
-        ignored.remove(id)
         guard let ctx = devices.removeValue(forKey: id) else { return }
         if let frame = ctx.touch?.cancelAll(at: time), !frame.contacts.isEmpty { router.handle(frame) }
         router.removeDevice(id, time: time)
