@@ -117,7 +117,7 @@ bench: deps
 	python3 scripts/bench-daemon.py $(BUILD)/release/evroute config/minimal.yaml
 ifeq ($(VM_CAPABLE),yes)
 	@echo "== in a real-kernel guest: latency kernel timestamp -> handler, CPU per 10,000 events vs libinput, evtest, evemu-record, python-evdev"
-	$(MAKE) vm-perf
+	$(MAKE) vm-perf VM_EVROUTE=$(abspath $(BUILD))/release/evroute
 	@cat vm/out/perf.txt
 else
 	@echo "VM figures skipped: they need an x86_64 host with apt-get to install qemu"

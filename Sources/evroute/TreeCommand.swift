@@ -20,7 +20,7 @@ struct TreePrinter {
 
     func render() -> String {
         var out = ""
-        for (d, display) in layout.displays.enumerated() {
+        for display in layout.displays {
             out += "display \(display.name) \(fmt(display.size.width))×\(fmt(display.size.height))\n"
             for s in display.screens {
                 let screen = layout.screens[s]
@@ -30,7 +30,6 @@ struct TreePrinter {
                 out += "  screen \(screen.name)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))") + handlerText(screen.handlers) + "\n"
                 region(screen.root, prefix: "    ", last: true, isRoot: true, into: &out)
             }
-            _ = d
         }
         if !layout.applicationHandlers.isEmpty { out += "application\(handlerText(layout.applicationHandlers))\n" }
         if !layout.fallbackHandlers.isEmpty { out += "fallback\(handlerText(layout.fallbackHandlers))\n" }
