@@ -16,42 +16,49 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // MARK: Core (pure)
         .target(name: "EvrouteCore"),
 
         // MARK: Config
-        .target(name: "EvrouteConfig", dependencies: [
-            "EvrouteCore",
-            .product(name: "Yams", package: "Yams"),
-        ]),
+        // libyaml's event parser through CYaml; the node tree is built in Swift (no Foundation).
+        .target(name: "EvrouteConfig", dependencies: ["EvrouteCore", "CYaml"]),
 
         // MARK: C shims over the system libraries
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
                        providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev",
                        providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1",
+                       providers: [.apt(["libyaml-dev"])]),
+
+        // MARK: System: typed descriptors, the errno choke point, the event loop, clock, sockets,
+        // child processes, sd_notify, logging. Everything evroute asks of Linux goes through here.
+        .target(name: "CLinux"),
+        .target(name: "EvrouteSystem", dependencies: [
+            "CLinux", "EvrouteCore",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
 
         // MARK: Input: devices and recordings as one stream of raw events → core frames
-        .target(name: "EvrouteInput", dependencies: ["EvrouteCore", "CEvdev", "CUdev"]),
+        .target(name: "EvrouteInput", dependencies: ["EvrouteCore", "EvrouteSystem", "CEvdev", "CUdev"]),
 
         // MARK: Runtime: the session that ties input, routing and output together (dry-run, daemon)
         // MemberImportVisibility (here and in EvrouteDaemon): a String method of Foundation's is
         // not picked up through EvrouteConfig's `import Foundation`, so the daemon process
         // runs no Foundation code by accident (docs/daemon.md, "Process structure").
-        .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput"],
+        .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // MARK: Daemon: the event loop, plugins, systemd, the control socket
-        .target(name: "CLinux"),
-        .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime"],
+        .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteSystem", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // MARK: Command line
         .executableTarget(name: "evroute", dependencies: [
-            "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime", "EvrouteDaemon",
+            "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime", "EvrouteDaemon", "EvrouteSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -59,8 +66,9 @@ let package = Package(
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
         .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteCore"]),
-        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig"]),
-        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput"]),
+        .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteSystem", "EvrouteCore"]),
+        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
+        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig"]),
+        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem"]),
     ]
 )

@@ -54,7 +54,7 @@ KERNEL_PKG=$(pick_kernel)
 # ldd check at the end reports anything still missing.
 PKGS="$KERNEL_PKG
 busybox-static
-evemu-tools libevemu3 libevdev2
+evemu-tools libevemu3 libevdev2 libyaml-0-2
 udev libudev1
 libinput-tools libinput-bin libinput10 libmtdev1 libwacom9 libwacom-common
 libgudev-1.0-0 libglib2.0-0

@@ -1,5 +1,6 @@
 import EvrouteCore
 import EvrouteInput
+import EvrouteSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,44 +21,76 @@ public final class DryRun {
     }
 
     /// Loads each recording (its description from itself, a sibling `.desc`, or `descriptionPath`)
-    /// and routes them merged by timestamp. Errors name the file and line.
+    /// and routes them merged by timestamp. Errors name the file and line. Devices are numbered
+    /// 1, 2, … in the order given.
     public func runReplays(paths: [String], descriptionPath: String?) throws {
         var recordings: [EvemuRecording] = []
         for path in paths {
             recordings.append(try EvemuRecording.load(path: path, descriptionPath: descriptionPath))
         }
-        let source = ReplaySource(recordings: recordings)
-        run(source, startTimes: ReplayPacer.startTimes(of: source))
+        run(ReplaySource(recordings: recordings))
     }
 
-    /// Routes an input stream to its end, paced as a replay (see ``ReplayPacer``);
-    /// `startTimes` gives each device's appearance time (a recording's first event).
-    public func run(_ items: some Sequence<InputItem>, startTimes: [DeviceID: Timestamp] = [:]) {
-        var pacer = ReplayPacer(startTimes: startTimes)
-        for item in items { pacer.route(item, into: session) }
+    /// Routes recordings to their end (see ``ReplayDriver``).
+    public func run(_ source: ReplaySource) {
+        ReplayDriver(source: source).runToEnd(into: session)
         writer.flush()
     }
 
-    /// Routes live devices until SIGINT or SIGTERM, printing as it goes.
+    /// Routes live devices until SIGINT or SIGTERM, printing as it goes: the same event loop,
+    /// live input source and gesture timer as the daemon, so a long press fires on time while
+    /// the finger rests and nothing else arrives. Output is written once per loop wakeup.
     public func runLive() throws {
-        // Output is flushed after each batch of readable devices (below): live, but one
-        // write(2) per batch rather than per line.
+        let loop = try EventLoop()
+        try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
         let source = try LiveInputSource(rules: layout.deviceRules)
         source.onError = { error in
             let line = "evroute: \(error)\n"
             _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
         }
-        let loop = try PollLoop()
-        for item in source.start() { session.handle(item) }
-        writer.flush()
-        while !PollLoop.stopRequested {
-            let ready = loop.wait(on: source.fileDescriptors)
-            for fd in ready {
-                source.handleReadable(fd: fd) { session.handle($0) }
-            }
+        let timer = GestureTimer(loop: loop, session: session)
+        let writer = self.writer
+        loop.afterWakeup = {
+            timer.rearm()
             writer.flush()
         }
-        for item in source.stop() { session.handle(item) }
+        try source.start(in: loop) { [session] item in session.handle(item) }
+        timer.rearm()
         writer.flush()
+        loop.run()
+        source.stop()
+        writer.flush()
+    }
+}
+
+/// Keeps one loop timer on the router's next gesture-recognizer deadline, for live input: a
+/// long press fires while the finger rests and nothing arrives. Live event times are
+/// `CLOCK_MONOTONIC`, the loop's clock, so a deadline is used as it is. No pending recognizer,
+/// no timer. Call ``rearm()`` after routing (once per loop wakeup is enough).
+public final class GestureTimer {
+    private let loop: EventLoop
+    private let session: RoutingSession
+    private var armed: (id: EventLoop.TimerID, deadline: Timestamp)?
+    /// Stops re-arming (shutdown).
+    public var isEnabled = true
+
+    public init(loop: EventLoop, session: RoutingSession) {
+        self.loop = loop
+        self.session = session
+    }
+
+    /// Arms the timer for the router's next deadline, if that changed.
+    public func rearm() {
+        let deadline = isEnabled ? session.router.nextTimerDeadline : nil
+        if armed?.deadline == deadline { return }
+        if let armed { loop.cancel(armed.id) }
+        armed = nil
+        guard let deadline else { return }
+        let id = loop.schedule(at: deadline) { [unowned self] in
+            armed = nil
+            session.advanceTime(to: max(deadline, MonotonicClock.now()))
+            rearm()
+        }
+        armed = (id, deadline)
     }
 }

@@ -5,6 +5,10 @@ import EvrouteInput
 /// raw events into touch frames and keys in display coordinates, and feeds the router.
 /// Devices and recordings arrive the same way, as ``InputItem``s, so a replay and a live
 /// device route identically. One event loop owns a session.
+///
+/// The session owns the router's time: each item advances it to the item's time (the clock
+/// the events are stamped with — `CLOCK_MONOTONIC` live, the recording's time in a replay), and
+/// ``advanceTime(to:)`` moves it between items (a gesture deadline, a reload, shutdown).
 public final class RoutingSession {
     public let router: Router
     public private(set) var layout: Layout
@@ -36,13 +40,20 @@ public final class RoutingSession {
     /// Devices being routed.
     public var activeDevices: [DeviceInfo] { devices.values.map(\.info) }
 
-    /// Takes one item of the input stream.
+    /// The router's time: the latest item's, or later.
+    public var now: Timestamp { router.clock.now }
+
+    /// Moves the router's time forward (never back), firing gesture deadlines on the way.
+    public func advanceTime(to time: Timestamp) { router.advanceTime(to: time) }
+
+    /// Takes one item of the input stream, at its time.
     public func handle(_ item: InputItem) {
+        router.advanceTime(to: item.time)
         switch item {
         case .event(let id, let event):
             guard let ctx = devices[id] else { return }
             handleEvent(event, ctx)
-        case .added(let id, let description):
+        case .added(let id, let description, _):
             add(id, description)
         case .removed(let id, let time):
             remove(id, at: time)

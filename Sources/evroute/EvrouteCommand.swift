@@ -8,8 +8,6 @@ import EvrouteDaemon
 import EvrouteRuntime
 
 /// `evroute`: route touchscreen and keyboard events through a layout of screen regions.
-/// (The entry point is main.swift: it runs the lean daemon and config-child paths without
-/// ArgumentParser, and this command otherwise.)
 struct EvrouteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evroute",
@@ -64,8 +62,8 @@ struct RouteCommand: ParsableCommand {
     func run() throws {
         guard dryRun else {
             // The daemon: no subcommand output, logs on stderr (the journal under systemd).
-            // Blocked before the exec and across it (the mask is inherited), so a SIGTERM
-            // sent meanwhile is taken later through the daemon's signalfd.
+            // Signals are blocked before anything could start a thread (threads inherit the
+            // mask), so SIGTERM/SIGHUP are taken through the daemon's signalfd.
             Daemon.blockSignals()
             var options = DaemonOptions(configPath: config.config)
             options.replayPaths = replay
@@ -76,15 +74,9 @@ struct RouteCommand: ParsableCommand {
             options.replayRealtime = replayRealtime
             options.controlSocketPath = controlSocket == "none" ? nil : controlSocket
             options.logLevel = verbose ? .debug : .info
-            // The arguments are checked: become the lean daemon (`evroute __daemon …`, same
-            // pid, same environment), which never runs ArgumentParser or Foundation code.
-            // See main.swift and docs/daemon.md, "Process structure".
-            let argv = [CommandLine.arguments.first ?? "evroute", DaemonOptions.daemonArgument] + options.arguments
-            var cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-            execv(ConfigChild.selfExecutable, &cArgv)
-            let e = errno
-            for p in cArgv { free(p) }
-            throw CLIError("cannot re-execute \(ConfigChild.selfExecutable) as the daemon: \(String(cString: strerror(e)))")
+            let status = Daemon(options: options).run()
+            if status != 0 { throw ExitCode(status) }
+            return
         }
         let (_, layout) = try config.load()
         let runner = DryRun(layout: layout, format: format)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EvrouteInput
+import EvrouteSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,17 +18,10 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Grab the device while recording (no other reader sees its events).")
     var grab = false
 
-    nonisolated(unsafe) static var stop = false
-
     func run() throws {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in RecordCommand.stop = true }
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
         do {
             let recorder = try Recorder(devicePath: device, outputPath: output, grab: grab)
-            switch try recorder.run(until: { RecordCommand.stop }) {
+            switch try recorder.run(in: try EventLoop()) {
             case .stopped: break
             case .deviceGone(let error): printError("evroute: \(device) went away: \(error)")
             }

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
+import EvrouteSystem
 
 @Suite("Plugin exec")
 struct PluginExecTests {

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
+import EvrouteSystem
 
 @Suite("Plugin host")
 struct PluginHostTests {
@@ -38,8 +39,7 @@ struct PluginHostTests {
         #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
         let oldHelper = pid_t(rig.stats("helper").details["pid"]!)
         let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = SocketPlugin.address(path)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(clientFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
         defer { close(clientFD) }
         #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
         rig.tap()
@@ -92,8 +92,7 @@ struct PluginHostTests {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: "socket", options: ["path": .string(path), "max-buffer": .number(16_000_000)])))
         let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = SocketPlugin.address(path)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(clientFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
         defer { close(clientFD) }
         #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
         let layout = rig.router.layout

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
+import EvrouteSystem
 
 /// A python helper: answers each event with `handled` = (touch id is even), after `prefix`.
 private func answeringHelper(garbagePerEvent: Int = 0, exitAfter: Int? = nil) -> String {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import EvrouteDaemon
+import EvrouteSystem
 import EvrouteCore
 
 /// A client of the plugin's socket, served by the test's loop: collects lines, and answers
@@ -13,18 +14,15 @@ private final class TestClient {
     private var partial: [UInt8] = []
 
     init(path: String, loop: EventLoop, reading: Bool = true, answerTwice: Bool = false, answer: ((String) -> Bool?)? = nil) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = SocketPlugin.address(path)
-        let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard r == 0 else { throw EventLoop.Failure(call: "connect", errno: errno) }
-        setNonBlocking(fd)
+        fd = socket(AF_UNIX, SocketType.stream, 0)
+        let r = UnixSocketAddress(path)!.withSockaddr { connect(fd, $0, $1) }
+        guard r == 0 else { throw SystemError(errno: errno, call: "connect", path: path) }
+        try SystemCall.setNonBlocking(FileDescriptor(rawValue: fd))
         guard reading else { return }
-        try loop.watch(fd) { [unowned self] _ in
+        try loop.watch(FileDescriptor(rawValue: fd)) { [unowned self] _ in
             var buf = [UInt8](repeating: 0, count: 65536)
             let n = read(self.fd, &buf, buf.count)
-            if n <= 0 { loop.unwatch(self.fd); return }
+            if n <= 0 { loop.unwatch(FileDescriptor(rawValue: self.fd)); return }
             self.partial += buf[0..<n]
             while let nl = self.partial.firstIndex(of: 10) {
                 let line = String(decoding: self.partial[..<nl], as: UTF8.self)
@@ -149,8 +147,7 @@ struct PluginSocketTests {
         let path = temporaryPath("ui.sock")
         // A stale socket: bound, then its owner went away.
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = SocketPlugin.address(path)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = UnixSocketAddress(path)!.withSockaddr { bind(stale, $0, $1) }
         close(stale)
         #expect(access(path, F_OK) == 0)
         let rig = try PluginRig(try pluginLayout(socketPlugin(path)))

@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import EvrouteDaemon
 import EvrouteCore
+import EvrouteSystem
 
 /// One display, one screen `home`: root (0,0,1000,1000) with handler `after` (log) that takes
 /// what the plugin under test declines, and child `button` (0,0,100,100) whose handler is the

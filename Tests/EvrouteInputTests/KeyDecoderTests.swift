@@ -45,7 +45,7 @@ struct ReplaySourceTests {
                        events: times.enumerated().map { InputEvent(time: Timestamp(microseconds: $0.element), type: 0, code: 0, value: Int32($0.offset)) })
     }
 
-    @Test("Recordings merge by time, stable for equal times; added first, removed after each one's last event")
+    @Test("Recordings merge by time, stable for equal times; added at each one's first event, removed after its last")
     func merge() {
         let a = recording("a", times: [10, 20, 20, 40])
         let b = recording("b", times: [5, 20, 30])
@@ -53,13 +53,13 @@ struct ReplaySourceTests {
         let source = ReplaySource(recordings: [a, b, empty], firstDeviceID: 10)
         let text = source.items.map { item -> String in
             switch item {
-            case .added(let id, let d): return "+\(id.rawValue)\(d.name)"
+            case .added(let id, let d, let t): return "+\(id.rawValue)\(d.name)@\(t.microseconds)"
             case .event(let id, let e): return "\(id.rawValue)@\(e.time.microseconds)#\(e.value)"
             case .removed(let id, let t): return "-\(id.rawValue)@\(t.microseconds)"
             }
         }
-        #expect(text == ["+10a", "+11b", "+12empty",
-                         "11@5#0", "10@10#0", "10@20#1", "10@20#2", "11@20#1", "11@30#2", "-11@30",
+        #expect(text == ["+11b@5", "11@5#0", "+12empty@5", "+10a@10",
+                         "10@10#0", "10@20#1", "10@20#2", "11@20#1", "11@30#2", "-11@30",
                          "10@40#3", "-10@40", "-12@40"])
     }
 
@@ -69,8 +69,10 @@ struct ReplaySourceTests {
         let atmel = try EvemuRecording.load(path: Recordings.path("touchscreens", "Atmel maXTouch Touchscreen.2-fingers-touch-release.events"))
         let items = ReplaySource(recordings: [quanta, atmel]).items
         #expect(items.count == 2 + quanta.events.count + atmel.events.count + 2)
-        guard case .event(let first, let event) = items[2] else { Issue.record("expected an event"); return }
-        #expect(first == DeviceID(2))             // Atmel's relative times come first
+        guard case .added(let added, _, _) = items[0], case .event(let first, let event) = items[1] else {
+            Issue.record("expected Atmel's device and first event"); return
+        }
+        #expect(added == DeviceID(2) && first == DeviceID(2))   // Atmel's relative times come first
         #expect(event.time == Timestamp(microseconds: 1))
         guard case .removed(let last, let time) = items.last! else { Issue.record("expected removal"); return }
         #expect(last == DeviceID(1))

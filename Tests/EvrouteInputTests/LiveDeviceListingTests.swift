@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 @testable import EvrouteInput
 import Testing
 #if canImport(Glibc)
@@ -35,7 +36,7 @@ import Glibc
     }
 
     @Test func unopenableDevicesFallBackToUdevData() {
-        let denied = InputSystemError(errno: EACCES, call: "open", path: "/dev/input/event3")
+        let denied = SystemError(errno: EACCES, call: "open", path: "/dev/input/event3")
         let rows = DeviceListing.rows(devices: [touchscreen], rules: rules) { _ in .failure(denied) }
         #expect(rows.count == 1)
         #expect(rows[0].rule == "panel")

@@ -1,5 +1,6 @@
 import EvrouteCore
 @testable import EvrouteInput
+import EvrouteSystem
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -11,8 +12,8 @@ import Glibc
     /// A regular file with some bytes, removed at the end of the test.
     func withTemporaryFile(_ body: (String) throws -> Void) throws {
         var template = Array("/tmp/evroute-live-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        try #require(fd >= 0)
+        let fd = FileDescriptor(rawValue: template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) })
+        try #require(fd.isValid)
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         try SystemCall.writeAll(fd, "not an evdev device\n", path: path)
@@ -25,7 +26,7 @@ import Glibc
         #expect {
             _ = try EvdevDevice(path: path)
         } throws: { error in
-            guard let error = error as? InputSystemError else { return false }
+            guard let error = error as? SystemError else { return false }
             return error.errno == ENOENT && error.path == path && error.call == "open"
                 && error.description.contains(path) && error.description.contains("ENOENT")
                 && error.description.contains("No such file or directory")
@@ -38,7 +39,7 @@ import Glibc
             #expect {
                 _ = try EvdevDevice(path: path, monotonicClock: false)
             } throws: { error in
-                guard let error = error as? InputSystemError else { return false }
+                guard let error = error as? SystemError else { return false }
                 return error.errno == ENOTTY && error.path == path && error.call == "libevdev_new_from_fd"
                     && error.description.contains(path) && error.description.contains("ENOTTY")
             }
@@ -46,7 +47,7 @@ import Glibc
             #expect {
                 _ = try EvdevDevice(path: path)
             } throws: { error in
-                guard let error = error as? InputSystemError else { return false }
+                guard let error = error as? SystemError else { return false }
                 return error.errno == ENOTTY && error.path == path && error.call == "ioctl(EVIOCSCLOCKID)"
             }
         }
@@ -70,10 +71,10 @@ import Glibc
     }
 
     @Test func grabBusyErrorExplainsItself() {
-        let error = InputSystemError(errno: EBUSY, call: "ioctl(EVIOCGRAB)", path: "/dev/input/event4")
+        let error = SystemError(errno: EBUSY, call: "ioctl(EVIOCGRAB)", path: "/dev/input/event4")
         #expect(error.description.hasPrefix("ioctl(EVIOCGRAB) /dev/input/event4: Device or resource busy (EBUSY)"))
         #expect(error.description.contains("grabbed"))
-        #expect(InputSystemError(errno: ENODEV, call: "libevdev_next_event").isDeviceGone)
+        #expect(SystemError(errno: ENODEV, call: "libevdev_next_event").isDeviceGone)
     }
 
     @Test func fdLessLibevdevDescriptionHasAxesAndRanges() {
@@ -137,8 +138,8 @@ import Glibc
 
     @Test func udevMonitorHasANonBlockingDescriptorAndNothingPending() throws {
         let monitor = try UdevMonitor(context: try UdevContext())
-        #expect(monitor.fileDescriptor >= 0)
-        let flags = fcntl(monitor.fileDescriptor, F_GETFL)
+        #expect(monitor.fileDescriptor.isValid)
+        let flags = fcntl(monitor.fileDescriptor.rawValue, F_GETFL)
         #expect(flags >= 0)
         #expect(flags & O_NONBLOCK != 0)
         #expect(try SystemCall.waitReadable(monitor.fileDescriptor, timeout: 0) == false)
@@ -146,22 +147,26 @@ import Glibc
         #expect(monitor.receiveAll().isEmpty)
     }
 
-    @Test func liveSourceStartsAndIsQuietWithoutDevices() throws {
+    @Test func liveSourceOwnsItsDescriptorsInTheLoop() throws {
         let rules = [DeviceRuleSpec(name: "panel", match: DeviceMatch(kind: .touchscreen))]
         let live = try LiveInputSource(rules: rules)
-        var errors: [InputSystemError] = []
+        var errors: [SystemError] = []
         live.onError = { errors.append($0) }
         let present = try UdevContext().inputDevices()
-        let items = live.start()
+        let loop = try EventLoop()
+        var items: [InputItem] = []
+        try live.start(in: loop) { items.append($0) }
         if present.isEmpty { #expect(items.isEmpty) }
-        #expect(live.fileDescriptors.first == live.monitorFileDescriptor)
-        #expect(live.fileDescriptors.count == live.devices.count + 1)
-        #expect(live.handleReadable(fd: live.monitorFileDescriptor).isEmpty)
-        #expect(live.handleReadable(fd: 12345).isEmpty, "an unknown descriptor yields nothing")
-        let removed = live.stop()
-        #expect(removed.count == items.filter { if case .added = $0 { true } else { false } }.count)
+        #expect(loop.isWatching(live.monitorFileDescriptor), "the source watches its udev monitor itself")
+        for device in live.devices { #expect(loop.isWatching(device.fileDescriptor)) }
+        let added = items.filter { if case .added = $0 { true } else { false } }.count
+        let open = live.devices
+        live.stop()
+        let removed = items.filter { if case .removed = $0 { true } else { false } }.count
+        #expect(removed == added)
         #expect(live.devices.isEmpty)
-        #expect(live.fileDescriptors == [live.monitorFileDescriptor])
+        #expect(!loop.isWatching(live.monitorFileDescriptor), "stop unwatches the monitor")
+        for device in open { #expect(!loop.isWatching(device.fileDescriptor)) }
         #expect(errors.isEmpty)
     }
 
@@ -176,20 +181,21 @@ import Glibc
         #expect {
             _ = try Recorder(devicePath: "/dev/input/event-missing", outputPath: "/tmp/never-written.evemu")
         } throws: { error in
-            (error as? InputSystemError)?.errno == ENOENT && (error as? InputSystemError)?.path == "/dev/input/event-missing"
+            (error as? SystemError)?.errno == ENOENT && (error as? SystemError)?.path == "/dev/input/event-missing"
         }
         #expect(access("/tmp/never-written.evemu", F_OK) != 0, "the output is not created when the device fails")
     }
 
     @Test func systemCallsRoundTripThroughAPipe() throws {
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        var raw: [Int32] = [0, 0]
+        try #require(pipe(&raw) == 0)
+        let fds = raw.map { FileDescriptor(rawValue: $0) }
+        defer { close(raw[0]); close(raw[1]) }
         try SystemCall.setNonBlocking(fds[0])
         var buffer = [UInt8](repeating: 0, count: 64)
         #expect {
             _ = try buffer.withUnsafeMutableBytes { try SystemCall.read(fds[0], into: $0) }
-        } throws: { ($0 as? InputSystemError)?.errno == EAGAIN }
+        } throws: { ($0 as? SystemError)?.errno == EAGAIN }
         try SystemCall.writeAll(fds[1], "E: 0.000000 0000 0000 0000\n")
         #expect(try SystemCall.waitReadable(fds[0], timeout: 1000))
         let count = try buffer.withUnsafeMutableBytes { try SystemCall.read(fds[0], into: $0) }

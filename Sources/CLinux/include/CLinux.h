@@ -40,4 +40,10 @@ static inline int evroute_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_
 static inline int evroute_spawn_closefrom(posix_spawn_file_actions_t *fa, int from) {
     return posix_spawn_file_actions_addclosefrom_np(fa, from);
 }
+
+/// SO_PEERGROUPS (Linux 4.13+): the peer's supplementary groups, without reading /proc.
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
+static const int evroute_so_peergroups = SO_PEERGROUPS;
 #endif

@@ -92,6 +92,15 @@ public struct DeviceRuleSpec: Sendable {
     }
 }
 
+extension DeviceRuleSpec: Equatable {
+    /// Two rules are equal when they take the same devices the same way; where they are
+    /// written (their source locations) does not count. A reload compares rule lists this way.
+    public static func == (a: DeviceRuleSpec, b: DeviceRuleSpec) -> Bool {
+        a.name == b.name && a.match == b.match && a.display == b.display && a.rotate == b.rotate
+            && a.calibration == b.calibration && a.grab == b.grab
+    }
+}
+
 /// A plugin instance: a name handlers refer to, a type, and the type's options.
 public struct PluginSpec: Sendable {
     public var name: String

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import EvrouteSystem
 
 /// The client side of the control socket, for `evroute status` and `evroute reload`:
 /// connect, send one request line, read one response line. Blocking, with a timeout.

@@ -1,4 +1,5 @@
 /// A JSON value for the control protocol: parsed from a request line, built for a response.
+import EvrouteSystem
 /// Objects keep their keys in insertion order, so responses read the same every time.
 public enum JSONValue: Sendable, Equatable {
     case null

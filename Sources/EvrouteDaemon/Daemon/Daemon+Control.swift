@@ -4,6 +4,7 @@ import Glibc
 import EvrouteCore
 import EvrouteInput
 import EvrouteRuntime
+import EvrouteSystem
 
 extension Daemon {
     /// Answers one control request: `{"command":"status"}`, `{"command":"reload"}`, and

@@ -5,12 +5,15 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 import EvrouteRuntime
+import EvrouteSystem
 import CLinux
 
-/// The evroute daemon: one event loop serving input devices (or `--replay` recordings standing
-/// in for them), the udev hotplug monitor, signals, the control socket, plugins and the
-/// systemd watchdog. Routing happens on the loop thread as events arrive and never waits for
-/// a handler.
+/// The evroute daemon: a thin composition of one event loop (``EventLoop``), the input
+/// (``LiveInputSource``, which watches its own devices and the udev monitor in the loop, or a
+/// ``ReplayDriver`` standing in for it), the ``RoutingSession``, the plugins, the control socket
+/// and systemd notification. Routing happens on the loop thread as events arrive and never waits
+/// for a handler. The config is read in this process (libyaml, no Foundation) at start and on
+/// every reload; no child process is started for it.
 ///
 /// - Startup: config (errors → exit 1, each as `file:line:col`), plugins, control socket,
 ///   devices, then `READY=1` with a `STATUS=` line.
@@ -48,9 +51,8 @@ public final class Daemon {
     private(set) var observer: DaemonObserver!
     private(set) var control: ControlServer?
     private(set) var live: LiveInputSource?
-    private(set) var replay: ReplayFeeder?
-    /// Where a live device's events come from, by id (to unwatch its descriptor when it goes).
-    private var liveDescriptors: [DeviceID: Int32] = [:]
+    private(set) var replay: ReplayDriver?
+    private var gestureTimer: GestureTimer?
     /// The config file the running layout came from.
     private(set) var configSource = ConfigLoader.builtInName
     let startTime = MonotonicClock.now()
@@ -58,13 +60,11 @@ public final class Daemon {
     private(set) var reloads = 0
     private(set) var failedReloads = 0
     private(set) var lastReloadErrors: [String] = []
-    private(set) var inputEvents = 0
-    /// The loop timer armed for the router's next gesture-recognizer deadline (live input).
-    private var gestureTimer: (id: EventLoop.TimerID, deadline: Timestamp)?
+    private var liveEvents = 0
+    /// Raw input events routed (live and replayed).
+    var inputEvents: Int { liveEvents + (replay?.eventsFed ?? 0) }
     private var exitStatus: Int32 = 0
     private(set) var replayStarted = false
-    /// `--replay-realtime`: when the replay started (monotonic) and its first item's recording time.
-    private var replayClockOrigin: (wall: Timestamp, recording: Timestamp)?
     private var stopping = false
 
     /// Reads the systemd environment (`$NOTIFY_SOCKET`, `$WATCHDOG_USEC`); nothing starts
@@ -88,9 +88,13 @@ public final class Daemon {
             shutdown()
             return 1
         }
-        // Log lines (the `log` plugin's among them) go out once per loop wakeup.
+        // Log lines (the `log` plugin's among them) go out once per loop wakeup, after the
+        // gesture timer follows what the wakeup routed.
         log.buffered = true
-        loop.afterWakeup = { [log] in log.flush() }
+        loop.afterWakeup = { [log, gestureTimer] in
+            gestureTimer?.rearm()
+            log.flush()
+        }
         loop.run()
         log.buffered = false
         log.flush()
@@ -128,10 +132,11 @@ public final class Daemon {
         }
 
         if options.replayPaths.isEmpty {
+            gestureTimer = GestureTimer(loop: loop, session: session)
             try startLive(rules: layout.deviceRules)
         } else {
             do {
-                replay = try ReplayFeeder(paths: options.replayPaths, descriptionPath: options.descriptionPath,
+                replay = try ReplayDriver(paths: options.replayPaths, descriptionPath: options.descriptionPath,
                                           keepDevices: options.keepReplayDevices)
             } catch {
                 throw StartupError(description: "\(error)")
@@ -147,39 +152,29 @@ public final class Daemon {
         log.notice("ready: \(statusLine())")
     }
 
-    /// Loads and compiles the config; the errors, each as `file:line:col: error: …`.
-    ///
-    /// The YAML is read in a child process (``ConfigChild``: this binary's
-    /// `__compile-config`, which uses the Foundation-based YAML loader), so the long-running
-    /// daemon never executes Foundation; the spec comes back as JSON and is compiled here.
+    /// Reads and compiles the config in this process; the errors, each as `file:line:col: error: …`.
     func loadConfig() -> Result<Layout, StartupError> {
-        let spec: LayoutSpec
-        switch ConfigChild.load(executable: options.configCompiler, configPath: options.configPath) {
-        case .failure(let errors): return .failure(StartupError(description: errors.description))
-        case .success(let s): spec = s
-        }
-        let file = spec.source ?? options.configPath ?? ConfigLoader.builtInName
         do {
-            // The child compiled it already; this only fails if the two disagree.
-            let layout = try Layout.compile(spec)
-            configSource = file
+            let (spec, layout) = try ConfigLoader.loadLayout(path: options.configPath)
+            configSource = spec.source ?? options.configPath ?? ConfigLoader.builtInName
             return .success(layout)
         } catch {
-            return .failure(StartupError(description: error.errors.map { e in
-                e.location.map { "\($0): error: \(e.message)" } ?? "\(file): error: \(e.message)"
-            }.joined(separator: "\n")))
+            return .failure(StartupError(description: error.description))
         }
     }
 
     private func startLive(rules: [DeviceRuleSpec]) throws {
-        let source: LiveInputSource
-        do { source = try LiveInputSource(rules: rules) } catch {
+        do {
+            let source = try LiveInputSource(rules: rules)
+            source.onError = { [log] error in log.warning("input: \(error)") }
+            live = source
+            try source.start(in: loop) { [unowned self] item in
+                if case .event = item { liveEvents += 1 }
+                session.handle(item)
+            }
+        } catch {
             throw StartupError(description: "input: \(error)")
         }
-        source.onError = { [log] error in log.warning("input: \(error)") }
-        live = source
-        try loop.watch(source.monitorFileDescriptor) { [unowned self] _ in self.liveReadable(source.monitorFileDescriptor) }
-        route(source.start())
     }
 
     private func scheduleWatchdog(every interval: Timestamp.Duration) {
@@ -187,102 +182,22 @@ public final class Daemon {
         loop.schedule(after: interval) { [weak self] in self?.scheduleWatchdog(every: interval) }
     }
 
-    // MARK: Input
-
-    private func liveReadable(_ fd: Int32) {
-        guard let live else { return }
-        live.handleReadable(fd: fd) { route($0) }
-        armGestureTimer()
-    }
-
-    /// Routes live items on the loop thread, keeping the watched descriptors in step with the
-    /// open devices. Router time is the events' kernel time (CLOCK_MONOTONIC, set by the source).
-    private func route(_ items: [InputItem]) {
-        for item in items { route(item) }
-        armGestureTimer()
-    }
-
-    private func route(_ item: InputItem) {
-        let router = session.router
-        switch item {
-        case .event(_, let e):
-            router.advanceTime(to: e.time)
-            inputEvents += 1
-        case .added(let id, _):
-            router.advanceTime(to: MonotonicClock.now())
-            if let fd = live?.device(id)?.fileDescriptor {
-                liveDescriptors[id] = fd
-                do {
-                    try loop.watch(fd) { [unowned self] _ in self.liveReadable(fd) }
-                } catch {
-                    log.warning("input: cannot watch device \(id.rawValue): \(error)")
-                }
-            }
-        case .removed(let id, let time):
-            router.advanceTime(to: time)
-            if let fd = liveDescriptors.removeValue(forKey: id) { loop.unwatch(fd) }
-        }
-        session.handle(item)
-    }
-
-    /// Live input: keeps one loop timer on the router's next recognizer deadline (a long press
-    /// fires while the finger rests and nothing arrives). Event times are CLOCK_MONOTONIC, the
-    /// loop's clock, so the deadline is used as is. No pending recognizer, no timer.
-    private func armGestureTimer() {
-        guard replay == nil, !stopping else { return }
-        let deadline = session.router.nextTimerDeadline
-        if gestureTimer?.deadline == deadline { return }
-        if let armed = gestureTimer { loop.cancel(armed.id) }
-        gestureTimer = nil
-        guard let deadline else { return }
-        let id = loop.schedule(at: deadline) { [unowned self] in
-            self.gestureTimer = nil
-            self.session.router.advanceTime(to: max(deadline, MonotonicClock.now()))
-            self.armGestureTimer()
-        }
-        gestureTimer = (id, deadline)
-    }
+    // MARK: Replay
 
     /// Starts feeding the recordings (at startup, or on a control request with `--replay-paused`).
     /// Returns false when there is no replay or it has already started.
     @discardableResult
     func startReplay() -> Bool {
-        guard replay != nil, !replayStarted else { return false }
+        guard let replay, !replayStarted else { return false }
         replayStarted = true
-        loop.schedule(after: Timestamp.Duration(microseconds: 0)) { [unowned self] in self.feedReplay() }
+        let pace: ReplayDriver.Pace = options.replayRealtime ? .recorded : .chunked(options.replayChunk)
+        replay.start(in: loop, into: session, pace: pace) { [unowned self] in
+            guard !stopping else { return }
+            log.info("replay finished: \(replay.eventsFed) events from \(replay.devices.count) recording(s)")
+            notifier.status(statusLine())
+            if options.exitAfterReplay { stopWhenDrained(deadline: MonotonicClock.now() + .seconds(5)) }
+        }
         return true
-    }
-
-    private func feedReplay() {
-        guard let replay, !stopping else { return }
-        let before = replay.eventsFed
-        let more: Bool
-        if options.replayRealtime {
-            // Paced by the recording: route what is due, then sleep until the next item is.
-            let now = MonotonicClock.now()
-            if replayClockOrigin == nil {
-                // Devices appearing come first and carry no time; the first timed item sets the origin.
-                _ = replay.feed(options.replayChunk, upTo: Timestamp(microseconds: .min), into: session)
-                if let first = replay.nextItemTime { replayClockOrigin = (now, first) }
-            }
-            let due = replayClockOrigin.map { $0.recording + (now - $0.wall) }
-            more = replay.feed(options.replayChunk, upTo: due, into: session)
-            if more, let origin = replayClockOrigin, let next = replay.nextItemTime {
-                inputEvents += replay.eventsFed - before
-                loop.schedule(at: origin.wall + (next - origin.recording)) { [unowned self] in self.feedReplay() }
-                return
-            }
-        } else {
-            more = replay.feed(options.replayChunk, into: session)
-        }
-        inputEvents += replay.eventsFed - before
-        if more {
-            loop.schedule(after: Timestamp.Duration(microseconds: 0)) { [unowned self] in self.feedReplay() }
-            return
-        }
-        log.info("replay finished: \(replay.eventsFed) events from \(replay.devices.count) recording(s)")
-        notifier.status(statusLine())
-        if options.exitAfterReplay { stopWhenDrained(deadline: MonotonicClock.now() + .seconds(5)) }
     }
 
     /// Whether a plugin still has work in flight: commands running or queued, answers pending,
@@ -324,8 +239,8 @@ public final class Daemon {
     /// The router's "now" for things that are not input events (reload, shutdown): the kernel's
     /// monotonic clock for live devices; for replays the recording's time, which alone drives it.
     private var currentTime: Timestamp {
-        if replay == nil { session.router.advanceTime(to: MonotonicClock.now()) }
-        return session.router.clock.now
+        if replay == nil { session.advanceTime(to: MonotonicClock.now()) }
+        return session.now
     }
 
     /// Reloads the config. A config with errors changes nothing (they are logged and returned,
@@ -359,11 +274,9 @@ public final class Daemon {
         let old = session.layout
         session.replaceLayout(layout, time: currentTime)
         observer.layoutChanged(to: layout)
-        armGestureTimer()
-        if let live, Daemon.ruleFingerprint(old.deviceRules) != Daemon.ruleFingerprint(layout.deviceRules) {
+        if let live, old.deviceRules != layout.deviceRules {
             log.notice("reload: device rules changed; reopening input devices")
-            route(live.stop())
-            loop.unwatch(live.monitorFileDescriptor)
+            live.stop()
             self.live = nil
             do { try startLive(rules: layout.deviceRules) } catch { log.error("reload: \(error)") }
         }
@@ -383,16 +296,6 @@ public final class Daemon {
         return errors
     }
 
-    /// Device rules without their source locations, for "did the reload change them".
-    static func ruleFingerprint(_ rules: [DeviceRuleSpec]) -> String {
-        rules.map { rule in
-            var r = rule
-            r.location = nil
-            r.displayLocation = nil
-            return String(describing: r)
-        }.joined(separator: "\n")
-    }
-
     /// Begins the orderly stop: `STOPPING=1`, touches and held keys cancelled and routed,
     /// plugins shut down, devices closed, the control socket removed; ``run()`` then returns 0.
     public func stop() {
@@ -409,10 +312,11 @@ public final class Daemon {
             plugins?.shutdown()
             // Nothing runs handlers any more: what the closing devices still route is only recorded.
             session.router.dispatcher = nil
-            if let live { route(live.stop()) }
-            session.finish(at: session.router.clock.now)
+            live?.stop()
+            session.finish(at: session.now)
         }
         live = nil
+        gestureTimer?.isEnabled = false
         control?.shutdown()
         control = nil
     }

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 
 /// Counts what the router decides (for `evroute status`), logs device arrivals and departures
 /// and layout changes, and passes every record on to the observer that was there before it

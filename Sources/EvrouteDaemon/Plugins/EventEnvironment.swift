@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 
 /// The `EVROUTE_*` variables an `exec` command gets for an event. Only the variables that
 /// apply to the event are set (no `EVROUTE_X` for a key).

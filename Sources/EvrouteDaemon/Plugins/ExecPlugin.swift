@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteSystem
 
 /// `exec`: runs a command per event, without a shell unless `shell: true`, with the event in
 /// `EVROUTE_*` environment variables. Commands start right after the current loop callback.
@@ -152,12 +153,12 @@ final class ExecPlugin: Plugin {
             child = try ChildProcess.spawn(job.argv, environment: job.environment, stdin: nil,
                                            stdout: pipe.write, stderr: pipe.write, loop: context.loop)
         } catch {
-            close(pipe.read)
-            close(pipe.write)
+            try? SystemCall.close(pipe.read)
+            try? SystemCall.close(pipe.write)
             fail("\(error)")
             return
         }
-        close(pipe.write)
+        try? SystemCall.close(pipe.write)
         statistics.details["started", default: 0] += 1
         watchOutput(pipe.read, pid: child.pid, label: job.label)
         let r = Running(child: child)
@@ -189,8 +190,8 @@ final class ExecPlugin: Plugin {
 
     /// Logs the child's output line by line, up to `output-limit` bytes; drains (and drops)
     /// the rest so the child never blocks on a full pipe.
-    private func watchOutput(_ fd: Int32, pid: pid_t, label: String) {
-        setNonBlocking(fd)
+    private func watchOutput(_ fd: FileDescriptor, pid: pid_t, label: String) {
+        try? SystemCall.setNonBlocking(fd)
         let reader = LineReader(fd: fd, maximumLineLength: 4096)
         let limit = config.outputLimit
         let log = context.log
@@ -212,11 +213,11 @@ final class ExecPlugin: Plugin {
             try loop.watch(fd) { _ in
                 if reader.readAvailable() == .endOfFile {
                     loop.unwatch(fd)
-                    close(fd)
+                    try? SystemCall.close(fd)
                 }
             }
         } catch {
-            close(fd)
+            try? SystemCall.close(fd)
         }
     }
 

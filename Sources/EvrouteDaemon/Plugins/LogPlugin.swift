@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 
 /// `log`: one info line per event in the daemon's log (journald), with the fields of the
 /// dry-run trace. Always handles.

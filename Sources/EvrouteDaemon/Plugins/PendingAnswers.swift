@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 
 /// Events a plugin has taken and whose answer is still due, each with a deadline. One loop
 /// timer is armed at a time, for the earliest deadline (deadlines come in dispatch order).

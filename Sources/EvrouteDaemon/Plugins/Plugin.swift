@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 
 /// One event offered to a plugin: the event, the handler and responder that take it, a
 /// daemon-unique `id`, and the event's JSON line (SPEC §4 object plus `"id"`, ending in `\n`).

@@ -1,4 +1,5 @@
 /// A plugin's answer to an event: `{"id": N, "handled": true|false}` (other fields ignored).
+import EvrouteSystem
 struct PluginAnswer: Equatable {
     var id: UInt64
     var handled: Bool

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import EvrouteCore
 import EvrouteRuntime
+import EvrouteSystem
 
 /// Runs the plugin instances of a layout and dispatches routed events to them: the daemon's
 /// ``HandlerDispatcher``. Everything happens on the event loop's thread; ``dispatch(_:to:at:)``

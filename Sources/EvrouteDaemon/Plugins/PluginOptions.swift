@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 
 /// A plugin option (or an `exec` handler option) that has the wrong type or value.
 public struct PluginConfigError: Error, CustomStringConvertible, Sendable {

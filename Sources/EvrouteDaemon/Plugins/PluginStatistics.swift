@@ -1,4 +1,5 @@
 /// What one plugin instance has done since it started, for `evroute status`.
+import EvrouteSystem
 ///
 /// Counters of asynchronous plugins (`socket` with answers, `process`) count each event once,
 /// by its final outcome: `handled`, `declined` (answered unhandled, or declined at once) or

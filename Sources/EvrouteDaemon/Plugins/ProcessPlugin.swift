@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteSystem
 
 /// `process`: a long-running helper that reads event JSON lines on stdin and writes answers
 /// `{"id":N,"handled":true|false}` on stdout. Events are pipelined, each with its own
@@ -36,13 +37,13 @@ final class ProcessPlugin: Plugin {
     /// A running helper and its three pipes.
     private final class Helper {
         let child: ChildProcess
-        let stdinFD: Int32
+        let stdinFD: FileDescriptor
         let stdin: OutboundBuffer
-        var stdoutFD: Int32
-        var stderrFD: Int32
+        var stdoutFD: FileDescriptor
+        var stderrFD: FileDescriptor
         var watchingStdin = false
         var stdinBroken = false
-        init(child: ChildProcess, stdinFD: Int32, stdoutFD: Int32, stderrFD: Int32, maxBuffer: Int) {
+        init(child: ChildProcess, stdinFD: FileDescriptor, stdoutFD: FileDescriptor, stderrFD: FileDescriptor, maxBuffer: Int) {
             self.child = child
             self.stdinFD = stdinFD
             self.stdoutFD = stdoutFD
@@ -91,14 +92,15 @@ final class ProcessPlugin: Plugin {
     private func launch() {
         restartTimer = nil
         guard !stopped, helper == nil else { return }
-        var opened: [Int32] = []
+        var opened: [FileDescriptor] = []
         do {
             let input = try Pipe.make(), output = try Pipe.make(), errors = try Pipe.make()
             opened = [input.read, input.write, output.read, output.write, errors.read, errors.write]
             let child = try ChildProcess.spawn(config.command, environment: environment, stdin: input.read,
                                                stdout: output.write, stderr: errors.write, loop: context.loop)
-            close(input.read); close(output.write); close(errors.write)
-            setNonBlocking(input.write); setNonBlocking(output.read); setNonBlocking(errors.read)
+            for fd in [input.read, output.write, errors.write] { try? SystemCall.close(fd) }
+            opened = [input.write, output.read, errors.read]
+            for fd in opened { try SystemCall.setNonBlocking(fd) }
             let h = Helper(child: child, stdinFD: input.write, stdoutFD: output.read, stderrFD: errors.read, maxBuffer: config.maxBuffer)
             helper = h
             child.onExit = { [weak self] child in self?.helperExited(child) }
@@ -107,7 +109,7 @@ final class ProcessPlugin: Plugin {
             statistics.details["pid"] = Int(child.pid)
             context.log.info("process \(spec.name): helper started [\(child.pid)]: \(config.command.joined(separator: " "))")
         } catch {
-            for fd in opened { close(fd) }
+            for fd in opened { try? SystemCall.close(fd) }
             statistics.failures += 1
             statistics.lastError = "\(error)"
             context.log.error("process \(spec.name): \(error); retrying in \(backoff.seconds) s")
@@ -137,7 +139,7 @@ final class ProcessPlugin: Plugin {
         guard helper === h else { return }
         helper = nil
         // Answers it wrote before going are still honoured.
-        if h.stdoutFD >= 0 { drainStdout(h) }
+        if h.stdoutFD.isValid { drainStdout(h) }
         closePipes(h)
         if h.child.isRunning {
             h.child.signal(SIGTERM)
@@ -168,18 +170,18 @@ final class ProcessPlugin: Plugin {
 
     private func closePipes(_ h: Helper) {
         if h.watchingStdin { context.loop.unwatch(h.stdinFD) }
-        close(h.stdinFD)
+        try? SystemCall.close(h.stdinFD)
         h.stdinBroken = true
-        if h.stdoutFD >= 0 {
+        if h.stdoutFD.isValid {
             stdoutReaders[h.stdoutFD] = nil
-            context.loop.unwatch(h.stdoutFD); close(h.stdoutFD); h.stdoutFD = -1
+            context.loop.unwatch(h.stdoutFD); try? SystemCall.close(h.stdoutFD); h.stdoutFD = .invalid
         }
-        if h.stderrFD >= 0 {
+        if h.stderrFD.isValid {
             // Keep what it said last.
             let reader = LineReader(fd: h.stderrFD, maximumLineLength: 4096)
             reader.onLine = { [weak self] line in self?.logStderr(line, pid: h.child.pid) }
             _ = reader.readAvailable(budget: 16 * 1024)
-            context.loop.unwatch(h.stderrFD); close(h.stderrFD); h.stderrFD = -1
+            context.loop.unwatch(h.stderrFD); try? SystemCall.close(h.stderrFD); h.stderrFD = .invalid
         }
     }
 
@@ -265,14 +267,14 @@ final class ProcessPlugin: Plugin {
                 if reader.readAvailable() == .endOfFile {
                     self.context.loop.unwatch(h.stdoutFD)
                     self.stdoutReaders[h.stdoutFD] = nil
-                    close(h.stdoutFD)
-                    h.stdoutFD = -1
+                    try? SystemCall.close(h.stdoutFD)
+                    h.stdoutFD = .invalid
                 }
             }
         } catch {}
     }
 
-    private var stdoutReaders: [Int32: LineReader] = [:]
+    private var stdoutReaders: [FileDescriptor: LineReader] = [:]
 
     private func drainStdout(_ h: Helper) {
         guard let reader = stdoutReaders.removeValue(forKey: h.stdoutFD) else { return }
@@ -288,8 +290,8 @@ final class ProcessPlugin: Plugin {
                 guard let self, let h else { return }
                 if reader.readAvailable(budget: 64 * 1024) == .endOfFile {
                     self.context.loop.unwatch(h.stderrFD)
-                    close(h.stderrFD)
-                    h.stderrFD = -1
+                    try? SystemCall.close(h.stderrFD)
+                    h.stderrFD = .invalid
                 }
             }
         } catch {}

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 
 extension DeviceKind {
     /// The kind a device rule's `kind` is compared with: udev's (`ID_INPUT_*`, via

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,13 +55,13 @@ public enum DeviceListing {
     /// Lists the present devices: enumerates with udev, opens each node read-only (no grab)
     /// for its description. A node that cannot be opened still gets a row from udev's data,
     /// with ``DeviceListingRow/problem`` set.
-    public static func rows(rules: [DeviceRuleSpec]) throws(InputSystemError) -> [DeviceListingRow] {
+    public static func rows(rules: [DeviceRuleSpec]) throws(SystemError) -> [DeviceListingRow] {
         let devices = try UdevContext().inputDevices()
         return rows(devices: devices, rules: rules) { device in
             guard let node = device.devnode else {
-                return .failure(InputSystemError(errno: ENODEV, call: "open", path: device.syspath))
+                return .failure(SystemError(errno: ENODEV, call: "open", path: device.syspath))
             }
-            do throws(InputSystemError) {
+            do throws(SystemError) {
                 let evdev = try EvdevDevice(path: node, monotonicClock: false)
                 defer { evdev.close() }
                 return .success(evdev.description)
@@ -73,7 +74,7 @@ public enum DeviceListing {
     /// The rows for given udev devices, describing each with `describe` (pure apart from
     /// `describe`; tests pass a fake).
     public static func rows(devices: [UdevInputDevice], rules: [DeviceRuleSpec],
-                            describe: (UdevInputDevice) -> Result<DeviceDescription, InputSystemError>) -> [DeviceListingRow] {
+                            describe: (UdevInputDevice) -> Result<DeviceDescription, SystemError>) -> [DeviceListingRow] {
         let matcher = DeviceRuleMatcher(rules: rules)
         return devices.map { device in
             let node = device.devnode ?? device.syspath

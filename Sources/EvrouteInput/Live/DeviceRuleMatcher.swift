@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 #if canImport(Glibc)
 import Glibc
 #endif

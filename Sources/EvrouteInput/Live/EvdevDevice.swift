@@ -1,5 +1,6 @@
 import CEvdev
 import EvrouteCore
+import EvrouteSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ public struct EvdevReadResult: Sendable {
     public var resynced: Bool = false
     /// Set when reading stopped for good: `ENODEV` (the device was unplugged) or
     /// another read error. The device must be closed; it yields nothing more.
-    public var failure: InputSystemError?
+    public var failure: SystemError?
 
     /// Whether the device is gone (or unreadable) and must be closed.
     public var isDeviceGone: Bool { failure != nil }
@@ -30,7 +31,7 @@ public final class EvdevDevice {
     /// The device node (`/dev/input/event3`).
     public let path: String
     /// The open node, for epoll. Valid until ``close()``; −1 after.
-    public private(set) var fileDescriptor: Int32
+    public private(set) var fileDescriptor: FileDescriptor
     /// Name, ids, capabilities and axis ranges, read once when the device was opened
     /// (``DeviceDescription/udevProperties`` is empty: udev data is the caller's to add).
     public let description: DeviceDescription
@@ -46,14 +47,15 @@ public final class EvdevDevice {
     ///     process holds it; the device is then closed and the error thrown.
     ///   - monotonicClock: stamp events with `CLOCK_MONOTONIC` (EVIOCSCLOCKID) instead of
     ///     the kernel's default `CLOCK_REALTIME`.
-    /// - Throws: ``InputSystemError`` naming the call and `path`: `ENOENT` (no such node),
+    /// - Throws: ``SystemError`` naming the call and `path`: `ENOENT` (no such node),
     ///   `EACCES` (no permission: not root, not in group `input`), `ENOTTY` (not an evdev
     ///   node), `EBUSY` (grabbed elsewhere).
-    public init(path: String, grab: Bool = false, monotonicClock: Bool = true) throws(InputSystemError) {
+    public init(path: String, grab: Bool = false, monotonicClock: Bool = true) throws(SystemError) {
         self.path = path
-        let fd = try SystemCall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = try SystemCall.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = descriptor.rawValue
         var handle: OpaquePointer?
-        do throws(InputSystemError) {
+        do throws(SystemError) {
             // Set the clock before anything is read: changing it later makes the kernel
             // flush this client's queue (and queue a SYN_DROPPED).
             if monotonicClock {
@@ -65,10 +67,10 @@ public final class EvdevDevice {
             }
         } catch {
             if let handle { libevdev_free(handle) }
-            try? SystemCall.close(fd, path: path)
+            try? SystemCall.close(descriptor, path: path)
             throw error
         }
-        self.fileDescriptor = fd
+        self.fileDescriptor = descriptor
         self.handle = handle
         self.isGrabbed = grab
         var description = DeviceDescription(libevdev: handle!, path: path)
@@ -79,17 +81,17 @@ public final class EvdevDevice {
     deinit { close() }
 
     /// Takes the device exclusively (EVIOCGRAB 1). `EBUSY`: another process holds it.
-    public func grab() throws(InputSystemError) {
-        guard fileDescriptor >= 0, !isGrabbed else { return }
-        let fd = fileDescriptor
+    public func grab() throws(SystemError) {
+        guard fileDescriptor.isValid, !isGrabbed else { return }
+        let fd = fileDescriptor.rawValue
         _ = try SystemCall.ioctl("EVIOCGRAB", path: path) { evroute_ioctl_grab(fd, 1) }
         isGrabbed = true
     }
 
     /// Releases an exclusive grab (EVIOCGRAB 0). Closing the device releases it too.
-    public func ungrab() throws(InputSystemError) {
-        guard fileDescriptor >= 0, isGrabbed else { return }
-        let fd = fileDescriptor
+    public func ungrab() throws(SystemError) {
+        guard fileDescriptor.isValid, isGrabbed else { return }
+        let fd = fileDescriptor.rawValue
         _ = try SystemCall.ioctl("EVIOCGRAB", path: path) { evroute_ioctl_grab(fd, 0) }
         isGrabbed = false
     }
@@ -116,7 +118,7 @@ public final class EvdevDevice {
     public func readAvailable(into events: inout [InputEvent]) -> EvdevReadResult {
         var result = EvdevReadResult()
         guard let handle else {
-            result.failure = InputSystemError(errno: EBADF, call: "libevdev_next_event", path: path)
+            result.failure = SystemError(errno: EBADF, call: "libevdev_next_event", path: path)
             return result
         }
         var raw = input_event()
@@ -146,7 +148,7 @@ public final class EvdevDevice {
             } else if status == -EINTR {
                 continue
             } else {
-                result.failure = InputSystemError(errno: -status, call: "libevdev_next_event", path: path)
+                result.failure = SystemError(errno: -status, call: "libevdev_next_event", path: path)
                 return result
             }
         }
@@ -166,10 +168,10 @@ public final class EvdevDevice {
     public func close() {
         if let handle { libevdev_free(handle) }
         handle = nil
-        if fileDescriptor >= 0 {
+        if fileDescriptor.isValid {
             // Closing releases an EVIOCGRAB too.
             try? SystemCall.close(fileDescriptor, path: path)
-            fileDescriptor = -1
+            fileDescriptor = .invalid
         }
         isGrabbed = false
     }

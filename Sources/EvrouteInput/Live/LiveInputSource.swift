@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -32,73 +33,89 @@ public struct LiveDevice: Sendable {
     /// Whether the device is held exclusively (EVIOCGRAB).
     public var isGrabbed: Bool
     /// The open node (for epoll).
-    public var fileDescriptor: Int32
+    public var fileDescriptor: FileDescriptor
 }
 
-/// Live evdev devices as one ``InputItem`` stream, driven by the caller's event loop.
+/// Live evdev devices as one ``InputItem`` stream. The source owns its descriptors in the
+/// caller's event loop (libinput's shape): it watches the udev monitor and every device it
+/// opens, unwatches them as they go, and hands each item to one `deliver` closure.
 ///
 /// ```swift
-/// let live = try LiveInputSource(rules: layout.devices)
-/// var items = live.start()                       // .added for every matching device
-/// // watch live.fileDescriptors for readability (epoll); on each readable fd:
-/// items = live.handleReadable(fd: fd)
-/// // after any .added / .removed item, re-sync the watch set with live.fileDescriptors
+/// let live = try LiveInputSource(rules: layout.deviceRules)
+/// try live.start(in: loop) { item in session.handle(item) }   // .added for every matching device
+/// loop.run()
+/// live.stop()                                                  // .removed for every open device
 /// ```
 ///
 /// - Devices are found with udev (startup enumeration + hotplug monitor, created first so
 ///   nothing is missed in between), opened, described, classified (``DeviceKind/of(_:)``:
 ///   udev's `ID_INPUT_*`, else capabilities), and kept only when a rule matches (first
 ///   match in order); the rule's `grab` takes the device exclusively.
-/// - Per device: `.added(id, description)` once, then `.event`s exactly as
+/// - Per device: `.added(id, description, now)` once, then `.event`s exactly as
 ///   ``EvdevDevice/readAvailable(into:)`` documents (a kernel overflow appears as
-///   `SYN_DROPPED` followed by libevdev's sync events), then `.removed(id, time)` once.
+///   `SYN_DROPPED` followed by libevdev's sync events), then `.removed(id, now)` once.
 /// - A vanished or failing device (udev `remove`, `ENODEV` or any read error) is closed
-///   and reported `.removed`; the source goes on. `.removed` carries `CLOCK_MONOTONIC`
-///   now, the clock device events are stamped with.
+///   and reported `.removed`; the source goes on. Times of `.added` and `.removed` are
+///   ``MonotonicClock`` now, the clock device events are stamped with.
 /// - Ids come from ``ProcessDeviceIDs`` (never reused).
-/// - No threads, no timers; not thread-safe: call it from the event loop only.
+/// - No threads; not thread-safe: it runs on the loop's thread.
 public final class LiveInputSource {
     /// The device rules, in declaration order.
     public let matcher: DeviceRuleMatcher
-    /// Failures that do not stop the source (a node that cannot be opened or grabbed, a
-    /// read error, a failed enumeration). Defaults to ignoring them.
-    public var onError: ((InputSystemError) -> Void)?
+    /// Failures that do not stop the source (a node that cannot be opened, grabbed or watched,
+    /// a read error, a failed enumeration). Defaults to ignoring them.
+    public var onError: ((SystemError) -> Void)?
 
     private let context: UdevContext
     private let monitor: UdevMonitor
     private var open: [DeviceID: (device: EvdevDevice, info: LiveDevice)] = [:]
-    private var idByFileDescriptor: [Int32: DeviceID] = [:]
+    private var idByPath: [String: DeviceID] = [:]
     /// Events of one read, reused across reads.
     private var readBuffer: [InputEvent] = []
-    private var idByPath: [String: DeviceID] = [:]
+    private var loop: EventLoop?
+    private var deliver: (InputItem) -> Void = { _ in }
 
     /// Creates the udev context and starts the hotplug monitor (events queue until read).
-    public init(rules: [DeviceRuleSpec]) throws(InputSystemError) {
+    public init(rules: [DeviceRuleSpec]) throws(SystemError) {
         self.matcher = DeviceRuleMatcher(rules: rules)
         context = try UdevContext()
         monitor = try UdevMonitor(context: context)
     }
 
     deinit {
-        for entry in open.values { entry.device.close() }
+        for entry in open.values {
+            loop?.unwatch(entry.device.fileDescriptor)
+            entry.device.close()
+        }
+        loop?.unwatch(monitor.fileDescriptor)
     }
 
-    /// Enumerates the present devices and opens those a rule takes; one `.added` each.
-    /// An enumeration failure is reported to ``onError`` and yields nothing.
-    public func start() -> [InputItem] {
+    /// Watches the hotplug monitor in `loop`, enumerates the present devices and opens those a
+    /// rule takes (one `.added` each, delivered before this returns); from then on the loop
+    /// delivers every item as it happens. An enumeration failure is reported to ``onError``.
+    /// Throws when the monitor cannot be watched.
+    public func start(in loop: EventLoop, deliver: @escaping (InputItem) -> Void) throws(SystemError) {
+        self.loop = loop
+        self.deliver = deliver
+        try loop.watch(monitor.fileDescriptor) { [unowned self] _ in
+            for event in monitor.receiveAll() { handleHotplug(event) }
+        }
         let devices: [UdevInputDevice]
         do { devices = try context.inputDevices() } catch {
             onError?(error)
-            return []
+            return
         }
-        return devices.flatMap { consider($0) }
+        for device in devices { consider(device) }
     }
 
-    /// The descriptors to watch for readability: the udev monitor's and every open device's.
-    public var fileDescriptors: [Int32] { [monitor.fileDescriptor] + idByFileDescriptor.keys.sorted() }
+    /// Closes every device (one `.removed` each) and stops watching the monitor.
+    public func stop() {
+        for id in open.keys.sorted(by: { $0.rawValue < $1.rawValue }) { close(id) }
+        loop?.unwatch(monitor.fileDescriptor)
+    }
 
     /// The udev monitor's descriptor.
-    public var monitorFileDescriptor: Int32 { monitor.fileDescriptor }
+    public var monitorFileDescriptor: FileDescriptor { monitor.fileDescriptor }
 
     /// The open devices, by id order.
     public var devices: [LiveDevice] { open.values.map(\.info).sorted { $0.id.rawValue < $1.id.rawValue } }
@@ -110,104 +127,82 @@ public final class LiveInputSource {
     /// right after `.added`, the contacts already down when the device was opened.
     public func touchSnapshot(of id: DeviceID) -> TouchSnapshot? { open[id]?.device.touchSnapshot() }
 
-    /// Handles readability (or hang-up / error) of one of ``fileDescriptors``: hotplug
-    /// events for the monitor's, pending events for a device's. Unknown descriptors
-    /// (e.g. a device closed earlier in the same epoll batch) yield nothing.
-    public func handleReadable(fd: Int32) -> [InputItem] {
-        if fd == monitor.fileDescriptor {
-            return monitor.receiveAll().flatMap { handleHotplug($0) }
-        }
-        guard let id = idByFileDescriptor[fd], let entry = open[id] else { return [] }
-        var events: [InputEvent] = []
-        let result = entry.device.readAvailable(into: &events)
-        var items = events.map { InputItem.event(id, $0) }
-        if let failure = result.failure {
-            if !failure.isDeviceGone { onError?(failure) }
-            items += close(id)
-        }
-        return items
-    }
-
-    /// ``handleReadable(fd:)`` without building an array: each item is passed to `body` as it
-    /// is read, from a buffer reused across calls (the steady-state read path allocates nothing).
-    public func handleReadable(fd: Int32, _ body: (InputItem) -> Void) {
-        guard fd != monitor.fileDescriptor, let id = idByFileDescriptor[fd], let entry = open[id] else {
-            for item in handleReadable(fd: fd) { body(item) }
-            return
-        }
+    /// Reads everything pending on a device, each event delivered as it is read from a buffer
+    /// reused across calls (the steady-state read path allocates nothing).
+    private func readDevice(_ id: DeviceID) {
+        guard let entry = open[id] else { return }
         readBuffer.removeAll(keepingCapacity: true)
         let result = entry.device.readAvailable(into: &readBuffer)
-        for event in readBuffer { body(.event(id, event)) }
+        for event in readBuffer { deliver(.event(id, event)) }
         if let failure = result.failure {
             if !failure.isDeviceGone { onError?(failure) }
-            for item in close(id) { body(item) }
+            close(id)
         }
-    }
-
-    /// Closes every device; one `.removed` each. The monitor stays usable.
-    public func stop() -> [InputItem] {
-        open.keys.sorted { $0.rawValue < $1.rawValue }.flatMap { close($0) }
     }
 
     // MARK: Hotplug
 
-    private func handleHotplug(_ event: UdevInputEvent) -> [InputItem] {
-        guard let path = event.device.devnode else { return [] }
+    private func handleHotplug(_ event: UdevInputEvent) {
+        guard let path = event.device.devnode else { return }
         switch event.action {
         case .remove:
-            guard let id = idByPath[path] else { return [] }
-            return close(id)
+            if let id = idByPath[path] { close(id) }
         case .add, .change:
             // `change` opens a device that did not match before (udev properties arrived
             // or changed); an already open device is left as it is.
-            return consider(event.device)
+            consider(event.device)
         case .other:
-            return []
+            break
         }
     }
 
-    /// Opens `candidate` if a rule takes it; `.added` when it does.
-    private func consider(_ candidate: UdevInputDevice) -> [InputItem] {
-        guard let path = candidate.devnode else { return [] }
-        var items: [InputItem] = []
+    /// Opens and watches `candidate` if a rule takes it; `.added` when it does.
+    private func consider(_ candidate: UdevInputDevice) {
+        guard let path = candidate.devnode, let loop else { return }
         if let existing = idByPath[path] {
             // Seen both by enumeration and the monitor, or a `change`: nothing to do.
-            if open[existing]?.info.syspath == candidate.syspath { return [] }
+            if open[existing]?.info.syspath == candidate.syspath { return }
             // Another device now has the node: the old one is gone.
-            items += close(existing)
+            close(existing)
         }
         let device: EvdevDevice
         do { device = try EvdevDevice(path: path) } catch {
             if mightMatchWithoutOpening(candidate) { onError?(error) }
-            return items
+            return
         }
         var description = device.description
         description.udevProperties = candidate.properties
         let kind = DeviceKind.of(description)
         guard let rule = matcher.firstMatch(for: description, kind: kind) else {
             device.close()
-            return items
+            return
         }
         if rule.grab {
             do { try device.grab() } catch {
                 // Grabbed by someone else: it would deliver nothing to us anyway.
                 onError?(error)
                 device.close()
-                return items
+                return
             }
         }
         let id = ProcessDeviceIDs.next()
+        do {
+            try loop.watch(device.fileDescriptor) { [unowned self] _ in readDevice(id) }
+        } catch {
+            onError?(error)
+            device.close()
+            return
+        }
         let info = LiveDevice(id: id, path: path, syspath: candidate.syspath, description: description,
                               kind: kind, rule: rule, isGrabbed: device.isGrabbed,
                               fileDescriptor: device.fileDescriptor)
         open[id] = (device, info)
-        idByFileDescriptor[device.fileDescriptor] = id
         idByPath[path] = id
-        items.append(.added(id, description))
+        let now = MonotonicClock.now()
+        deliver(.added(id, description, now))
         // Fingers already down when the device was opened: state them the way libevdev states
         // a resync (SYN_DROPPED, the current values, SYN_REPORT), so their touches begin now.
-        items += device.touchSnapshot().resyncEvents(at: monotonicNow()).map { InputItem.event(id, $0) }
-        return items
+        for event in device.touchSnapshot().resyncEvents(at: now) { deliver(.event(id, event)) }
     }
 
 
@@ -218,18 +213,11 @@ public final class LiveInputSource {
         return matcher.firstMatch(for: description, kind: DeviceKind.of(description)) != nil
     }
 
-    private func close(_ id: DeviceID) -> [InputItem] {
-        guard let entry = open.removeValue(forKey: id) else { return [] }
-        idByFileDescriptor[entry.info.fileDescriptor] = nil
+    private func close(_ id: DeviceID) {
+        guard let entry = open.removeValue(forKey: id) else { return }
         if idByPath[entry.info.path] == id { idByPath[entry.info.path] = nil }
+        loop?.unwatch(entry.device.fileDescriptor)
         entry.device.close()
-        return [.removed(id, monotonicNow())]
+        deliver(.removed(id, MonotonicClock.now()))
     }
-}
-
-/// `CLOCK_MONOTONIC` now: the clock live device events are stamped with.
-func monotonicNow() -> Timestamp {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Timestamp(seconds: Int64(now.tv_sec), microseconds: Int64(now.tv_nsec) / 1000)
 }

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,12 +14,12 @@ import Glibc
 /// complete up to its last line. A kernel overflow shows up as a `SYN_DROPPED` line followed
 /// by libevdev's sync events (see ``EvdevDevice/readAvailable(into:)``).
 public final class Recorder {
-    /// Why ``run(until:)`` returned.
+    /// Why ``run(in:)`` returned.
     public enum Ending: Sendable {
-        /// `shouldStop` returned true.
+        /// A stop signal arrived.
         case stopped
         /// The device went away (`ENODEV`) or could no longer be read.
-        case deviceGone(InputSystemError)
+        case deviceGone(SystemError)
     }
 
     /// The device being recorded.
@@ -26,7 +27,7 @@ public final class Recorder {
     /// Write times relative to the first event (as evemu-record does); default true.
     public var relativeTimestamps = true
 
-    private let output: Int32
+    private let output: FileDescriptor
     private let outputPath: String?
     private let ownsOutput: Bool
     private var firstEventTime: Timestamp?
@@ -34,11 +35,11 @@ public final class Recorder {
     /// Opens `devicePath` (optionally grabbing it, so nothing else sees its events while
     /// recording) and the output: `outputPath` created/truncated with mode 0644, or
     /// standard output when nil.
-    /// - Throws: ``InputSystemError`` naming the device or the output path.
-    public init(devicePath: String, outputPath: String? = nil, grab: Bool = false) throws(InputSystemError) {
+    /// - Throws: ``SystemError`` naming the device or the output path.
+    public init(devicePath: String, outputPath: String? = nil, grab: Bool = false) throws(SystemError) {
         device = try EvdevDevice(path: devicePath, grab: grab)
         if let outputPath {
-            do throws(InputSystemError) {
+            do throws(SystemError) {
                 output = try SystemCall.open(outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
             } catch {
                 device.close()
@@ -46,7 +47,7 @@ public final class Recorder {
             }
             ownsOutput = true
         } else {
-            output = STDOUT_FILENO
+            output = FileDescriptor(rawValue: STDOUT_FILENO)
             ownsOutput = false
         }
         self.outputPath = outputPath
@@ -58,13 +59,13 @@ public final class Recorder {
     }
 
     /// Writes the description header.
-    public func writeHeader() throws(InputSystemError) {
+    public func writeHeader() throws(SystemError) {
         try SystemCall.writeAll(output, EvemuWriter.header(for: device.description), path: outputPath)
     }
 
     /// Writes every pending event. Returns the read failure when the device is gone
     /// (events read before it are written first), nil otherwise.
-    public func writeAvailableEvents() throws(InputSystemError) -> InputSystemError? {
+    public func writeAvailableEvents() throws(SystemError) -> SystemError? {
         var events: [InputEvent] = []
         let result = device.readAvailable(into: &events)
         if !events.isEmpty {
@@ -82,16 +83,28 @@ public final class Recorder {
         return result.failure
     }
 
-    /// Writes the header, then events as they arrive until the device goes away or
-    /// `shouldStop` returns true. Waits with `poll(2)`, waking at least every `checkInterval`
-    /// milliseconds to ask `shouldStop` (e.g. a flag set by a SIGINT handler).
-    public func run(checkInterval: Int32 = 250, until shouldStop: () -> Bool = { false }) throws(InputSystemError) -> Ending {
+    /// Writes the header, then events as they arrive, until the device goes away or `SIGINT` /
+    /// `SIGTERM` arrives (taken through the loop's signalfd): the event loop sleeps until the
+    /// device is readable, with no periodic wakeup.
+    public func run(in loop: EventLoop) throws(SystemError) -> Ending {
         try writeHeader()
-        while !shouldStop() {
-            let readable = try SystemCall.waitReadable(device.fileDescriptor, timeout: checkInterval, path: device.path)
-            guard readable else { continue }
-            if let failure = try writeAvailableEvents() { return .deviceGone(failure) }
+        var ending = Ending.stopped
+        var failure: SystemError?
+        try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
+        try loop.watch(device.fileDescriptor) { [unowned self] _ in
+            do throws(SystemError) {
+                if let gone = try writeAvailableEvents() {
+                    ending = .deviceGone(gone)
+                    loop.stop()
+                }
+            } catch {
+                failure = error   // the output cannot be written
+                loop.stop()
+            }
         }
-        return .stopped
+        loop.run()
+        loop.unwatch(device.fileDescriptor)
+        if let failure { throw failure }
+        return ending
     }
 }

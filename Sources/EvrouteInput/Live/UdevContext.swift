@@ -1,4 +1,5 @@
 import CUdev
+import EvrouteSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +58,7 @@ public final class UdevContext {
     let handle: OpaquePointer
 
     /// `udev_new()`.
-    public init() throws(InputSystemError) {
+    public init() throws(SystemError) {
         handle = try SystemCall.checkNotNull("udev_new") { udev_new() }
     }
 
@@ -68,7 +69,7 @@ public final class UdevContext {
     /// Reads sysfs and udev's database; works without udevd (then `ID_INPUT_*` are missing
     /// and ``UdevInputDevice/isInitialized`` is false). Devices that vanish while being
     /// listed are skipped.
-    public func inputDevices() throws(InputSystemError) -> [UdevInputDevice] {
+    public func inputDevices() throws(SystemError) -> [UdevInputDevice] {
         let enumerate = try SystemCall.checkNotNull("udev_enumerate_new") { udev_enumerate_new(handle) }
         defer { udev_enumerate_unref(enumerate) }
         _ = try SystemCall.checkNegativeErrno("udev_enumerate_add_match_subsystem", path: nil) {

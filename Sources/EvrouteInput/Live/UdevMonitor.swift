@@ -1,4 +1,5 @@
 import CUdev
+import EvrouteSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,15 +43,15 @@ public final class UdevMonitor {
     private let handle: OpaquePointer
 
     /// The netlink socket, for epoll. Valid for the monitor's lifetime.
-    public let fileDescriptor: Int32
+    public let fileDescriptor: FileDescriptor
 
     /// `udev_monitor_new_from_netlink(udev, "udev")`, filtered to subsystem `input`, receiving.
-    public init(context: UdevContext) throws(InputSystemError) {
+    public init(context: UdevContext) throws(SystemError) {
         self.context = context
         let monitor = try SystemCall.checkNotNull("udev_monitor_new_from_netlink") {
             udev_monitor_new_from_netlink(context.handle, "udev")
         }
-        do throws(InputSystemError) {
+        do throws(SystemError) {
             _ = try SystemCall.checkNegativeErrno("udev_monitor_filter_add_match_subsystem_devtype", path: nil) {
                 udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
             }
@@ -58,9 +59,9 @@ public final class UdevMonitor {
                 udev_monitor_enable_receiving(monitor)
             }
             let fd = udev_monitor_get_fd(monitor)
-            if fd < 0 { throw InputSystemError(errno: -fd, call: "udev_monitor_get_fd") }
-            try SystemCall.setNonBlocking(fd)
-            fileDescriptor = fd
+            if fd < 0 { throw SystemError(errno: -fd, call: "udev_monitor_get_fd") }
+            fileDescriptor = FileDescriptor(rawValue: fd)
+            try SystemCall.setNonBlocking(fileDescriptor)
         } catch {
             udev_monitor_unref(monitor)
             throw error

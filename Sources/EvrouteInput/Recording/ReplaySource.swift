@@ -2,11 +2,11 @@ import EvrouteCore
 
 /// Several recordings replayed as one input stream, as if their devices were plugged in together.
 ///
-/// The stream starts with an `added` item per recording (in the order given), then every event of
-/// every recording merged by timestamp — stable: equal times keep the order of the recordings as
-/// given, and each recording's own order is kept even where its timestamps go backwards — and a
-/// `removed` item right after each recording's last event, at that event's time (a recording
-/// without events is removed at the stream's last time). Timestamps are kept exactly as recorded
+/// Every event of every recording merged by timestamp — stable: equal times keep the order of
+/// the recordings as given, and each recording's own order is kept even where its timestamps go
+/// backwards —, each device `added` right before its first event (at that event's time) and
+/// `removed` right after its last (at that event's time). A recording without events is added
+/// at the stream's first time and removed at its last. Timestamps are kept exactly as recorded
 /// (often large epoch times).
 public struct ReplaySource: Sequence, Sendable {
     /// The recordings and the device ids they replay as.
@@ -32,23 +32,20 @@ public struct ReplaySource: Sequence, Sendable {
     /// Walks the merged stream.
     public struct Iterator: IteratorProtocol {
         private let devices: [(id: DeviceID, recording: EvemuRecording)]
-        private var nextAdded = 0
-        /// Per recording: the index of its next event; `events.count` means "removed is next",
-        /// `events.count + 1` means done.
+        /// Per recording: −1 means "added is next"; an index below `events.count` is its next
+        /// event; `events.count` means "removed is next"; `events.count + 1` means done.
         private var positions: [Int]
+        private let startTime: Timestamp
         private let endTime: Timestamp
 
         init(devices: [(id: DeviceID, recording: EvemuRecording)]) {
             self.devices = devices
-            positions = Array(repeating: 0, count: devices.count)
+            positions = Array(repeating: -1, count: devices.count)
+            startTime = devices.compactMap { $0.recording.events.first?.time }.min() ?? .zero
             endTime = devices.compactMap { $0.recording.events.last?.time }.max() ?? .zero
         }
 
         public mutating func next() -> InputItem? {
-            if nextAdded < devices.count {
-                defer { nextAdded += 1 }
-                return .added(devices[nextAdded].id, devices[nextAdded].recording.description)
-            }
             var best = -1
             var bestTime = Timestamp.zero
             for index in devices.indices {
@@ -59,19 +56,19 @@ public struct ReplaySource: Sequence, Sendable {
                 }
             }
             guard best >= 0 else { return nil }
-            let events = devices[best].recording.events
+            let (id, recording) = devices[best]
             let position = positions[best]
             positions[best] += 1
-            if position < events.count {
-                return .event(devices[best].id, events[position])
-            }
-            return .removed(devices[best].id, bestTime)
+            if position < 0 { return .added(id, recording.description, bestTime) }
+            if position < recording.events.count { return .event(id, recording.events[position]) }
+            return .removed(id, bestTime)
         }
 
         /// The time of a recording's next item, nil when it is done.
         private func headTime(_ index: Int) -> Timestamp? {
             let events = devices[index].recording.events
             let position = positions[index]
+            if position < 0 { return events.first?.time ?? startTime }
             if position < events.count { return events[position].time }
             if position == events.count { return events.last?.time ?? endTime }
             return nil

@@ -3,13 +3,14 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+@_exported import struct SystemPackage.FileDescriptor
 
-/// A failed system or library call in the live input layer: which call, on which path,
-/// and the errno it failed with.
+/// A failed system or library call: which call, on which path, and the errno it failed with.
 ///
-/// Every `open`, `read`, `write`, `close`, `ioctl` and libevdev/libudev call of the live
-/// layer goes through ``SystemCall``, so every failure arrives as this one type.
-public struct InputSystemError: Error, Hashable, Sendable, CustomStringConvertible {
+/// evroute's one error type for system calls. Every `open`, `read`, `write`, `close`,
+/// `ioctl`, socket, epoll and libevdev/libudev call goes through ``SystemCall`` (the one errno
+/// choke point), so every failure arrives as this one type.
+public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `errno` value (`ENOENT`, `EBUSY`, `ENODEV`, …).
     public var errno: Int32
     /// The call that failed (`open`, `ioctl(EVIOCGRAB)`, `libevdev_new_from_fd`, …).
@@ -70,101 +71,109 @@ public struct InputSystemError: Error, Hashable, Sendable, CustomStringConvertib
     }
 }
 
-/// The one place the live input layer calls into the system.
+/// The one place evroute calls into the system.
 ///
-/// Like apple/swift-system: each wrapper retries `EINTR` and turns a failure into an
-/// ``InputSystemError`` naming the call and the path. Library calls that report errors
+/// Descriptors are typed (`FileDescriptor`, from apple/swift-system). Each wrapper retries
+/// `EINTR` and turns a failure into a ``SystemError`` naming the call and the path; callers
+/// that need a system call not wrapped here pass it through ``retryingInterrupts(_:path:_:)``. Library calls that report errors
 /// as negative errno values (libevdev) go through ``checkNegativeErrno(_:path:_:)``.
 public enum SystemCall {
     /// Retries `body` while it fails with `EINTR`; throws on any other failure (result −1).
     @inline(__always)
-    static func retryingInterrupts<Result: BinaryInteger>(
+    public static func retryingInterrupts<Result: BinaryInteger>(
         _ call: @autoclosure () -> String, path: String?, _ body: () -> Result
-    ) throws(InputSystemError) -> Result {
+    ) throws(SystemError) -> Result {
         while true {
             let result = body()
             if result != -1 { return result }
             let code = Glibc.errno
             if code == EINTR { continue }
-            throw InputSystemError(errno: code, call: call(), path: path)
+            throw SystemError(errno: code, call: call(), path: path)
         }
     }
 
     /// `open(path, flags)`; returns the file descriptor.
-    public static func open(_ path: String, flags: Int32, mode: mode_t = 0) throws(InputSystemError) -> Int32 {
-        try retryingInterrupts("open", path: path) { Glibc.open(path, flags, mode) }
+    public static func open(_ path: String, flags: Int32, mode: mode_t = 0) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingInterrupts("open", path: path) { Glibc.open(path, flags, mode) })
     }
 
     /// `read(fd, buffer, count)`; returns the byte count (0 = end of file).
     /// Throws `EAGAIN` on a non-blocking descriptor with nothing to read.
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String? = nil) throws(InputSystemError) -> Int {
-        try retryingInterrupts("read", path: path) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    public static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, path: String? = nil) throws(SystemError) -> Int {
+        try retryingInterrupts("read", path: path) { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Writes all of `bytes` to `fd`, continuing after partial writes.
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String? = nil) throws(InputSystemError) {
+    public static func writeAll(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, path: String? = nil) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = try retryingInterrupts("write", path: path) {
-                Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                Glibc.write(fd.rawValue, bytes.baseAddress! + offset, bytes.count - offset)
             }
             offset += written
         }
     }
 
     /// Writes a string's UTF-8 bytes to `fd`.
-    public static func writeAll(_ fd: Int32, _ text: String, path: String? = nil) throws(InputSystemError) {
+    public static func writeAll(_ fd: FileDescriptor, _ text: String, path: String? = nil) throws(SystemError) {
         let bytes = Array(text.utf8)
-        let failure = bytes.withUnsafeBytes { raw -> InputSystemError? in
-            do throws(InputSystemError) { try writeAll(fd, raw, path: path); return nil } catch { return error }
+        let failure = bytes.withUnsafeBytes { raw -> SystemError? in
+            do throws(SystemError) { try writeAll(fd, raw, path: path); return nil } catch { return error }
         }
         if let failure { throw failure }
     }
 
     /// `close(fd)`. `EINTR` is not retried: on Linux the descriptor is released anyway.
-    public static func close(_ fd: Int32, path: String? = nil) throws(InputSystemError) {
-        if Glibc.close(fd) == -1, Glibc.errno != EINTR {
-            throw InputSystemError(errno: Glibc.errno, call: "close", path: path)
+    public static func close(_ fd: FileDescriptor, path: String? = nil) throws(SystemError) {
+        if Glibc.close(fd.rawValue) == -1, Glibc.errno != EINTR {
+            throw SystemError(errno: Glibc.errno, call: "close", path: path)
         }
     }
 
     /// An `ioctl` through one of the C shim's wrappers (`evroute_ioctl_grab`, …), which
     /// return −1 with errno set on failure. `name` is the request (`EVIOCGRAB`).
-    public static func ioctl(_ name: String, path: String?, _ body: () -> Int32) throws(InputSystemError) -> Int32 {
+    public static func ioctl(_ name: String, path: String?, _ body: () -> Int32) throws(SystemError) -> Int32 {
         try retryingInterrupts("ioctl(\(name))", path: path, body)
     }
 
     /// `fcntl(fd, F_SETFL, flags | O_NONBLOCK)`.
-    public static func setNonBlocking(_ fd: Int32, path: String? = nil) throws(InputSystemError) {
-        let flags = try retryingInterrupts("fcntl(F_GETFL)", path: path) { fcntl(fd, F_GETFL) }
+    public static func setNonBlocking(_ fd: FileDescriptor, path: String? = nil) throws(SystemError) {
+        let flags = try retryingInterrupts("fcntl(F_GETFL)", path: path) { fcntl(fd.rawValue, F_GETFL) }
         if flags & O_NONBLOCK != 0 { return }
-        _ = try retryingInterrupts("fcntl(F_SETFL)", path: path) { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        _ = try retryingInterrupts("fcntl(F_SETFL)", path: path) { fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 
     /// `poll` on one descriptor for reading; returns whether it became readable
     /// (`false` on timeout). `timeout` in milliseconds, −1 waits forever.
-    public static func waitReadable(_ fd: Int32, timeout: Int32, path: String? = nil) throws(InputSystemError) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    public static func waitReadable(_ fd: FileDescriptor, timeout: Int32, path: String? = nil) throws(SystemError) -> Bool {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
         let ready = try retryingInterrupts("poll", path: path) { poll(&entry, 1, timeout) }
         return ready > 0
     }
 
     /// For library calls that return a negative errno on failure (libevdev's convention):
     /// retries `-EINTR`, throws on any other negative result, returns a non-negative one.
-    public static func checkNegativeErrno(_ call: String, path: String?, _ body: () -> Int32) throws(InputSystemError) -> Int32 {
+    public static func checkNegativeErrno(_ call: String, path: String?, _ body: () -> Int32) throws(SystemError) -> Int32 {
         while true {
             let result = body()
             if result >= 0 { return result }
             if result == -EINTR { continue }
-            throw InputSystemError(errno: -result, call: call, path: path)
+            throw SystemError(errno: -result, call: call, path: path)
         }
     }
 
     /// For library calls that return NULL and set errno (libudev's convention).
-    public static func checkNotNull<Pointer>(_ call: String, path: String? = nil, _ body: () -> Pointer?) throws(InputSystemError) -> Pointer {
+    public static func checkNotNull<Pointer>(_ call: String, path: String? = nil, _ body: () -> Pointer?) throws(SystemError) -> Pointer {
         Glibc.errno = 0
         if let pointer = body() { return pointer }
         let code = Glibc.errno
-        throw InputSystemError(errno: code == 0 ? ENOMEM : code, call: call, path: path)
+        throw SystemError(errno: code == 0 ? ENOMEM : code, call: call, path: path)
     }
+}
+
+extension FileDescriptor {
+    /// The invalid descriptor (−1): "none", "closed".
+    public static let invalid = FileDescriptor(rawValue: -1)
+    /// Whether this is a real descriptor (≥ 0).
+    public var isValid: Bool { rawValue >= 0 }
 }

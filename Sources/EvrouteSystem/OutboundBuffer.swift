@@ -6,8 +6,8 @@ import CLinux
 /// Bytes waiting to go out on a non-blocking descriptor (a socket client, a helper's stdin),
 /// never more than `limit`. It writes at once when it can and keeps the rest for when the
 /// descriptor is writable again; it never waits.
-final class OutboundBuffer {
-    enum Result {
+public final class OutboundBuffer {
+    public enum Result {
         /// Everything written.
         case drained
         /// Some bytes wait: watch the descriptor for writability and call ``flush()``.
@@ -16,27 +16,27 @@ final class OutboundBuffer {
         case failed(Int32)
     }
 
-    let fd: Int32
-    let limit: Int
+    public let fd: FileDescriptor
+    public let limit: Int
     /// Sockets use send(MSG_NOSIGNAL) so a vanished peer cannot raise SIGPIPE.
-    let isSocket: Bool
+    public let isSocket: Bool
     private var bytes: [UInt8] = []
     private var offset = 0
 
-    init(fd: Int32, limit: Int, isSocket: Bool) {
+    public init(fd: FileDescriptor, limit: Int, isSocket: Bool) {
         self.fd = fd
         self.limit = limit
         self.isSocket = isSocket
     }
 
     /// Bytes queued and not yet written.
-    var queued: Int { bytes.count - offset }
+    public var queued: Int { bytes.count - offset }
 
     /// Whether `count` more bytes fit under the limit.
-    func fits(_ count: Int) -> Bool { queued + count <= limit }
+    public func fits(_ count: Int) -> Bool { queued + count <= limit }
 
     /// Queues `data` (the caller checked ``fits(_:)``) and writes what it can.
-    func send(_ data: [UInt8]) -> Result {
+    public func send(_ data: [UInt8]) -> Result {
         if queued == 0 {
             bytes.removeAll(keepingCapacity: true)
             offset = 0
@@ -52,7 +52,7 @@ final class OutboundBuffer {
     }
 
     /// Writes as much as the descriptor takes.
-    func flush() -> Result {
+    public func flush() -> Result {
         while queued > 0 {
             let n = writeOut(bytes[offset...])
             if n < 0 { return .failed(errno) }
@@ -75,8 +75,8 @@ final class OutboundBuffer {
     private func writeOut(_ data: ArraySlice<UInt8>) -> Int {
         while true {
             let n = data.withUnsafeBytes { p -> Int in
-                isSocket ? Glibc.send(fd, p.baseAddress, p.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                         : Glibc.write(fd, p.baseAddress, p.count)
+                isSocket ? Glibc.send(fd.rawValue, p.baseAddress, p.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                         : Glibc.write(fd.rawValue, p.baseAddress, p.count)
             }
             if n >= 0 { return n }
             if errno == EINTR { continue }

@@ -32,8 +32,8 @@ public struct UnixSocketAddress {
 }
 
 /// A Unix socket's file descriptor flags for `socket(2)`.
-enum SocketType {
-    static let stream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-    static let datagram = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-    static let nonBlocking = Int32(SOCK_NONBLOCK.rawValue)
+public enum SocketType {
+    public static let stream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    public static let datagram = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    public static let nonBlocking = Int32(SOCK_NONBLOCK.rawValue)
 }

@@ -3,26 +3,26 @@ import Glibc
 #endif
 import CLinux
 
-/// The daemon's one way to start a program: `posix_spawn` (never `fork`: the Swift runtime is
+/// evroute's one way to start a program: `posix_spawn` (never `fork`: the Swift runtime is
 /// not fork-safe) with the given standard descriptors (stdin nil = /dev/null) and nothing else
 /// open, every signal back to its default and none blocked (the daemon blocks and ignores some).
-enum Spawn {
+public enum Spawn {
     /// Starts `argv` with `environment` ("NAME=value"); returns the pid or the `posix_spawn`
     /// error number. `searchPath`: look `argv[0]` up in `PATH`. `newProcessGroup`: the child
     /// leads its own group (so a signal reaches a shell's children too).
-    static func start(_ argv: [String], environment: [String], stdin: Int32?, stdout: Int32, stderr: Int32,
-                      searchPath: Bool, newProcessGroup: Bool) -> Result<pid_t, SpawnFailure> {
+    public static func start(_ argv: [String], environment: [String], stdin: FileDescriptor?, stdout: FileDescriptor,
+                             stderr: FileDescriptor, searchPath: Bool, newProcessGroup: Bool) -> Result<pid_t, SystemError> {
         precondition(!argv.isEmpty)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let stdin {
-            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+            posix_spawn_file_actions_adddup2(&actions, stdin.rawValue, 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        posix_spawn_file_actions_adddup2(&actions, stdout.rawValue, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2)
         _ = evroute_spawn_closefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
@@ -51,10 +51,6 @@ enum Spawn {
         let rc = searchPath
             ? posix_spawnp(&pid, argv[0], &actions, &attributes, &cArgv, &cEnv)
             : posix_spawn(&pid, argv[0], &actions, &attributes, &cArgv, &cEnv)
-        return rc == 0 ? .success(pid) : .failure(SpawnFailure(errno: rc))
-    }
-
-    struct SpawnFailure: Error {
-        var errno: Int32
+        return rc == 0 ? .success(pid) : .failure(SystemError(errno: rc, call: "posix_spawn", path: argv[0]))
     }
 }

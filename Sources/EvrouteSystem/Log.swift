@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CLinux
 
-/// The daemon's log: one line per message on stderr. When stderr is the journal
+/// evroute's log: one line per message on stderr. When stderr is the journal
 /// (systemd sets `JOURNAL_STREAM` to its device:inode), lines carry syslog priority
 /// prefixes (`<3>` error … `<7>` debug) so journald files them at the right level; otherwise
 /// they read `evroute: warning: …`.
@@ -81,7 +81,7 @@ public final class Log: @unchecked Sendable {
 
 extension String {
     /// One journal entry per message: embedded newlines become `⏎ `.
-    func replacingNewlines() -> String {
+    public func replacingNewlines() -> String {
         guard contains("\n") else { return self }
         return split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ⏎ ")
     }

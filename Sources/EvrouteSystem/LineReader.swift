@@ -7,32 +7,32 @@ import Glibc
 /// reported through `onOverlong`). Each `readAvailable()` reads at most `budget` bytes, so a
 /// flooding writer cannot starve the rest of the loop (the loop is level-triggered and calls
 /// again).
-final class LineReader {
-    enum Outcome { case more, endOfFile }
+public final class LineReader {
+    public enum Outcome { case more, endOfFile }
 
-    let fd: Int32
-    let maximumLineLength: Int
+    public let fd: FileDescriptor
+    public let maximumLineLength: Int
     private var buffer: [UInt8] = []
     private var discarding = false
     /// Bytes read so far.
-    private(set) var totalBytes = 0
+    public private(set) var totalBytes = 0
     /// A complete line, without its newline (nor a trailing `\r`).
-    var onLine: (ArraySlice<UInt8>) -> Void = { _ in }
+    public var onLine: (ArraySlice<UInt8>) -> Void = { _ in }
     /// A line was longer than `maximumLineLength`; its first part went to `onLine`.
-    var onOverlong: () -> Void = {}
+    public var onOverlong: () -> Void = {}
 
-    init(fd: Int32, maximumLineLength: Int = 64 * 1024) {
+    public init(fd: FileDescriptor, maximumLineLength: Int = 64 * 1024) {
         self.fd = fd
         self.maximumLineLength = maximumLineLength
     }
 
     /// Reads what is there (up to `budget` bytes). At end of file, a last unterminated line is
     /// delivered too.
-    func readAvailable(budget: Int = 256 * 1024) -> Outcome {
+    public func readAvailable(budget: Int = 256 * 1024) -> Outcome {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         var used = 0
         while used < budget {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
             if n > 0 {
                 used += n
                 totalBytes += n

@@ -2,7 +2,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import EvrouteDaemon
+@testable import EvrouteSystem
 import EvrouteCore
 
 @Suite("Event loop")
@@ -12,7 +12,7 @@ struct EventLoopTests {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         var got: [String] = []
-        try loop.watch(fds[0]) { _ in
+        try loop.watch(FileDescriptor(rawValue: fds[0])) { _ in
             var b: UInt8 = 0
             _ = read(fds[0], &b, 1)
             got.append("read \(b)")

@@ -50,14 +50,17 @@ public final class SystemdNotifier {
     @discardableResult
     public func notify(_ lines: String...) -> Bool { notify(lines: lines) }
 
-    /// Sends the lines as one datagram.
+    /// Sends the lines as one datagram, never waiting: a receiver whose queue is full (systemd
+    /// stuck, a test that stopped reading) loses the notification instead of stalling the loop.
     @discardableResult
     public func notify(lines: [String]) -> Bool {
         guard fd >= 0 else { return false }
         var text = lines.joined(separator: "\n")
         guard let address else { return false }
         let sent = text.withUTF8 { bytes in
-            address.withSockaddr { sa, length in sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), sa, length) }
+            address.withSockaddr { sa, length in
+                sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), sa, length)
+            }
         }
         return sent == text.utf8.count
     }

@@ -4,10 +4,11 @@ import Glibc
 import CLinux
 import EvrouteCore
 
-/// The daemon's one event loop: epoll over file descriptors, signals through signalfd, and
-/// timers through one timerfd armed for the earliest deadline. It blocks in `epoll_wait`
-/// until something happens: with no ready descriptor and no timer due, an idle daemon makes
-/// no system calls. Single-threaded: every callback runs on the thread that called ``run()``.
+/// evroute's one event loop (the daemon's and a live `--dry-run`'s): epoll over file
+/// descriptors, signals through signalfd, and timers through one timerfd armed for the
+/// earliest deadline (`CLOCK_MONOTONIC`, ``MonotonicClock``). It blocks in `epoll_wait` until
+/// something happens: with no ready descriptor and no timer due, an idle process makes no
+/// system calls. Single-threaded: every callback runs on the thread that called ``run()``.
 public final class EventLoop {
     /// What a watched descriptor is ready for.
     public struct Readiness: OptionSet, Sendable {
@@ -22,16 +23,10 @@ public final class EventLoop {
     /// Identifies a timer for cancellation.
     public struct TimerID: Hashable, Sendable { let raw: Int }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var call: String
-        public var errno: Int32
-        public var description: String { "\(call): \(String(cString: strerror(errno)))" }
-    }
-
-    private let epfd: Int32
-    private let timerfd: Int32
-    private var signalfd: Int32 = -1
-    private var handlers: [Int32: (Readiness) -> Void] = [:]
+    private let epfd: FileDescriptor
+    private let timerfd: FileDescriptor
+    private var signalfd = FileDescriptor.invalid
+    private var handlers: [FileDescriptor: (Readiness) -> Void] = [:]
     private var signalHandlers: [Int32: (Int32) -> Void] = [:]
     private var signalMask = sigset_t()
     private var timers: [(deadline: Timestamp, id: Int, fire: () -> Void)] = []
@@ -43,46 +38,49 @@ public final class EventLoop {
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
     public private(set) var wakeups = 0
 
-    public init() throws(Failure) {
-        epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epfd >= 0 else { throw Failure(call: "epoll_create1", errno: errno) }
-        timerfd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard timerfd >= 0 else { throw Failure(call: "timerfd_create", errno: errno) }
-        try add(timerfd, .readable)
+    public init() throws(SystemError) {
+        epfd = FileDescriptor(rawValue: try SystemCall.retryingInterrupts("epoll_create1", path: nil) {
+            epoll_create1(Int32(EPOLL_CLOEXEC))
+        })
+        timerfd = FileDescriptor(rawValue: try SystemCall.retryingInterrupts("timerfd_create", path: nil) {
+            timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        })
+        try control(EPOLL_CTL_ADD, timerfd, .readable)
     }
 
     deinit {
-        close(timerfd)
-        if signalfd >= 0 { close(signalfd) }
-        close(epfd)
+        try? SystemCall.close(timerfd)
+        if signalfd.isValid { try? SystemCall.close(signalfd) }
+        try? SystemCall.close(epfd)
     }
 
-    private func add(_ fd: Int32, _ readiness: Readiness) throws(Failure) {
+    private func control(_ operation: Int32, _ fd: FileDescriptor, _ readiness: Readiness) throws(SystemError) {
         var ev = epoll_event()
         ev.events = readiness.rawValue
-        evroute_epoll_event_set_fd(&ev, fd)
-        guard epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 else { throw Failure(call: "epoll_ctl(ADD, \(fd))", errno: errno) }
+        evroute_epoll_event_set_fd(&ev, fd.rawValue)
+        let name = operation == EPOLL_CTL_ADD ? "epoll_ctl(ADD, \(fd.rawValue))" : "epoll_ctl(MOD, \(fd.rawValue))"
+        _ = try SystemCall.retryingInterrupts(name, path: nil) { epoll_ctl(epfd.rawValue, operation, fd.rawValue, &ev) }
     }
 
     /// Calls `handler` whenever `fd` is ready (level-triggered). Hang-up is always reported.
-    public func watch(_ fd: Int32, for readiness: Readiness = .readable, _ handler: @escaping (Readiness) -> Void) throws(Failure) {
-        if handlers[fd] != nil { try change(fd, to: readiness) } else { try add(fd, readiness) }
+    public func watch(_ fd: FileDescriptor, for readiness: Readiness = .readable, _ handler: @escaping (Readiness) -> Void) throws(SystemError) {
+        try control(handlers[fd] != nil ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, readiness)
         handlers[fd] = handler
     }
 
     /// Changes what `fd` is watched for (e.g. add `.writable` while output is queued).
-    public func change(_ fd: Int32, to readiness: Readiness) throws(Failure) {
-        var ev = epoll_event()
-        ev.events = readiness.rawValue
-        evroute_epoll_event_set_fd(&ev, fd)
-        guard epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) == 0 else { throw Failure(call: "epoll_ctl(MOD, \(fd))", errno: errno) }
+    public func change(_ fd: FileDescriptor, to readiness: Readiness) throws(SystemError) {
+        try control(EPOLL_CTL_MOD, fd, readiness)
     }
 
+    /// Whether `fd` is watched.
+    public func isWatching(_ fd: FileDescriptor) -> Bool { handlers[fd] != nil }
+
     /// Stops watching `fd` (call before closing it).
-    public func unwatch(_ fd: Int32) {
+    public func unwatch(_ fd: FileDescriptor) {
         guard handlers.removeValue(forKey: fd) != nil else { return }
         var ev = epoll_event()
-        _ = epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &ev)
+        _ = epoll_ctl(epfd.rawValue, EPOLL_CTL_DEL, fd.rawValue, &ev)
     }
 
     /// Delivers `signals` through a signalfd (they are blocked for normal delivery) to `handler`.
@@ -90,18 +88,20 @@ public final class EventLoop {
     /// plugin host (SIGCHLD) can both register; a later call for the same signal replaces that
     /// signal's handler. Block the signals in the main thread before any other thread exists
     /// (threads inherit the mask), or a thread may take them.
-    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(Failure) {
-        if signalfd < 0 { sigemptyset(&signalMask) }
+    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(SystemError) {
+        if !signalfd.isValid { sigemptyset(&signalMask) }
         var mask = sigset_t()
         sigemptyset(&mask)
         for s in signals {
             sigaddset(&mask, s)
             sigaddset(&signalMask, s)
         }
-        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw Failure(call: "pthread_sigmask", errno: errno) }
-        let fd = CLinux.signalfd(signalfd, &signalMask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else { throw Failure(call: "signalfd", errno: errno) }
-        if signalfd < 0 { try add(fd, .readable) }
+        let rc = pthread_sigmask(SIG_BLOCK, &mask, nil)
+        guard rc == 0 else { throw SystemError(errno: rc, call: "pthread_sigmask") }
+        let fd = FileDescriptor(rawValue: try SystemCall.retryingInterrupts("signalfd", path: nil) {
+            CLinux.signalfd(signalfd.rawValue, &signalMask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        })
+        if !signalfd.isValid { try control(EPOLL_CTL_ADD, fd, .readable) }
         signalfd = fd
         for s in signals { signalHandlers[s] = handler }
     }
@@ -141,12 +141,12 @@ public final class EventLoop {
             spec.it_value.tv_sec = Int(us / 1_000_000)
             spec.it_value.tv_nsec = Int(us % 1_000_000) * 1000
         }
-        _ = timerfd_settime(timerfd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        _ = timerfd_settime(timerfd.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
     private func fireDueTimers() {
         var expirations: UInt64 = 0
-        _ = read(timerfd, &expirations, 8)
+        _ = read(timerfd.rawValue, &expirations, 8)
         armedDeadline = nil
         let now = MonotonicClock.now()
         while let first = timers.first, first.deadline <= now {
@@ -158,7 +158,7 @@ public final class EventLoop {
 
     private func drainSignals() {
         var info = signalfd_siginfo()
-        while read(signalfd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+        while read(signalfd.rawValue, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
             let signal = Int32(info.ssi_signo)
             signalHandlers[signal]?(signal)
         }
@@ -169,14 +169,14 @@ public final class EventLoop {
         stopping = false
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while !stopping {
-            let n = epoll_wait(epfd, &events, Int32(events.count), -1)
+            let n = epoll_wait(epfd.rawValue, &events, Int32(events.count), -1)
             wakeups += 1
             if n < 0 {
                 if errno == EINTR { continue }
                 break
             }
             for i in 0..<Int(n) {
-                let fd = evroute_epoll_event_fd(&events[i])
+                let fd = FileDescriptor(rawValue: evroute_epoll_event_fd(&events[i]))
                 let ready = Readiness(rawValue: events[i].events)
                 if fd == timerfd { fireDueTimers() }
                 else if fd == signalfd { drainSignals() }

@@ -1,0 +1,288 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// A listening Unix stream socket served on the event loop: evroute's one listener, shared by
+/// the control socket and the `socket` plugin. Each accepted peer becomes a ``LineConnection``.
+///
+/// Setting up: a stale socket file (left by a process that died) is replaced; one something
+/// still answers on is an error, as is a path that exists and is not a socket. The file gets
+/// `mode` (set through the umask while binding, so it is never wider even for an instant), and
+/// is removed by ``close()`` only if it is still the file this listener created.
+public final class UnixListener {
+    /// What happens to a peer that connects while ``maximumConnections`` are open.
+    public enum Overflow: Sendable {
+        /// Stop accepting until a connection closes: the kernel's backlog holds the rest.
+        case wait
+        /// Accept and close it at once (``onRefused`` is told).
+        case refuse
+    }
+
+    public let path: String
+    /// The socket file's group (a peer in it may be authorized).
+    public private(set) var group: gid_t = 0
+    /// Connections open at once, at most.
+    public let maximumConnections: Int
+    public let overflow: Overflow
+    /// Called for each accepted connection; set its `onLine` and `onClose` here.
+    public var onConnection: (LineConnection) -> Void = { _ in }
+    /// Called when a peer was refused under ``Overflow/refuse``.
+    public var onRefused: () -> Void = {}
+    /// Line and output limits of accepted connections.
+    public let maximumLineLength: Int
+    public let maximumOutput: Int
+
+    private let loop: EventLoop
+    private var fd = FileDescriptor.invalid
+    private var file: (dev: UInt64, ino: UInt64)?
+    private var connections: [ObjectIdentifier: LineConnection] = [:]
+    private var accepting = false
+    private var nextNumber = 1
+
+    /// Creates, binds (creating missing parent directories 0755 when asked) and listens.
+    /// Errors are ``SystemError``s naming the call and the path; a live socket already there is
+    /// `EADDRINUSE`, a path that is not a socket `ENOTSOCK`.
+    public init(path: String, mode: mode_t, loop: EventLoop, maximumConnections: Int, overflow: Overflow,
+                maximumLineLength: Int, maximumOutput: Int, createParentDirectories: Bool = false) throws(SystemError) {
+        self.path = path
+        self.loop = loop
+        self.maximumConnections = max(1, maximumConnections)
+        self.overflow = overflow
+        self.maximumLineLength = maximumLineLength
+        self.maximumOutput = maximumOutput
+        guard let address = UnixSocketAddress(path), !path.hasPrefix("@") else {
+            throw SystemError(errno: ENAMETOOLONG, call: "bind", path: path)
+        }
+        if createParentDirectories { try UnixListener.makeParentDirectories(of: path) }
+        try UnixListener.removeStale(path, address: address)
+        let socketFD = FileDescriptor(rawValue: try SystemCall.retryingInterrupts("socket", path: path) {
+            socket(AF_UNIX, SocketType.stream | SocketType.nonBlocking, 0)
+        })
+        do throws(SystemError) {
+            let oldMask = umask(~mode & 0o777)
+            defer { umask(oldMask) }
+            _ = try SystemCall.retryingInterrupts("bind", path: path) { address.withSockaddr { bind(socketFD.rawValue, $0, $1) } }
+            chmod(path, mode)
+            _ = try SystemCall.retryingInterrupts("listen", path: path) { listen(socketFD.rawValue, 64) }
+            var st = stat()
+            if lstat(path, &st) == 0 {
+                file = (UInt64(st.st_dev), UInt64(st.st_ino))
+                group = st.st_gid
+            } else {
+                group = getegid()
+            }
+            fd = socketFD
+            try resumeAccepting()
+        } catch {
+            try? SystemCall.close(socketFD)
+            if file != nil { unlink(path) }
+            fd = .invalid
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Open connections.
+    public var connectionCount: Int { connections.count }
+
+    /// Closes every connection and the listening socket, and removes the socket file if it is
+    /// still ours.
+    public func close() {
+        for connection in Array(connections.values) { connection.close() }
+        guard fd.isValid else { return }
+        loop.unwatch(fd)
+        try? SystemCall.close(fd)
+        fd = .invalid
+        var st = stat()
+        if let file, lstat(path, &st) == 0, UInt64(st.st_dev) == file.dev, UInt64(st.st_ino) == file.ino {
+            unlink(path)
+        }
+        file = nil
+    }
+
+    private func resumeAccepting() throws(SystemError) {
+        guard !accepting, fd.isValid else { return }
+        try loop.watch(fd) { [unowned self] _ in acceptConnections() }
+        accepting = true
+    }
+
+    private func acceptConnections() {
+        while fd.isValid {
+            if connections.count >= maximumConnections && overflow == .wait {
+                loop.unwatch(fd)   // the backlog holds the rest until a connection closes
+                accepting = false
+                return
+            }
+            let accepted = evroute_accept_nonblocking(fd.rawValue)
+            if accepted < 0 {
+                if errno == EINTR { continue }
+                return   // EAGAIN, or a transient error (EMFILE …): try on the next readiness
+            }
+            let peer = FileDescriptor(rawValue: accepted)
+            if connections.count >= maximumConnections {
+                try? SystemCall.close(peer)
+                onRefused()
+                continue
+            }
+            let connection = LineConnection(fd: peer, number: nextNumber, loop: loop,
+                                            maximumLineLength: maximumLineLength, maximumOutput: maximumOutput)
+            nextNumber += 1
+            do {
+                try connection.start()
+            } catch {
+                try? SystemCall.close(peer)
+                continue
+            }
+            let key = ObjectIdentifier(connection)
+            connections[key] = connection
+            connection.listenerClosed = { [weak self] in
+                guard let self else { return }
+                connections[key] = nil
+                if !accepting { try? resumeAccepting() }
+            }
+            onConnection(connection)
+        }
+    }
+
+    // MARK: Setup
+
+    static func makeParentDirectories(of path: String) throws(SystemError) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let parent = String(path[..<slash])
+        var st = stat()
+        if stat(parent, &st) == 0 { return }
+        try makeParentDirectories(of: parent)
+        if mkdir(parent, 0o755) != 0 && errno != EEXIST { throw SystemError(errno: errno, call: "mkdir", path: parent) }
+    }
+
+    /// Removes a socket file nobody answers on; refuses a live one or a file that is not a socket.
+    static func removeStale(_ path: String, address: UnixSocketAddress) throws(SystemError) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError(errno: ENOTSOCK, call: "bind", path: path) }
+        let probe = socket(AF_UNIX, SocketType.stream | SocketType.nonBlocking, 0)
+        if probe >= 0 {
+            defer { Glibc.close(probe) }
+            let r = address.withSockaddr { connect(probe, $0, $1) }
+            if r == 0 || errno == EAGAIN { throw SystemError(errno: EADDRINUSE, call: "bind", path: path) }
+        }
+        unlink(path)
+    }
+}
+
+/// One connected stream socket on the loop, read as lines and written through a bounded
+/// buffer: reading never blocks (at most a budget per wakeup, so one flooding peer cannot
+/// starve the loop), writing never waits (what the socket does not take is queued, up to
+/// `maximumOutput`).
+public final class LineConnection {
+    /// Why ``send(_:)`` did not queue the bytes.
+    public enum SendFailure: Error, Sendable {
+        /// The peer reads too slowly: the bytes would pass `maximumOutput` (nothing was queued).
+        case overLimit
+        /// The peer is gone; the connection is closed.
+        case closed
+    }
+
+    public let fd: FileDescriptor
+    /// 1, 2, … in the order a listener accepted them (for messages).
+    public let number: Int
+    /// A complete line from the peer (without its newline).
+    public var onLine: (ArraySlice<UInt8>) -> Void = { _ in }
+    /// A line longer than the limit arrived; its first part went to ``onLine``.
+    public var onOverlong: () -> Void = {}
+    /// The connection closed (the peer left, an error, or ``close()``); called once.
+    public var onClose: () -> Void = {}
+    var listenerClosed: () -> Void = {}
+
+    private let loop: EventLoop
+    private let reader: LineReader
+    private let output: OutboundBuffer
+    private var interest: EventLoop.Readiness = .readable
+    private var closeAfterFlush = false
+    public private(set) var isClosed = false
+
+    init(fd: FileDescriptor, number: Int, loop: EventLoop, maximumLineLength: Int, maximumOutput: Int) {
+        self.fd = fd
+        self.number = number
+        self.loop = loop
+        reader = LineReader(fd: fd, maximumLineLength: maximumLineLength)
+        output = OutboundBuffer(fd: fd, limit: maximumOutput, isSocket: true)
+    }
+
+    func start() throws(SystemError) {
+        reader.onLine = { [unowned self] line in if !closeAfterFlush { onLine(line) } }
+        reader.onOverlong = { [unowned self] in onOverlong() }
+        try loop.watch(fd) { [unowned self] ready in service(ready) }
+    }
+
+    /// Bytes queued and not yet taken by the socket.
+    public var queuedBytes: Int { output.queued }
+
+    /// The peer's pid, uid and gid (`SO_PEERCRED`), as of when it connected.
+    public var peerCredentials: (pid: pid_t, uid: uid_t, gid: gid_t)? {
+        var cred: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: cred))
+        guard getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERCRED, &cred, &length) == 0 else { return nil }
+        return (cred.pid, cred.uid, cred.gid)
+    }
+
+    /// Queues `bytes` and writes what the socket takes now.
+    public func send(_ bytes: [UInt8]) throws(SendFailure) {
+        guard !isClosed else { throw .closed }
+        guard output.fits(bytes.count) else { throw .overLimit }
+        switch output.send(bytes) {
+        case .drained: break
+        case .pending: updateInterest()
+        case .failed:
+            close()
+            throw .closed
+        }
+    }
+
+    /// Reads no more; closes once everything queued is written.
+    public func closeWhenFlushed() {
+        closeAfterFlush = true
+        if output.queued == 0 { close() } else { updateInterest() }
+    }
+
+    /// Closes now (queued bytes are dropped).
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        loop.unwatch(fd)
+        try? SystemCall.close(fd)
+        listenerClosed()
+        onClose()
+    }
+
+    private func service(_ ready: EventLoop.Readiness) {
+        if ready.contains(.writable) {
+            switch output.flush() {
+            case .drained:
+                if closeAfterFlush { close(); return }
+                updateInterest()
+            case .pending: break
+            case .failed: close(); return
+            }
+        }
+        guard !closeAfterFlush else { return }
+        if ready.contains(.readable) || !ready.isDisjoint(with: .hangup) {
+            if reader.readAvailable(budget: 64 * 1024) == .endOfFile {
+                // Answer what was complete, then close once written.
+                closeWhenFlushed()
+            }
+        }
+    }
+
+    /// Readable while reading, writable while bytes wait (only writable once closing).
+    private func updateInterest() {
+        guard !isClosed else { return }
+        let waiting = output.queued > 0
+        let wanted: EventLoop.Readiness = closeAfterFlush ? (waiting ? .writable : []) : (waiting ? [.readable, .writable] : .readable)
+        guard wanted != interest else { return }
+        interest = wanted
+        try? loop.change(fd, to: wanted)
+    }
+}
