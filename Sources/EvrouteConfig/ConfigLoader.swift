@@ -1,6 +1,5 @@
 import EvrouteCore
-import Foundation
-import Yams
+import Glibc
 
 /// Reads evroute's YAML config into a ``LayoutSpec`` and compiles it into a ``Layout``.
 ///
@@ -13,6 +12,14 @@ public enum ConfigLoader {
     /// The file name used in messages about the built-in default config.
     public static let builtInName = "<built-in>"
 
+    /// The largest config file read, in bytes (4 MiB); a larger one is an error, not read.
+    public static let maximumFileSize = 4 << 20
+    /// How many nodes all YAML aliases (`*name`) of one file may stand for together, counted
+    /// expanded; past it the file is an error at the alias (against "billion laughs" files).
+    public static let maximumAliasExpansion = YAMLDocument.maximumAliasExpansion
+    /// How deep lists and mappings may nest in a config (aliases expanded).
+    public static let maximumNestingDepth = YAMLDocument.maximumDepth
+
     /// Reads and parses a config file (syntax and types only; see ``loadLayout(path:)``
     /// for the semantic checks). Throws ``ConfigErrors``.
     public static func load(path: String) throws(ConfigErrors) -> LayoutSpec {
@@ -22,11 +29,11 @@ public enum ConfigLoader {
     /// Parses config text. `file` is the name used in locations and messages.
     /// Throws ``ConfigErrors`` holding every error found.
     public static func parse(yaml: String, file: String) throws(ConfigErrors) -> LayoutSpec {
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try YAMLDocument.compose(yaml, file: file)
         } catch {
-            throw ConfigErrors([ConfigError.fromYams(error, file: file, yaml: yaml)])
+            throw ConfigErrors([error])
         }
         let reader = SpecReader(file: file)
         let spec = reader.layout(root)
@@ -51,7 +58,8 @@ public enum ConfigLoader {
             let spec = try load(path: path)
             return (spec, try compile(spec, file: path))
         }
-        if FileManager.default.fileExists(atPath: defaultPath) {
+        var status = stat()
+        if stat(defaultPath, &status) == 0 {
             return try loadLayout(path: defaultPath)
         }
         return try compile(yaml: builtInDefaultYAML, file: builtInName)
@@ -74,24 +82,68 @@ public enum ConfigLoader {
         }
     }
 
+    /// The text of the config file at `path`. Only a regular file of at most
+    /// ``maximumFileSize`` bytes of UTF-8 is read; anything else is an `io` error without a
+    /// place (not found, a directory, a FIFO or device, too large, unreadable, not UTF-8).
     static func read(_ path: String) throws(ConfigErrors) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigErrors([ConfigError(file: path, line: 0, column: 0,
-                                            message: "config file not found", kind: .io)])
+        func failure(_ message: String) -> ConfigErrors {
+            ConfigErrors([ConfigError(file: path, line: 0, column: 0, message: message, kind: .io)])
         }
-        if isDirectory.boolValue {
-            throw ConfigErrors([ConfigError(file: path, line: 0, column: 0,
-                                            message: "is a directory, expected a YAML config file", kind: .io)])
+        func openFailure(_ error: Int32) -> ConfigErrors {
+            switch error {
+            case ENOENT, ENOTDIR: return failure("config file not found")
+            case EACCES, EPERM: return failure("cannot read the config file (permission denied?)")
+            default: return failure("cannot read the config file: \(String(cString: strerror(error)))")
+            }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigErrors([ConfigError(file: path, line: 0, column: 0,
-                                            message: "cannot read the config file (permission denied?)", kind: .io)])
+        // Look before opening: opening a FIFO would wait for a writer, opening a device may
+        // do something to it.
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw openFailure(errno) }
+        try checkKind(status.st_mode, failure)
+
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { throw openFailure(errno) }
+        defer { close(fd) }
+        // What was opened may not be what was looked at (the path may have been replaced).
+        guard fstat(fd, &status) == 0 else { throw openFailure(errno) }
+        try checkKind(status.st_mode, failure)
+        let tooLarge = failure("the config file is larger than \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes), the most evroute reads")
+        if status.st_size > maximumFileSize { throw tooLarge }
+
+        // Read until the end, but never more than the limit (the file may grow meanwhile).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(status.st_size))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read the config file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<n])
+            if bytes.count > maximumFileSize { throw tooLarge }
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigErrors([ConfigError(file: path, line: 0, column: 0,
-                                            message: "the config file is not valid UTF-8", kind: .io)])
+        var content = bytes[...]
+        // A UTF-8 byte order mark is not part of the text.
+        if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
+        guard let text = String(validating: content, as: UTF8.self) else {
+            throw failure("the config file is not valid UTF-8")
         }
         return text
+    }
+
+    /// Throws unless `mode` is a regular file's.
+    private static func checkKind(_ mode: mode_t, _ failure: (String) -> ConfigErrors) throws(ConfigErrors) {
+        switch mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw failure("is a directory, expected a YAML config file")
+        case S_IFIFO: throw failure("is a FIFO (named pipe), not a regular file; expected a YAML config file")
+        case S_IFCHR: throw failure("is a character device, not a regular file; expected a YAML config file")
+        case S_IFBLK: throw failure("is a block device, not a regular file; expected a YAML config file")
+        case S_IFSOCK: throw failure("is a socket, not a regular file; expected a YAML config file")
+        default: throw failure("is not a regular file; expected a YAML config file")
+        }
     }
 }

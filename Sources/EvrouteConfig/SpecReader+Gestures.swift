@@ -1,5 +1,4 @@
 import EvrouteCore
-import Yams
 
 extension SpecReader {
     static let gestureCommonKeys = ["name", "type", "cancels-touches", "delays-touches-began", "delays-touches-ended",
@@ -18,7 +17,7 @@ extension SpecReader {
         ("edge", [.screenEdgePan]),
     ]
 
-    func gesture(_ node: Node) -> GestureSpec? {
+    func gesture(_ node: YAMLNode) -> GestureSpec? {
         let known = Self.gestureCommonKeys + Self.gestureKindKeys.map(\.key)
         guard let f = fields(node, "gesture", known: known) else { return nil }
         let nameNode = required(f, "name")
@@ -76,7 +75,7 @@ extension SpecReader {
     }
 
     /// A number > 0.
-    func positive(_ node: Node, _ what: String, unit: String) -> Double? {
+    func positive(_ node: YAMLNode, _ what: String, unit: String) -> Double? {
         guard let d = number(node, what) else { return nil }
         if d > 0 { return d }
         error(node, .invalidValue, "\(what) must be > 0 \(unit), found \(render(node))")
@@ -84,7 +83,7 @@ extension SpecReader {
     }
 
     /// One or a list of values of a string enum, at least one.
-    func choices<T: RawRepresentable<String>>(_ node: Node, _ what: String, _ all: [T]) -> [T]? {
+    func choices<T: RawRepresentable<String>>(_ node: YAMLNode, _ what: String, _ all: [T]) -> [T]? {
         let nodes = oneOrMany(node)
         if nodes.isEmpty {
             error(node, .invalidValue, "give at least one \(what) (\(all.map(\.rawValue).joined(separator: ", ")))")

@@ -1,5 +1,4 @@
 import EvrouteCore
-import Yams
 
 extension SpecReader {
     static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback"]
@@ -12,7 +11,7 @@ extension SpecReader {
     static let handlerHolderKeys = ["handlers"]
 
     /// The whole document. `root` is nil for an empty file.
-    func layout(_ root: Node?) -> LayoutSpec {
+    func layout(_ root: YAMLNode?) -> LayoutSpec {
         var spec = LayoutSpec(source: file)
         guard let root else { return spec }
         guard let f = fields(root, "the top level of the config", known: Self.topKeys) else { return spec }
@@ -26,22 +25,22 @@ extension SpecReader {
     }
 
     /// Each element of a list read with `read`; elements that fail are left out.
-    func items<T>(_ node: Node, _ what: String, _ read: (Node) -> T?) -> [T] {
-        if case .scalar = node, tagName(node) == .null { return [] }   // `handlers:` with nothing after it
+    func items<T>(_ node: YAMLNode, _ what: String, _ read: (YAMLNode) -> T?) -> [T] {
+        if node.scalar != nil, tagName(node) == .null { return [] }   // `handlers:` with nothing after it
         guard let list = list(node, what) else { return [] }
         return list.compactMap(read)
     }
 
     /// `application:` and `fallback:` — a mapping with `handlers`.
-    func handlerHolder(_ node: Node, _ what: String) -> [HandlerSpec] {
-        if case .scalar = node, tagName(node) == .null { return [] }
+    func handlerHolder(_ node: YAMLNode, _ what: String) -> [HandlerSpec] {
+        if node.scalar != nil, tagName(node) == .null { return [] }
         guard let f = fields(node, what, known: Self.handlerHolderKeys) else { return [] }
         return f["handlers"].map { items($0, "'handlers'", handler) } ?? []
     }
 
     // MARK: Displays
 
-    func display(_ node: Node) -> DisplaySpec? {
+    func display(_ node: YAMLNode) -> DisplaySpec? {
         guard let f = fields(node, "display", known: Self.displayKeys) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
@@ -61,8 +60,8 @@ extension SpecReader {
     }
 
     /// A list of exactly `count` numbers; one error (with the expected shape) otherwise.
-    func numbers(_ node: Node, _ what: String, count: Int, shape: String) -> [Double]? {
-        guard case .sequence(let seq) = node, seq.count == count else {
+    func numbers(_ node: YAMLNode, _ what: String, count: Int, shape: String) -> [Double]? {
+        guard case .sequence(let seq) = node.content, seq.count == count else {
             error(node, isSequence(node) ? .invalidValue : .wrongType,
                   "\(what) must be \(shape), found \(found(node))")
             return nil
@@ -77,7 +76,7 @@ extension SpecReader {
 
     // MARK: Devices
 
-    func deviceRule(_ node: Node) -> DeviceRuleSpec? {
+    func deviceRule(_ node: YAMLNode) -> DeviceRuleSpec? {
         guard let f = fields(node, "device rule", known: Self.deviceKeys) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
@@ -101,8 +100,8 @@ extension SpecReader {
                               grab: grab, location: location(nameNode), displayLocation: location(f["display"]))
     }
 
-    func deviceMatch(_ node: Node) -> DeviceMatch? {
-        if case .scalar = node, tagName(node) == .null { return DeviceMatch() }
+    func deviceMatch(_ node: YAMLNode) -> DeviceMatch? {
+        if node.scalar != nil, tagName(node) == .null { return DeviceMatch() }
         guard let f = fields(node, "'match'", known: Self.matchKeys) else { return nil }
         var m = DeviceMatch()
         if let k = f["kind"] {
@@ -121,8 +120,8 @@ extension SpecReader {
 
     /// A USB/input vendor or product id: an integer (`1133`), or a hex string
     /// (`"0x046d"`, `"046d"`, as lsusb prints them). 0…0xFFFF.
-    func usbID(_ node: Node, _ what: String) -> Int? {
-        guard case .scalar(let s) = node else { wrongType(node, what, expected: "an id (a number or a hex string like \"0x046d\")"); return nil }
+    func usbID(_ node: YAMLNode, _ what: String) -> Int? {
+        guard let s = node.scalar else { wrongType(node, what, expected: "an id (a number or a hex string like \"0x046d\")"); return nil }
         let text = s.string
         var value: Int?
         switch tagName(node) {
@@ -132,7 +131,7 @@ extension SpecReader {
                 error(node, .invalidValue, "\(what) '\(text)' is ambiguous (YAML reads a leading 0 as octal); write hex as \"0x\(text)\" or a decimal number without leading zeros")
                 return nil
             }
-            value = Int.construct(from: s)
+            value = s.int
         case .str?:
             var hex = Substring(text.lowercased())
             if hex.hasPrefix("0x") { hex = hex.dropFirst(2) }
@@ -154,7 +153,7 @@ extension SpecReader {
 
     // MARK: Plugins and handlers
 
-    func plugin(_ node: Node) -> PluginSpec? {
+    func plugin(_ node: YAMLNode) -> PluginSpec? {
         guard let f = fields(node, "plugin", known: nil) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
@@ -168,7 +167,7 @@ extension SpecReader {
         return PluginSpec(name: name, type: type, options: options, location: location(nameNode))
     }
 
-    func handler(_ node: Node) -> HandlerSpec? {
+    func handler(_ node: YAMLNode) -> HandlerSpec? {
         guard let f = fields(node, "handler", known: nil) else { return nil }
         let pluginNode = required(f, "plugin")
         let plugin = pluginNode.flatMap { self.name($0, "'plugin'") }
@@ -182,7 +181,7 @@ extension SpecReader {
         return HandlerSpec(plugin: plugin, on: filters, options: options, location: location(pluginNode))
     }
 
-    func eventFilters(_ node: Node) -> [EventFilter]? {
+    func eventFilters(_ node: YAMLNode) -> [EventFilter]? {
         let nodes = oneOrMany(node)
         if nodes.isEmpty {
             error(node, .invalidValue, "'on' must name at least one event kind (\(EventFilter.spellings))")
@@ -203,7 +202,7 @@ extension SpecReader {
 
     // MARK: Screens and regions
 
-    func screen(_ node: Node) -> ScreenSpec? {
+    func screen(_ node: YAMLNode) -> ScreenSpec? {
         guard let f = fields(node, "screen", known: Self.screenKeys) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
@@ -217,7 +216,7 @@ extension SpecReader {
                           presentedOverLocation: location(f["presented-over"]))
     }
 
-    func region(_ node: Node) -> RegionSpec? {
+    func region(_ node: YAMLNode) -> RegionSpec? {
         guard let f = fields(node, "region", known: Self.regionKeys) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
@@ -253,9 +252,9 @@ extension SpecReader {
         return r
     }
 
-    func shape(_ node: Node) -> Shape? {
+    func shape(_ node: YAMLNode) -> Shape? {
         let expected = "rectangle, ellipse, {rounded-rectangle: RADIUS} or {polygon: [[x, y], …]}"
-        switch node {
+        switch node.content {
         case .scalar:
             guard let s = string(node, "'shape'") else { return nil }
             switch s {
@@ -281,7 +280,7 @@ extension SpecReader {
         }
     }
 
-    func polygon(_ node: Node) -> Shape? {
+    func polygon(_ node: YAMLNode) -> Shape? {
         guard let list = list(node, "'polygon'") else { return nil }
         var points: [Point] = []
         for item in list {
@@ -295,13 +294,13 @@ extension SpecReader {
         return .polygon(points)
     }
 
-    func insets(_ node: Node) -> EdgeInsets? {
-        if case .sequence = node {
+    func insets(_ node: YAMLNode) -> EdgeInsets? {
+        if case .sequence = node.content {
             guard let n = numbers(node, "'hit-insets'", count: 4,
                                   shape: "one number or [top, left, bottom, right]") else { return nil }
             return EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
         }
-        guard case .scalar = node, [.int, .float].contains(tagName(node)) else {
+        guard node.scalar != nil, [.int, .float].contains(tagName(node)) else {
             wrongType(node, "'hit-insets'", expected: "one number or [top, left, bottom, right]")
             return nil
         }

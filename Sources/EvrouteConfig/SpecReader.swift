@@ -1,28 +1,27 @@
 import EvrouteCore
-import Yams
 
 /// The keys of one YAML mapping, read once and checked against the keys allowed there.
 struct Fields {
     /// The mapping node itself.
-    let node: Node
+    let node: YAMLNode
     /// How messages name this mapping: `region 'header'`, `display`, ….
     let label: String
     /// Key → (key node, value node), in file order in `order`.
-    private(set) var entries: [String: (key: Node, value: Node)] = [:]
+    private(set) var entries: [String: (key: YAMLNode, value: YAMLNode)] = [:]
     private(set) var order: [String] = []
 
-    init(node: Node, label: String) {
+    init(node: YAMLNode, label: String) {
         self.node = node
         self.label = label
     }
 
-    mutating func add(_ key: String, keyNode: Node, value: Node) {
+    mutating func add(_ key: String, keyNode: YAMLNode, value: YAMLNode) {
         if entries[key] == nil { order.append(key) }
         entries[key] = (keyNode, value)
     }
 
-    subscript(key: String) -> Node? { entries[key]?.value }
-    func keyNode(_ key: String) -> Node? { entries[key]?.key }
+    subscript(key: String) -> YAMLNode? { entries[key]?.value }
+    func keyNode(_ key: String) -> YAMLNode? { entries[key]?.key }
     func has(_ key: String) -> Bool { entries[key] != nil }
 }
 
@@ -37,16 +36,16 @@ final class SpecReader {
 
     // MARK: Errors and locations
 
-    func location(_ node: Node?) -> SourceLocation? {
+    func location(_ node: YAMLNode?) -> SourceLocation? {
         guard let mark = node?.mark else { return nil }
         return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 
-    func error(_ node: Node?, _ kind: ConfigError.Kind, _ message: String) {
+    func error(_ node: YAMLNode?, _ kind: ConfigError.Kind, _ message: String) {
         errors.append(ConfigError(message, at: location(node), file: file, kind: kind))
     }
 
-    func wrongType(_ node: Node, _ what: String, expected: String) {
+    func wrongType(_ node: YAMLNode, _ what: String, expected: String) {
         error(node, .wrongType, "\(what) must be \(expected), found \(describe(node))")
     }
 
@@ -55,19 +54,19 @@ final class SpecReader {
     /// Reads a mapping's keys. `known` lists the keys allowed (nil: any key is allowed,
     /// e.g. plugin options); unknown keys are reported at the key. Returns nil, after
     /// reporting, when `node` is not a mapping.
-    func fields(_ node: Node, _ what: String, known: [String]?) -> Fields? {
-        guard case .mapping(let mapping) = node else {
+    func fields(_ node: YAMLNode, _ what: String, known: [String]?) -> Fields? {
+        guard case .mapping(let mapping) = node.content else {
             wrongType(node, what, expected: "a mapping")
             return nil
         }
         // Name the mapping after its `name` when it has a plain one, for clearer messages.
         var label = what
         for (k, v) in mapping where k.scalar?.string == "name" {
-            if case .scalar(let s) = v, !s.string.isEmpty { label = "\(what) '\(s.string)'" }
+            if let s = v.scalar, !s.string.isEmpty { label = "\(what) '\(s.string)'" }
         }
         var fields = Fields(node: node, label: label)
         for (k, v) in mapping {
-            guard case .scalar(let key) = k else {
+            guard let key = k.scalar else {
                 error(k, .wrongType, "keys in \(label) must be strings, found \(describe(k))")
                 continue
             }
@@ -83,7 +82,7 @@ final class SpecReader {
     }
 
     /// The value of a key that must be present; reports its absence at the mapping.
-    func required(_ f: Fields, _ key: String, hint: String? = nil) -> Node? {
+    func required(_ f: Fields, _ key: String, hint: String? = nil) -> YAMLNode? {
         if let v = f[key] { return v }
         var message = "\(f.label) is missing required key '\(key)'"
         if let hint { message += " (\(hint))" }
@@ -93,15 +92,14 @@ final class SpecReader {
 
     // MARK: Scalars
 
-    /// The resolved YAML type of a scalar: str, int, float, bool or null.
-    func tagName(_ node: Node) -> Tag.Name? {
-        guard case .scalar = node else { return nil }
-        return Tag.Name(rawValue: node.tag.rawValue)
+    /// The resolved YAML type of a scalar: str, int, float, bool, null or another tag.
+    func tagName(_ node: YAMLNode) -> YAMLScalar.Tag? {
+        node.scalar?.tag
     }
 
     /// A string: any scalar but null (numbers and booleans are taken as written).
-    func string(_ node: Node, _ what: String) -> String? {
-        guard case .scalar(let s) = node, tagName(node) != .null else {
+    func string(_ node: YAMLNode, _ what: String) -> String? {
+        guard let s = node.scalar, tagName(node) != .null else {
             wrongType(node, what, expected: "a string")
             return nil
         }
@@ -109,18 +107,18 @@ final class SpecReader {
     }
 
     /// A non-empty string.
-    func name(_ node: Node, _ what: String) -> String? {
+    func name(_ node: YAMLNode, _ what: String) -> String? {
         guard let s = string(node, what) else { return nil }
         if s.isEmpty { error(node, .invalidValue, "\(what) must not be empty"); return nil }
         return s
     }
 
     /// A number (YAML int or float).
-    func number(_ node: Node, _ what: String) -> Double? {
-        guard case .scalar(let s) = node else { wrongType(node, what, expected: "a number"); return nil }
+    func number(_ node: YAMLNode, _ what: String) -> Double? {
+        guard let s = node.scalar else { wrongType(node, what, expected: "a number"); return nil }
         switch tagName(node) {
-        case .int?: if let i = Int.construct(from: s) { return Double(i) }
-        case .float?: if let d = Double.construct(from: s), d.isFinite { return d }
+        case .int?: if let i = s.int { return Double(i) }
+        case .float?: if let d = s.double, d.isFinite { return d }
         default: break
         }
         wrongType(node, what, expected: "a number")
@@ -128,12 +126,12 @@ final class SpecReader {
     }
 
     /// An integer (a float with no fraction is accepted).
-    func integer(_ node: Node, _ what: String) -> Int? {
-        guard case .scalar(let s) = node else { wrongType(node, what, expected: "an integer"); return nil }
+    func integer(_ node: YAMLNode, _ what: String) -> Int? {
+        guard let s = node.scalar else { wrongType(node, what, expected: "an integer"); return nil }
         switch tagName(node) {
-        case .int?: if let i = Int.construct(from: s) { return i }
+        case .int?: if let i = s.int { return i }
         case .float?:
-            if let d = Double.construct(from: s), d.isFinite, d == d.rounded(), abs(d) < 1e15 { return Int(d) }
+            if let d = s.double, d.isFinite, d == d.rounded(), abs(d) < 1e15 { return Int(d) }
         default: break
         }
         wrongType(node, what, expected: "an integer")
@@ -141,8 +139,8 @@ final class SpecReader {
     }
 
     /// A boolean (`true`/`false`; YAML 1.1's `yes`/`no`/`on`/`off` too).
-    func bool(_ node: Node, _ what: String) -> Bool? {
-        guard case .scalar(let s) = node, tagName(node) == .bool, let b = Bool.construct(from: s) else {
+    func bool(_ node: YAMLNode, _ what: String) -> Bool? {
+        guard let s = node.scalar, tagName(node) == .bool, let b = s.bool else {
             wrongType(node, what, expected: "true or false")
             return nil
         }
@@ -150,22 +148,22 @@ final class SpecReader {
     }
 
     /// A list; reports and returns nil when `node` is not one.
-    func list(_ node: Node, _ what: String) -> [Node]? {
-        guard case .sequence(let seq) = node else { wrongType(node, what, expected: "a list"); return nil }
-        return Array(seq)
+    func list(_ node: YAMLNode, _ what: String) -> [YAMLNode]? {
+        guard case .sequence(let seq) = node.content else { wrongType(node, what, expected: "a list"); return nil }
+        return seq
     }
 
-    func isSequence(_ node: Node) -> Bool { if case .sequence = node { return true } else { return false } }
-    func isMapping(_ node: Node) -> Bool { if case .mapping = node { return true } else { return false } }
+    func isSequence(_ node: YAMLNode) -> Bool { if case .sequence = node.content { return true } else { return false } }
+    func isMapping(_ node: YAMLNode) -> Bool { if case .mapping = node.content { return true } else { return false } }
 
     /// One value or a list of them (`on: tap` or `on: [tap, key]`).
-    func oneOrMany(_ node: Node) -> [Node] {
-        if case .sequence(let seq) = node { return Array(seq) }
+    func oneOrMany(_ node: YAMLNode) -> [YAMLNode] {
+        if case .sequence(let seq) = node.content { return seq }
         return [node]
     }
 
     /// A list of strings, or one string.
-    func strings(_ node: Node, _ what: String) -> [String]? {
+    func strings(_ node: YAMLNode, _ what: String) -> [String]? {
         var out: [String] = []
         var ok = true
         for item in oneOrMany(node) {
@@ -175,7 +173,7 @@ final class SpecReader {
     }
 
     /// A string that must be one of `allowed`.
-    func choice<T>(_ node: Node, _ what: String, _ allowed: [(String, T)]) -> T? {
+    func choice<T>(_ node: YAMLNode, _ what: String, _ allowed: [(String, T)]) -> T? {
         guard let s = string(node, what) else { return nil }
         if let hit = allowed.first(where: { $0.0 == s }) { return hit.1 }
         let names = allowed.map(\.0)
@@ -186,14 +184,14 @@ final class SpecReader {
     }
 
     /// Any YAML value as a plugin option.
-    func configValue(_ node: Node) -> ConfigValue {
-        switch node {
+    func configValue(_ node: YAMLNode) -> ConfigValue {
+        switch node.content {
         case .scalar(let s):
             switch tagName(node) {
             case .null?: return .null
-            case .bool?: if let b = Bool.construct(from: s) { return .bool(b) }
-            case .int?: if let i = Int.construct(from: s) { return .number(Double(i)) }
-            case .float?: if let d = Double.construct(from: s) { return .number(d) }
+            case .bool?: if let b = s.bool { return .bool(b) }
+            case .int?: if let i = s.int { return .number(Double(i)) }
+            case .float?: if let d = s.double { return .number(d) }
             default: break
             }
             return .string(s.string)
@@ -202,23 +200,21 @@ final class SpecReader {
         case .mapping(let m):
             var out: [String: ConfigValue] = [:]
             for (k, v) in m {
-                guard case .scalar(let key) = k else {
+                guard let key = k.scalar else {
                     error(k, .wrongType, "option keys must be strings, found \(describe(k))")
                     continue
                 }
                 out[key.string] = configValue(v)
             }
             return .map(out)
-        case .alias:
-            return .null
         }
     }
 
     // MARK: Describing nodes in messages
 
     /// `string 'abc'`, `number 3`, `true`, `null`, `a list [1, 2]`, `a mapping`.
-    func describe(_ node: Node) -> String {
-        switch node {
+    func describe(_ node: YAMLNode) -> String {
+        switch node.content {
         case .scalar(let s):
             switch tagName(node) {
             case .null?: return "null"
@@ -228,22 +224,21 @@ final class SpecReader {
             }
         case .sequence: return "a list \(render(node))"
         case .mapping: return "a mapping \(render(node))"
-        case .alias: return "an alias"
         }
     }
 
     /// A list as written (`[0, 0, 10]`), anything else described (`string 'abc'`).
-    func found(_ node: Node) -> String {
-        if case .sequence = node { return render(node) }
+    func found(_ node: YAMLNode) -> String {
+        if case .sequence = node.content { return render(node) }
         return describe(node)
     }
 
     /// A compact flow rendering of a node, e.g. `[0, 0, 10]`, cut at about 60 characters.
-    func render(_ node: Node) -> String {
+    func render(_ node: YAMLNode) -> String {
         var out = ""
-        func walk(_ n: Node) {
+        func walk(_ n: YAMLNode) {
             if out.count > 60 { return }
-            switch n {
+            switch n.content {
             case .scalar(let s): out += tagName(n) == .str && s.style != .plain ? "'\(s.string)'" : s.string
             case .sequence(let seq):
                 out += "["
@@ -253,7 +248,6 @@ final class SpecReader {
                 out += "{"
                 for (i, (k, v)) in m.enumerated() { if i > 0 { out += ", " }; walk(k); out += ": "; walk(v) }
                 out += "}"
-            case .alias: out += "*alias"
             }
         }
         walk(node)
