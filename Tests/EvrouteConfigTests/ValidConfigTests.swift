@@ -222,8 +222,8 @@ import Testing
                   "'name' must be a string, found null", kind: .wrongType)
     }
 
-    @Test func duplicateKeyInFlowMappingPointsAtTheFirst() {
-        expectOne(parseErrors("displays: [ {name: a, name: b, size: [1, 1]} ]\n"), line: 1, column: 14,
+    @Test func duplicateKeyInFlowMappingPointsAtTheSecond() {
+        expectOne(parseErrors("displays: [ {name: a, name: b, size: [1, 1]} ]\n"), line: 1, column: 23,
                   "duplicate key 'name'", kind: .duplicateKey)
     }
 }

@@ -1,0 +1,95 @@
+import EvrouteConfig
+import EvrouteCore
+import Foundation
+import Testing
+
+/// Reading the config file: only a regular file of at most 4 MiB of UTF-8 is read.
+@Suite struct ConfigFileReadTests {
+    /// A fresh directory for one test's files.
+    func scratchDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The one error of loading `path` (an issue when it loads, or gives more than one).
+    func loadError(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> ConfigError? {
+        do {
+            _ = try ConfigLoader.load(path: path)
+            Issue.record("\(path) loaded", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            #expect(error.errors.count == 1, "\(error)", sourceLocation: sourceLocation)
+            return error.errors.first
+        }
+    }
+
+    @Test func devNullIsNotARegularFile() {
+        let e = loadError("/dev/null")
+        #expect(e?.description == "/dev/null: error: is a character device, not a regular file; expected a YAML config file")
+        #expect(e?.kind == .io)
+    }
+
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("evroute.yaml").path
+        #expect(mkfifo(path, 0o600) == 0)
+        let e = loadError(path)
+        #expect(e?.message == "is a FIFO (named pipe), not a regular file; expected a YAML config file")
+        #expect(e?.kind == .io)
+    }
+
+    @Test func aDirectoryAndAMissingFile() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(loadError(dir.path)?.message == "is a directory, expected a YAML config file")
+        #expect(loadError(dir.appendingPathComponent("nope.yaml").path)?.message == "config file not found")
+        #expect(loadError(dir.appendingPathComponent("nope/evroute.yaml").path)?.message == "config file not found")
+    }
+
+    @Test func aFileOverTheSizeLimitIsNotRead() throws {
+        #expect(ConfigLoader.maximumFileSize == 4 * 1024 * 1024)
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Comment lines of 64 bytes: exactly the limit is read, one byte more is not.
+        let line = "#" + String(repeating: "x", count: 62) + "\n"
+        let atLimit = String(repeating: line, count: ConfigLoader.maximumFileSize / 64)
+        let fine = dir.appendingPathComponent("fine.yaml")
+        try Data(atLimit.utf8).write(to: fine)
+        let spec = try ConfigLoader.load(path: fine.path)
+        #expect(spec.displays.isEmpty)
+        let big = dir.appendingPathComponent("big.yaml")
+        try Data((atLimit + "\n").utf8).write(to: big)
+        let e = loadError(big.path)
+        #expect(e?.message == "the config file is larger than 4 MiB (4194304 bytes), the most evroute reads")
+        #expect(e?.kind == .io)
+        #expect(e?.line == 0)
+    }
+
+    @Test func invalidUTF8AndAByteOrderMark() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.yaml")
+        try Data([0x61, 0x3A, 0x20, 0xFF, 0x0A]).write(to: bad)
+        #expect(loadError(bad.path)?.message == "the config file is not valid UTF-8")
+        // A byte order mark is not part of the text: columns on line 1 are as without it.
+        let bom = dir.appendingPathComponent("bom.yaml")
+        try Data([0xEF, 0xBB, 0xBF] + Array("displays: []\nscreen: []\n".utf8)).write(to: bom)
+        let e = loadError(bom.path)
+        #expect(e.map { "\($0.line):\($0.column)" } == "2:1")
+        try Data([0xEF, 0xBB, 0xBF] + Array("bogus: 1\n".utf8)).write(to: bom)
+        #expect(loadError(bom.path).map { "\($0.line):\($0.column)" } == "1:1")
+    }
+
+    @Test func emptyAndCommentOnlyFilesAreEmptySpecs() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, text) in [("empty.yaml", ""), ("comments.yaml", "# nothing yet\n\n# still nothing\n")] {
+            let url = dir.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            let spec = try ConfigLoader.load(path: url.path)
+            #expect(spec.displays.isEmpty && spec.screens.isEmpty && spec.source == url.path)
+        }
+    }
+}
