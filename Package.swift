@@ -15,7 +15,6 @@ let package = Package(
         .executable(name: "evroute", targets: ["evroute"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
@@ -56,16 +55,19 @@ let package = Package(
         .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteSystem", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
-        // MARK: Command line
+        // MARK: Command line: evroute's own parser (one table → parsing, help, man page,
+        // completions); no Foundation, so the one binary stays small.
+        .target(name: "EvrouteCommandLine"),
         .executableTarget(name: "evroute", dependencies: [
             "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime", "EvrouteDaemon", "EvrouteSystem",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "EvrouteCommandLine",
         ]),
 
         // MARK: Tests
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
         .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
         .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig"]),

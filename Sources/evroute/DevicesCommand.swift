@@ -1,31 +1,29 @@
-import ArgumentParser
+import EvrouteCommandLine
 import EvrouteInput
 
-/// `evroute devices`: the live input devices, their kind, and the device rule that takes each.
-struct DevicesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "devices", abstract: "List live input devices, their kind and the device rule that matches each.")
-
-    @OptionGroup var config: ConfigOption
-
-    func run() throws {
-        let (_, layout) = try config.load()
-        let rows: [DeviceListingRow]
-        do {
-            rows = try DeviceListing.rows(rules: layout.deviceRules)
-        } catch {
-            throw CLIError("cannot list devices: \(error)")
-        }
-        if rows.isEmpty {
-            print("no input devices found (udev lists none under /dev/input)")
-            return
-        }
-        let header = ["NODE", "KIND", "ID", "RULE", "NAME"]
-        let table = rows.map { [$0.node, $0.kindColumn, $0.vendorProduct, $0.ruleColumn, $0.name + ($0.problem.map { "  (\($0))" } ?? "")] }
-        var widths = header.map(\.count)
-        for r in table { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        for r in [header] + table {
-            print(r.enumerated().map { i, c in i == r.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count) }.joined(separator: "  "))
-        }
-    }
+extension EvrouteCLI {
+    /// `evroute devices`: the live input devices, their kind, and the device rule that takes each.
+    static let devices = Command(
+        "devices", abstract: "List live input devices, their kind and the device rule that matches each.",
+        options: [configOption],
+        run: { p in
+            let (_, layout) = try loadLayout(p.value("config"))
+            let rows: [DeviceListingRow]
+            do {
+                rows = try DeviceListing.rows(rules: layout.deviceRules)
+            } catch {
+                throw failure("cannot list devices: \(error)")
+            }
+            if rows.isEmpty {
+                writeOut("no input devices found (udev lists none under /dev/input)\n")
+                return
+            }
+            let header = ["NODE", "KIND", "ID", "RULE", "NAME"]
+            let table = rows.map { [$0.node, $0.kindColumn, $0.vendorProduct, $0.ruleColumn, $0.name + ($0.problem.map { "  (\($0))" } ?? "")] }
+            var widths = header.map(\.count)
+            for r in table { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
+            for r in [header] + table {
+                writeOut(r.enumerated().map { i, c in i == r.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count) }.joined(separator: "  ") + "\n")
+            }
+        })
 }

@@ -1,2 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCommandLine
+
 // The entry point: every command, the daemon included, starts here and stays in this process.
-EvrouteCommand.main()
+exit(CommandLineParser.main(EvrouteCLI.root, arguments: Array(CommandLine.arguments.dropFirst()), version: evrouteVersion,
+                            output: { text in writeOut(text) }, errors: { text in printError(text) }))

@@ -150,6 +150,9 @@ public final class Daemon {
         readyTime = MonotonicClock.now()
         notifier.ready(status: statusLine())
         log.notice("ready: \(statusLine())")
+        // Start-up code (argument parsing, the YAML reader, the layout compiler) is not run
+        // again until a reload: let its pages go from the resident set (docs/daemon.md).
+        ResidentCode.release()
     }
 
     /// Reads and compiles the config in this process; the errors, each as `file:line:col: error: …`.
@@ -283,6 +286,7 @@ public final class Daemon {
         reloads += 1
         lastReloadErrors = []
         log.notice("reloaded: \(statusLine())")
+        ResidentCode.release()
         notifier.notify("READY=1", "STATUS=\(statusLine())")
         return []
     }

@@ -1,34 +1,46 @@
-import ArgumentParser
+import EvrouteCommandLine
 import EvrouteDaemon
 
-/// `evroute status`: ask the running daemon what it is doing (devices, touches, screens, plugins).
-struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "status",
-        abstract: "Show what the running daemon is doing: devices, active touches, screens, plugins, counters.")
+extension EvrouteCLI {
+    /// `evroute status`: ask the running daemon what it is doing (devices, touches, screens, plugins).
+    static let status = Command(
+        "status", abstract: "Show what the running daemon is doing: devices, active touches, screens, plugins, counters.",
+        options: [
+            controlSocketOption,
+            .value("format", valueName: "format", help: "Output: text (for people) or json (the daemon's answer, one line).",
+                   choices: ["text", "json"], default: "text"),
+        ],
+        run: { p in
+            let answer: JSONValue
+            do {
+                answer = try ControlClient.request(.object([("command", .string("status"))]),
+                                                   to: p.value("control-socket") ?? ControlClient.defaultPath)
+            } catch {
+                throw CommandLineExit.failure("evroute status: \(error)")
+            }
+            writeOut(p.value("format") == "json" ? answer.serialized + "\n" : StatusText.render(answer))
+            if answer["ok"]?.boolValue != true { throw CommandLineExit.failure() }
+        })
 
-    @Option(name: .long, help: ArgumentHelp("The daemon's control socket.", valueName: "path"))
-    var controlSocket: String = ControlClient.defaultPath
-
-    @Option(name: .long, help: "Output: text (for people) or json (the daemon's answer, one line).")
-    var format: StatusFormat = .text
-
-    enum StatusFormat: String, ExpressibleByArgument { case text, json }
-
-    func run() throws {
-        let answer: JSONValue
-        do {
-            answer = try ControlClient.request(.object([("command", .string("status"))]), to: controlSocket)
-        } catch {
-            printError("evroute status: \(error)")
-            throw ExitCode(1)
-        }
-        switch format {
-        case .json: print(answer.serialized)
-        case .text: print(StatusText.render(answer), terminator: "")
-        }
-        if answer["ok"]?.boolValue != true { throw ExitCode(1) }
-    }
+    /// `evroute reload`: make the running daemon reload its config, and say whether it took.
+    static let reload = Command(
+        "reload", abstract: "Make the running daemon reload its config; print the errors (file:line:col) and exit 1 when it has any.",
+        options: [controlSocketOption],
+        run: { p in
+            let answer: JSONValue
+            do {
+                answer = try ControlClient.request(.object([("command", .string("reload"))]),
+                                                   to: p.value("control-socket") ?? ControlClient.defaultPath)
+            } catch {
+                throw CommandLineExit.failure("evroute reload: \(error)")
+            }
+            if answer["ok"]?.boolValue == true {
+                writeOut("reloaded \(answer["config"]?.stringValue ?? "the config")\n")
+                return
+            }
+            for line in answer["errors"]?.arrayValue ?? [] { printError(line.stringValue ?? line.serialized) }
+            throw CommandLineExit.failure("evroute reload: \(answer["error"]?.stringValue ?? answer.serialized)")
+        })
 }
 
 /// The status answer as text for people.

@@ -1,18 +1,4 @@
-import ArgumentParser
 import EvrouteCore
-
-/// `evroute tree`: the region tree with frames, flags, handlers and each region's responder order.
-struct TreeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "tree", abstract: "Print the region tree: frames, flags, handlers and each region's responder chain.")
-
-    @OptionGroup var config: ConfigOption
-
-    func run() throws {
-        let (_, layout) = try config.load()
-        print(TreePrinter(layout: layout).render(), terminator: "")
-    }
-}
 
 /// Renders a layout as an indented tree.
 struct TreePrinter {

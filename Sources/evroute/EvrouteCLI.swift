@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCommandLine
+import EvrouteConfig
+import EvrouteCore
+import EvrouteDaemon
+import EvrouteRuntime
+
+/// `evroute`'s command table: every command, option and argument, spelled once. Parsing, help,
+/// usage errors (exit 2), the man page and the shell completions all come from it.
+enum EvrouteCLI {
+    static let root = Command(
+        "evroute",
+        abstract: "Route touchscreen and keyboard events to handlers through a layout of screen regions.",
+        discussion: """
+            Without a subcommand, evroute routes events from live devices (or from --replay
+            recordings). --dry-run prints every routing decision instead of running handlers.
+            Exit status: 0 ok, 1 errors found (a bad config, a failed request), 2 usage errors.
+            """,
+        subcommands: [route, check, tree, hit, devices, record, status, reload],
+        defaultSubcommand: "route")
+
+    // MARK: Shared options
+
+    static let configOption = CommandOption.value(
+        "config", valueName: "file",
+        help: "The layout (default \(ConfigLoader.defaultPath); the built-in default when that does not exist).",
+        completion: .file)
+    static let controlSocketOption = CommandOption.value(
+        "control-socket", valueName: "path", help: "The daemon's control socket.", default: ControlClient.defaultPath,
+        completion: .file)
+
+    /// Loads and compiles the layout, or ends with status 1 printing every error as `file:line:col: error: …`.
+    static func loadLayout(_ path: String?) throws -> (spec: LayoutSpec, layout: Layout) {
+        do {
+            return try ConfigLoader.loadLayout(path: path)
+        } catch {
+            throw CommandLineExit.failure(error.description)
+        }
+    }
+
+    // MARK: route (the default): the daemon, or --dry-run
+
+    static let route = Command(
+        "route", abstract: "Route events from live devices, or from --replay recordings (the default command).",
+        options: [
+            configOption,
+            .flag("dry-run", help: "Route everything and print each decision; run no handler."),
+            .repeated("replay", valueName: "file", help: "Replay an evemu recording instead of reading devices (repeatable; merged by time).",
+                      completion: .file),
+            .value("desc", valueName: "file", help: "Device description for recordings that have none (evemu .desc).", completion: .file),
+            .value("format", valueName: "format", help: "Trace format: text (for people) or json (one object per line).",
+                   choices: ["text", "json"], default: "text"),
+            .value("control-socket", valueName: "path",
+                   help: "The daemon's control socket (`evroute status`, `evroute reload`); \"none\" for none.",
+                   default: ControlClient.defaultPath, completion: .file),
+            .flag("exit-after-replay", help: "Daemon with --replay: exit 0 once the recordings are routed and the plugins have drained."),
+            .flag("keep-replay-devices", help: "Daemon with --replay: keep replayed devices plugged in after their recording ends (touches still down stay down)."),
+            .flag("replay-paused", help: "Daemon with --replay: hold the replay until {\"command\":\"replay\"} arrives on the control socket."),
+            .flag("replay-realtime", help: "Daemon with --replay: pace the replay by the recording's own timing instead of as fast as possible."),
+            .flag("verbose", help: "Daemon: log debug messages too."),
+        ],
+        run: { p in
+            guard p.flag("dry-run") else {
+                // The daemon: no subcommand output, logs on stderr (the journal under systemd).
+                // Signals are blocked before anything could start a thread (threads inherit the
+                // mask), so SIGTERM/SIGHUP are taken through the daemon's signalfd.
+                Daemon.blockSignals()
+                var options = DaemonOptions(configPath: p.value("config"))
+                options.replayPaths = p.values("replay")
+                options.descriptionPath = p.value("desc")
+                options.exitAfterReplay = p.flag("exit-after-replay")
+                options.keepReplayDevices = p.flag("keep-replay-devices")
+                options.replayPaused = p.flag("replay-paused")
+                options.replayRealtime = p.flag("replay-realtime")
+                let socket = p.value("control-socket") ?? ControlClient.defaultPath
+                options.controlSocketPath = socket == "none" ? nil : socket
+                options.logLevel = p.flag("verbose") ? .debug : .info
+                let status = Daemon(options: options).run()
+                if status != 0 { throw CommandLineExit(status) }
+                return
+            }
+            let (_, layout) = try loadLayout(p.value("config"))
+            let runner = DryRun(layout: layout, format: p.value("format") == "json" ? .json : .text)
+            do {
+                if p.values("replay").isEmpty {
+                    try runner.runLive()
+                } else {
+                    try runner.runReplays(paths: p.values("replay"), descriptionPath: p.value("desc"))
+                }
+            } catch let exit as CommandLineExit {
+                throw exit
+            } catch {
+                throw failure("\(error)")
+            }
+        })
+
+    // MARK: check, tree, hit
+
+    static let check = Command(
+        "check", abstract: "Validate a layout; print every error as file:line:col and exit 1 when there is one.",
+        options: [configOption],
+        arguments: [CommandArgument("file", help: "The layout to check (the same as --config).", optional: true, completion: .file)],
+        run: { p in
+            let path = p.argument("file") ?? p.value("config")
+            let (spec, layout) = try loadLayout(path)
+            let regions = layout.regions.count, handlers = layout.handlers.count
+            writeOut("\(spec.source ?? path ?? ConfigLoader.builtInName): ok — \(layout.displays.count) display(s), \(layout.screens.count) screen(s), \(regions) region(s), \(handlers) handler(s), \(layout.deviceRules.count) device rule(s)\n")
+        })
+
+    static let tree = Command(
+        "tree", abstract: "Print the region tree: frames, flags, handlers and each region's responder chain.",
+        options: [configOption],
+        run: { p in
+            let (_, layout) = try loadLayout(p.value("config"))
+            writeOut(TreePrinter(layout: layout).render())
+        })
+
+    static let hit = Command(
+        "hit", abstract: "Hit-test a point (display coordinates): the region a touch there binds to and its responder chain.",
+        options: [
+            configOption,
+            .value("screen", valueName: "screen", help: "The screen to test (default: the display's active screen at start)."),
+            .value("display", valueName: "display", help: "The display (default: the first)."),
+            .value("format", valueName: "format", help: "text or json ({\"region\": PATH|null, \"chain\": [...]}).",
+                   choices: ["text", "json"], default: "text"),
+        ],
+        arguments: [CommandArgument("x", help: "X in display coordinates."), CommandArgument("y", help: "Y in display coordinates.")],
+        run: { p in
+            guard let x = try p.number("x"), let y = try p.number("y") else { throw p.usageError("missing coordinates") }
+            let (_, layout) = try loadLayout(p.value("config"))
+            let result: HitQuery.Result
+            do {
+                result = try HitQuery(layout: layout, screen: p.value("screen"), display: p.value("display")).run(Point(x: x, y: y))
+            } catch {
+                throw failure("\(error)")
+            }
+            writeOut(p.value("format") == "json" ? result.json + "\n" : result.text(layout: layout))
+        })
+}

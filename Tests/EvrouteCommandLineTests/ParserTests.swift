@@ -1,0 +1,112 @@
+import Testing
+@testable import EvrouteCommandLine
+
+@Suite("Command-line parser")
+struct ParserTests {
+    static let root = Command(
+        "tool", abstract: "A tool.",
+        subcommands: [
+            Command("run", abstract: "Run.", options: [
+                .value("config", valueName: "file", help: "The config.", completion: .file),
+                .flag("dry-run", help: "Pretend."),
+                .repeated("replay", valueName: "file", help: "Replays."),
+                .value("format", valueName: "format", help: "Format.", choices: ["text", "json"], default: "text"),
+                .value("output", short: "o", valueName: "file", help: "Output."),
+            ], run: { _ in }),
+            Command("hit", abstract: "Hit.", options: [.value("screen", valueName: "screen", help: "Screen.")],
+                    arguments: [CommandArgument("x", help: "X."), CommandArgument("y", help: "Y.")], run: { _ in }),
+            Command("check", abstract: "Check.", arguments: [CommandArgument("file", help: "File.", optional: true)], run: { _ in }),
+        ],
+        defaultSubcommand: "run")
+
+    func parsed(_ args: [String]) throws -> ParsedCommandLine {
+        guard case .run(let p) = try CommandLineParser.parse(Self.root, arguments: args, version: "1.0") else {
+            Issue.record("expected a command to run")
+            throw CommandLineExit(99)
+        }
+        return p
+    }
+
+    func usageError(_ args: [String]) -> String? {
+        do {
+            _ = try CommandLineParser.parse(Self.root, arguments: args, version: "1.0")
+            return nil
+        } catch {
+            #expect(error.status == 2)
+            return error.message
+        }
+    }
+
+    @Test("options in every spelling, flags, repeats, the default subcommand")
+    func spellings() throws {
+        let p = try parsed(["--config", "a.yaml", "--dry-run", "--replay=x", "--replay", "y", "-o", "out", "--format=json"])
+        #expect(p.path == ["tool", "run"])
+        #expect(p.value("config") == "a.yaml")
+        #expect(p.flag("dry-run"))
+        #expect(p.values("replay") == ["x", "y"])
+        #expect(p.value("output") == "out")
+        #expect(p.value("format") == "json")
+        #expect(try parsed(["run", "-oout"]).value("output") == "out")
+        #expect(try parsed(["run", "--config", "b", "--config", "c"]).value("config") == "c", "the last value wins")
+        #expect(!(try parsed([]).flag("dry-run")))
+    }
+
+    @Test("positionals, negative numbers, options after arguments, --")
+    func positionals() throws {
+        let p = try parsed(["hit", "-5", "10.5", "--screen", "admin"])
+        #expect(try p.number("x") == -5 && p.number("y") == 10.5)
+        #expect(p.value("screen") == "admin")
+        #expect(try parsed(["check", "--", "--odd-name.yaml"]).argument("file") == "--odd-name.yaml")
+        #expect(try parsed(["check"]).argument("file") == nil)
+        #expect(throws: CommandLineExit.self) { try parsed(["hit", "a", "1"]).number("x") }
+    }
+
+    @Test("usage errors: exit 2, the command, usage and a hint; did-you-mean")
+    func errors() {
+        let unknown = usageError(["--confg", "x"]) ?? ""
+        #expect(unknown.hasPrefix("tool run: error: unknown option '--confg'; did you mean '--config'?"), "\(unknown)")
+        #expect(unknown.contains("Usage: tool run [--config <file>]"))
+        #expect(unknown.contains("See 'tool run --help'."))
+        #expect(usageError(["--config"])?.contains("missing value for '--config <file>'") == true)
+        #expect(usageError(["--dry-run=yes"])?.contains("takes no value") == true)
+        #expect(usageError(["--format", "xml"])?.contains("'xml' is not a valid value for '--format' (one of: text, json)") == true)
+        #expect(usageError(["hit", "1"])?.contains("missing argument <y>") == true)
+        #expect(usageError(["hit", "1", "2", "3"])?.contains("unexpected argument '3'") == true)
+        #expect(usageError(["chek"])?.contains("unknown command 'chek'; did you mean 'check'?") == true)
+        #expect(usageError(["-z"])?.contains("unknown option '-z'") == true)
+    }
+
+    @Test("help and version")
+    func helpAndVersion() throws {
+        guard case .help(let top) = try CommandLineParser.parse(Self.root, arguments: ["--help"], version: "1.0") else {
+            Issue.record("no help"); return
+        }
+        // `--help` without a subcommand is the tool's help, with the default subcommand's options.
+        #expect(top.contains("SUBCOMMANDS:") && top.contains("OPTIONS OF 'tool run' (THE DEFAULT SUBCOMMAND):"))
+        guard case .help(let tool) = try CommandLineParser.parse(Self.root, arguments: ["help"], version: "1.0"),
+              case .help(let hit) = try CommandLineParser.parse(Self.root, arguments: ["help", "hit"], version: "1.0"),
+              case .help(let hit2) = try CommandLineParser.parse(Self.root, arguments: ["hit", "-h"], version: "1.0"),
+              case .version(let version) = try CommandLineParser.parse(Self.root, arguments: ["--version"], version: "1.0") else {
+            Issue.record("no help"); return
+        }
+        #expect(tool.contains("SUBCOMMANDS:") && tool.contains("run (default)") && tool.contains("check"))
+        #expect(hit == hit2 && hit.contains("USAGE: tool hit [--screen <screen>] <x> <y>"))
+        #expect(top.contains("--format <format>"))
+        guard case .help(let run) = try CommandLineParser.parse(Self.root, arguments: ["run", "--help"], version: "1.0") else { return }
+        #expect(run.contains("USAGE: tool run") && run.contains("(default: text)"))
+        #expect(version == "tool 1.0\n")
+    }
+
+    @Test("main: statuses and where the text goes")
+    func main() {
+        var out = "", err = ""
+        let failing = Command("t", abstract: "T.", run: { _ in throw CommandLineExit.failure("t: error: bad") })
+        #expect(CommandLineParser.main(failing, arguments: [], version: "1", output: { out += $0 }, errors: { err += $0 }) == 1)
+        #expect(err == "t: error: bad\n" && out.isEmpty)
+        err = ""
+        #expect(CommandLineParser.main(failing, arguments: ["--nope"], version: "1", output: { out += $0 }, errors: { err += $0 }) == 2)
+        #expect(err.hasPrefix("t: error: unknown option '--nope'"))
+        #expect(CommandLineParser.main(failing, arguments: ["--help"], version: "1", output: { out += $0 }, errors: { err += $0 }) == 0)
+        #expect(out.hasPrefix("OVERVIEW: T."))
+    }
+}
