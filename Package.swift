@@ -45,13 +45,12 @@ let package = Package(
         .target(name: "EvrouteInput", dependencies: ["EvrouteCore", "EvrouteSystem", "CEvdev", "CUdev"]),
 
         // MARK: Runtime: the session that ties input, routing and output together (dry-run, daemon)
-        // MemberImportVisibility (here and in EvrouteDaemon): a String method of Foundation's is
-        // not picked up through EvrouteConfig's `import Foundation`, so the daemon process
-        // runs no Foundation code by accident (docs/daemon.md, "Process structure").
+        // MemberImportVisibility (here and in EvrouteDaemon): a module's members are visible only
+        // where it is imported, so no dependency's API is picked up through another's import.
         .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
-        // MARK: Daemon: the event loop, plugins, systemd, the control socket
+        // MARK: Daemon: the composition (start, signals, reload, status), plugins, the control server
         .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteSystem", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
