@@ -153,10 +153,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Replay Wacom DTH2242: route + JSON (parsed)", configuration: replayConfig) { _ in
         let sink = MemorySink()
         let run = DryRun(layout: Fixtures.kiosk, format: .json, sink: sink)
-        let source = ReplaySource(recordings: [recording])
-        var starts: [DeviceID: Timestamp] = [:]
-        for (id, r) in source.devices { if let first = r.events.first { starts[id] = first.time } }
-        run.run(source, startTimes: starts)
+        run.run(ReplaySource(recordings: [recording]))
         blackHole(sink.bytes.count)
     }
 
