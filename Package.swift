@@ -41,17 +41,21 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
+        // MARK: JSON: the one JSON module (JSONValue for the control socket and plugin answers,
+        // JSONWriter for the trace and plugin events), one string escaper, one number formatter.
+        .target(name: "EvrouteJSON"),
+
         // MARK: Input: devices and recordings as one stream of raw events → core frames
         .target(name: "EvrouteInput", dependencies: ["EvrouteCore", "EvrouteSystem", "CEvdev", "CUdev"]),
 
         // MARK: Runtime: the session that ties input, routing and output together (dry-run, daemon)
         // MemberImportVisibility (here and in EvrouteDaemon): a module's members are visible only
         // where it is imported, so no dependency's API is picked up through another's import.
-        .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem"],
+        .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // MARK: Daemon: the composition (start, signals, reload, status), plugins, the control server
-        .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteSystem", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime"],
+        .target(name: "EvrouteDaemon", dependencies: ["CLinux", "EvrouteSystem", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime", "EvrouteJSON"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // MARK: Command line: evroute's own parser (one table → parsing, help, man page,
@@ -59,7 +63,7 @@ let package = Package(
         .target(name: "EvrouteCommandLine"),
         .executableTarget(name: "evroute", dependencies: [
             "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime", "EvrouteDaemon", "EvrouteSystem",
-            "EvrouteCommandLine",
+            "EvrouteCommandLine", "EvrouteJSON",
         ]),
 
         // MARK: Tests
@@ -69,7 +73,8 @@ let package = Package(
         .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
         .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
-        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig"]),
+        .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
+        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
         .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem"]),
     ]
 )

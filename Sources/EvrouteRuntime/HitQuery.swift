@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 
 /// `evroute hit`: hit-tests a point on a screen and lists the responder chain with handlers.
 public struct HitQuery {
@@ -48,12 +49,9 @@ public struct HitQuery {
             w.beginObject()
             w.field("region", region)
             w.key("chain")
-            w.bytes.append(UInt8(ascii: "["))
-            for (i, c) in chain.enumerated() {
-                if i > 0 { w.bytes.append(UInt8(ascii: ",")) }
-                w.string(c)
-            }
-            w.bytes.append(UInt8(ascii: "]"))
+            w.beginArray()
+            for c in chain { w.string(c) }
+            w.endArray()
             w.endObject()
             return String(decoding: w.bytes, as: UTF8.self)
         }

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 
 /// Prints each routing decision as a line of text or JSON (the dry-run trace).
 public final class TraceWriter: RouteObserver {
@@ -51,17 +52,18 @@ public final class TraceWriter: RouteObserver {
     public func flush() { sink.flush() }
 
     /// The JSON object (one line, with its newline) the trace prints for `record`, whatever
-    /// this writer's format: what `socket` and `process` plugins receive.
-    public func json(for record: RouteRecord) -> [UInt8] {
+    /// this writer's format, with `"id":N` last when `id` is given: what `socket` and
+    /// `process` plugins receive.
+    public func json(for record: RouteRecord, id: UInt64? = nil) -> [UInt8] {
         json.bytes.removeAll(keepingCapacity: true)
-        writeJSON(record)
+        writeJSON(record, id: id)
         json.bytes.append(UInt8(ascii: "\n"))
         return json.bytes
     }
 
     // MARK: JSON
 
-    private func writeJSON(_ record: RouteRecord) {
+    private func writeJSON(_ record: RouteRecord, id: UInt64? = nil) {
         json.beginObject()
         switch record {
         case .deviceAdded(let info, let time), .deviceRemoved(let info, let time):
@@ -98,6 +100,7 @@ public final class TraceWriter: RouteObserver {
             json.field("time", time: time.microseconds)
             json.field("cancelled_touches", cancelled)
         }
+        if let id { json.field("id", id) }
         json.endObject()
     }
 
@@ -185,11 +188,7 @@ public final class TraceWriter: RouteObserver {
     private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
     private func pad(left s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
 
-    private func coordinate(_ v: Double) -> String {
-        var w = JSONWriter(capacity: 16)
-        w.number(v)
-        return String(decoding: w.bytes, as: UTF8.self)
-    }
+    private func coordinate(_ v: Double) -> String { JSONText.number(v, style: .thousandths) }
 
     private func outcome(_ e: RoutedEvent, _ by: ResponderID?, _ handler: HandlerBinding?) -> String {
         guard let by, let handler else { return "unhandled" }

@@ -1,5 +1,6 @@
 import EvrouteCommandLine
 import EvrouteDaemon
+import EvrouteJSON
 
 extension EvrouteCLI {
     /// `evroute status`: ask the running daemon what it is doing (devices, touches, screens, plugins).
@@ -53,7 +54,7 @@ enum StatusText {
         func str(_ v: JSONValue?) -> String {
             switch v {
             case .string(let x)?: x
-            case .number?: v!.intValue.map(String.init) ?? String(v!.doubleValue!)
+            case .number?: v!.serialized
             case .bool(let b)?: b ? "yes" : "no"
             default: "-"
             }

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 
 /// Renders a layout as an indented tree.
 struct TreePrinter {
@@ -63,7 +64,5 @@ struct TreePrinter {
         }.joined(separator: "; ")
     }
 
-    func fmt(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
-    }
+    func fmt(_ v: Double) -> String { JSONText.number(v, style: .shortest) }
 }

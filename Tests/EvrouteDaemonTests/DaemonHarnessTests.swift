@@ -4,6 +4,7 @@ import Glibc
 #endif
 import CLinux
 import EvrouteDaemon
+import EvrouteJSON
 import EvrouteSystem
 
 // The harness the daemon tests share: the real `evroute` binary run as a child process, a fake

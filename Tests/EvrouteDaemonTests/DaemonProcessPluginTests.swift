@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 import EvrouteDaemon
+import EvrouteJSON
 import EvrouteSystem
 
 /// The real daemon with a `process` plugin that misbehaves: a helper that crashes is restarted,

@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 import EvrouteDaemon
+import EvrouteJSON
 import EvrouteSystem
 
 /// The real `evroute` daemon binary, run as a process: systemd notifications, the watchdog,

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import EvrouteJSON
 import EvrouteSystem
 
 /// The client side of the control socket, for `evroute status` and `evroute reload`:

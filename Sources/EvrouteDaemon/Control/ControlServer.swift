@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import EvrouteJSON
 import EvrouteSystem
 
 /// The daemon's control socket (`evroute status`, `evroute reload`): a Unix stream socket served

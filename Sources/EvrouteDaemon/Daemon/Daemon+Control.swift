@@ -3,6 +3,7 @@ import Glibc
 #endif
 import EvrouteCore
 import EvrouteInput
+import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 

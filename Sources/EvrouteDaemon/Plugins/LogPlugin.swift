@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 import EvrouteSystem
 
 /// `log`: one info line per event in the daemon's log (journald), with the fields of the
@@ -42,8 +43,6 @@ final class LogPlugin: Plugin {
         return line
     }
 
-    /// `412.5`, `96` (no trailing `.0`).
-    static func number(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
-    }
+    /// `412.5`, `96` (no trailing `.0`): as the control protocol writes numbers.
+    static func number(_ v: Double) -> String { JSONText.number(v, style: .shortest) }
 }

@@ -1,34 +1,18 @@
-/// A plugin's answer to an event: `{"id": N, "handled": true|false}` (other fields ignored).
+import EvrouteJSON
 import EvrouteSystem
+
+/// A plugin's answer to an event: `{"id": N, "handled": true|false}` (other fields ignored).
 struct PluginAnswer: Equatable {
     var id: UInt64
     var handled: Bool
 
-    /// Parses one answer line; nil when it is not a JSON object with an integer `id` and a
-    /// boolean `handled`. Never traps, whatever the bytes.
+    /// Parses one answer line; nil when it is not a JSON object with a whole, non-negative
+    /// `id` (below 9e15; `7.0` counts) and a boolean `handled`. Never traps, whatever the bytes.
     static func parse(_ line: ArraySlice<UInt8>) -> PluginAnswer? {
-        var scanner = JSONScanner(bytes: line)
-        var id: UInt64?
-        var handled: Bool?
-        guard scanner.consume(UInt8(ascii: "{")) else { return nil }
-        if !scanner.consume(UInt8(ascii: "}")) {
-            repeat {
-                guard let key = scanner.string(), scanner.consume(UInt8(ascii: ":")) else { return nil }
-                switch key {
-                case "id":
-                    guard let n = scanner.unsignedInteger() else { return nil }
-                    id = n
-                case "handled":
-                    guard let b = scanner.boolean() else { return nil }
-                    handled = b
-                default:
-                    guard scanner.skipValue(depth: 0) else { return nil }
-                }
-            } while scanner.consume(UInt8(ascii: ","))
-            guard scanner.consume(UInt8(ascii: "}")) else { return nil }
-        }
-        guard scanner.atEnd, let id, let handled else { return nil }
-        return PluginAnswer(id: id, handled: handled)
+        guard let answer = try? JSONValue.parse(utf8: line), case .object = answer,
+              let id = answer["id"]?.intValue, id >= 0,
+              let handled = answer["handled"]?.boolValue else { return nil }
+        return PluginAnswer(id: UInt64(id), handled: handled)
     }
 }
 
@@ -58,114 +42,5 @@ extension PendingAnswers {
             context.continueRouting(entry.event, entry.handler)
         }
         return true
-    }
-}
-
-/// Just enough of a JSON reader for answer lines.
-struct JSONScanner {
-    let bytes: ArraySlice<UInt8>
-    var i: Int
-
-    init(bytes: ArraySlice<UInt8>) {
-        self.bytes = bytes
-        i = bytes.startIndex
-    }
-
-    mutating func skipSpace() {
-        while i < bytes.endIndex, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0a || bytes[i] == 0x0d { i += 1 }
-    }
-
-    var atEnd: Bool { mutating get { skipSpace(); return i == bytes.endIndex } }
-
-    mutating func consume(_ c: UInt8) -> Bool {
-        skipSpace()
-        guard i < bytes.endIndex, bytes[i] == c else { return false }
-        i += 1
-        return true
-    }
-
-    mutating func consume(word: StaticString) -> Bool {
-        skipSpace()
-        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard bytes.endIndex - i >= w.count, bytes[i..<(i + w.count)].elementsEqual(w) else { return false }
-        i += w.count
-        return true
-    }
-
-    /// A string (escapes kept simple: `\"` and `\\` unescaped, others kept as written).
-    mutating func string() -> String? {
-        guard consume(UInt8(ascii: "\"")) else { return nil }
-        var out: [UInt8] = []
-        while i < bytes.endIndex {
-            let c = bytes[i]
-            i += 1
-            if c == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
-            if c == UInt8(ascii: "\\") {
-                guard i < bytes.endIndex else { return nil }
-                out.append(bytes[i])
-                i += 1
-            } else {
-                out.append(c)
-            }
-        }
-        return nil
-    }
-
-    mutating func unsignedInteger() -> UInt64? {
-        skipSpace()
-        var n: UInt64 = 0
-        let start = i
-        while i < bytes.endIndex, bytes[i] >= 0x30, bytes[i] <= 0x39 {
-            let (m, o1) = n.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(UInt64(bytes[i] - 0x30))
-            guard !o1, !o2 else { return nil }
-            n = a
-            i += 1
-        }
-        guard i > start else { return nil }
-        // Tolerate `7.0`.
-        if i < bytes.endIndex, bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < bytes.endIndex, bytes[i] == 0x30 { i += 1 }
-        }
-        return n
-    }
-
-    mutating func boolean() -> Bool? {
-        if consume(word: "true") { return true }
-        if consume(word: "false") { return false }
-        return nil
-    }
-
-    /// Skips any JSON value; false on malformed input or nesting deeper than 32.
-    mutating func skipValue(depth: Int) -> Bool {
-        guard depth < 32 else { return false }
-        skipSpace()
-        guard i < bytes.endIndex else { return false }
-        switch bytes[i] {
-        case UInt8(ascii: "\""): return string() != nil
-        case UInt8(ascii: "{"):
-            i += 1
-            if consume(UInt8(ascii: "}")) { return true }
-            repeat {
-                guard string() != nil, consume(UInt8(ascii: ":")), skipValue(depth: depth + 1) else { return false }
-            } while consume(UInt8(ascii: ","))
-            return consume(UInt8(ascii: "}"))
-        case UInt8(ascii: "["):
-            i += 1
-            if consume(UInt8(ascii: "]")) { return true }
-            repeat {
-                guard skipValue(depth: depth + 1) else { return false }
-            } while consume(UInt8(ascii: ","))
-            return consume(UInt8(ascii: "]"))
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return boolean() != nil
-        case UInt8(ascii: "n"): return consume(word: "null")
-        default:
-            let start = i
-            while i < bytes.endIndex, (bytes[i] >= 0x30 && bytes[i] <= 0x39) || bytes[i] == UInt8(ascii: "-")
-                    || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: "e")
-                    || bytes[i] == UInt8(ascii: "E") { i += 1 }
-            return i > start
-        }
     }
 }

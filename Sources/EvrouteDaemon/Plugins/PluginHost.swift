@@ -137,16 +137,9 @@ public final class PluginHost: HandlerDispatcher {
         return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder, json: json))
     }
 
-    /// The trace's JSON object for the event as handled here, with `"id"` added; one line.
+    /// The trace's JSON object for the event as handled here, with `"id"` last; one line.
     func eventJSON(_ event: RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64) -> [UInt8] {
-        var bytes = trace.json(for: .routed(event, handledBy: responder, handler: handler))
-        // `…}\n` → `…,"id":N}\n`
-        guard bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "}") else { return bytes }
-        bytes.removeLast(2)
-        bytes.append(contentsOf: ",\"id\":".utf8)
-        bytes.append(contentsOf: String(id).utf8)
-        bytes.append(contentsOf: "}\n".utf8)
-        return bytes
+        trace.json(for: .routed(event, handledBy: responder, handler: handler), id: id)
     }
 
     // MARK: Instances

@@ -1,0 +1,209 @@
+/// Appends JSON to a byte buffer without Foundation: fast, and allocation-free once the
+/// buffer has grown to its working size. The dry-run trace, plugin events and `hit` write
+/// with it; ``JSONValue/serialized`` too.
+///
+/// Commas are placed automatically: inside an object or array, each key (or array element)
+/// after the first gets one; values at the top level get none (JSON lines: the caller adds
+/// the newline and may clear ``bytes`` between lines).
+public struct JSONWriter {
+    /// The JSON text written so far (UTF-8).
+    public var bytes: [UInt8] = []
+    /// Whether a value has been completed at the current nesting level.
+    @usableFromInline var needsComma = false
+    /// Objects and arrays open.
+    @usableFromInline var depth = 0
+
+    public init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+
+    /// Clears the buffer (keeping its capacity) and the nesting state.
+    @inlinable
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = false
+        depth = 0
+    }
+
+    /// Before a value: the comma that separates it from the previous element, if any.
+    @inlinable
+    mutating func separate() {
+        if needsComma && depth > 0 { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    // MARK: Structure
+
+    @inlinable
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        depth += 1
+    }
+
+    @inlinable
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+        depth -= 1
+    }
+
+    @inlinable
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        depth += 1
+    }
+
+    @inlinable
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+        depth -= 1
+    }
+
+    /// An object key known at compile time, written as is: it must need no escape.
+    @inlinable
+    public mutating func key(_ k: StaticString) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// An object key, escaped.
+    @inlinable
+    public mutating func key(_ k: String) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        JSONText.appendString(k, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    // MARK: Values
+
+    /// A string, escaped (``JSONText/appendString(_:to:)``).
+    @inlinable
+    public mutating func string(_ s: String) {
+        separate()
+        JSONText.appendString(s, to: &bytes)
+        needsComma = true
+    }
+
+    /// A number in `style` (the trace's `thousandths` unless told).
+    @inlinable
+    public mutating func number(_ v: Double, style: JSONNumberStyle = .thousandths) {
+        separate()
+        JSONText.appendNumber(v, style: style, to: &bytes)
+        needsComma = true
+    }
+
+    /// An integer.
+    @inlinable
+    public mutating func integer(_ v: Int64) {
+        separate()
+        JSONText.appendInteger(v, to: &bytes)
+        needsComma = true
+    }
+
+    /// An unsigned integer.
+    @inlinable
+    public mutating func integer(_ v: UInt64) {
+        separate()
+        JSONText.appendInteger(v, to: &bytes)
+        needsComma = true
+    }
+
+    /// An integer (the name the trace has always used).
+    @inlinable
+    public mutating func append(decimal v: Int64) { integer(v) }
+
+    /// Seconds with microsecond precision from microseconds, trailing zeros trimmed: `1508.125`,
+    /// `100.0`, `-0.000001`.
+    @inlinable
+    public mutating func appendTime(_ microseconds: Int64) {
+        separate()
+        JSONText.appendFixed(microseconds, decimals: 6, to: &bytes)
+        needsComma = true
+    }
+
+    @inlinable
+    public mutating func bool(_ b: Bool) { raw(b ? "true" : "false") }
+
+    @inlinable
+    public mutating func null() { raw("null") }
+
+    /// A value written as given: it must be valid JSON (`true`, `null`, …).
+    @inlinable
+    public mutating func raw(_ s: StaticString) {
+        separate()
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        needsComma = true
+    }
+
+    /// A ``JSONValue``; its numbers in `style` (``JSONNumberStyle/shortest`` unless told, as
+    /// the control protocol writes them).
+    public mutating func value(_ v: JSONValue, style: JSONNumberStyle = .shortest) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let d): number(d, style: style)
+        case .string(let s): string(s)
+        case .array(let items):
+            beginArray()
+            for item in items { value(item, style: style) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for (k, item) in members {
+                key(k)
+                value(item, style: style)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: Fields (key and value)
+
+    /// `"k":"s"`, or `"k":null`.
+    @inlinable
+    public mutating func field(_ k: StaticString, _ s: String?) {
+        key(k)
+        guard let s else { null(); return }
+        string(s)
+    }
+
+    @inlinable
+    public mutating func field(_ k: StaticString, _ v: Int) {
+        key(k)
+        integer(Int64(v))
+    }
+
+    @inlinable
+    public mutating func field(_ k: StaticString, _ v: UInt64) {
+        key(k)
+        integer(v)
+    }
+
+    /// `"k":12.333` (``JSONNumberStyle/thousandths``), or `"k":null`.
+    @inlinable
+    public mutating func field(_ k: StaticString, _ v: Double?) {
+        key(k)
+        guard let v else { null(); return }
+        number(v)
+    }
+
+    @inlinable
+    public mutating func field(_ k: StaticString, _ b: Bool) {
+        key(k)
+        bool(b)
+    }
+
+    /// Seconds with microsecond precision, trailing zeros trimmed (`1508.125`).
+    @inlinable
+    public mutating func field(_ k: StaticString, time t: Int64) {
+        key(k)
+        appendTime(t)
+    }
+}

@@ -1,0 +1,87 @@
+import Testing
+import EvrouteJSON
+
+@Suite("JSON writer")
+struct JSONWriterTests {
+    private func text(_ w: JSONWriter) -> String { String(decoding: w.bytes, as: UTF8.self) }
+
+    @Test func aTraceLineReadsAsTheTraceHasAlwaysWrittenIt() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "touch")
+        w.field("time", time: 100_009_276)
+        w.field("device", nil as String?)
+        w.field("touch", 1)
+        w.field("x", 78.4375)
+        w.field("y", 52.0)
+        w.field("pressure", nil as Double?)
+        w.field("tap", true)
+        w.field("id", UInt64(42))
+        w.endObject()
+        #expect(text(w) == #"{"type":"touch","time":100.009276,"device":null,"touch":1,"x":78.438,"y":52.0,"pressure":null,"tap":true,"id":42}"#)
+    }
+
+    @Test func commasInNestedObjectsAndArrays() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("region", "a/b")
+        w.key("chain")
+        w.beginArray()
+        w.string("a/b")
+        w.beginArray()
+        w.endArray()
+        w.beginObject()
+        w.key("k")
+        w.beginArray()
+        w.integer(Int64(1))
+        w.number(2.5)
+        w.number(3, style: .shortest)
+        w.null()
+        w.bool(false)
+        w.endArray()
+        w.endObject()
+        w.endArray()
+        w.key("empty")
+        w.beginObject()
+        w.endObject()
+        w.endObject()
+        #expect(text(w) == #"{"region":"a/b","chain":["a/b",[],{"k":[1,2.5,3,null,false]}],"empty":{}}"#)
+    }
+
+    @Test func topLevelValuesAreNotSeparated() {
+        // JSON lines: the writer is reused line after line without a reset.
+        var w = JSONWriter()
+        for i in 0..<3 {
+            w.bytes.removeAll(keepingCapacity: true)
+            w.beginObject()
+            w.field("n", i)
+            w.endObject()
+            #expect(text(w) == "{\"n\":\(i)}")
+        }
+        w.reset()
+        w.string("a")
+        w.string("b")
+        #expect(text(w) == #""a""b""#)
+    }
+
+    @Test func keysGivenAsStringsAreEscaped() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("a\"b")
+        w.integer(Int64(1))
+        w.key("line\nbreak")
+        w.integer(UInt64(2))
+        w.endObject()
+        #expect(text(w) == #"{"a\"b":1,"line\nbreak":2}"#)
+    }
+
+    @Test func valuesAndTheirNumberStyle() {
+        let v: JSONValue = .object([("w", .number(1280)), ("u", .number(3.004)), ("list", .array([.number(-0.0), .null]))])
+        var w = JSONWriter()
+        w.value(v)
+        #expect(text(w) == #"{"w":1280,"u":3.004,"list":[0,null]}"#)
+        w.reset()
+        w.value(v, style: .thousandths)
+        #expect(text(w) == #"{"w":1280.0,"u":3.004,"list":[0.0,null]}"#)
+    }
+}
