@@ -157,9 +157,9 @@ extension SpecReader {
         guard let f = fields(node, "plugin", known: nil) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
-        var type: String?
-        if let t = required(f, "type", hint: "one of: \(PluginSpec.knownTypes.joined(separator: ", "))") {
-            type = choice(t, "plugin type", PluginSpec.knownTypes.map { ($0, $0) })
+        var type: PluginKind?
+        if let t = required(f, "type", hint: "one of: \(PluginKind.allCases.map(\.rawValue).joined(separator: ", "))") {
+            type = choice(t, "plugin type", PluginKind.allCases.map { ($0.rawValue, $0) })
         }
         var options: [String: ConfigValue] = [:]
         for key in f.order where key != "name" && key != "type" { options[key] = configValue(f[key]!) }

@@ -69,7 +69,7 @@ import Testing
         #expect(spec.devices[1].calibration == nil)
 
         #expect(spec.plugins.map(\.name) == ["shell", "ui"])
-        #expect(spec.plugins[0].type == "exec")
+        #expect(spec.plugins[0].type == .exec)
         #expect(spec.plugins[0].options.isEmpty)
         #expect(spec.plugins[1].options == ["path": .string("/run/evroute/ui.sock"), "retry": .number(3), "verbose": .bool(false)])
 

@@ -29,6 +29,20 @@ struct LayoutTests {
         #expect(e[2].contains("forms a cycle") && e[3].contains("forms a cycle"))
     }
 
+    @Test func pluginKindsAndTheirFamilies() throws {
+        #expect(PluginKind.allCases.map(\.rawValue) == ["log", "exec", "socket", "process", "action", "focus", "present", "dismiss"])
+        #expect(PluginKind.allCases.filter(\.isHosted) == [.log, .exec, .socket, .process])
+        #expect(PluginKind.allCases.filter(\.isRoutingBuiltIn) == [.action, .focus, .present, .dismiss])
+        #expect(PluginKind.builtInInstances == [.log, .action, .focus, .present, .dismiss])
+        #expect("\(PluginKind.process)" == "process")
+        // Every kind with a built-in instance can be used undeclared, named like its type.
+        let layout = try makeLayout([screen("s", region("root", 0, 0, 10, 10))])
+        for kind in PluginKind.allCases {
+            #expect(layout.pluginType(of: kind.rawValue) == (kind.hasBuiltInInstance ? kind : nil))
+        }
+        #expect(layout.pluginType(of: "p") == .exec)
+    }
+
     @Test func nextToAnAncestorIsACycle() {
         let e = errors { try makeLayout([screen("s", region("root", 0, 0, 10, 10, [
             region("a", 0, 0, 1, 1, [region("b", 0, 0, 1, 1)]) { $0.next = "b" },

@@ -18,7 +18,7 @@ func makeLayout(_ screens: [ScreenSpec], app: [HandlerSpec] = [], fallback: [Han
                 devices: [DeviceRuleSpec] = []) throws -> Layout {
     try Layout.compile(LayoutSpec(displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
                                   devices: devices,
-                                  plugins: [PluginSpec(name: "p", type: "exec"), PluginSpec(name: "q", type: "exec")],
+                                  plugins: [PluginSpec(name: "p", type: .exec), PluginSpec(name: "q", type: .exec)],
                                   screens: screens, applicationHandlers: app, fallbackHandlers: fallback))
 }
 

@@ -10,7 +10,7 @@ import EvrouteSystem
 struct PluginExecTests {
     @Test func runsTheHandlerCommandWithTheEventInItsEnvironment() throws {
         let out = temporaryPath("env.txt")
-        let layout = try pluginLayout(PluginSpec(name: "shell", type: "exec"),
+        let layout = try pluginLayout(PluginSpec(name: "shell", type: .exec),
                                       handlerOptions: ["command": .list([.string("/bin/sh"), .string("-c"), .string("env | grep ^EVROUTE_ | sort > \"$0.tmp\" && mv \"$0.tmp\" \"$0\""), .string(out)])])
         let rig = try PluginRig(layout)
         let id = rig.tap()
@@ -35,7 +35,7 @@ struct PluginExecTests {
     }
 
     @Test func shellStringAndPluginLevelCommandWithOutputLogged() throws {
-        let layout = try pluginLayout(PluginSpec(name: "sh", type: "exec",
+        let layout = try pluginLayout(PluginSpec(name: "sh", type: .exec,
                                                  options: ["shell": .bool(true), "command": .string("echo \"hello from $EVROUTE_REGION\"; echo oops >&2")]))
         let rig = try PluginRig(layout)
         rig.tap()
@@ -44,7 +44,7 @@ struct PluginExecTests {
     }
 
     @Test func aCommandThatHangsIsKilledAfterItsTimeout() throws {
-        let layout = try pluginLayout(PluginSpec(name: "slow", type: "exec",
+        let layout = try pluginLayout(PluginSpec(name: "slow", type: .exec,
                                                  options: ["command": .list([.string("sleep"), .string("30")]),
                                                            "timeout": .number(0.2), "kill-after": .number(0.2)]))
         let rig = try PluginRig(layout)
@@ -60,7 +60,7 @@ struct PluginExecTests {
 
     @Test func aCommandIgnoringSIGTERMIsKilled() throws {
         let path = script("stubborn.sh", "#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.05; done\n")
-        let layout = try pluginLayout(PluginSpec(name: "stubborn", type: "exec",
+        let layout = try pluginLayout(PluginSpec(name: "stubborn", type: .exec,
                                                  options: ["command": .list([.string(path)]), "timeout": .number(0.1), "kill-after": .number(0.1)]))
         let rig = try PluginRig(layout)
         rig.tap()
@@ -69,7 +69,7 @@ struct PluginExecTests {
     }
 
     @Test func overTheConcurrencyCapEventsQueueThenDrop() throws {
-        let layout = try pluginLayout(PluginSpec(name: "cap", type: "exec",
+        let layout = try pluginLayout(PluginSpec(name: "cap", type: .exec,
                                                  options: ["command": .list([.string("sleep"), .string("0.2")]),
                                                            "max-concurrent": .number(1), "max-queued": .number(1)]))
         let rig = try PluginRig(layout)
@@ -85,7 +85,7 @@ struct PluginExecTests {
     }
 
     @Test func outputBeyondTheLimitIsDropped() throws {
-        let layout = try pluginLayout(PluginSpec(name: "chatty", type: "exec",
+        let layout = try pluginLayout(PluginSpec(name: "chatty", type: .exec,
                                                  options: ["shell": .bool(true), "output-limit": .number(100),
                                                            "command": .string("i=0; while [ $i -lt 2000 ]; do echo line-$i; i=$((i+1)); done")]))
         let rig = try PluginRig(layout)
@@ -98,7 +98,7 @@ struct PluginExecTests {
     }
 
     @Test func aMissingProgramIsAFailureNotACrash() throws {
-        let layout = try pluginLayout(PluginSpec(name: "missing", type: "exec",
+        let layout = try pluginLayout(PluginSpec(name: "missing", type: .exec,
                                                  options: ["command": .list([.string("/nonexistent/evroute-test-program")])]))
         let rig = try PluginRig(layout)
         rig.tap()
@@ -112,7 +112,7 @@ struct PluginExecTests {
 
     /// Not a timed assertion: prints what spawning costs the routing thread, for the report.
     @Test func spawnCost() throws {
-        let layout = try pluginLayout(PluginSpec(name: "t", type: "exec", options: ["command": .list([.string("true")]), "max-concurrent": .number(64)]))
+        let layout = try pluginLayout(PluginSpec(name: "t", type: .exec, options: ["command": .list([.string("true")]), "max-concurrent": .number(64)]))
         let rig = try PluginRig(layout)
         let n = 20
         let start = MonotonicClock.now()
@@ -126,11 +126,11 @@ struct PluginExecTests {
 
     @Test func badCommandOptionsAreRejectedUpFront() throws {
         let loop = try EventLoop()
-        let noShell = try pluginLayout(PluginSpec(name: "x", type: "exec", options: ["command": .string("echo hi")]))
+        let noShell = try pluginLayout(PluginSpec(name: "x", type: .exec, options: ["command": .string("echo hi")]))
         #expect(throws: PluginConfigError.self) { try PluginHost(layout: noShell, loop: loop, log: Log(fd: -1)) }
-        let noCommand = try pluginLayout(PluginSpec(name: "x", type: "exec"))
+        let noCommand = try pluginLayout(PluginSpec(name: "x", type: .exec))
         #expect(throws: PluginConfigError.self) { try PluginHost(layout: noCommand, loop: loop, log: Log(fd: -1)) }
-        let badCap = try pluginLayout(PluginSpec(name: "x", type: "exec", options: ["command": .list([.string("true")]), "max-concurrent": .number(0)]))
+        let badCap = try pluginLayout(PluginSpec(name: "x", type: .exec, options: ["command": .list([.string("true")]), "max-concurrent": .number(0)]))
         #expect(throws: PluginConfigError.self) { try PluginHost(layout: badCap, loop: loop, log: Log(fd: -1)) }
     }
 }

@@ -9,7 +9,7 @@ import EvrouteSystem
 @Suite("Plugin host")
 struct PluginHostTests {
     @Test func logPluginWritesOneLinePerEventAndHandles() throws {
-        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "log", type: "log")))
+        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "log", type: .log)))
         let id = rig.tap()
         #expect(rig.outcomes.began[id] == "home/root/button")
         #expect(rig.logText.contains("touch \(id) began (50, 50) home/root/button → home/root/button [log] device touch"))
@@ -21,7 +21,7 @@ struct PluginHostTests {
 
     @Test func eventJSONIsTheTraceObjectWithAUniqueID() throws {
         let path = temporaryPath("ui.sock")
-        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: "socket", options: ["path": .string(path)])))
+        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)])))
         let layout = rig.router.layout
         let button = layout.region(path: "home/root/button")!
         let event = RoutedEvent(kind: .key(name: "KEY_ENTER", phase: .down), time: Timestamp(microseconds: 1_500_000),
@@ -33,8 +33,8 @@ struct PluginHostTests {
 
     @Test func reloadKeepsUnchangedInstancesAndReplacesChangedOnes() throws {
         let path = temporaryPath("ui.sock")
-        let ui = PluginSpec(name: "ui", type: "socket", options: ["path": .string(path)])
-        let helperV1 = PluginSpec(name: "helper", type: "process", options: ["command": .list([.string("/bin/sh"), .string("-c"), .string("cat > /dev/null")])])
+        let ui = PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)])
+        let helperV1 = PluginSpec(name: "helper", type: .process, options: ["command": .list([.string("/bin/sh"), .string("-c"), .string("cat > /dev/null")])])
         let rig = try PluginRig(try pluginLayout(ui, extraPlugins: [helperV1]))
         #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
         let oldHelper = pid_t(rig.stats("helper").details["pid"]!)
@@ -60,18 +60,18 @@ struct PluginHostTests {
         #expect(rig.stats("helper").details["running"] == 1)
 
         // Removing the socket plugin closes it and removes its file.
-        try rig.host.reload(layout: try pluginLayout(PluginSpec(name: "ui", type: "log"), extraPlugins: [helperV2]))
+        try rig.host.reload(layout: try pluginLayout(PluginSpec(name: "ui", type: .log), extraPlugins: [helperV2]))
         #expect(access(path, F_OK) != 0)
-        #expect(rig.stats("ui").type == "log")
+        #expect(rig.stats("ui").type == .log)
     }
 
     @Test func unknownOptionsTypesAreRejected() throws {
         let loop = try EventLoop()
-        for bad in [PluginSpec(name: "s", type: "socket"),
-                    PluginSpec(name: "s", type: "socket", options: ["path": .string("/tmp/x.sock"), "mode": .string("rw")]),
-                    PluginSpec(name: "s", type: "socket", options: ["path": .string("/tmp/x.sock"), "on-timeout": .string("maybe")]),
-                    PluginSpec(name: "p", type: "process"),
-                    PluginSpec(name: "p", type: "process", options: ["command": .list([.string("x")]), "deadline-ms": .number(-1)])] {
+        for bad in [PluginSpec(name: "s", type: .socket),
+                    PluginSpec(name: "s", type: .socket, options: ["path": .string("/tmp/x.sock"), "mode": .string("rw")]),
+                    PluginSpec(name: "s", type: .socket, options: ["path": .string("/tmp/x.sock"), "on-timeout": .string("maybe")]),
+                    PluginSpec(name: "p", type: .process),
+                    PluginSpec(name: "p", type: .process, options: ["command": .list([.string("x")]), "deadline-ms": .number(-1)])] {
             let layout = try pluginLayout(bad)
             #expect(throws: PluginConfigError.self) { try PluginHost(layout: layout, loop: loop, log: Log(fd: -1)) }
         }
@@ -90,7 +90,7 @@ struct PluginHostTests {
     /// Not a timed assertion: prints what a dispatch costs, for the report.
     @Test func dispatchCost() throws {
         let path = temporaryPath("ui.sock")
-        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: "socket", options: ["path": .string(path), "max-buffer": .number(16_000_000)])))
+        let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path), "max-buffer": .number(16_000_000)])))
         let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
         defer { close(clientFD) }

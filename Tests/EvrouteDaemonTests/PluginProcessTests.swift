@@ -28,7 +28,7 @@ private func answeringHelper(garbagePerEvent: Int = 0, exitAfter: Int? = nil) ->
 private func processPlugin(_ command: [String], _ options: [String: ConfigValue] = [:]) -> PluginSpec {
     var o = options
     o["command"] = .list(command.map { .string($0) })
-    return PluginSpec(name: "helper", type: "process", options: o)
+    return PluginSpec(name: "helper", type: .process, options: o)
 }
 
 @Suite("Plugin process")

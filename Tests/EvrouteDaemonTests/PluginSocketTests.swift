@@ -54,7 +54,7 @@ private final class TestClient {
 private func socketPlugin(_ path: String, _ options: [String: ConfigValue] = [:]) -> PluginSpec {
     var o = options
     o["path"] = .string(path)
-    return PluginSpec(name: "ui", type: "socket", options: o)
+    return PluginSpec(name: "ui", type: .socket, options: o)
 }
 
 @Suite("Plugin socket")

@@ -16,7 +16,7 @@ func pluginLayout(_ plugin: PluginSpec, buttonOn: [EventFilter] = [.touchBegan],
                           handlers: [HandlerSpec(plugin: "after", on: [.touch])])
     return try Layout.compile(LayoutSpec(
         displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
-        plugins: [plugin, PluginSpec(name: "after", type: "log")] + extraPlugins,
+        plugins: [plugin, PluginSpec(name: "after", type: .log)] + extraPlugins,
         screens: [ScreenSpec(name: "home", display: "main", root: root)]))
 }
 

@@ -116,7 +116,7 @@ public final class Layout: @unchecked Sendable {
     }
 
     /// The plugin type of a plugin instance name, if declared or built in.
-    public func pluginType(of name: String) -> String? {
+    public func pluginType(of name: String) -> PluginKind? {
         plugins.first { $0.name == name }?.type
     }
 }

@@ -16,7 +16,7 @@ struct LayoutCompiler {
     var regions: [RegionNode] = []
     var displayIndex: [String: Int] = [:]
     var screenIndex: [String: Int] = [:]
-    var pluginTypes: [String: String] = [:]
+    var pluginTypes: [String: PluginKind] = [:]
 
     init(spec: LayoutSpec) { self.spec = spec }
 
@@ -37,15 +37,12 @@ struct LayoutCompiler {
         var plugins: [PluginSpec] = []
         for p in spec.plugins {
             if pluginTypes[p.name] != nil { error("duplicate plugin name '\(p.name)'", p.location); continue }
-            if !PluginSpec.knownTypes.contains(p.type) {
-                error("unknown plugin type '\(p.type)' (expected one of: \(PluginSpec.knownTypes.joined(separator: ", ")))", p.location)
-            }
             pluginTypes[p.name] = p.type
             plugins.append(p)
         }
-        for b in PluginSpec.builtInInstances where pluginTypes[b] == nil {
-            pluginTypes[b] = b
-            plugins.append(PluginSpec(name: b, type: b))
+        for b in PluginKind.builtInInstances where pluginTypes[b.rawValue] == nil {
+            pluginTypes[b.rawValue] = b
+            plugins.append(PluginSpec(name: b.rawValue, type: b))
         }
         // Screens: names and displays first, so `next` and presentation can refer to any.
         var screenDisplays: [Int] = []
@@ -141,15 +138,15 @@ struct LayoutCompiler {
         var out: [Int] = []
         for h in specs {
             guard let type = pluginTypes[h.plugin] else {
-                let declared = spec.plugins.map(\.name) + PluginSpec.builtInInstances
+                let declared = spec.plugins.map(\.name) + PluginKind.builtInInstances.map(\.rawValue)
                 error("unknown plugin '\(h.plugin)' (declared: \(declared.joined(separator: ", ")))", h.location)
                 continue
             }
             if h.on.isEmpty { error("handler for plugin '\(h.plugin)' takes no events: give 'on' at least one kind (\(EventFilter.spellings))", h.location) }
             switch type {
-            case "action" where h.options["action"]?.string == nil:
+            case .action where h.options["action"]?.string == nil:
                 error("an 'action' handler needs 'action: NAME'", h.location)
-            case "present":
+            case .present:
                 if let name = h.options["screen"]?.string {
                     if screenIndex[name] == nil { error("unknown screen '\(name)' for 'present'", h.location) }
                 } else {

@@ -104,21 +104,16 @@ extension DeviceRuleSpec: Equatable {
 /// A plugin instance: a name handlers refer to, a type, and the type's options.
 public struct PluginSpec: Sendable {
     public var name: String
-    public var type: String
+    public var type: PluginKind
     public var options: [String: ConfigValue]
     public var location: SourceLocation?
 
-    public init(name: String, type: String, options: [String: ConfigValue] = [:], location: SourceLocation? = nil) {
+    public init(name: String, type: PluginKind, options: [String: ConfigValue] = [:], location: SourceLocation? = nil) {
         self.name = name
         self.type = type
         self.options = options
         self.location = location
     }
-
-    /// Plugin types evroute knows.
-    public static let knownTypes: [String] = ["log", "exec", "socket", "process", "action", "focus", "present", "dismiss"]
-    /// Plugin instances that exist without being declared (named like their type).
-    public static let builtInInstances: [String] = ["log", "action", "focus", "present", "dismiss"]
 }
 
 /// A handler attached to a responder: a plugin instance and the event kinds it takes.

@@ -5,25 +5,25 @@ public struct HandlerBinding: Sendable {
     /// The plugin instance name (`shell`, `log`, …).
     public var plugin: String { storage.plugin }
     /// The plugin's type (`exec`, `log`, …).
-    public var pluginType: String { storage.pluginType }
+    public var pluginType: PluginKind { storage.pluginType }
     public var filters: [EventFilter] { storage.filters }
     public var options: [String: ConfigValue] { storage.options }
     public let owner: ResponderID
     public var location: SourceLocation? { storage.location }
-    /// A built-in plugin type that acts on routing itself (`action`, `focus`, `present`,
-    /// `dismiss`): it runs in the router, even in dry-run.
+    /// A plugin type that acts on routing itself (``PluginKind/isRoutingBuiltIn``: `action`,
+    /// `focus`, `present`, `dismiss`): it runs in the router, even in dry-run.
     public let isBuiltIn: Bool
 
     /// The reference-counted parts, behind one reference: a binding is copied on every routed
     /// event (into the route record), and one retain is cheaper than five.
     private final class Storage: Sendable {
         let plugin: String
-        let pluginType: String
+        let pluginType: PluginKind
         let filters: [EventFilter]
         let options: [String: ConfigValue]
         let location: SourceLocation?
 
-        init(plugin: String, pluginType: String, filters: [EventFilter], options: [String: ConfigValue], location: SourceLocation?) {
+        init(plugin: String, pluginType: PluginKind, filters: [EventFilter], options: [String: ConfigValue], location: SourceLocation?) {
             self.plugin = plugin
             self.pluginType = pluginType
             self.filters = filters
@@ -39,12 +39,12 @@ public struct HandlerBinding: Sendable {
     private let takesAny: Bool
     private let takesAllKeys: Bool
 
-    init(index: Int, spec: HandlerSpec, pluginType: String, owner: ResponderID) {
+    init(index: Int, spec: HandlerSpec, pluginType: PluginKind, owner: ResponderID) {
         self.index = index
         self.storage = Storage(plugin: spec.plugin, pluginType: pluginType, filters: spec.on,
                                options: spec.options, location: spec.location)
         self.owner = owner
-        self.isBuiltIn = pluginType == "action" || pluginType == "focus" || pluginType == "present" || pluginType == "dismiss"
+        self.isBuiltIn = pluginType.isRoutingBuiltIn
         var mask: UInt8 = 0
         var tap = false, any = false, keys = false
         for f in spec.on {

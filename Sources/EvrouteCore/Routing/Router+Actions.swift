@@ -1,10 +1,4 @@
 extension Router {
-    /// The built-in plugin types that act on routing itself. They run in dry-run too: they
-    /// are part of how events route, not side effects outside the router.
-    static func isBuiltIn(_ type: String) -> Bool {
-        type == "action" || type == "focus" || type == "present" || type == "dismiss"
-    }
-
     // MARK: Actions
 
     /// Sends a named action up the chain (UIKit's nil-targeted `sendAction`): from `region`
@@ -69,10 +63,10 @@ extension Router {
     func performBuiltIn(_ handler: HandlerBinding, for event: RoutedEvent) {
         guard handler.isBuiltIn, event.layout === layout else { return }
         switch handler.pluginType {
-        case "action":
+        case .action:
             guard let name = handler.options["action"]?.string else { return }
             sendAction(name, fromRegion: event.region, display: event.display ?? 0, time: event.time)
-        case "focus":
+        case .focus:
             if let name = handler.options["region"]?.string, let r = event.region ?? firstRegion(ofHandler: handler) {
                 let screen = layout.regions[r].screen
                 setFirstResponder(layout.region(named: name, inScreen: screen), inScreen: screen, time: event.time)
@@ -81,13 +75,13 @@ extension Router {
             } else if let r = event.region {
                 setFirstResponder(r, time: event.time)
             }
-        case "present":
+        case .present:
             if let name = handler.options["screen"]?.string, let s = layout.screen(named: name) {
                 present(screen: s, time: event.time)
             }
-        case "dismiss":
+        case .dismiss:
             if let d = event.display { dismiss(display: d, time: event.time) }
-        default:
+        case .log, .exec, .socket, .process:
             break
         }
     }

@@ -83,7 +83,7 @@ extension Daemon {
 
         let plugins: [JSONValue] = (self.plugins?.statistics ?? []).map { s in
             .object([
-                ("name", .string(s.name)), ("type", .string(s.type)), ("delivered", .int(s.delivered)),
+                ("name", .string(s.name)), ("type", .string(s.type.rawValue)), ("delivered", .int(s.delivered)),
                 ("handled", .int(s.handled)), ("declined", .int(s.declined)), ("timed_out", .int(s.timedOut)),
                 ("dropped", .int(s.dropped)), ("failures", .int(s.failures)), ("restarts", .int(s.restarts)),
                 ("last_error", .string(s.lastError)),

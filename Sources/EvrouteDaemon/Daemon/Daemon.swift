@@ -208,7 +208,7 @@ public final class Daemon {
     var pluginsBusy: Bool {
         (plugins?.statistics ?? []).contains { s in
             let d = s.details
-            return (s.type != "process" && (d["running"] ?? 0) > 0) || (d["queued"] ?? 0) > 0
+            return (s.type != .process && (d["running"] ?? 0) > 0) || (d["queued"] ?? 0) > 0
                 || (d["pending"] ?? 0) > 0 || (d["queued_bytes"] ?? 0) > 0
         }
     }

@@ -9,14 +9,12 @@ import EvrouteSystem
 /// ``HandlerDispatcher``. Everything happens on the event loop's thread; ``dispatch(_:to:at:)``
 /// never waits (it writes to non-blocking descriptors, queues, or spawns, and returns).
 ///
-/// Built-in types the router performs itself (`action`, `focus`, `present`, `dismiss`) never
-/// reach the host. A plugin that fails (cannot bind, helper crashes, child hangs) is
+/// It runs the hosted plugin kinds (``PluginKind/isHosted``: `log`, `exec`, `socket`,
+/// `process`); the routing built-ins (`action`, `focus`, `present`, `dismiss`) are performed
+/// by the router itself and never reach the host. A plugin that fails (cannot bind, helper crashes, child hangs) is
 /// isolated: its events are declined or time out and walk on; the daemon and other plugins
 /// go on.
 public final class PluginHost: HandlerDispatcher {
-    /// Plugin types this host runs.
-    public static let hostedTypes: Set<String> = ["log", "exec", "socket", "process"]
-
     private let loop: EventLoop
     private let log: Log
     private weak var router: Router?
@@ -146,21 +144,18 @@ public final class PluginHost: HandlerDispatcher {
 
     private func makePlugins(_ layout: Layout) throws(PluginConfigError) -> [any Plugin] {
         var out: [any Plugin] = []
-        for spec in layout.plugins where PluginHost.hostedTypes.contains(spec.type) {
+        for spec in layout.plugins {
             switch spec.type {
-            case "log": out.append(LogPlugin(spec: spec, context: context))
-            case "exec":
+            case .log: out.append(LogPlugin(spec: spec, context: context))
+            case .exec:
                 let p = try ExecPlugin(spec: spec, context: context)
                 // Every handler of this instance must have a runnable command.
                 for h in layout.handlers where h.plugin == spec.name { _ = try p.config.argv(for: h) }
                 out.append(p)
-            case "socket": out.append(try SocketPlugin(spec: spec, context: context))
-            case "process": out.append(try ProcessPlugin(spec: spec, context: context))
-            default: break
+            case .socket: out.append(try SocketPlugin(spec: spec, context: context))
+            case .process: out.append(try ProcessPlugin(spec: spec, context: context))
+            case .action, .focus, .present, .dismiss: break   // routing built-ins: the router performs them
             }
-        }
-        for spec in layout.plugins where !PluginHost.hostedTypes.contains(spec.type) && !["action", "focus", "present", "dismiss"].contains(spec.type) {
-            log.warning("plugin \(spec.name): type \(spec.type) is not one the daemon runs; its handlers decline")
         }
         return out
     }

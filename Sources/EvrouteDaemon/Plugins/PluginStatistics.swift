@@ -1,5 +1,6 @@
+import EvrouteCore
+
 /// What one plugin instance has done since it started, for `evroute status`.
-import EvrouteSystem
 ///
 /// Counters of asynchronous plugins (`socket` with answers, `process`) count each event once,
 /// by its final outcome: `handled`, `declined` (answered unhandled, or declined at once) or
@@ -7,8 +8,8 @@ import EvrouteSystem
 public struct PluginStatistics: Sendable, CustomStringConvertible {
     /// The instance name (`shell`, `ui`, …).
     public var name: String
-    /// The plugin type (`log`, `exec`, `socket`, `process`).
-    public var type: String
+    /// The plugin type (a hosted one: `log`, `exec`, `socket`, `process`).
+    public var type: PluginKind
     /// Events offered to the instance.
     public var delivered = 0
     /// Events the instance took.
@@ -29,7 +30,7 @@ public struct PluginStatistics: Sendable, CustomStringConvertible {
     /// `garbage_lines`, `late_answers`, `clients_dropped`, `output_truncated`, …
     public var details: [String: Int] = [:]
 
-    public init(name: String, type: String) {
+    public init(name: String, type: PluginKind) {
         self.name = name
         self.type = type
     }
