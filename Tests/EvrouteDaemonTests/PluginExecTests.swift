@@ -39,7 +39,7 @@ struct PluginExecTests {
                                                  options: ["shell": .bool(true), "command": .string("echo \"hello from $EVROUTE_REGION\"; echo oops >&2")]))
         let rig = try PluginRig(layout)
         rig.tap()
-        #expect(rig.run(upTo: 5) { rig.logText.contains("oops") && rig.stats("sh").details["running"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.logText.contains("oops") && rig.stats("sh")[gauge: .running] == 0 })
         #expect(rig.logText.contains("hello from home/root/button"))
     }
 
@@ -50,11 +50,11 @@ struct PluginExecTests {
         let rig = try PluginRig(layout)
         let start = MonotonicClock.now()
         rig.tap()
-        #expect(rig.run(upTo: 5) { rig.stats("slow").details["running"] == 1 })
-        #expect(rig.run(upTo: 5) { rig.stats("slow").details["running"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.stats("slow")[gauge: .running] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("slow")[gauge: .running] == 0 })
         let elapsed = (MonotonicClock.now() - start).seconds
         #expect(elapsed >= 0.19 && elapsed < 2)
-        #expect(rig.stats("slow").details["timeouts"] == 1)
+        #expect(rig.stats("slow")[counter: .timeouts] == 1)
         #expect(rig.stats("slow").failures == 1)
     }
 
@@ -64,7 +64,7 @@ struct PluginExecTests {
                                                  options: ["command": .list([.string(path)]), "timeout": .number(0.1), "kill-after": .number(0.1)]))
         let rig = try PluginRig(layout)
         rig.tap()
-        #expect(rig.run(upTo: 5) { rig.stats("stubborn").details["running"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.stats("stubborn")[gauge: .running] == 0 })
         #expect(rig.logText.contains("killed by signal 9"))
     }
 
@@ -75,13 +75,13 @@ struct PluginExecTests {
         let rig = try PluginRig(layout)
         for _ in 0..<4 { rig.tap() }
         var s = rig.stats("cap")
-        #expect(s.details["running"] == 0 && s.details["queued"] == 2 && s.dropped == 2)   // nothing spawned while routing
+        #expect(s[gauge: .running] == 0 && s[gauge: .queued] == 2 && s.dropped == 2)   // nothing spawned while routing
         #expect(s.handled == 4)   // exec always answers handled
         #expect(rig.outcomes.count("home/root/button") == 4)
-        #expect(rig.run(upTo: 5) { rig.stats("cap").details["started"] == 2 && rig.stats("cap").details["running"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.stats("cap")[counter: .started] == 2 && rig.stats("cap")[gauge: .running] == 0 })
         s = rig.stats("cap")
         #expect(s.dropped == 2)
-        #expect(s.details["peak_running"] == 1)
+        #expect(s[gauge: .peakRunning] == 1)
     }
 
     @Test func outputBeyondTheLimitIsDropped() throws {
@@ -90,11 +90,11 @@ struct PluginExecTests {
                                                            "command": .string("i=0; while [ $i -lt 2000 ]; do echo line-$i; i=$((i+1)); done")]))
         let rig = try PluginRig(layout)
         rig.tap()
-        #expect(rig.run(upTo: 5) { rig.stats("chatty").details["running"] == 0 && rig.logText.contains("dropped") })
+        #expect(rig.run(upTo: 5) { rig.stats("chatty")[gauge: .running] == 0 && rig.logText.contains("dropped") })
         let text = rig.logText
         #expect(text.contains("line-0"))
         #expect(!text.contains("line-1999"))
-        #expect(rig.stats("chatty").details["output_truncated"] == 1)
+        #expect(rig.stats("chatty")[counter: .outputTruncated] == 1)
     }
 
     @Test func aMissingProgramIsAFailureNotACrash() throws {
@@ -118,10 +118,10 @@ struct PluginExecTests {
         let start = MonotonicClock.now()
         for _ in 0..<n { rig.tap() }
         let perTap = Double((MonotonicClock.now() - start).microseconds) / Double(n)
-        #expect(rig.run(upTo: 5) { rig.stats("t").details["running"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.stats("t")[gauge: .running] == 0 })
         let all = Double((MonotonicClock.now() - start).microseconds) / 1000
         print("exec: \(perTap) µs routing time per spawned command; \(n) commands run and reaped in \(all) ms")
-        #expect(rig.stats("t").details["started"] == n)
+        #expect(rig.stats("t")[counter: .started] == n)
     }
 
     @Test func badCommandOptionsAreRejectedUpFront() throws {

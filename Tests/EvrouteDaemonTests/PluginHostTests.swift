@@ -19,6 +19,29 @@ struct PluginHostTests {
         #expect(rig.stats("after").delivered == 1)
     }
 
+    @Test func statisticsDetailsAreTypedAndKeepTheirStatusNames() {
+        var s = PluginStatistics(name: "ui", type: .socket)
+        #expect(s.details.isEmpty)
+        #expect(s.description == "ui (socket): delivered 0, handled 0, declined 0")
+        s[gauge: .clients] = 0           // a gauge shows once set, also at 0
+        s[gauge: .pending] = 2
+        s[counter: .lateAnswers] += 1    // a counter shows once counted
+        s[counter: .clientsDropped] += 0
+        s[gauge: .queuedBytes] = 10
+        s[gauge: .peakRunning] = 1
+        #expect(s.details.map(\.name) == ["clients", "late_answers", "peak_running", "pending", "queued_bytes"])
+        #expect(s[gauge: .pid] == nil && s[counter: .clientsDropped] == 0 && s[counter: .lateAnswers] == 1)
+        s.timedOut = 3
+        s.lastError = "boom"
+        #expect(s.description == "ui (socket): delivered 0, handled 0, declined 0, timed out 3, clients 0, late answers 1, peak running 1, pending 2, queued bytes 10; last error: boom")
+        s[gauge: .pending] = nil
+        #expect(!s.details.contains { $0.name == "pending" })
+        // One namespace of names, as `status` and docs/plugins.md spell them.
+        let names = PluginGauge.allCases.map(\.rawValue) + PluginCounter.allCases.map(\.rawValue)
+        #expect(Set(names).count == names.count)
+        #expect(names.allSatisfy { $0.allSatisfy { $0 == "_" || ("a"..."z").contains($0) } })
+    }
+
     @Test func eventJSONIsTheTraceObjectWithAUniqueID() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)])))
@@ -36,28 +59,28 @@ struct PluginHostTests {
         let ui = PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)])
         let helperV1 = PluginSpec(name: "helper", type: .process, options: ["command": .list([.string("/bin/sh"), .string("-c"), .string("cat > /dev/null")])])
         let rig = try PluginRig(try pluginLayout(ui, extraPlugins: [helperV1]))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
-        let oldHelper = pid_t(rig.stats("helper").details["pid"]!)
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        let oldHelper = pid_t(rig.stats("helper")[gauge: .pid]!)
         let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
         defer { close(clientFD) }
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         rig.tap()
 
         // Same socket options, changed helper options.
         var helperV2 = helperV1
         helperV2.options["deadline-ms"] = .number(500)
         try rig.host.reload(layout: try pluginLayout(ui, extraPlugins: [helperV2]))
-        #expect(rig.stats("ui").details["clients"] == 1)     // the same instance, still connected
+        #expect(rig.stats("ui")[gauge: .clients] == 1)     // the same instance, still connected
         #expect(rig.stats("ui").delivered == 1)
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 && !processExists(oldHelper) })
-        #expect(pid_t(rig.stats("helper").details["pid"] ?? 0) != oldHelper)
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 && !processExists(oldHelper) })
+        #expect(pid_t(rig.stats("helper")[gauge: .pid] ?? 0) != oldHelper)
 
         // A bad option keeps everything as it was.
         var broken = helperV2
         broken.options["deadline-ms"] = .string("soon")
         #expect(throws: PluginConfigError.self) { try rig.host.reload(layout: try pluginLayout(ui, extraPlugins: [broken])) }
-        #expect(rig.stats("helper").details["running"] == 1)
+        #expect(rig.stats("helper")[gauge: .running] == 1)
 
         // Removing the socket plugin closes it and removes its file.
         try rig.host.reload(layout: try pluginLayout(PluginSpec(name: "ui", type: .log), extraPlugins: [helperV2]))
@@ -94,7 +117,7 @@ struct PluginHostTests {
         let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
         defer { close(clientFD) }
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         let layout = rig.router.layout
         let button = layout.region(path: "home/root/button")!
         let handler = layout.handlers[layout.regions[button].handlers[0]]

@@ -35,9 +35,9 @@ private func processPlugin(_ command: [String], _ options: [String: ConfigValue]
 struct PluginProcessTests {
     @Test func helperAnswersHandledOrUnhandled() throws {
         let rig = try PluginRig(try pluginLayout(processPlugin([answeringHelper()], ["deadline-ms": .number(5000)])))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let ids = (0..<6).map { _ in rig.tap() }
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["pending"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .pending] == 0 })
         for id in ids {
             #expect(rig.outcomes.began[id] == (id % 2 == 0 ? "home/root/button" : "home/root"), "touch \(id)")
         }
@@ -49,18 +49,18 @@ struct PluginProcessTests {
     @Test func aCrashingHelperIsRestartedAndAnswersAgain() throws {
         let rig = try PluginRig(try pluginLayout(processPlugin([answeringHelper(exitAfter: 1)],
                                                                ["deadline-ms": .number(5000), "restart-min-ms": .number(20)])))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
-        let firstPID = rig.stats("helper").details["pid"]
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        let firstPID = rig.stats("helper")[gauge: .pid]
         let first = rig.tap()
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 0 })
         // While it is down its events are declined at once: they walk on.
         let whileDown = rig.tap()
         #expect(rig.outcomes.began[whileDown] == "home/root")
-        #expect(rig.run(upTo: 5) { rig.stats("helper").restarts >= 1 && rig.stats("helper").details["running"] == 1 })
-        #expect(rig.stats("helper").details["pid"] != firstPID)
+        #expect(rig.run(upTo: 5) { rig.stats("helper").restarts >= 1 && rig.stats("helper")[gauge: .running] == 1 })
+        #expect(rig.stats("helper")[gauge: .pid] != firstPID)
         var later: [Int] = []
         for _ in 0..<2 { later.append(rig.tap()) }   // the restarted helper answers the first, then exits again
-        #expect(rig.run(upTo: 5) { later.allSatisfy { rig.outcomes.began[$0] != nil } && rig.stats("helper").details["pending"] == 0 })
+        #expect(rig.run(upTo: 5) { later.allSatisfy { rig.outcomes.began[$0] != nil } && rig.stats("helper")[gauge: .pending] == 0 })
         #expect(rig.outcomes.began[first] == (first % 2 == 0 ? "home/root/button" : "home/root"))
         #expect(rig.outcomes.began[later[0]] == (later[0] % 2 == 0 ? "home/root/button" : "home/root"))
         #expect(rig.stats("helper").failures >= 1)
@@ -70,7 +70,7 @@ struct PluginProcessTests {
     @Test func aHelperThatNeverAnswersTimesOutAndRoutingGoesOn() throws {
         // Reads its stdin (so writes succeed) but never answers.
         let rig = try PluginRig(try pluginLayout(processPlugin(["/bin/sh", "-c", "cat > /dev/null"], ["deadline-ms": .number(50)])))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let start = MonotonicClock.now()
         let ids = (0..<300).map { _ in rig.tap() }
         let burst = MonotonicClock.now() - start
@@ -85,12 +85,12 @@ struct PluginProcessTests {
 
     @Test func floodingAndGarbageAreCountedAndAnswersStillArrive() throws {
         let rig = try PluginRig(try pluginLayout(processPlugin([answeringHelper(garbagePerEvent: 2000)], ["deadline-ms": .number(5000)])))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let ids = (0..<10).map { _ in rig.tap() }
-        #expect(rig.run(upTo: 10) { rig.stats("helper").details["pending"] == 0 })
+        #expect(rig.run(upTo: 10) { rig.stats("helper")[gauge: .pending] == 0 })
         let s = rig.stats("helper")
         #expect(s.handled + s.declined == 10)
-        #expect(s.details["garbage_lines"] == 20_000)
+        #expect(s[counter: .garbageLines] == 20_000)
         #expect(ids.allSatisfy { rig.outcomes.began[$0] == ($0 % 2 == 0 ? "home/root/button" : "home/root") })
         // Rate-limited: a handful of garbage lines logged, not 20,000.
         let logged = rig.logText.split(separator: "\n").filter { $0.contains("not an answer") }.count
@@ -99,14 +99,14 @@ struct PluginProcessTests {
 
     @Test func aHelperThatDoesNotReadItsStdinGetsEventsDropped() throws {
         let rig = try PluginRig(try pluginLayout(processPlugin(["sleep", "30"], ["deadline-ms": .number(20), "max-buffer": .number(1024)])))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let start = MonotonicClock.now()
         let ids = (0..<2000).map { _ in rig.tap() }
         #expect((MonotonicClock.now() - start).seconds < 2)
         let s = rig.stats("helper")
         #expect(s.dropped > 0)
-        #expect(s.details["queued_bytes"]! <= 1024)
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["pending"] == 0 })
+        #expect(s[gauge: .queuedBytes]! <= 1024)
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .pending] == 0 })
         #expect(ids.allSatisfy { rig.outcomes.began[$0] == "home/root" })
     }
 
@@ -122,8 +122,8 @@ struct PluginProcessTests {
 
     @Test func shutdownStopsTheHelper() throws {
         let rig = try PluginRig(try pluginLayout(processPlugin(["/bin/sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"])))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
-        let pid = pid_t(rig.stats("helper").details["pid"]!)
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        let pid = pid_t(rig.stats("helper")[gauge: .pid]!)
         #expect(processExists(pid))
         let start = MonotonicClock.now()
         rig.host.shutdown(grace: .milliseconds(200))
@@ -139,17 +139,17 @@ struct PluginProcessTests {
         guard access(path, R_OK) == 0 else { Issue.record("missing \(path)"); return }
         let rig = try PluginRig(try pluginLayout(processPlugin(["python3", path, "--regions", "home/root/button"], ["deadline-ms": .number(5000)]),
                                                  buttonOn: [.touchBegan]))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["running"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let onButton = rig.tap(50, 50)
-        #expect(rig.run(upTo: 5) { rig.stats("helper").details["pending"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .pending] == 0 })
         #expect(rig.outcomes.began[onButton] == "home/root/button")
         #expect(rig.stats("helper").handled == 1)
 
         // Regions it does not list: it declines, the event walks on to the root.
         let other = try PluginRig(try pluginLayout(processPlugin(["python3", path, "--regions", "home/root/elsewhere"], ["deadline-ms": .number(5000)])))
-        #expect(other.run(upTo: 5) { other.stats("helper").details["running"] == 1 })
+        #expect(other.run(upTo: 5) { other.stats("helper")[gauge: .running] == 1 })
         let declined = other.tap(50, 50)
-        #expect(other.run(upTo: 5) { other.stats("helper").details["pending"] == 0 })
+        #expect(other.run(upTo: 5) { other.stats("helper")[gauge: .pending] == 0 })
         #expect(other.outcomes.began[declined] == "home/root")
         #expect(other.stats("helper").declined == 1)
     }

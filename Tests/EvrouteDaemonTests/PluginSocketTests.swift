@@ -66,7 +66,7 @@ struct PluginSocketTests {
         #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
         let a = try TestClient(path: path, loop: rig.loop)
         let b = try TestClient(path: path, loop: rig.loop)
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 2 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 2 })
         let ids = (0..<3).map { _ in rig.tap() }
         #expect(rig.run(upTo: 5) { a.lines.count == 3 && b.lines.count == 3 })
         #expect(a.lines == b.lines)
@@ -94,14 +94,14 @@ struct PluginSocketTests {
         let decider = try TestClient(path: path, loop: rig.loop, answerTwice: true) { line in
             TestClient.field("touch", in: line).map { $0 % 2 == 0 }
         }
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         let ids = (0..<4).map { _ in rig.tap() }
         #expect(rig.run(upTo: 5) { decider.lines.count == 4 })
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["pending"] == 0 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .pending] == 0 })
         let s = rig.stats("ui")
         #expect(s.handled + s.declined == 4)
         #expect(s.declined == 2)
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["late_answers"] == 4 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[counter: .lateAnswers] == 4 })
         for id in ids {
             #expect(rig.outcomes.began[id] == (id % 2 == 0 ? "home/root/button" : "home/root"))
         }
@@ -111,7 +111,7 @@ struct PluginSocketTests {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["answers": .bool(true), "deadline-ms": .number(20)])))
         let silent = try TestClient(path: path, loop: rig.loop)
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         let id = rig.tap()
         #expect(rig.run(upTo: 5) { rig.stats("ui").timedOut == 1 })
         #expect(rig.outcomes.began[id] == "home/root/button")
@@ -123,7 +123,7 @@ struct PluginSocketTests {
         let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["max-buffer": .number(4096)])))
         let slow = try TestClient(path: path, loop: rig.loop, reading: false)
         let fast = try TestClient(path: path, loop: rig.loop)
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 2 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 2 })
         let start = MonotonicClock.now()
         var routed = 0
         // Enough to fill the kernel's socket buffer and then ours.
@@ -132,11 +132,11 @@ struct PluginSocketTests {
         for _ in 0..<100 {
             for _ in 0..<50 { rig.tap(); routed += 1 }
             rig.run(upTo: 1) { fast.lines.count == routed }
-            if rig.stats("ui").details["clients_dropped"] == 1 { break }
+            if rig.stats("ui")[counter: .clientsDropped] == 1 { break }
         }
         let took = (MonotonicClock.now() - start).seconds
-        #expect(rig.stats("ui").details["clients_dropped"] == 1)
-        #expect(rig.stats("ui").details["clients"] == 1)
+        #expect(rig.stats("ui")[counter: .clientsDropped] == 1)
+        #expect(rig.stats("ui")[gauge: .clients] == 1)
         #expect(took < 3)
         #expect(rig.outcomes.began.count == routed)
         #expect(rig.run(upTo: 5) { fast.lines.count == routed })
@@ -153,7 +153,7 @@ struct PluginSocketTests {
         let rig = try PluginRig(try pluginLayout(socketPlugin(path)))
         #expect(rig.stats("ui").failures == 0)
         let client = try TestClient(path: path, loop: rig.loop)
-        #expect(rig.run(upTo: 5) { rig.stats("ui").details["clients"] == 1 })
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         _ = client
         rig.host.shutdown()
         #expect(access(path, F_OK) != 0)

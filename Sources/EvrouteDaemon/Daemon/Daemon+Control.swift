@@ -87,7 +87,7 @@ extension Daemon {
                 ("handled", .int(s.handled)), ("declined", .int(s.declined)), ("timed_out", .int(s.timedOut)),
                 ("dropped", .int(s.dropped)), ("failures", .int(s.failures)), ("restarts", .int(s.restarts)),
                 ("last_error", .string(s.lastError)),
-                ("details", .object(s.details.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+                ("details", .object(s.details.map { ($0.name, .int($0.value)) })),
             ])
         }
 

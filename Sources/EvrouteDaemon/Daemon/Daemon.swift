@@ -207,9 +207,10 @@ public final class Daemon {
     /// bytes queued for a helper.
     var pluginsBusy: Bool {
         (plugins?.statistics ?? []).contains { s in
-            let d = s.details
-            return (s.type != .process && (d["running"] ?? 0) > 0) || (d["queued"] ?? 0) > 0
-                || (d["pending"] ?? 0) > 0 || (d["queued_bytes"] ?? 0) > 0
+            // A running `process` helper is not work in flight; running `exec` commands are.
+            let running: Int = s.type == .process ? 0 : s[gauge: .running] ?? 0
+            let waiting: Int = (s[gauge: .queued] ?? 0) + (s[gauge: .pending] ?? 0) + (s[gauge: .queuedBytes] ?? 0)
+            return running > 0 || waiting > 0
         }
     }
 

@@ -125,7 +125,7 @@ final class ExecPlugin: Plugin {
         while !stopped, running.count < config.maxConcurrent, !queue.isEmpty {
             run(queue.removeFirst())
         }
-        statistics.details["peak_running"] = max(statistics.details["peak_running"] ?? 0, running.count)
+        statistics[gauge: .peakRunning] = max(statistics[gauge: .peakRunning] ?? 0, running.count)
         updateGauges()
     }
 
@@ -159,7 +159,7 @@ final class ExecPlugin: Plugin {
             return
         }
         try? SystemCall.close(pipe.write)
-        statistics.details["started", default: 0] += 1
+        statistics[counter: .started] += 1
         watchOutput(pipe.read, pid: child.pid, label: job.label)
         let r = Running(child: child)
         running[child.pid] = r
@@ -167,7 +167,7 @@ final class ExecPlugin: Plugin {
         r.timeoutTimer = context.loop.schedule(after: config.timeout) { [weak self, weak r] in
             guard let self, let r, r.child.isRunning else { return }
             r.timeoutTimer = nil
-            self.statistics.details["timeouts", default: 0] += 1
+            self.statistics[counter: .timeouts] += 1
             self.fail("\(job.label) [\(r.child.pid)] still running after \(self.config.timeout.seconds) s: SIGTERM")
             r.child.signal(SIGTERM)
             r.killTimer = self.context.loop.schedule(after: self.config.killAfter) { [weak r] in
@@ -182,7 +182,7 @@ final class ExecPlugin: Plugin {
         if let t = r.timeoutTimer { context.loop.cancel(t) }
         if let t = r.killTimer { context.loop.cancel(t) }
         if !child.exitedCleanly {
-            statistics.details["nonzero_exits", default: 0] += 1
+            statistics[counter: .nonzeroExits] += 1
             context.log.limited(.notice, &errorLogs, "exec \(spec.name): \(child.argv[0]) [\(child.pid)] \(child.exitDescription)")
         }
         startQueued()
@@ -202,7 +202,7 @@ final class ExecPlugin: Plugin {
             logged += line.count + 1
             if logged > limit {
                 truncated = true
-                self?.statistics.details["output_truncated", default: 0] += 1
+                self?.statistics[counter: .outputTruncated] += 1
                 log.notice("exec \(label) [\(pid)]: output beyond \(limit) bytes dropped")
                 return
             }
@@ -222,7 +222,7 @@ final class ExecPlugin: Plugin {
     }
 
     private func updateGauges() {
-        statistics.details["running"] = running.count
-        statistics.details["queued"] = queue.count
+        statistics[gauge: .running] = running.count
+        statistics[gauge: .queued] = queue.count
     }
 }

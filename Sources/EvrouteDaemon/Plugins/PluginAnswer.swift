@@ -27,12 +27,12 @@ extension PendingAnswers {
                 context: PluginContext, garbage: (String) -> Void) -> Bool {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
         guard let a = PluginAnswer.parse(line) else {
-            statistics.details["garbage_lines", default: 0] += 1
+            statistics[counter: .garbageLines] += 1
             garbage(String(decoding: line.prefix(120), as: UTF8.self))
             return false
         }
         guard accepting, let entry = resolve(a.id) else {
-            statistics.details["late_answers", default: 0] += 1
+            statistics[counter: .lateAnswers] += 1
             return false
         }
         if a.handled {

@@ -106,7 +106,7 @@ final class ProcessPlugin: Plugin {
             child.onExit = { [weak self] child in self?.helperExited(child) }
             watchStdout(h)
             watchStderr(h)
-            statistics.details["pid"] = Int(child.pid)
+            statistics[gauge: .pid] = Int(child.pid)
             context.log.info("process \(spec.name): helper started [\(child.pid)]: \(config.command.joined(separator: " "))")
         } catch {
             for fd in opened { try? SystemCall.close(fd) }
@@ -147,7 +147,7 @@ final class ProcessPlugin: Plugin {
         }
         statistics.failures += 1
         statistics.lastError = "helper [\(h.child.pid)] \(why)"
-        statistics.details["pid"] = nil
+        statistics[gauge: .pid] = nil
         let uptime = MonotonicClock.now() - h.child.startTime
         if uptime >= config.stableAfter { backoff = config.restartMinimum }
         let delay = nextBackoff()
@@ -212,7 +212,7 @@ final class ProcessPlugin: Plugin {
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         guard let h = helper, !h.stdinBroken else {
             statistics.declined += 1
-            statistics.details["declined_while_down", default: 0] += 1
+            statistics[counter: .declinedWhileDown] += 1
             return .declined
         }
         guard h.stdin.fits(d.json.count) else {
@@ -259,7 +259,7 @@ final class ProcessPlugin: Plugin {
     private func watchStdout(_ h: Helper) {
         let reader = LineReader(fd: h.stdoutFD, maximumLineLength: 64 * 1024)
         reader.onLine = { [weak self] line in self?.answer(line, pid: h.child.pid) }
-        reader.onOverlong = { [weak self] in self?.statistics.details["garbage_lines", default: 0] += 1 }
+        reader.onOverlong = { [weak self] in self?.statistics[counter: .garbageLines] += 1 }
         stdoutReaders[h.stdoutFD] = reader
         do {
             try context.loop.watch(h.stdoutFD) { [weak self, weak h] _ in
@@ -317,8 +317,8 @@ final class ProcessPlugin: Plugin {
     }
 
     private func updateGauges() {
-        statistics.details["pending"] = pending.count
-        statistics.details["running"] = helper == nil ? 0 : 1
-        statistics.details["queued_bytes"] = helper?.stdin.queued ?? 0
+        statistics[gauge: .pending] = pending.count
+        statistics[gauge: .running] = helper == nil ? 0 : 1
+        statistics[gauge: .queuedBytes] = helper?.stdin.queued ?? 0
     }
 }

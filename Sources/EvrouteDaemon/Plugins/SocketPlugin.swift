@@ -71,7 +71,7 @@ final class SocketPlugin: Plugin {
             listener.onConnection = { [weak self] connection in self?.accepted(connection) }
             listener.onRefused = { [weak self] in
                 guard let self else { return }
-                statistics.details["clients_refused", default: 0] += 1
+                statistics[counter: .clientsRefused] += 1
                 context.log.limited(.warning, &clientLogs, "socket \(spec.name): \(config.maxClients) clients connected; refused one")
             }
             self.listener = listener
@@ -97,7 +97,7 @@ final class SocketPlugin: Plugin {
             context.log.debug("socket \(spec.name): client \(client.number) disconnected")
             updateGauges()
         }
-        statistics.details["clients_accepted", default: 0] += 1
+        statistics[counter: .clientsAccepted] += 1
         context.log.debug("socket \(spec.name): client \(client.number) connected")
         updateGauges()
     }
@@ -106,7 +106,7 @@ final class SocketPlugin: Plugin {
     private func drop(_ client: LineConnection, reason: String) {
         clients[ObjectIdentifier(client)] = nil
         client.close()
-        statistics.details["clients_dropped", default: 0] += 1
+        statistics[counter: .clientsDropped] += 1
         statistics.lastError = "client \(client.number) dropped: \(reason)"
         context.log.limited(.warning, &clientLogs, "socket \(spec.name): client \(client.number) dropped: \(reason)")
         updateGauges()
@@ -163,7 +163,7 @@ final class SocketPlugin: Plugin {
     }
 
     private func updateGauges() {
-        statistics.details["clients"] = clients.count
-        if config.answers { statistics.details["pending"] = pending.count }
+        statistics[gauge: .clients] = clients.count
+        if config.answers { statistics[gauge: .pending] = pending.count }
     }
 }
