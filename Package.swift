@@ -51,7 +51,7 @@ let package = Package(
         // MARK: Runtime: the session that ties input, routing and output together (dry-run, daemon)
         // MemberImportVisibility (here and in EvrouteDaemon): a module's members are visible only
         // where it is imported, so no dependency's API is picked up through another's import.
-        .target(name: "EvrouteRuntime", dependencies: ["EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"],
+        .target(name: "EvrouteRuntime", dependencies: ["CLinux", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // MARK: Daemon: the composition (start, signals, reload, status), plugins, the control server

@@ -109,10 +109,21 @@ public enum CommandLineParser {
             }
             return .help(HelpText.help(for: target, path: targetPath))
         }
-        while index < arguments.count, let sub = command.subcommand(arguments[index]) {
-            command = sub
-            path.append(sub.name)
+        // Options of a command that only groups subcommands may come before the subcommand
+        // (`evroute ctl --control-socket PATH present confirm`); they carry over to it.
+        var inherited: [(CommandOption, String?)] = []
+        while index < arguments.count {
+            let token = arguments[index]
+            if let sub = command.subcommand(token) {
+                command = sub
+                path.append(sub.name)
+                index += 1
+                continue
+            }
+            guard command.run == nil, command.defaultSubcommand == nil, token.hasPrefix("-"), token != "--",
+                  token != "--help", token != "-h", Double(token) == nil else { break }
             index += 1
+            inherited.append(try takeOption(token, arguments, &index, path: path, command: command))
         }
         if command.run == nil, let name = command.defaultSubcommand, let sub = command.subcommand(name) {
             // `evroute --dry-run …` is `evroute route --dry-run …`; a word that names no
@@ -131,6 +142,7 @@ public enum CommandLineParser {
             path.append(sub.name)
         }
         var parsed = ParsedCommandLine(path: path, command: command)
+        for (option, value) in inherited { parsed.add(option, value) }
         var positionals: [String] = []
         var optionsEnded = false
         while index < arguments.count {
@@ -143,47 +155,7 @@ public enum CommandLineParser {
             if token == "--" { optionsEnded = true; continue }
             if token == "--help" || token == "-h" { return .help(HelpText.help(for: command, path: path)) }
             if token == "--version" { return .version("\(root.name) \(version)\n") }
-            let option: CommandOption
-            var inline: String?
-            if token.hasPrefix("--") {
-                var name = String(token.dropFirst(2))
-                if let eq = name.firstIndex(of: "=") {
-                    inline = String(name[name.index(after: eq)...])
-                    name = String(name[..<eq])
-                }
-                guard let found = command.option(long: name) else {
-                    var message = "unknown option '--\(name)'"
-                    if let guess = closest(name, among: command.options.filter { !$0.isHidden }.map(\.name)) {
-                        message += "; did you mean '--\(guess)'?"
-                    }
-                    throw usageError(message, path: path, command: command)
-                }
-                option = found
-            } else {
-                let letters = Array(token.dropFirst())
-                guard let found = command.option(short: letters[0]) else {
-                    throw usageError("unknown option '-\(letters[0])'", path: path, command: command)
-                }
-                option = found
-                if letters.count > 1 { inline = String(letters.dropFirst()) }
-            }
-            let value: String?
-            if option.kind == .flag {
-                if let inline { throw usageError("'--\(option.name)' takes no value (got '\(inline)')", path: path, command: command) }
-                value = nil
-            } else if let inline {
-                value = inline
-            } else {
-                guard index < arguments.count else {
-                    throw usageError("missing value for '--\(option.name) <\(option.valueName)>'", path: path, command: command)
-                }
-                value = arguments[index]
-                index += 1
-            }
-            if let value, !option.choices.isEmpty, !option.choices.contains(value) {
-                throw usageError("'\(value)' is not a valid value for '--\(option.name)' (one of: \(option.choices.joined(separator: ", ")))",
-                                 path: path, command: command)
-            }
+            let (option, value) = try takeOption(token, arguments, &index, path: path, command: command)
             parsed.add(option, value)
         }
         var remaining = positionals[...]
@@ -202,6 +174,54 @@ public enum CommandLineParser {
             throw usageError(message, path: path, command: command)
         }
         return .run(parsed)
+    }
+
+
+    /// Reads one option token (and its value, from `=`, the token's rest or the next argument).
+    static func takeOption(_ token: String, _ arguments: [String], _ index: inout Int, path: [String],
+                           command: Command) throws(CommandLineExit) -> (CommandOption, String?) {
+        let option: CommandOption
+        var inline: String?
+        if token.hasPrefix("--") {
+            var name = String(token.dropFirst(2))
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let found = command.option(long: name) else {
+                var message = "unknown option '--\(name)'"
+                if let guess = closest(name, among: command.options.filter { !$0.isHidden }.map(\.name)) {
+                    message += "; did you mean '--\(guess)'?"
+                }
+                throw usageError(message, path: path, command: command)
+            }
+            option = found
+        } else {
+            let letters = Array(token.dropFirst())
+            guard let found = command.option(short: letters[0]) else {
+                throw usageError("unknown option '-\(letters[0])'", path: path, command: command)
+            }
+            option = found
+            if letters.count > 1 { inline = String(letters.dropFirst()) }
+        }
+        let value: String?
+        if option.kind == .flag {
+            if let inline { throw usageError("'--\(option.name)' takes no value (got '\(inline)')", path: path, command: command) }
+            value = nil
+        } else if let inline {
+            value = inline
+        } else {
+            guard index < arguments.count else {
+                throw usageError("missing value for '--\(option.name) <\(option.valueName)>'", path: path, command: command)
+            }
+            value = arguments[index]
+            index += 1
+        }
+        if let value, !option.choices.isEmpty, !option.choices.contains(value) {
+            throw usageError("'\(value)' is not a valid value for '--\(option.name)' (one of: \(option.choices.joined(separator: ", ")))",
+                             path: path, command: command)
+        }
+        return (option, value)
     }
 
     static func usageError(_ message: String, path: [String], command: Command) -> CommandLineExit {

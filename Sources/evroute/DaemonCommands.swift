@@ -1,5 +1,6 @@
 import EvrouteCommandLine
 import EvrouteDaemon
+import EvrouteRuntime
 import EvrouteJSON
 
 extension EvrouteCLI {

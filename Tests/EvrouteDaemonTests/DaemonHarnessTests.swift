@@ -4,6 +4,7 @@ import Glibc
 #endif
 import CLinux
 import EvrouteDaemon
+import EvrouteRuntime
 import EvrouteJSON
 import EvrouteSystem
 

@@ -1,4 +1,5 @@
 /// How the daemon runs (`evroute [--config FILE] [--replay FILE]… …` without `--dry-run`).
+import EvrouteRuntime
 import EvrouteSystem
 public struct DaemonOptions: Sendable, Equatable {
     /// The config file; nil = `/etc/evroute/evroute.yaml` when it exists, else the built-in default.

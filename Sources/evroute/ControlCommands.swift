@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCommandLine
+import EvrouteDaemon
+import EvrouteRuntime
+import EvrouteJSON
+
+extension EvrouteCLI {
+    /// `evroute ctl …`: drive the running daemon's (or a dry-run's) responder chain at run time
+    /// (SPEC §8). Each subcommand sends one JSON request on the control socket.
+    static let ctl = Command(
+        "ctl", abstract: "Change the running layout: present and dismiss screens, focus, hide, disable, move or replace regions, send actions.",
+        discussion: """
+            REGION is a path screen/root/.../name (as `evroute tree` prints it). Every change is checked like \
+            the config and refused with a clear error when it cannot apply; it changes nothing then. A reload \
+            starts again from the config file.
+            """,
+        options: [controlSocketOption],
+        subcommands: [
+            ctlCommand("present", abstract: "Present SCREEN over its display's top screen.",
+                       arguments: [CommandArgument("screen", help: "The screen to present.")]) { p in
+                [("screen", .string(p.argument("screen")))]
+            },
+            ctlCommand("dismiss", abstract: "Dismiss the top presented screen of a display.",
+                       options: [.value("display", valueName: "display", help: "The display (default: the first).")]) { p in
+                p.value("display").map { [("display", .string($0))] } ?? []
+            },
+            ctlCommand("focus", abstract: "Make REGION the first responder of its screen, or resign the first responder (--resign).",
+                       options: [.flag("resign", help: "Resign the first responder of the display's active screen."),
+                                 .value("display", valueName: "display", help: "With --resign: the display (default: the first).")],
+                       arguments: [CommandArgument("region", help: "The region to focus.", optional: true)]) { p in
+                if p.flag("resign") {
+                    return [("resign", .bool(true))] + (p.value("display").map { [("display", .string($0))] } ?? [])
+                }
+                guard let region = p.argument("region") else { throw p.usageError("give a REGION to focus, or --resign") }
+                return [("region", .string(region))]
+            },
+            regionCommand("hide", abstract: "Hide REGION (it and its children are not hit)."),
+            regionCommand("show", abstract: "Show a hidden REGION again."),
+            regionCommand("disable", abstract: "Make REGION non-interactive (interactive: false)."),
+            regionCommand("enable", abstract: "Make REGION interactive again."),
+            ctlCommand("frame", abstract: "Move or resize REGION (parent coordinates).",
+                       arguments: ["region", "x", "y", "width", "height"].map {
+                           CommandArgument($0, help: $0 == "region" ? "The region." : "The new \($0).")
+                       }) { p in
+                var numbers: [JSONValue] = []
+                for name in ["x", "y", "width", "height"] { numbers.append(.number(try p.number(name) ?? 0)) }
+                return [("region", .string(p.argument("region"))), ("frame", .array(numbers))]
+            },
+            ctlCommand("regions", abstract: "Replace REGION's children with the regions in FILE (YAML or JSON, the config's keys).",
+                       arguments: [CommandArgument("region", help: "The region whose children are replaced."),
+                                   CommandArgument("file", help: "A list of regions, or a mapping with `regions:`.", completion: .file)]) { p in
+                let path = p.argument("file") ?? ""
+                guard let text = readTextFile(path) else { throw failure("cannot read \(path)") }
+                return [("region", .string(p.argument("region"))), ("file", .string(path)), ("yaml", .string(text))]
+            },
+            ctlCommand("action", abstract: "Send action NAME from the first responder (or --from REGION) up the chain.",
+                       options: [.value("from", valueName: "region", help: "Start the walk at this region.")],
+                       arguments: [CommandArgument("name", help: "The action's name.")]) { p in
+                [("name", .string(p.argument("name")))] + (p.value("from").map { [("from", .string($0))] } ?? [])
+            },
+            Command("state", abstract: "Show the screen stacks, first responders and changed regions.",
+                    options: [controlSocketOption,
+                              .value("format", valueName: "format", help: "text or json (the answer, one line).",
+                                     choices: ["text", "json"], default: "text")],
+                    run: { p in
+                        let answer = try request("state", [], p)
+                        writeOut(p.value("format") == "json" ? answer.serialized + "\n" : StateText.render(answer))
+                    }),
+            ctlCommand("replay", abstract: "Start a replay held by --replay-paused.") { _ in [] },
+        ])
+
+    /// A `ctl` subcommand that sends `{"command": NAME, …fields}` and prints nothing on success.
+    static func ctlCommand(_ name: String, abstract: String, options: [CommandOption] = [], arguments: [CommandArgument] = [],
+                           fields: @escaping @Sendable (ParsedCommandLine) throws -> [(String, JSONValue)]) -> Command {
+        Command(name, abstract: abstract, options: [controlSocketOption] + options, arguments: arguments, run: { p in
+            _ = try request(name, try fields(p), p)
+        })
+    }
+
+    /// `hide REGION` and its kin.
+    static func regionCommand(_ name: String, abstract: String) -> Command {
+        ctlCommand(name, abstract: abstract, arguments: [CommandArgument("region", help: "The region (screen/root/…/name).")]) { p in
+            [("region", .string(p.argument("region")))]
+        }
+    }
+
+    /// Sends one request; a refusal or a failure to reach the daemon ends with status 1.
+    static func request(_ command: String, _ fields: [(String, JSONValue)], _ p: ParsedCommandLine) throws -> JSONValue {
+        let answer: JSONValue
+        do {
+            answer = try ControlClient.request(.object([("command", .string(command))] + fields),
+                                               to: p.value("control-socket") ?? ControlClient.defaultPath)
+        } catch {
+            throw CommandLineExit.failure("evroute ctl \(command): \(error)")
+        }
+        guard answer["ok"]?.boolValue == true else {
+            for line in answer["errors"]?.arrayValue ?? [] { printError(line.stringValue ?? line.serialized) }
+            throw CommandLineExit.failure("evroute ctl \(command): \(answer["error"]?.stringValue ?? answer.serialized)")
+        }
+        return answer
+    }
+
+    /// A text file's contents (at most 4 MiB, like a config), or nil.
+    static func readTextFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count <= 4 << 20 {
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return bytes.count > 4 << 20 ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// `ctl state` as text for people.
+enum StateText {
+    static func render(_ s: JSONValue) -> String {
+        var out = ""
+        for d in s["displays"]?.arrayValue ?? [] {
+            let stack = (d["stack"]?.arrayValue ?? []).compactMap(\.stringValue)
+            out += "display \(d["name"]?.stringValue ?? "?"): \(stack.isEmpty ? "-" : stack.joined(separator: " < "))"
+            out += ", first responder \(d["first_responder"]?.stringValue ?? "none")\n"
+        }
+        let changed = s["changed_regions"]?.arrayValue ?? []
+        out += changed.isEmpty ? "no region changed since the config was loaded\n" : "changed regions:\n"
+        for r in changed {
+            var parts: [String] = []
+            if r["hidden"]?.boolValue == true { parts.append("hidden") }
+            if r["interactive"]?.boolValue == false { parts.append("disabled") }
+            if let f = r["frame"]?.arrayValue { parts.append("frame [" + f.map { $0.serialized }.joined(separator: ", ") + "]") }
+            if r["children"]?.boolValue == true { parts.append("children replaced") }
+            out += "  \(r["region"]?.stringValue ?? "?"): \(parts.joined(separator: ", "))\n"
+        }
+        return out
+    }
+}
