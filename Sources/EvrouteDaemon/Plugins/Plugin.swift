@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 import EvrouteSystem
 
 /// One event offered to a plugin: the event, the handler and responder that take it, a
@@ -42,10 +43,40 @@ final class PluginContext {
     /// Continues the walk of an event a plugin declined after having taken it.
     let continueRouting: (RoutedEvent, HandlerBinding) -> Void
 
+    /// Answers a command a `socket` or `process` peer sent on its own connection (SPEC §8:
+    /// `{"command":"present","screen":"confirm"}`); nil until the daemon sets it.
+    var answerCommand: ((JSONValue) -> JSONValue)?
+
     init(loop: EventLoop, log: Log, continueRouting: @escaping (RoutedEvent, HandlerBinding) -> Void) {
         self.loop = loop
         self.log = log
         self.continueRouting = continueRouting
+    }
+
+    /// When a peer's line is a command (a JSON object with `"command"`) rather than an answer to
+    /// an event, the answer line to send back (ending in a newline); nil for any other line.
+    func reply(toCommand line: ArraySlice<UInt8>) -> [UInt8]? {
+        guard PluginContext.mentionsCommand(line), let request = try? JSONValue.parse(utf8: line),
+              request["command"]?.stringValue != nil else { return nil }
+        var answer = answerCommand?(request)
+            ?? .object([("ok", .bool(false)), ("error", .string("commands are not served on this connection"))])
+        if answerCommand == nil, let tag = request["tag"], case .object(var members) = answer {
+            members.append(("tag", tag))
+            answer = .object(members)
+        }
+        return Array((answer.serialized + "\n").utf8)
+    }
+
+    /// A cheap first look: does the line contain `"command"` at all (event answers do not)?
+    private static func mentionsCommand(_ line: ArraySlice<UInt8>) -> Bool {
+        let key = Array("\"command\"".utf8)
+        guard line.count >= key.count else { return false }
+        var i = line.startIndex
+        while i <= line.endIndex - key.count {
+            if line[i] == key[0], line[i..<(i + key.count)].elementsEqual(key) { return true }
+            i += 1
+        }
+        return false
     }
 }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
@@ -47,6 +48,13 @@ public final class PluginHost: HandlerDispatcher {
             order.append(p.spec.name)
         }
         for p in created { p.start() }
+    }
+
+    /// Answers commands that `socket` and `process` peers send on their own connections
+    /// (SPEC §8); set by the daemon.
+    public var answerCommand: ((JSONValue) -> JSONValue)? {
+        get { context.answerCommand }
+        set { context.answerCommand = newValue }
     }
 
     /// Becomes `router`'s dispatcher. The host keeps `router` weakly; the router keeps its

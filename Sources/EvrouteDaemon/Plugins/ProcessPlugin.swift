@@ -302,6 +302,17 @@ final class ProcessPlugin: Plugin {
     }
 
     private func answer(_ line: ArraySlice<UInt8>, pid: pid_t) {
+        if let reply = context.reply(toCommand: line) {
+            statistics[counter: .commands] += 1
+            if let h = helper, !h.stdinBroken, h.stdin.fits(reply.count) {
+                switch h.stdin.send(reply) {
+                case .drained: break
+                case .pending: watchStdin(h)
+                case .failed: h.stdinBroken = true
+                }
+            }
+            return
+        }
         let settled = pending.settle(line, statistics: &statistics, context: context) { text in
             context.log.limited(.warning, &garbageLogs, "process \(spec.name) [\(pid)]: not an answer: \(text)")
         }

@@ -136,6 +136,13 @@ final class SocketPlugin: Plugin {
     }
 
     private func answer(_ line: ArraySlice<UInt8>, from client: LineConnection) {
+        if let reply = context.reply(toCommand: line) {
+            statistics[counter: .commands] += 1
+            do { try client.send(reply) } catch .overLimit {
+                drop(client, reason: "it reads too slowly (\(client.queuedBytes) bytes waiting)")
+            } catch {}
+            return
+        }
         let settled = pending.settle(line, accepting: config.answers, statistics: &statistics, context: context) { text in
             context.log.limited(.warning, &garbageLogs,
                                 "socket \(spec.name): client \(client.number) sent a line that is not an answer: \(text)")
