@@ -256,28 +256,8 @@ final class SpecReader {
     }
 }
 
-/// The allowed spelling closest to a misspelt one, when it is close enough to be a likely typo.
+/// The allowed spelling closest to a misspelt one, when it is close enough to be a likely typo
+/// (the one rule of ``Spelling/closest(to:in:)``, shared with the run-time control).
 func closest(_ word: String, in candidates: [String]) -> String? {
-    func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        // Optimal string alignment: insertions, deletions, substitutions and adjacent swaps.
-        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-            }
-        }
-        return d[a.count][b.count]
-    }
-    let w = Array(word.lowercased())
-    var best: (String, Int)?
-    for c in candidates {
-        let d = distance(w, Array(c))
-        if d <= max(1, min(2, c.count / 3)), best == nil || d < best!.1 { best = (c, d) }
-    }
-    return best?.0
+    Spelling.closest(to: word, in: candidates)
 }

@@ -305,8 +305,10 @@ extension Router {
         guard rec.state == .possible else { return }
         rec.state = target
         routeGesture(rec, target, time: time)
-        if let action = rec.spec.action, rec.layout === layout {
-            sendAction(action, fromRegion: rec.ref.region, time: time)
+        // A recognizer of an older layout (its touches began before a layout change) sends from
+        // its region as it is now (same path); from nowhere when it is gone.
+        if let action = rec.spec.action, let region = currentRegion(rec.ref.region, of: rec.layout) {
+            sendAction(action, fromRegion: region, time: time)
         }
         if rec.spec.cancelsTouches { cancelTouches(of: rec, time: time) }
         releaseTouches(of: rec, time: time)

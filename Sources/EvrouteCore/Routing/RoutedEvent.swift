@@ -55,6 +55,11 @@ public enum RouteRecord: Sendable {
                       time: Timestamp, values: GestureValues)
     /// A new layout took over.
     case layoutReplaced(time: Timestamp, cancelledTouches: Int)
+    /// A region changed at run time (``Router/apply(_:time:)``): hidden, shown, disabled,
+    /// enabled, moved (`frame`) or given new `children`. `layout` is the layout it made (`path`
+    /// is a region of it); `cancelledTouches` touches were cancelled, before this record, because
+    /// their region is gone. A first responder the change took away follows as a `focus` record.
+    case regionChanged(path: String, change: RegionChangeKind, layout: Layout, time: Timestamp, cancelledTouches: Int)
 }
 
 /// Receives every decision the router makes.

@@ -26,10 +26,13 @@ extension Router {
 
     // MARK: Focus
 
-    /// Makes `region` (current layout) the first responder of its screen.
+    /// Makes `region` (current layout) the first responder of its screen. A region that is
+    /// hidden or disabled, itself or an ancestor, takes no input and cannot become first
+    /// responder: nothing changes then (see ``Layout/focusBlock(of:)``).
     public func setFirstResponder(_ region: Int?, inScreen screen: Int? = nil, time: Timestamp? = nil) {
         let s = screen ?? region.map { layout.regions[$0].screen }
         guard let s, firstResponders[s] != region else { return }
+        if let region, layout.focusBlock(of: region) != nil { return }
         firstResponders[s] = region
         emit(.focus(screen: s, region: region, layout: layout, time: time ?? clock.now))
     }
@@ -59,20 +62,30 @@ extension Router {
         emit(.presentation(screen: screen, over: nil, presented: true, layout: layout, time: time ?? clock.now))
     }
 
-    /// Runs a built-in handler (`action`, `focus`, `present`, `dismiss`) that took `event`.
+    /// Runs a built-in handler (`action`, `focus`, `present`, `dismiss`) that took `event`. An
+    /// event of an older layout (a touch that began before a layout change) acts on the current
+    /// layout's region with the same path, and on nothing when that region is gone.
     func performBuiltIn(_ handler: HandlerBinding, for event: RoutedEvent) {
-        guard handler.isBuiltIn, event.layout === layout else { return }
+        guard handler.isBuiltIn else { return }
+        let l = event.layout
+        var region: Int?
+        if let r = event.region {
+            guard let current = currentRegion(r, of: l) else { return }
+            region = current
+        }
+        let display = l === layout ? event.display : event.display.flatMap { layout.display(named: l.displays[$0].name) }
         switch handler.pluginType {
         case .action:
             guard let name = handler.options["action"]?.string else { return }
-            sendAction(name, fromRegion: event.region, display: event.display ?? 0, time: event.time)
+            sendAction(name, fromRegion: region, display: display ?? 0, time: event.time)
         case .focus:
-            if let name = handler.options["region"]?.string, let r = event.region ?? firstRegion(ofHandler: handler) {
+            if let name = handler.options["region"]?.string,
+               let r = region ?? firstRegion(ofHandler: handler).flatMap({ currentRegion($0, of: l) }) {
                 let screen = layout.regions[r].screen
                 setFirstResponder(layout.region(named: name, inScreen: screen), inScreen: screen, time: event.time)
-            } else if handler.options["resign"]?.bool == true, let r = event.region {
+            } else if handler.options["resign"]?.bool == true, let r = region {
                 setFirstResponder(nil, inScreen: layout.regions[r].screen, time: event.time)
-            } else if let r = event.region {
+            } else if let r = region {
                 setFirstResponder(r, time: event.time)
             }
         case .present:
@@ -80,7 +93,7 @@ extension Router {
                 present(screen: s, time: event.time)
             }
         case .dismiss:
-            if let d = event.display { dismiss(display: d, time: event.time) }
+            if let d = display { dismiss(display: d, time: event.time) }
         case .log, .exec, .socket, .process:
             break
         }

@@ -11,6 +11,7 @@ extension Router {
             let key = TouchKey(device: frame.device, contact: sample.contact)
             switch sample.change {
             case .began:
+                if !orphanedContacts.isEmpty { orphanedContacts.remove(key) }
                 if touches[key] != nil {
                     finishTouch(key, change: .cancelled, location: nil, time: frame.time, sample: nil)
                 }
@@ -18,13 +19,15 @@ extension Router {
             case .moved:
                 if let i = touches.index(forKey: key) {
                     moveTouch(at: i, key: key, sample: sample, time: frame.time)
-                } else {
+                } else if orphanedContacts.isEmpty || !orphanedContacts.contains(key) {
                     // A contact we never saw begin (a replay that starts mid-touch): it begins now.
                     beginTouch(key, sample: sample, time: frame.time)
                 }
             case .ended, .cancelled:
                 if touches[key] != nil {
                     finishTouch(key, change: sample.change, location: sample.location, time: frame.time, sample: sample)
+                } else if !orphanedContacts.isEmpty {
+                    orphanedContacts.remove(key)
                 }
             }
         }
@@ -99,8 +102,11 @@ extension Router {
             if let tool = s.toolType { t.toolType = tool }
         }
         if let region = t.region, t.blocked == nil {
-            let rk = RegionKey(layout: ObjectIdentifier(t.layout), region: region)
-            if let n = regionTouchCounts[rk] { regionTouchCounts[rk] = n > 1 ? n - 1 : nil }
+            // Counts are kept in the current layout (a layout change carries them over by path).
+            if let current = currentRegion(region, of: t.layout) {
+                let rk = RegionKey(layout: ObjectIdentifier(layout), region: current)
+                if let n = regionTouchCounts[rk] { regionTouchCounts[rk] = n > 1 ? n - 1 : nil }
+            }
             if let d = currentDisplay(of: t) {
                 exclusive[d].touches = max(0, exclusive[d].touches - 1)
                 if exclusive[d].touches == 0 { exclusive[d].owner = nil }
@@ -124,7 +130,8 @@ extension Router {
 
     /// Routes a touch phase to its region's chain; an ended touch may then focus its region.
     func routeTouchPhase(_ t: consuming Touch, device: DeviceInfo?, time: Timestamp) {
-        let focusRegion = t.phase == .ended && t.blocked == nil && t.layout === layout ? t.region : nil
+        // A touch that began before a layout change focuses its region as it is now (same path).
+        let focusRegion = t.phase == .ended && t.blocked == nil ? t.region.flatMap { currentRegion($0, of: t.layout) } : nil
         let location = t.location
         route(t, device: device, time: time)
         if let focusRegion { focusOnTouchEnd(region: focusRegion, location: location, time: time) }

@@ -69,6 +69,11 @@ public final class Router {
     @exclusivity(unchecked) var nextTouchID = 1
     /// Guards against handlers that send actions forever.
     @exclusivity(unchecked) var actionDepth = 0
+    /// Contacts whose touch a layout change cancelled while the finger stayed down: their
+    /// moves are ignored until it lifts (a cancelled touch does not come back as a new one).
+    @exclusivity(unchecked) var orphanedContacts: Set<TouchKey> = []
+    /// Regions changed at run time since the config was loaded, by path (see Router+Changes).
+    @exclusivity(unchecked) var overrides: [String: OverrideEntry] = [:]
 
     // Gesture recognizers (see Gestures/).
     @exclusivity(unchecked) var recognizers: [GestureKey: GestureRecognizer] = [:]
@@ -148,6 +153,7 @@ public final class Router {
     public func removeDevice(_ id: DeviceID, time: Timestamp) {
         advanceTime(to: time)
         cancelTouches(ofDevice: id, time: time)
+        if !orphanedContacts.isEmpty { orphanedContacts = orphanedContacts.filter { $0.device != id } }
         settleTimers(device: id, time: time)
         cancelHeldKeys(ofDevice: id, time: time)
         if let state = devices.removeValue(forKey: id) { emit(.deviceRemoved(state.info, time: time)) }
@@ -170,19 +176,45 @@ public final class Router {
 
     // MARK: Reload
 
-    /// Replaces the layout. Active touches whose region still exists (same path) stay bound to
-    /// their old region until they end; those whose region is gone are cancelled. New touches
-    /// use the new layout. Screens, presentation and first responders carry over by name.
+    /// Replaces the layout (a config reload). Active touches whose region still exists (same
+    /// path) stay bound to their old region until they end; those whose region is gone are
+    /// cancelled (and their fingers ignored until they lift). New touches use the new layout.
+    /// Screens, presentation and first responders carry over by name (see
+    /// ``swapLayout(to:time:)``). Region changes made at run time (``apply(_:time:)``) are
+    /// forgotten: the new layout is the config again.
     public func replaceLayout(_ new: Layout, time: Timestamp) {
         advanceTime(to: time)
+        let cancelled = swapLayout(to: new, time: time).cancelled
+        overrides.removeAll()
+        emit(.layoutReplaced(time: time, cancelledTouches: cancelled))
+    }
+
+    /// Puts `new` in place of the current layout: the one way the layout changes, for a reload
+    /// and for a run-time region change. Touches whose region (by path) is not in `new` are
+    /// cancelled, oldest first, each once, and their fingers ignored until they lift; the others
+    /// stay bound to their region and chain in the layout they began in. Presentation stacks,
+    /// exclusive-touch owners, per-region touch counts, tap memory and devices carry over by
+    /// display name and region path. A first responder carries over by path unless its region
+    /// is gone or can no longer hold focus (hidden or disabled, itself or an ancestor); the
+    /// screens that lost theirs are returned (indices in `new`). Idle recognizers of older
+    /// layouts are dropped (busy ones finish in their layout). Records nothing but the
+    /// cancelled touches' phases.
+    func swapLayout(to new: Layout, time: Timestamp) -> (cancelled: Int, unfocused: [Int]) {
         var cancelled = 0
         for (key, t) in touches.sorted(by: { $0.value.id < $1.value.id }) {
             if let r = t.region, new.region(path: t.layout.regions[r].path) == nil {
                 finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
+                orphanedContacts.insert(key)
                 cancelled += 1
             }
         }
         let old = layout
+        let newID = ObjectIdentifier(new)
+        /// A region key of the current layout, in `new` (nil when its path is gone).
+        func carried(_ key: RegionKey) -> RegionKey? {
+            guard key.layout == ObjectIdentifier(old) else { return nil }
+            return new.region(path: old.regions[key.region].path).map { RegionKey(layout: newID, region: $0) }
+        }
         var stacks = Router.initialStacks(new)
         for (d, display) in new.displays.enumerated() {
             guard let od = old.display(named: display.name) else { continue }
@@ -191,27 +223,50 @@ public final class Router {
             if !mapped.isEmpty { stacks[d] = mapped }
         }
         var responders: [Int?] = Array(repeating: nil, count: new.screens.count)
+        var unfocused: [Int] = []
         for (s, fr) in firstResponders.enumerated() {
             guard let fr, let ns = new.screen(named: old.screens[s].name) else { continue }
-            responders[ns] = new.region(path: old.regions[fr].path)
+            if let r = new.region(path: old.regions[fr].path), new.focusBlock(of: r) == nil {
+                responders[ns] = r
+            } else {
+                unfocused.append(ns)
+            }
         }
         var newExclusive = Array(repeating: ExclusiveState(), count: new.displays.count)
-        for (d, display) in new.displays.enumerated() {
-            if let od = old.display(named: display.name) { newExclusive[d] = exclusive[od] }
-        }
         var newTaps: [TapMemory?] = Array(repeating: nil, count: new.displays.count)
         for (d, display) in new.displays.enumerated() {
-            if let od = old.display(named: display.name) { newTaps[d] = lastTap[od] }
+            guard let od = old.display(named: display.name) else { continue }
+            newExclusive[d] = ExclusiveState(owner: exclusive[od].owner.flatMap(carried), touches: exclusive[od].touches)
+            newTaps[d] = lastTap[od]
+        }
+        var counts: [RegionKey: Int] = [:]
+        counts.reserveCapacity(regionTouchCounts.count)
+        for (key, n) in regionTouchCounts {
+            if let k = carried(key) { counts[k, default: 0] += n }
         }
         layout = new
         screenStacks = stacks
         firstResponders = responders
         exclusive = newExclusive
         lastTap = newTaps
+        regionTouchCounts = counts
         for (id, state) in devices {
             devices[id]?.display = new.display(named: state.info.display) ?? 0
         }
-        emit(.layoutReplaced(time: time, cancelledTouches: cancelled))
+        recognizerList.removeAll { rec in
+            guard rec.layout !== new, rec.state == .possible, rec.tracked.isEmpty, rec.pending == nil,
+                  rec.timerDeadline == nil else { return false }
+            recognizers[GestureKey(layout: ObjectIdentifier(rec.layout), ref: rec.ref)] = nil
+            return true
+        }
+        return (cancelled, unfocused)
+    }
+
+    /// `region` of layout `l` in the current layout: the same index when `l` is current, else
+    /// the region with the same path, if any (a touch that began before a change or reload).
+    @inline(__always)
+    func currentRegion(_ region: Int, of l: Layout) -> Int? {
+        l === layout ? region : layout.region(path: l.regions[region].path)
     }
 
     /// Shutdown: every active touch and held key is cancelled.
