@@ -29,6 +29,20 @@ public enum ConfigLoader {
     /// Parses config text. `file` is the name used in locations and messages.
     /// Throws ``ConfigErrors`` holding every error found.
     public static func parse(yaml: String, file: String) throws(ConfigErrors) -> LayoutSpec {
+        try read(yaml: yaml, file: file) { $0.layout($1) }
+    }
+
+    /// Parses the regions of `evroute ctl regions` (the new children of a region, SPEC §8): a
+    /// YAML or JSON document that is a list of regions, or a mapping whose `regions:` holds
+    /// one. Each region is read as the config reads one (same keys, checks and
+    /// `file:line:col` messages); they are compiled where they go (``Router/apply(_:time:)``).
+    /// Throws ``ConfigErrors`` holding every error found.
+    public static func parseRegions(yaml: String, file: String) throws(ConfigErrors) -> [RegionSpec] {
+        try read(yaml: yaml, file: file) { $0.regionList($1) }
+    }
+
+    /// Composes the YAML text and reads it with `body`, collecting every error.
+    private static func read<T>(yaml: String, file: String, _ body: (SpecReader, YAMLNode?) -> T) throws(ConfigErrors) -> T {
         let root: YAMLNode?
         do {
             root = try YAMLDocument.compose(yaml, file: file)
@@ -36,9 +50,9 @@ public enum ConfigLoader {
             throw ConfigErrors([error])
         }
         let reader = SpecReader(file: file)
-        let spec = reader.layout(root)
+        let value = body(reader, root)
         if !reader.errors.isEmpty { throw ConfigErrors(reader.errors) }
-        return spec
+        return value
     }
 
     /// Parses config text and compiles it: syntax, types and the semantic checks of

@@ -9,6 +9,7 @@ extension SpecReader {
     static let regionKeys = ["name", "frame", "regions", "handlers", "hidden", "interactive", "opacity", "shape",
                              "hit-insets", "exclusive", "multitouch", "focusable", "next", "gestures"]
     static let handlerHolderKeys = ["handlers"]
+    static let regionsDocumentKeys = ["regions"]
 
     /// The whole document. `root` is nil for an empty file.
     func layout(_ root: YAMLNode?) -> LayoutSpec {
@@ -214,6 +215,23 @@ extension SpecReader {
         return ScreenSpec(name: name, display: display, handlers: handlers, root: root, presentedOver: over,
                           location: location(nameNode), displayLocation: location(f["display"]),
                           presentedOverLocation: location(f["presented-over"]))
+    }
+
+    /// A regions document (`evroute ctl regions`): a list of regions, or a mapping with `regions:`.
+    func regionList(_ root: YAMLNode?) -> [RegionSpec] {
+        let expected = "a list of regions, or a mapping with 'regions:' holding one"
+        guard let root else {
+            error(nil, .missingKey, "the document is empty; expected \(expected) (an empty list [] removes every child)")
+            return []
+        }
+        if isSequence(root) { return items(root, "the regions", region) }
+        guard isMapping(root) else {
+            wrongType(root, "the document", expected: expected)
+            return []
+        }
+        guard let f = fields(root, "the top level of the regions", known: Self.regionsDocumentKeys),
+              let list = required(f, "regions", hint: "a list of regions") else { return [] }
+        return items(list, "'regions'", region)
     }
 
     func region(_ node: YAMLNode) -> RegionSpec? {
