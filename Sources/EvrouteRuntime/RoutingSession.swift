@@ -11,7 +11,8 @@ import EvrouteInput
 /// ``advanceTime(to:)`` moves it between items (a gesture deadline, a reload, shutdown).
 public final class RoutingSession {
     public let router: Router
-    public private(set) var layout: Layout
+    /// The layout new touches and devices use: the router's (run-time changes included).
+    public var layout: Layout { router.layout }
     /// Called for a device that matches no rule (it is then ignored).
     public var onDeviceIgnored: ((DeviceDescription, DeviceKind, Timestamp) -> Void)?
 
@@ -33,7 +34,6 @@ public final class RoutingSession {
     var devices: [DeviceID: DeviceContext] = [:]
 
     public init(layout: Layout, clock: EventClock = ManualClock()) {
-        self.layout = layout
         router = Router(layout: layout, clock: clock)
     }
 
@@ -99,7 +99,6 @@ public final class RoutingSession {
 
     /// Swaps in a new layout (reload): devices keep their decoders; touches stay bound.
     public func replaceLayout(_ new: Layout, time: Timestamp) {
-        layout = new
         router.replaceLayout(new, time: time)
     }
 

@@ -99,6 +99,12 @@ public final class TraceWriter: RouteObserver {
             json.field("type", "layout-replaced")
             json.field("time", time: time.microseconds)
             json.field("cancelled_touches", cancelled)
+        case .regionChanged(let path, let change, _, let time, let cancelled):
+            json.field("type", "region")
+            json.field("time", time: time.microseconds)
+            json.field("region", path)
+            json.field("change", change.rawValue)
+            if cancelled > 0 { json.field("cancelled_touches", cancelled) }
         }
         if let id { json.field("id", id) }
         json.endObject()
@@ -231,6 +237,9 @@ public final class TraceWriter: RouteObserver {
             text += "\(stamp(time))  \(pad("-", 10)) \(pad(what, 41)) \(pad(layout.regions[region].path, regionColumn(layout))) not routed"
         case .layoutReplaced(let time, let cancelled):
             text += "\(stamp(time))  \(pad("-", 10)) layout replaced (\(cancelled) touches cancelled)"
+        case .regionChanged(let path, let change, _, let time, let cancelled):
+            text += "\(stamp(time))  \(pad("-", 10)) region \(path) \(change.rawValue)"
+                + (cancelled > 0 ? " (\(cancelled) touches cancelled)" : "")
         }
     }
 }

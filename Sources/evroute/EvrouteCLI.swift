@@ -53,11 +53,11 @@ enum EvrouteCLI {
             .value("format", valueName: "format", help: "Trace format: text (for people) or json (one object per line).",
                    choices: ["text", "json"], default: "text"),
             .value("control-socket", valueName: "path",
-                   help: "The daemon's control socket (`evroute status`, `evroute reload`); \"none\" for none.",
+                   help: "The control socket (`evroute status`, `evroute ctl`); \"none\" for none. A dry-run serves one only when this is given.",
                    default: ControlClient.defaultPath, completion: .file),
-            .flag("exit-after-replay", help: "Daemon with --replay: exit 0 once the recordings are routed and the plugins have drained."),
+            .flag("exit-after-replay", help: "With --replay: exit 0 once the recordings are routed (the daemon: and the plugins have drained; a dry-run with --control-socket: instead of serving on)."),
             .flag("keep-replay-devices", help: "Daemon with --replay: keep replayed devices plugged in after their recording ends (touches still down stay down)."),
-            .flag("replay-paused", help: "Daemon with --replay: hold the replay until {\"command\":\"replay\"} arrives on the control socket."),
+            .flag("replay-paused", help: "With --replay and a control socket: hold the replay until `evroute ctl replay` ({\"command\":\"replay\"})."),
             .flag("replay-realtime", help: "Daemon with --replay: pace the replay by the recording's own timing instead of as fast as possible."),
             .flag("verbose", help: "Daemon: log debug messages too."),
         ],
@@ -83,11 +83,16 @@ enum EvrouteCLI {
             }
             let (_, layout) = try loadLayout(p.value("config"))
             let runner = DryRun(layout: layout, format: p.value("format") == "json" ? .json : .text)
+            // A dry-run serves a control socket only when one is named (SPEC §8: a UI developed
+            // against a replay or live devices); "none" means none, as for the daemon.
+            let control = p.value("control-socket").flatMap { $0 == "none" ? nil : $0 }.map {
+                DryRun.ControlOptions(socketPath: $0, replayPaused: p.flag("replay-paused"), exitAfterReplay: p.flag("exit-after-replay"))
+            }
             do {
                 if p.values("replay").isEmpty {
-                    try runner.runLive()
+                    try runner.runLive(control: control)
                 } else {
-                    try runner.runReplays(paths: p.values("replay"), descriptionPath: p.value("desc"))
+                    try runner.runReplays(paths: p.values("replay"), descriptionPath: p.value("desc"), control: control)
                 }
             } catch let exit as CommandLineExit {
                 throw exit

@@ -12,6 +12,7 @@ extension Daemon {
     /// `{"command":"replay"}` (starts a replay held by `--replay-paused`).
     /// Every answer carries `"ok"`; a failure also `"error"` (and `"errors"` for a reload).
     func answer(_ request: JSONValue) -> JSONValue {
+        if let answer = layoutControl.answer(request) { return answer }
         switch request["command"]?.stringValue {
         case "status":
             return status()
@@ -68,16 +69,13 @@ extension Daemon {
             ])
         }
 
-        let displays: [JSONValue] = layout.displays.enumerated().map { d, display in
-            let active = router.activeScreen(onDisplay: d)
-            var stack = observer.stacks[display.name] ?? DaemonObserver.declaredStack(layout, display: d)
-            if let active, stack.last != layout.screens[active].name { stack = [layout.screens[active].name] }
-            let responder = active.flatMap { router.firstResponder(ofScreen: $0) }.map { layout.regions[$0].path }
-            return .object([
+        let routerState = router.state
+        let displays: [JSONValue] = zip(layout.displays, routerState.displays).map { display, state in
+            .object([
                 ("name", .string(display.name)), ("width", .number(display.size.width)), ("height", .number(display.size.height)),
-                ("active_screen", .string(active.map { layout.screens[$0].name })),
-                ("presentation_stack", .array(stack.map { .string($0) })),
-                ("first_responder", .string(responder)),
+                ("active_screen", .string(state.stack.last)),
+                ("presentation_stack", .array(state.stack.map { .string($0) })),
+                ("first_responder", .string(state.firstResponder)),
             ])
         }
 
@@ -97,6 +95,7 @@ extension Daemon {
             ("action", .int(c.actions)), ("gesture", .int(c.gestures)), ("handled", .int(c.handled)),
             ("unhandled", .int(c.unhandled)), ("devices_added", .int(c.devicesAdded)),
             ("devices_removed", .int(c.devicesRemoved)), ("touches_cancelled_by_reload", .int(c.touchesCancelledByReload)),
+            ("region_changes", .int(c.regionChanges)), ("touches_cancelled_by_changes", .int(c.touchesCancelledByChanges)),
         ])
         let summary: JSONValue = .object([
             ("displays", .int(layout.displays.count)), ("screens", .int(layout.screens.count)),
@@ -120,6 +119,7 @@ extension Daemon {
         members.append(("displays", .array(displays)))
         members.append(("plugins", .array(plugins)))
         members.append(("events", events))
+        members.append(("changed_regions", .array(RuntimeControl.changedRegions(routerState.changedRegions))))
         members.append(("loop", .object([("wakeups", .int(loop.wakeups)), ("control_requests", .int(control?.requests ?? 0))])))
         members.append(("rss_kb", Daemon.residentKilobytes().map { .int($0) } ?? .null))
         return .object(members)

@@ -4,6 +4,7 @@ import Glibc
 import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
+import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 import CLinux
@@ -53,6 +54,8 @@ public final class Daemon {
     private(set) var live: LiveInputSource?
     private(set) var replay: ReplayDriver?
     private var gestureTimer: GestureTimer?
+    /// The run-time layout commands (SPEC §8), for the control socket and plugin peers.
+    private(set) var layoutControl: RuntimeControl!
     /// The config file the running layout came from.
     private(set) var configSource = ConfigLoader.builtInName
     let startTime = MonotonicClock.now()
@@ -124,6 +127,12 @@ public final class Daemon {
             throw StartupError(description: "plugins: \(error)")
         }
         plugins?.attach(to: session.router)
+        layoutControl = RuntimeControl(session: session) { [unowned self] in currentTime }
+        plugins?.answerCommand = { [unowned self] request in
+            layoutControl.answer(request) ?? RuntimeControl.refusal(
+                "\"\(request["command"]?.stringValue ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
+                to: request)
+        }
         observer.next = session.router.observer
         session.router.observer = observer
 
@@ -277,7 +286,6 @@ public final class Daemon {
         }
         let old = session.layout
         session.replaceLayout(layout, time: currentTime)
-        observer.layoutChanged(to: layout)
         if let live, old.deviceRules != layout.deviceRules {
             log.notice("reload: device rules changed; reopening input devices")
             live.stop()

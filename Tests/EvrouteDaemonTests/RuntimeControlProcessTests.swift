@@ -1,0 +1,166 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteDaemon
+import EvrouteJSON
+import EvrouteRuntime
+import EvrouteSystem
+
+/// SPEC §8 against real processes: the daemon and a dry-run serve the run-time layout commands
+/// on the control socket (`evroute ctl`), and a socket plugin peer sends them on its own
+/// connection.
+@Suite("Run-time control: daemon, dry-run, plugin peers", .serialized)
+struct RuntimeControlProcessTests {
+    /// Two pages and a modal on the demo touchscreen's display; every touch to the `ui` socket.
+    static func config(socket: String) -> String {
+        """
+        displays:
+          - name: main
+            size: [1280, 800]
+        devices:
+          - name: touch
+            match: { kind: touchscreen }
+            display: main
+        plugins:
+          - { name: ui, type: socket, path: \(socket) }
+        screens:
+          - name: home
+            display: main
+            root:
+              name: root
+              frame: [0, 0, 1280, 800]
+              handlers: [{ plugin: ui, on: [touch], page: home }]
+              regions:
+                - { name: left, frame: [0, 0, 640, 800] }
+                - { name: right, frame: [640, 0, 640, 800], focusable: true }
+          - name: confirm
+            display: main
+            root:
+              name: root
+              frame: [0, 0, 1280, 800]
+              handlers: [{ plugin: ui, on: [touch], page: confirm }]
+        fallback:
+          handlers: [{ plugin: log, on: [any] }]
+
+        """
+    }
+
+    static func request(_ fields: [(String, JSONValue)], _ socket: String) -> JSONValue? {
+        try? ControlClient.request(.object(fields), to: socket, timeoutSeconds: 10)
+    }
+
+    static func evroute(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+        let scratch = DaemonScratch()
+        defer { scratch.cleanUp() }
+        guard let binary = harnessBinary() else { return (-1, "", "no binary") }
+        let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let status = system("\(command) >\(scratch.file("out")) 2>\(scratch.file("err"))")
+        return ((status >> 8) & 0xff, scratch.read("out") ?? "", scratch.read("err") ?? "")
+    }
+
+    @Test("the daemon: present, focus, hide, frame, regions (and its errors as file:line:col), action, state; refusals change nothing; ctl exits 0/1")
+    func daemon() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket))
+        let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(harnessRead(daemon.logPath) ?? "")")
+        let ctl = rig.control
+
+        #expect(Self.request([("command", .string("present")), ("screen", .string("confirm"))], ctl)?["ok"]?.boolValue == true)
+        var state = Self.request([("command", .string("state"))], ctl)
+        #expect(state?["displays"]?.arrayValue?.first?["stack"] == .array([.string("home"), .string("confirm")]))
+        // Refused: unknown screen, already presented; nothing changes.
+        let unknown = Self.request([("command", .string("present")), ("screen", .string("confirn"))], ctl)
+        #expect(unknown?["ok"]?.boolValue == false)
+        #expect(unknown?["error"]?.stringValue?.contains("unknown screen 'confirn'") == true, "\(String(describing: unknown))")
+        #expect(Self.request([("command", .string("dismiss"))], ctl)?["ok"]?.boolValue == true)
+        #expect(Self.request([("command", .string("dismiss"))], ctl)?["ok"]?.boolValue == false, "nothing presented any more")
+
+        #expect(Self.request([("command", .string("focus")), ("region", .string("home/root/right"))], ctl)?["ok"]?.boolValue == true)
+        #expect(Self.request([("command", .string("hide")), ("region", .string("home/root/left"))], ctl)?["ok"]?.boolValue == true)
+        #expect(Self.request([("command", .string("frame")), ("region", .string("home/root/right")),
+                              ("frame", .array([.number(600), .number(0), .number(680), .number(800)]))], ctl)?["ok"]?.boolValue == true)
+        let badFrame = Self.request([("command", .string("frame")), ("region", .string("home/root/right")), ("frame", .array([.number(1)]))], ctl)
+        #expect(badFrame?["ok"]?.boolValue == false)
+        state = Self.request([("command", .string("state"))], ctl)
+        let changed = state?["changed_regions"]?.arrayValue ?? []
+        #expect(changed.contains { $0["region"]?.stringValue == "home/root/left" && $0["hidden"]?.boolValue == true }, "\(changed)")
+        #expect(changed.contains { $0["region"]?.stringValue == "home/root/right" && $0["frame"] != nil }, "\(changed)")
+        #expect(state?["displays"]?.arrayValue?.first?["first_responder"]?.stringValue == "home/root/right")
+
+        // `ctl regions` with a file: errors name FILE:line:col and change nothing.
+        let bad = rig.scratch.write("bad-regions.yaml", "- { name: a, frame: [0, 0, 10, 10] }\n- { name: a, frame: [0, 0, 10] }\n")
+        let refused = Self.evroute(["ctl", "--control-socket", ctl, "regions", "home/root", bad])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("\(bad):2:"), "\(refused.err)")
+        let good = rig.scratch.write("regions.yaml", "regions:\n  - { name: wide, frame: [0, 0, 1280, 800] }\n")
+        let replaced = Self.evroute(["ctl", "--control-socket", ctl, "regions", "home/root", good])
+        #expect(replaced.status == 0, "\(replaced.err)")
+        let text = Self.evroute(["ctl", "--control-socket", ctl, "state"])
+        #expect(text.status == 0 && text.out.contains("home/root: children replaced"), "\(text.out)")
+        let usage = Self.evroute(["ctl", "--control-socket", ctl, "frame", "home/root/wide", "1", "2"])
+        #expect(usage.status == 2, "a missing argument is a usage error")
+
+        // `status` shows the stacks, first responders and changed regions too.
+        let status = harnessControl("status", ctl)
+        #expect(status?["changed_regions"]?.arrayValue?.isEmpty == false)
+        #expect(status?["events"]?["region_changes"]?.intValue ?? 0 >= 3)
+        // A reload starts from the config again.
+        #expect(harnessControl("reload", ctl)?["ok"]?.boolValue == true)
+        #expect(Self.request([("command", .string("state"))], ctl)?["changed_regions"]?.arrayValue?.isEmpty == true)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
+
+    @Test("a socket plugin peer sends commands on its own connection and gets tagged answers; options travel with its events")
+    func pluginPeer() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket))
+        let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil)
+        let peer = try DaemonLineClient(path: rig.uiSocket)
+        let request = #"{"command":"present","screen":"confirm","tag":"p1"}"# + "\n" + #"{"command":"status","tag":2}"# + "\n"
+        _ = request.withCString { send(peer.fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        let presented = peer.wait { $0.contains("\"p1\"") }
+        #expect(presented?.contains("\"ok\":true") == true, "\(String(describing: presented))")
+        let refused = peer.wait { $0.contains("\"tag\":2") }
+        #expect(refused?.contains("\"ok\":false") == true && refused?.contains("not a layout command") == true, "\(String(describing: refused))")
+        // The replay's touches now begin on the modal, and carry its handler's options.
+        #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
+        let began = peer.wait { $0.contains("\"phase\":\"began\"") }
+        #expect(began?.contains("\"region\":\"confirm/root\"") == true, "\(String(describing: began))")
+        #expect(began?.contains("\"options\":{\"page\":\"confirm\"}") == true, "\(String(describing: began))")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
+
+    @Test("a dry-run with --control-socket and --replay-paused: present before the replay, the trace shows it and the touches land on the modal")
+    func dryRun() throws {
+        let scratch = DaemonScratch()
+        defer { scratch.cleanUp() }
+        guard let binary = harnessBinary() else { throw DaemonHarnessError("no evroute binary") }
+        let config = scratch.write("evroute.yaml", Self.config(socket: scratch.file("ui.sock")))
+        let ctl = scratch.file("ctl.sock")
+        let run = try DaemonProcess(binary, arguments: ["--dry-run", "--config", config, "--replay", DaemonProcessTests.demoTouchscreen,
+                                                        "--format", "json", "--control-socket", ctl, "--replay-paused", "--exit-after-replay"],
+                                    logPath: scratch.file("dry.log"))
+        defer { run.kill9() }
+        let deadline = harnessNow() + 10
+        while access(ctl, F_OK) != 0 && harnessNow() < deadline { usleep(10_000) }
+        #expect(Self.request([("command", .string("present")), ("screen", .string("confirm"))], ctl)?["ok"]?.boolValue == true)
+        #expect(Self.request([("command", .string("hide")), ("region", .string("home/root/nope"))], ctl)?["error"]?.stringValue?
+            .contains("home/root/nope") == true)
+        #expect(Self.request([("command", .string("replay"))], ctl)?["ok"]?.boolValue == true)
+        #expect(run.waitForExit(seconds: 20) == 0, "\(harnessRead(run.logPath) ?? "")")
+        let trace = (harnessRead(run.logPath + ".out") ?? "").split(separator: "\n").map(String.init)
+        #expect(trace.contains { $0.contains("\"type\":\"present\"") && $0.contains("\"screen\":\"confirm\"") }, "\(trace.prefix(5))")
+        let began = trace.filter { $0.contains("\"phase\":\"began\"") }
+        #expect(!began.isEmpty && began.allSatisfy { $0.contains("\"region\":\"confirm/root\"") }, "\(began.prefix(3))")
+        #expect(access(ctl, F_OK) != 0, "the socket is removed at exit")
+    }
+}
