@@ -80,6 +80,14 @@ struct RuntimeControlProcessTests {
         #expect(Self.request([("command", .string("dismiss"))], ctl)?["ok"]?.boolValue == false, "nothing presented any more")
 
         #expect(Self.request([("command", .string("focus")), ("region", .string("home/root/right"))], ctl)?["ok"]?.boolValue == true)
+        for command in ["disable", "enable", "hide", "show"] {
+            #expect(Self.request([("command", .string(command)), ("region", .string("home/root/left"))], ctl)?["ok"]?.boolValue == true, "\(command)")
+        }
+        #expect(Self.request([("command", .string("action")), ("name", .string("nothing-takes-it"))], ctl)?["ok"]?.boolValue == true)
+        let resign = Self.evroute(["ctl", "--control-socket", ctl, "focus", "--resign"])
+        #expect(resign.status == 0, "\(resign.err)")
+        #expect(Self.request([("command", .string("state"))], ctl)?["displays"]?.arrayValue?.first?["first_responder"] == .null)
+        #expect(Self.request([("command", .string("focus")), ("region", .string("home/root/right"))], ctl)?["ok"]?.boolValue == true)
         #expect(Self.request([("command", .string("hide")), ("region", .string("home/root/left"))], ctl)?["ok"]?.boolValue == true)
         #expect(Self.request([("command", .string("frame")), ("region", .string("home/root/right")),
                               ("frame", .array([.number(600), .number(0), .number(680), .number(800)]))], ctl)?["ok"]?.boolValue == true)
@@ -155,10 +163,14 @@ struct RuntimeControlProcessTests {
         #expect(Self.request([("command", .string("present")), ("screen", .string("confirm"))], ctl)?["ok"]?.boolValue == true)
         #expect(Self.request([("command", .string("hide")), ("region", .string("home/root/nope"))], ctl)?["error"]?.stringValue?
             .contains("home/root/nope") == true)
+        #expect(Self.request([("command", .string("hide")), ("region", .string("home/root/left"))], ctl)?["ok"]?.boolValue == true)
         #expect(Self.request([("command", .string("replay"))], ctl)?["ok"]?.boolValue == true)
+        #expect(Self.request([("command", .string("replay"))], ctl)?["ok"]?.boolValue == false, "the replay has already started")
         #expect(run.waitForExit(seconds: 20) == 0, "\(harnessRead(run.logPath) ?? "")")
         let trace = (harnessRead(run.logPath + ".out") ?? "").split(separator: "\n").map(String.init)
         #expect(trace.contains { $0.contains("\"type\":\"present\"") && $0.contains("\"screen\":\"confirm\"") }, "\(trace.prefix(5))")
+        #expect(trace.contains { $0.contains("\"type\":\"region\"") && $0.contains("\"region\":\"home/root/left\"")
+            && $0.contains("\"change\":\"hidden\"") }, "a trace line per region change")
         let began = trace.filter { $0.contains("\"phase\":\"began\"") }
         #expect(!began.isEmpty && began.allSatisfy { $0.contains("\"region\":\"confirm/root\"") }, "\(began.prefix(3))")
         #expect(access(ctl, F_OK) != 0, "the socket is removed at exit")
