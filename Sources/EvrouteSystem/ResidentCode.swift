@@ -21,7 +21,7 @@ public enum ResidentCode {
         let n = readlink("/proc/self/exe", &exe, exe.count - 1)
         guard n > 0 else { return 0 }
         let path = String(decoding: exe[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let maps = readSmallFile("/proc/self/maps") else { return 0 }
+        guard let maps = try? String(decoding: SystemCall.readFile("/proc/self/maps"), as: UTF8.self) else { return 0 }
         var released = 0
         for line in maps.split(separator: "\n") {
             // start-end perms offset dev inode path
@@ -34,21 +34,6 @@ public enum ResidentCode {
             if madvise(address, Int(end - start), MADV_DONTNEED) == 0 { released += Int(end - start) }
         }
         return released
-    }
-
-    static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while bytes.count < 1 << 20 {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -177,3 +177,22 @@ extension FileDescriptor {
     /// Whether this is a real descriptor (≥ 0).
     public var isValid: Bool { rawValue >= 0 }
 }
+
+extension SystemCall {
+    /// Reads a whole (small) file: at most `limit` bytes, retrying `EINTR`; what is beyond the
+    /// limit is not read. For /proc files, sockets' peers' status, request files.
+    public static func readFile(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> [UInt8] {
+        let fd = try open(path, flags: O_RDONLY | O_CLOEXEC)
+        defer { try? close(fd, path: path) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while bytes.count < limit {
+            let n = try retryingInterrupts("read", path: path) {
+                chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<min(n, limit - bytes.count)]
+        }
+        return bytes
+    }
+}

@@ -5,6 +5,8 @@ import EvrouteCommandLine
 import EvrouteDaemon
 import EvrouteRuntime
 import EvrouteJSON
+import EvrouteRuntime
+import EvrouteSystem
 
 extension EvrouteCLI {
     /// `evroute ctl …`: drive the running daemon's (or a dry-run's) responder chain at run time
@@ -52,7 +54,10 @@ extension EvrouteCLI {
                        arguments: [CommandArgument("region", help: "The region whose children are replaced."),
                                    CommandArgument("file", help: "A list of regions, or a mapping with `regions:`.", completion: .file)]) { p in
                 let path = p.argument("file") ?? ""
-                guard let text = readTextFile(path) else { throw failure("cannot read \(path)") }
+                let bytes: [UInt8]
+                do { bytes = try SystemCall.readFile(path, limit: 4 << 20 + 1) } catch { throw failure("cannot read \(error)") }
+                guard bytes.count <= 4 << 20 else { throw failure("\(path) is larger than 4 MiB") }
+                let text = String(decoding: bytes, as: UTF8.self)
                 return [("region", .string(p.argument("region"))), ("file", .string(path)), ("yaml", .string(text))]
             },
             ctlCommand("action", abstract: "Send action NAME from the first responder (or --from REGION) up the chain.",
@@ -86,15 +91,9 @@ extension EvrouteCLI {
         }
     }
 
-    /// Sends one request; a refusal or a failure to reach the daemon ends with status 1.
+    /// Sends one `ctl` request; a refusal or a failure to reach the daemon ends with status 1.
     static func request(_ command: String, _ fields: [(String, JSONValue)], _ p: ParsedCommandLine) throws -> JSONValue {
-        let answer: JSONValue
-        do {
-            answer = try ControlClient.request(.object([("command", .string(command))] + fields),
-                                               to: p.value("control-socket") ?? ControlClient.defaultPath)
-        } catch {
-            throw CommandLineExit.failure("evroute ctl \(command): \(error)")
-        }
+        let answer = try send(command, fields, p, what: "evroute ctl \(command)")
         guard answer["ok"]?.boolValue == true else {
             for line in answer["errors"]?.arrayValue ?? [] { printError(line.stringValue ?? line.serialized) }
             throw CommandLineExit.failure("evroute ctl \(command): \(answer["error"]?.stringValue ?? answer.serialized)")
@@ -102,21 +101,15 @@ extension EvrouteCLI {
         return answer
     }
 
-    /// A text file's contents (at most 4 MiB, like a config), or nil.
-    static func readTextFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count <= 4 << 20 {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return nil }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
+    /// Sends `{"command": command, …fields}` to the control socket the command line names (or
+    /// the default one) and returns the answer; not reaching the daemon ends with status 1.
+    static func send(_ command: String, _ fields: [(String, JSONValue)] = [], _ p: ParsedCommandLine, what: String) throws -> JSONValue {
+        do {
+            return try ControlClient.request(.object([("command", .string(command))] + fields),
+                                             to: p.value("control-socket") ?? ControlClient.defaultPath)
+        } catch {
+            throw CommandLineExit.failure("\(what): \(error)")
         }
-        return bytes.count > 4 << 20 ? nil : String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -13,13 +13,7 @@ extension EvrouteCLI {
                    choices: ["text", "json"], default: "text"),
         ],
         run: { p in
-            let answer: JSONValue
-            do {
-                answer = try ControlClient.request(.object([("command", .string("status"))]),
-                                                   to: p.value("control-socket") ?? ControlClient.defaultPath)
-            } catch {
-                throw CommandLineExit.failure("evroute status: \(error)")
-            }
+            let answer = try send("status", [], p, what: "evroute status")
             writeOut(p.value("format") == "json" ? answer.serialized + "\n" : StatusText.render(answer))
             if answer["ok"]?.boolValue != true { throw CommandLineExit.failure() }
         })
@@ -29,13 +23,7 @@ extension EvrouteCLI {
         "reload", abstract: "Make the running daemon reload its config; print the errors (file:line:col) and exit 1 when it has any.",
         options: [controlSocketOption],
         run: { p in
-            let answer: JSONValue
-            do {
-                answer = try ControlClient.request(.object([("command", .string("reload"))]),
-                                                   to: p.value("control-socket") ?? ControlClient.defaultPath)
-            } catch {
-                throw CommandLineExit.failure("evroute reload: \(error)")
-            }
+            let answer = try send("reload", [], p, what: "evroute reload")
             if answer["ok"]?.boolValue == true {
                 writeOut("reloaded \(answer["config"]?.stringValue ?? "the config")\n")
                 return

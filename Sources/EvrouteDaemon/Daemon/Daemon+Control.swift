@@ -127,13 +127,8 @@ extension Daemon {
 
     /// VmRSS of this process, from `/proc/self/status`.
     static func residentKilobytes() -> Int? {
-        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        let n = read(fd, &buffer, buffer.count)
-        guard n > 0 else { return nil }
-        let text = String(decoding: buffer[0..<n], as: UTF8.self)
+        guard let bytes = try? SystemCall.readFile("/proc/self/status", limit: 65536) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
