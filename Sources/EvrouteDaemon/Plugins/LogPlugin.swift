@@ -1,9 +1,10 @@
 import EvrouteCore
 import EvrouteJSON
+import EvrouteRuntime
 import EvrouteSystem
 
 /// `log`: one info line per event in the daemon's log (journald), with the fields of the
-/// dry-run trace. Always handles.
+/// dry-run trace (the handler's options too, as the text trace shows them). Always handles.
 final class LogPlugin: Plugin {
     let spec: PluginSpec
     private let context: PluginContext
@@ -38,6 +39,7 @@ final class LogPlugin: Plugin {
         case .gesture(let name, let state): line = "gesture \(name) \(state)"
         }
         line += " \(e.regionPath ?? "(no region)") → \(e.layout.describe(responder)) [\(handler.plugin)]"
+        if let options = HandlerOptions.text(of: handler) { line += " \(options)" }
         if let device = e.device { line += " device \(device.ruleName)" }
         line += " t=\(e.time)"
         return line
