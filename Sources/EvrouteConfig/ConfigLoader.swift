@@ -86,9 +86,12 @@ public enum ConfigLoader {
     }
 
     /// Compiles a spec, turning ``LayoutErrors`` into ``ConfigErrors`` (message and location kept).
+    /// A config's plugins must also be runnable (``Layout/pluginErrors`` are errors here).
     public static func compile(_ spec: LayoutSpec, file: String) throws(ConfigErrors) -> Layout {
-        do {
-            return try Layout.compile(spec)
+        do throws(LayoutErrors) {
+            let layout = try Layout.compile(spec)
+            if !layout.pluginErrors.isEmpty { throw LayoutErrors(layout.pluginErrors) }
+            return layout
         } catch {
             throw ConfigErrors(error.errors.map {
                 ConfigError($0.message, at: $0.location, file: file, kind: .semantic)

@@ -163,9 +163,13 @@ extension SpecReader {
             type = choice(t, "plugin type", PluginKind.allCases.map { ($0.rawValue, $0) })
         }
         var options: [String: ConfigValue] = [:]
-        for key in f.order where key != "name" && key != "type" { options[key] = configValue(f[key]!) }
+        var places: [String: SourceLocation] = [:]
+        for key in f.order where key != "name" && key != "type" {
+            options[key] = configValue(f[key]!)
+            places[key] = location(f[key])
+        }
         guard let name, let type else { return nil }
-        return PluginSpec(name: name, type: type, options: options, location: location(nameNode))
+        return PluginSpec(name: name, type: type, options: options, location: location(nameNode), optionLocations: places)
     }
 
     func handler(_ node: YAMLNode) -> HandlerSpec? {
@@ -173,13 +177,20 @@ extension SpecReader {
         let pluginNode = required(f, "plugin")
         let plugin = pluginNode.flatMap { self.name($0, "'plugin'") }
         var filters: [EventFilter]?
+        var onPlaces: [SourceLocation] = []
         if let on = required(f, "on", hint: "the events it takes: \(EventFilter.spellings)") {
             filters = eventFilters(on)
+            onPlaces = oneOrMany(on).compactMap { location($0) }
         }
         var options: [String: ConfigValue] = [:]
-        for key in f.order where key != "plugin" && key != "on" { options[key] = configValue(f[key]!) }
+        var places: [String: SourceLocation] = [:]
+        for key in f.order where key != "plugin" && key != "on" {
+            options[key] = configValue(f[key]!)
+            places[key] = location(f[key])
+        }
         guard let plugin, let filters else { return nil }
-        return HandlerSpec(plugin: plugin, on: filters, options: options, location: location(pluginNode))
+        return HandlerSpec(plugin: plugin, on: filters, options: options, location: location(pluginNode),
+                           optionLocations: places, onLocations: onPlaces)
     }
 
     func eventFilters(_ node: YAMLNode) -> [EventFilter]? {

@@ -3,7 +3,8 @@ import CYaml
 extension ConfigError {
     /// A ``ConfigError`` for the error libyaml's `parser` stopped with while reading `yaml`:
     /// - scanner and parser errors: `invalid YAML: PROBLEM (CONTEXT at line L, column C)` at
-    ///   the problem's place (the part in parentheses when libyaml gives a context);
+    ///   the problem's place (the part in parentheses when libyaml gives a context), with a hint
+///   to check the indentation for the problems an indentation change causes;
     /// - reader errors (e.g. a control character): `cannot read the text: PROBLEM` at the
     ///   offending character.
     static func fromLibYAML(_ parser: yaml_parser_t, file: String, yaml: String) -> ConfigError {
@@ -18,6 +19,7 @@ extension ConfigError {
                 let mark = parser.context_mark
                 message += " (\(String(cString: context)) at line \(mark.line + 1), column \(mark.column + 1))"
             }
+            if indentationProblems.contains(problem) { message += " (check the indentation of this line and the one before)" }
             let mark = parser.problem_mark
             return ConfigError(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1, message: message, kind: .syntax)
         case YAML_MEMORY_ERROR:
@@ -26,6 +28,12 @@ extension ConfigError {
             return ConfigError(file: file, line: 0, column: 0, message: "cannot read YAML: \(problem)", kind: .syntax)
         }
     }
+
+    /// libyaml's problems that, in a config, nearly always come from a line indented more or
+    /// less than the one before it.
+    static let indentationProblems: Set<String> = [
+        "mapping values are not allowed in this context", "did not find expected key",
+    ]
 
     /// Line and column of a reader error's byte offset, counting characters (a `\r\n` is one
     /// character and does not start a line); 0, 0 when the offset is not at a character.

@@ -5,6 +5,7 @@ import EvrouteCommandLine
 import EvrouteConfig
 import EvrouteCore
 import EvrouteDaemon
+import EvrouteJSON
 import EvrouteRuntime
 
 /// `evroute`'s command table: every command, option and argument, spelled once. Parsing, help,
@@ -104,15 +105,43 @@ enum EvrouteCLI {
     // MARK: check, tree, hit
 
     static let check = Command(
-        "check", abstract: "Validate a layout; print every error as file:line:col and exit 1 when there is one.",
-        options: [configOption],
+        "check", abstract: "Validate a layout as the daemon would: print every error and warning as file:line:col; exit 1 when there is an error (0 with warnings only).",
+        options: [
+            configOption,
+            .value("format", valueName: "format",
+                   help: "text, or json: {\"file\", \"ok\", \"errors\": [{\"file\", \"line\", \"column\", \"message\"}], \"warnings\": […]}.",
+                   choices: ["text", "json"], default: "text"),
+        ],
         arguments: [CommandArgument("file", help: "The layout to check (the same as --config).", optional: true, completion: .file)],
         run: { p in
-            let path = p.argument("file") ?? p.value("config")
-            let (spec, layout) = try loadLayout(path)
+            let check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"))
+            if p.value("format") == "json" {
+                writeOut(checkJSON(check).serialized + "\n")
+                if !check.ok { throw CommandLineExit.failure() }
+                return
+            }
+            // Errors and warnings in file order, one per line, like a compiler's.
+            let lines = (check.errors.map { ($0.line, $0.column, $0.description) } + check.warnings.map { ($0.line, $0.column, $0.description) })
+                .enumerated().sorted { ($0.element.0, $0.element.1, $0.offset) < ($1.element.0, $1.element.1, $1.offset) }
+                .map(\.element.2)
+            if !lines.isEmpty { printError(lines.joined(separator: "\n") + "\n") }
+            guard let (spec, layout) = check.result else { throw CommandLineExit.failure() }
             let regions = layout.regions.count, handlers = layout.handlers.count
-            writeOut("\(spec.source ?? path ?? ConfigLoader.builtInName): ok — \(layout.displays.count) display(s), \(layout.screens.count) screen(s), \(regions) region(s), \(handlers) handler(s), \(layout.deviceRules.count) device rule(s)\n")
+            writeOut("\(spec.source ?? check.file): ok — \(layout.displays.count) display(s), \(layout.screens.count) screen(s), \(regions) region(s), \(handlers) handler(s), \(layout.deviceRules.count) device rule(s)\n")
         })
+
+    /// `check --format json`: one document with every error and warning.
+    static func checkJSON(_ check: ConfigCheck) -> JSONValue {
+        func item(_ file: String, _ line: Int, _ column: Int, _ message: String) -> JSONValue {
+            .object([("file", .string(file)), ("line", .number(Double(line))), ("column", .number(Double(column))), ("message", .string(message))])
+        }
+        return .object([
+            ("file", .string(check.file)),
+            ("ok", .bool(check.ok)),
+            ("errors", .array(check.errors.map { item($0.file, $0.line, $0.column, $0.message) })),
+            ("warnings", .array(check.warnings.map { item($0.file, $0.line, $0.column, $0.message) })),
+        ])
+    }
 
     static let tree = Command(
         "tree", abstract: "Print the region tree: frames, flags, handlers and each region's responder chain.",

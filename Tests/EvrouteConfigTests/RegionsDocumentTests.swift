@@ -109,7 +109,7 @@ struct RegionsDocumentTests {
         } catch {
             guard case .doesNotCompile(_, .children, let errors) = error else { Issue.record("\(error)"); return }
             #expect(errors.map(\.description) == [
-                "ui.yaml:2:9: error: duplicate region name 'a' in screen 'home'",
+                "ui.yaml:2:9: error: duplicate region name 'a' in screen 'home' (first defined at line 1)",
                 "ui.yaml:4:9: error: unknown 'next' target 'nowhere' (expected a region of screen 'home', screen:NAME, display:NAME, application or fallback)",
             ])
         }

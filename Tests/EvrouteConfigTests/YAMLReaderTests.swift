@@ -177,14 +177,14 @@ import Testing
 
     @Test func scannerErrors() {
         expectMessage("a: \"unterminated\n", "test.yaml:2:1: error: invalid YAML: found unexpected end of stream (while scanning a quoted scalar at line 1, column 4)")
-        expectMessage("a: b: c\n", "test.yaml:1:5: error: invalid YAML: mapping values are not allowed in this context")
+        expectMessage("a: b: c\n", "test.yaml:1:5: error: invalid YAML: mapping values are not allowed in this context (check the indentation of this line and the one before)")
         expectMessage("displays:\n\t- name: main\n", "test.yaml:2:1: error: invalid YAML: found character that cannot start any token (while scanning for the next token at line 2, column 1)")
         expectMessage("a: !<x\n", "test.yaml:1:7: error: invalid YAML: did not find the expected '>' (while scanning a tag at line 1, column 4)")
     }
 
     @Test func parserErrors() {
         expectMessage("a: [1, 2\n", "test.yaml:2:1: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)")
-        expectMessage("a:\n  b: 1\n c: 2\n", "test.yaml:3:2: error: invalid YAML: did not find expected key (while parsing a block mapping at line 1, column 1)")
+        expectMessage("a:\n  b: 1\n c: 2\n", "test.yaml:3:2: error: invalid YAML: did not find expected key (while parsing a block mapping at line 1, column 1) (check the indentation of this line and the one before)")
         expectMessage("a: \"\\q\"\n", "test.yaml:1:5: error: invalid YAML: found unknown escape character (while parsing a quoted scalar at line 1, column 4)")
         expectMessage("%YAML 2.0\n---\na: 1\n", "test.yaml:1:1: error: invalid YAML: found incompatible YAML document")
     }

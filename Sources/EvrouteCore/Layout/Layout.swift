@@ -17,6 +17,16 @@ public final class Layout: @unchecked Sendable {
     /// Declared plugins plus the built-in instances.
     public let plugins: [PluginSpec]
     public let deviceRules: [DeviceRuleSpec]
+    /// Each plugin instance's options, typed and checked (by instance name).
+    public let pluginOptions: [String: PluginOptions]
+    /// The argv each `exec` handler runs (its own `command`, else its plugin's), by handler index.
+    public let execCommands: [Int: [String]]
+    /// What compiles but probably does not do what was meant (a child sticking out of its parent, …).
+    public let warnings: [LayoutWarning]
+    /// What routes but a plugin host cannot run (an `exec` handler with no command anywhere):
+    /// errors for a config (``EvrouteConfig``'s loader) and for the daemon's plugin host, not
+    /// for routing alone.
+    public let pluginErrors: [LayoutError]
     /// For each device rule, its display index.
     public let deviceRuleDisplays: [Int]
 
@@ -34,8 +44,14 @@ public final class Layout: @unchecked Sendable {
 
     init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
          handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int],
-         plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int]) {
+         plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int],
+         pluginOptions: [String: PluginOptions] = [:], execCommands: [Int: [String]] = [:], warnings: [LayoutWarning] = [],
+         pluginErrors: [LayoutError] = []) {
+        self.pluginErrors = pluginErrors
         self.spec = spec
+        self.pluginOptions = pluginOptions
+        self.execCommands = execCommands
+        self.warnings = warnings
         self.displays = displays
         self.screens = screens
         self.regions = regions

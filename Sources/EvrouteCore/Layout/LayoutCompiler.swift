@@ -17,8 +17,28 @@ struct LayoutCompiler {
     var displayIndex: [String: Int] = [:]
     var screenIndex: [String: Int] = [:]
     var pluginTypes: [String: PluginKind] = [:]
+    var pluginOptions: [String: PluginOptions] = [:]
+    var execCommands: [Int: [String]] = [:]
+    /// Where each `action` handler's `action:` was written, by handler index.
+    var actionLocations: [Int: SourceLocation] = [:]
+    var warnings: [LayoutWarning] = []
+    var pluginErrors: [LayoutError] = []
+    /// Region names per screen and every gesture name, from the spec (targets may refer to any).
+    let regionNames: [[String]]
+    let gestureNames: [String]
 
-    init(spec: LayoutSpec) { self.spec = spec }
+    init(spec: LayoutSpec) {
+        self.spec = spec
+        func names(_ r: RegionSpec, _ out: inout [String], _ gestures: inout [String]) {
+            out.append(r.name)
+            gestures += r.gestures.map(\.name)
+            for c in r.regions { names(c, &out, &gestures) }
+        }
+        var all: [[String]] = [], gestures: [String] = []
+        for s in spec.screens { var n: [String] = []; names(s.root, &n, &gestures); all.append(n) }
+        regionNames = all
+        gestureNames = gestures
+    }
 
     mutating func error(_ message: String, _ location: SourceLocation?) {
         errors.append(LayoutError(message, at: location))
@@ -27,7 +47,9 @@ struct LayoutCompiler {
     mutating func run() throws(LayoutErrors) -> Layout {
         // Displays.
         for (i, d) in spec.displays.enumerated() {
-            if displayIndex[d.name] != nil { error("duplicate display name '\(d.name)'", d.location); continue }
+            if let first = displayIndex[d.name] {
+                error("duplicate display name '\(d.name)'\(firstDefined(spec.displays[first].location, d.location))", d.location); continue
+            }
             if !(d.size.width > 0 && d.size.height > 0) {
                 error("display '\(d.name)' needs a positive size, found [\(d.size.width), \(d.size.height)]", d.location)
             }
@@ -36,18 +58,25 @@ struct LayoutCompiler {
         // Plugins.
         var plugins: [PluginSpec] = []
         for p in spec.plugins {
-            if pluginTypes[p.name] != nil { error("duplicate plugin name '\(p.name)'", p.location); continue }
+            if pluginTypes[p.name] != nil {
+                let first = spec.plugins.first { $0.name == p.name }?.location
+                error("duplicate plugin name '\(p.name)'\(firstDefined(first, p.location))", p.location); continue
+            }
             pluginTypes[p.name] = p.type
+            pluginOptions[p.name] = checkOptions(of: p)
             plugins.append(p)
         }
         for b in PluginKind.builtInInstances where pluginTypes[b.rawValue] == nil {
             pluginTypes[b.rawValue] = b
+            pluginOptions[b.rawValue] = checkOptions(of: PluginSpec(name: b.rawValue, type: b))
             plugins.append(PluginSpec(name: b.rawValue, type: b))
         }
         // Screens: names and displays first, so `next` and presentation can refer to any.
         var screenDisplays: [Int] = []
         for (i, s) in spec.screens.enumerated() {
-            if screenIndex[s.name] != nil { error("duplicate screen name '\(s.name)'", s.location) } else { screenIndex[s.name] = i }
+            if let first = screenIndex[s.name] {
+                error("duplicate screen name '\(s.name)'\(firstDefined(spec.screens[first].location, s.location))", s.location)
+            } else { screenIndex[s.name] = i }
             screenDisplays.append(resolveDisplay(s.display, owner: "screen '\(s.name)'", location: s.displayLocation ?? s.location))
         }
         // Regions, screen by screen.
@@ -55,9 +84,10 @@ struct LayoutCompiler {
         var screenHandlers: [[Int]] = []
         for (i, s) in spec.screens.enumerated() {
             let start = regions.count
-            var names: Set<String> = []
+            var names: [String: SourceLocation?] = [:]
             _ = addRegion(s.root, screen: i, screenName: s.name, parent: nil, parentPath: s.name,
                           parentOrigin: .zero, depth: 0, names: &names)
+            if screenDisplays[i] >= 0 { checkRootFrame(s, display: spec.displays[screenDisplays[i]]) }
             screenRegionRanges.append(start..<regions.count)
             screenHandlers.append(bind(s.handlers, owner: .screen(i)))
         }
@@ -107,18 +137,22 @@ struct LayoutCompiler {
         let app = bind(spec.applicationHandlers, owner: .application)
         let fallback = bind(spec.fallbackHandlers, owner: .fallback)
         // Device rules.
-        var ruleNames: Set<String> = []
+        var ruleNames: [String: SourceLocation?] = [:]
         var ruleDisplays: [Int] = []
         for r in spec.devices {
-            if !ruleNames.insert(r.name).inserted { error("duplicate device rule name '\(r.name)'", r.location) }
+            if let first = ruleNames[r.name] { error("duplicate device rule name '\(r.name)'\(firstDefined(first, r.location))", r.location) }
+            else { ruleNames[r.name] = r.location }
             ruleDisplays.append(max(resolveDisplay(r.display, owner: "device rule '\(r.name)'", location: r.displayLocation ?? r.location), 0))
             if ![0, 90, 180, 270].contains(r.rotate) { error("'rotate' must be 0, 90, 180 or 270, found \(r.rotate)", r.location) }
             if let c = r.calibration, c.count != 6 { error("'calibration' needs 6 numbers, found \(c.count)", r.location) }
         }
+        checkActionTargets()
         if !errors.isEmpty { throw LayoutErrors(errors) }
         return Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
                       applicationHandlers: app, fallbackHandlers: fallback, plugins: plugins,
-                      deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays)
+                      deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
+                      pluginOptions: pluginOptions, execCommands: execCommands, warnings: warnings,
+                      pluginErrors: pluginErrors)
     }
 
     /// A display name → index; nil means "the only display". Returns -1 after reporting an error.
@@ -139,21 +173,14 @@ struct LayoutCompiler {
         for h in specs {
             guard let type = pluginTypes[h.plugin] else {
                 let declared = spec.plugins.map(\.name) + PluginKind.builtInInstances.map(\.rawValue)
-                error("unknown plugin '\(h.plugin)' (declared: \(declared.joined(separator: ", ")))", h.location)
+                var message = "unknown plugin '\(h.plugin)' (declared: \(declared.joined(separator: ", ")))"
+                if let guess = Spelling.closest(to: h.plugin, in: declared) { message += "; did you mean '\(guess)'?" }
+                error(message, h.location)
                 continue
             }
             if h.on.isEmpty { error("handler for plugin '\(h.plugin)' takes no events: give 'on' at least one kind (\(EventFilter.spellings))", h.location) }
-            switch type {
-            case .action where h.options["action"]?.string == nil:
-                error("an 'action' handler needs 'action: NAME'", h.location)
-            case .present:
-                if let name = h.options["screen"]?.string {
-                    if screenIndex[name] == nil { error("unknown screen '\(name)' for 'present'", h.location) }
-                } else {
-                    error("a 'present' handler needs 'screen: NAME'", h.location)
-                }
-            default: break
-            }
+            checkTargets(of: h)
+            checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
             let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type, owner: owner)
             handlers.append(b)
             out.append(b.index)
@@ -163,10 +190,12 @@ struct LayoutCompiler {
 
     /// Appends `spec` and its subtree in pre-order; returns its index.
     mutating func addRegion(_ spec: RegionSpec, screen: Int, screenName: String, parent: Int?, parentPath: String,
-                            parentOrigin: Point, depth: Int, names: inout Set<String>) -> Int {
-        if !names.insert(spec.name).inserted {
-            error("duplicate region name '\(spec.name)' in screen '\(screenName)'", spec.nameLocation ?? spec.location)
-        }
+                            parentOrigin: Point, depth: Int, names: inout [String: SourceLocation?]) -> Int {
+        let here = spec.nameLocation ?? spec.location
+        if let first = names[spec.name] {
+            error("duplicate region name '\(spec.name)' in screen '\(screenName)'\(firstDefined(first, here))", here)
+        } else { names[spec.name] = here }
+        if let parent { checkInsideParent(spec, parent: regions[parent]) }
         if !(spec.frame.width >= 0 && spec.frame.height >= 0) {
             error("region '\(spec.name)' has a negative size", spec.location)
         }

@@ -20,3 +20,19 @@ public struct LayoutErrors: Error, Sendable, CustomStringConvertible {
     public init(_ errors: [LayoutError]) { self.errors = errors }
     public var description: String { errors.map(\.description).joined(separator: "\n") }
 }
+
+/// Something a layout compiles with but probably does not mean: printed, never refused.
+public struct LayoutWarning: Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var location: SourceLocation?
+
+    public init(_ message: String, at location: SourceLocation?) {
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        if let location { return "\(location): warning: \(message)" }
+        return "warning: \(message)"
+    }
+}

@@ -107,12 +107,16 @@ public struct PluginSpec: Sendable {
     public var type: PluginKind
     public var options: [String: ConfigValue]
     public var location: SourceLocation?
+    /// Where each option's value was written (key → location), for messages about it.
+    public var optionLocations: [String: SourceLocation]
 
-    public init(name: String, type: PluginKind, options: [String: ConfigValue] = [:], location: SourceLocation? = nil) {
+    public init(name: String, type: PluginKind, options: [String: ConfigValue] = [:], location: SourceLocation? = nil,
+                optionLocations: [String: SourceLocation] = [:]) {
         self.name = name
         self.type = type
         self.options = options
         self.location = location
+        self.optionLocations = optionLocations
     }
 }
 
@@ -123,12 +127,19 @@ public struct HandlerSpec: Sendable {
     /// Per-handler options for the plugin (`command`, `action`, `screen`, …).
     public var options: [String: ConfigValue]
     public var location: SourceLocation?
+    /// Where each option's value was written (key → location), for messages about it.
+    public var optionLocations: [String: SourceLocation]
+    /// Where each element of `on` was written (same order as `on`; may be empty).
+    public var onLocations: [SourceLocation]
 
-    public init(plugin: String, on: [EventFilter], options: [String: ConfigValue] = [:], location: SourceLocation? = nil) {
+    public init(plugin: String, on: [EventFilter], options: [String: ConfigValue] = [:], location: SourceLocation? = nil,
+                optionLocations: [String: SourceLocation] = [:], onLocations: [SourceLocation] = []) {
         self.plugin = plugin
         self.on = on
         self.options = options
         self.location = location
+        self.optionLocations = optionLocations
+        self.onLocations = onLocations
     }
 }
 

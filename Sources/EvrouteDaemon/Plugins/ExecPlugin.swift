@@ -12,36 +12,6 @@ import EvrouteSystem
 /// stdout and stderr go to the log line by line, up to `output-limit` bytes. Always handles:
 /// whether the command succeeds is its own business.
 final class ExecPlugin: Plugin {
-    struct Config {
-        var command: [String]?
-        var shell: Bool
-        var maxConcurrent: Int
-        var maxQueued: Int
-        var timeout: Timestamp.Duration
-        var killAfter: Timestamp.Duration
-        var outputLimit: Int
-
-        init(_ spec: PluginSpec) throws(PluginConfigError) {
-            let r = PluginOptionReader(plugin: spec.name, options: spec.options, location: spec.location)
-            shell = try r.bool("shell", default: false)
-            command = try r.command(shell: shell)
-            maxConcurrent = try r.integer("max-concurrent", default: 4, in: 1...256)
-            maxQueued = try r.integer("max-queued", default: 16, in: 0...4096)
-            timeout = try r.seconds("timeout", default: 10)
-            killAfter = try r.seconds("kill-after", default: 1)
-            outputLimit = try r.integer("output-limit", default: 16 * 1024, in: 0...(64 << 20))
-        }
-
-        /// The argv for a handler: its own `command` (and `shell`), else the plugin's.
-        func argv(for handler: HandlerBinding) throws(PluginConfigError) -> [String] {
-            let r = PluginOptionReader(plugin: handler.plugin, options: handler.options, location: handler.location)
-            let handlerShell = try r.bool("shell", default: shell)
-            if let argv = try r.command(shell: handlerShell) { return argv }
-            if let command { return command }
-            throw r.fail("no `command`: give one on the handler or on the plugin")
-        }
-    }
-
     private struct Job {
         var argv: [String]
         var environment: [String]
@@ -56,22 +26,22 @@ final class ExecPlugin: Plugin {
     }
 
     let spec: PluginSpec
-    let config: Config
+    let config: ExecOptions
     private let context: PluginContext
     private(set) var statistics: PluginStatistics
     private let baseEnvironment: [String]
     private var running: [pid_t: Running] = [:]
     private var queue: [Job] = []
-    private var argvCache: [Int: Result<[String], PluginConfigError>] = [:]
     private var dropWarnings = LogRateLimiter()
     private var errorLogs = LogRateLimiter()
     private var stopped = false
     private var startScheduled = false
 
-    init(spec: PluginSpec, context: PluginContext) throws(PluginConfigError) {
+    /// `options` and each handler's argv (``Layout/execCommands``) were checked when the layout compiled.
+    init(spec: PluginSpec, options: ExecOptions, context: PluginContext) {
         self.spec = spec
         self.context = context
-        config = try Config(spec)
+        config = options
         statistics = PluginStatistics(name: spec.name, type: spec.type)
         baseEnvironment = ChildEnvironment.inherited()
         updateGauges()
@@ -83,13 +53,9 @@ final class ExecPlugin: Plugin {
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         statistics.handled += 1
-        let argv: [String]
-        let cached = argvCache[d.handler.index] ?? Result { () throws(PluginConfigError) in try config.argv(for: d.handler) }
-        argvCache[d.handler.index] = cached
-        switch cached {
-        case .success(let a): argv = a
-        case .failure(let error):
-            fail("\(error)")
+        // The argv of the handler in the layout the event belongs to (handler indices are per layout).
+        guard let argv = d.event.layout.execCommands[d.handler.index] else {
+            fail("handler \(d.handler.index) has no command in its layout")
             return .handled
         }
         let job = Job(argv: argv, environment: baseEnvironment + EventEnvironment.variables(for: d),

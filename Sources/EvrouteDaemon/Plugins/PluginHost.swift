@@ -31,8 +31,9 @@ public final class PluginHost: HandlerDispatcher {
     private var unknownLogs = LogRateLimiter()
     private var isShutDown = false
 
-    /// Checks every plugin's options (and `exec` handlers' commands) and starts the plugins
-    /// of `layout`. Throws when an option is invalid; runtime failures (a socket that cannot
+    /// Starts the plugins of `layout` with the options its compilation checked and typed
+    /// (``Layout/pluginOptions``, ``Layout/execCommands``); throws only for a layout without
+    /// them. Runtime failures (a socket that cannot
     /// be bound, a helper that cannot be spawned) are logged and show in ``statistics``.
     /// Ignores SIGPIPE for the process (writes to vanished peers must fail, not kill).
     public init(layout: Layout, loop: EventLoop, log: Log) throws(PluginConfigError) {
@@ -66,8 +67,8 @@ public final class PluginHost: HandlerDispatcher {
 
     /// Switches to the plugins of `layout`. Instances whose name, type and options are
     /// unchanged keep running (sockets stay connected, helpers keep their state); others are
-    /// stopped (their waiting events walk on) and new ones started. Throws, changing nothing,
-    /// when an option of the new layout is invalid.
+    /// stopped (their waiting events walk on) and new ones started. (A layout with a bad
+    /// option never compiles, so a reload refuses it before it gets here.)
     public func reload(layout: Layout) throws(PluginConfigError) {
         guard !isShutDown else { return }
         let candidates = try makePlugins(layout)
@@ -152,17 +153,19 @@ public final class PluginHost: HandlerDispatcher {
 
     private func makePlugins(_ layout: Layout) throws(PluginConfigError) -> [any Plugin] {
         var out: [any Plugin] = []
+        // The options were typed and checked when the layout compiled (the one validator).
+        if let e = layout.pluginErrors.first {
+            throw PluginConfigError(plugin: layout.handlers.first { $0.location == e.location }?.plugin ?? "", location: e.location, message: e.message)
+        }
         for spec in layout.plugins {
-            switch spec.type {
-            case .log: out.append(LogPlugin(spec: spec, context: context))
-            case .exec:
-                let p = try ExecPlugin(spec: spec, context: context)
-                // Every handler of this instance must have a runnable command.
-                for h in layout.handlers where h.plugin == spec.name { _ = try p.config.argv(for: h) }
-                out.append(p)
-            case .socket: out.append(try SocketPlugin(spec: spec, context: context))
-            case .process: out.append(try ProcessPlugin(spec: spec, context: context))
-            case .action, .focus, .present, .dismiss: break   // routing built-ins: the router performs them
+            switch (spec.type, layout.pluginOptions[spec.name]) {
+            case (.log, _): out.append(LogPlugin(spec: spec, context: context))
+            case (.exec, .exec(let o)?): out.append(ExecPlugin(spec: spec, options: o, context: context))
+            case (.socket, .socket(let o)?): out.append(SocketPlugin(spec: spec, options: o, context: context))
+            case (.process, .process(let o)?): out.append(ProcessPlugin(spec: spec, options: o, context: context))
+            case (.action, _), (.focus, _), (.present, _), (.dismiss, _): break   // routing built-ins: the router performs them
+            case (.exec, _), (.socket, _), (.process, _):
+                throw PluginConfigError(plugin: spec.name, location: spec.location, message: "plugin \(spec.name): its options were not checked (the layout was not compiled)")
             }
         }
         return out

@@ -13,27 +13,6 @@ import EvrouteSystem
 /// `stable-after` seconds); while it is down its events are declined at once. Its stderr goes
 /// to the log; garbage on stdout is counted and logged (rate-limited).
 final class ProcessPlugin: Plugin {
-    struct Config {
-        var command: [String]
-        var deadline: Timestamp.Duration
-        var maxBuffer: Int
-        var restartMinimum: Timestamp.Duration
-        var restartMaximum: Timestamp.Duration
-        var stableAfter: Timestamp.Duration
-
-        init(_ spec: PluginSpec) throws(PluginConfigError) {
-            let r = PluginOptionReader(plugin: spec.name, options: spec.options, location: spec.location)
-            let shell = try r.bool("shell", default: false)
-            guard let command = try r.command(shell: shell) else { throw r.fail("`command` (the helper's argv) is required") }
-            self.command = command
-            deadline = try r.milliseconds("deadline-ms", default: 100)
-            maxBuffer = try r.integer("max-buffer", default: 256 * 1024, in: 1024...(64 << 20))
-            restartMinimum = try r.milliseconds("restart-min-ms", default: 100)
-            restartMaximum = try r.milliseconds("restart-max-ms", default: 30_000)
-            stableAfter = try r.seconds("stable-after", default: 60)
-        }
-    }
-
     /// A running helper and its three pipes.
     private final class Helper {
         let child: ChildProcess
@@ -53,7 +32,7 @@ final class ProcessPlugin: Plugin {
     }
 
     let spec: PluginSpec
-    let config: Config
+    let config: ProcessOptions
     private let context: PluginContext
     private(set) var statistics: PluginStatistics
     private var helper: Helper?
@@ -69,10 +48,11 @@ final class ProcessPlugin: Plugin {
     private var stderrLogs = LogRateLimiter(burst: 50, window: .seconds(10))
     private let environment: [String]
 
-    init(spec: PluginSpec, context: PluginContext) throws(PluginConfigError) {
+    /// `options` were checked when the layout compiled (``Layout/pluginOptions``).
+    init(spec: PluginSpec, options: ProcessOptions, context: PluginContext) {
         self.spec = spec
         self.context = context
-        config = try Config(spec)
+        config = options
         statistics = PluginStatistics(name: spec.name, type: spec.type)
         backoff = config.restartMinimum
         pending = PendingAnswers(loop: context.loop, timeout: config.deadline)

@@ -12,35 +12,8 @@ import EvrouteSystem
 /// declined and walk on. A client whose unsent output passes `max-buffer` is disconnected,
 /// never waited on.
 final class SocketPlugin: Plugin {
-    struct Config {
-        var path: String
-        var mode: UInt32
-        var answers: Bool
-        var deadline: Timestamp.Duration
-        var declineOnTimeout: Bool
-        var maxBuffer: Int
-        var maxClients: Int
-
-        init(_ spec: PluginSpec) throws(PluginConfigError) {
-            let r = PluginOptionReader(plugin: spec.name, options: spec.options, location: spec.location)
-            guard let path = try r.string("path"), !path.isEmpty else { throw r.fail("`path` (the socket's file name) is required") }
-            guard path.utf8.count < 108 else { throw r.fail("`path` is longer than a Unix socket path may be (107 bytes)") }
-            self.path = path
-            mode = try r.fileMode("mode", default: 0o660)
-            answers = try r.bool("answers", default: false)
-            deadline = try r.milliseconds("deadline-ms", default: 50)
-            switch try r.string("on-timeout") ?? "handled" {
-            case "handled": declineOnTimeout = false
-            case "unhandled": declineOnTimeout = true
-            default: throw r.fail("`on-timeout` must be `handled` or `unhandled`")
-            }
-            maxBuffer = try r.integer("max-buffer", default: 256 * 1024, in: 1024...(64 << 20))
-            maxClients = try r.integer("max-clients", default: 64, in: 1...4096)
-        }
-    }
-
     let spec: PluginSpec
-    let config: Config
+    let config: SocketOptions
     private let context: PluginContext
     private(set) var statistics: PluginStatistics
     private var listener: UnixListener?
@@ -49,10 +22,11 @@ final class SocketPlugin: Plugin {
     private var garbageLogs = LogRateLimiter()
     private var clientLogs = LogRateLimiter()
 
-    init(spec: PluginSpec, context: PluginContext) throws(PluginConfigError) {
+    /// `options` were checked when the layout compiled (``Layout/pluginOptions``).
+    init(spec: PluginSpec, options: SocketOptions, context: PluginContext) {
         self.spec = spec
         self.context = context
-        config = try Config(spec)
+        config = options
         statistics = PluginStatistics(name: spec.name, type: spec.type)
         pending = PendingAnswers(loop: context.loop, timeout: config.deadline)
         pending.onExpired = { [weak self] entry in self?.expired(entry) }

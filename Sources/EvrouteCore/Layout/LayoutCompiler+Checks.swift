@@ -1,0 +1,176 @@
+// The compiler's checks of what a config's names and options refer to: plugin options (typed
+// here, once, for `check`, start and reload alike), handler targets and options, and warnings.
+
+extension LayoutCompiler {
+    mutating func warn(_ message: String, _ location: SourceLocation?) {
+        warnings.append(LayoutWarning(message, at: location))
+    }
+
+    /// ` (first defined at line L)` for a duplicate (the whole place when in another file).
+    func firstDefined(_ first: SourceLocation?, _ here: SourceLocation?) -> String {
+        guard let first else { return "" }
+        return first.file == here?.file ? " (first defined at line \(first.line))" : " (first defined at \(first))"
+    }
+
+    /// `; did you mean 'X'?` when `word` is a likely typo of one of `candidates`.
+    func guess(_ word: String, in candidates: [String], prefix: String = "") -> String {
+        // Spelling compares the word in lower case: compare lower-cased candidates, answer as written.
+        let lower = candidates.map { $0.lowercased() }
+        guard let hit = Spelling.closest(to: word, in: lower), let i = lower.firstIndex(of: hit) else { return "" }
+        return "; did you mean '\(prefix)\(candidates[i])'?"
+    }
+
+    // MARK: Plugin options
+
+    /// The typed options of a plugin instance; errors for unknown keys and bad values.
+    mutating func checkOptions(of p: PluginSpec) -> PluginOptions {
+        let known = p.type.pluginOptionKeys
+        for key in p.options.keys.sorted() where !known.contains(key) {
+            let expected = known.isEmpty ? "a \(p.type) plugin takes no options" : "expected one of: \(known.joined(separator: ", "))"
+            error("unknown option '\(key)' for plugin '\(p.name)' (\(expected))\(guess(key, in: known))",
+                  p.optionLocations[key] ?? p.location)
+        }
+        var r = PluginOptionReader(plugin: p.name, options: p.options, locations: p.optionLocations, location: p.location)
+        let options: PluginOptions
+        switch p.type {
+        case .log: options = .log
+        case .exec: options = .exec(r.exec())
+        case .socket: options = .socket(r.socket())
+        case .process: options = .process(r.process())
+        case .action, .focus, .present, .dismiss: options = .routingBuiltIn
+        }
+        errors += r.errors
+        return options
+    }
+
+    // MARK: Handlers
+
+    /// `key:NAME` must be a key libevdev names; `gesture:NAME` a gesture of the layout.
+    mutating func checkTargets(of h: HandlerSpec) {
+        for (i, filter) in h.on.enumerated() {
+            let at = i < h.onLocations.count ? h.onLocations[i] : h.location
+            switch filter {
+            case .keyNamed(let name) where !KeyNames.isKnown(name):
+                if let canonical = KeyNames.aliases[name] {
+                    error("key '\(name)' is named '\(canonical)' by libevdev (the name its events carry): write 'key:\(canonical)'", at)
+                } else {
+                    error("unknown key '\(name)' in 'on' (not a key name of libevdev's table, e.g. KEY_ENTER, KEY_F12, BTN_LEFT)\(guess(name, in: KeyNames.ordered, prefix: "key:"))", at)
+                }
+            case .gesture(let name) where !gestureNames.contains(name):
+                let declared = gestureNames.isEmpty ? "the layout declares no gestures" : "gestures: \(gestureNames.joined(separator: ", "))"
+                error("unknown gesture '\(name)' in 'on' (\(declared))\(guess(name, in: gestureNames, prefix: "gesture:"))", at)
+            default: break
+            }
+        }
+    }
+
+    /// The options a handler's plugin reads itself (typed; targets that exist), the `exec`
+    /// argv it runs, and warnings for options its plugin will not read.
+    mutating func checkHandlerOptions(_ h: HandlerSpec, type: PluginKind, owner: ResponderID, index: Int) {
+        func at(_ key: String) -> SourceLocation? { h.optionLocations[key] ?? h.location }
+        switch type {
+        case .exec:
+            var r = PluginOptionReader(plugin: h.plugin, options: h.options, locations: h.optionLocations, location: h.location)
+            let plugin: ExecOptions? = if case .exec(let o)? = pluginOptions[h.plugin] { o } else { nil }
+            let shell = r.bool("shell", default: plugin?.shell ?? false)
+            let argv = r.command(shell: shell) ?? (r.value("command") == nil ? plugin?.command : nil)
+            // (A plugin `command` that is wrong has its own error.)
+            let pluginHasCommand = spec.plugins.first { $0.name == h.plugin }?.options["command"] != nil
+            // The layout routes without it; a host that runs plugins (the config's path) refuses it.
+            if argv == nil, r.errors.isEmpty, !pluginHasCommand {
+                pluginErrors.append(LayoutError("plugin \(h.plugin): no `command`: give one on the handler or on the plugin", at: h.location))
+            }
+            errors += r.errors
+            if let argv { execCommands[index] = argv }
+        case .action:
+            actionLocations[index] = h.optionLocations["action"]
+            if h.options["action"]?.string.map({ !$0.isEmpty }) != true { error("an 'action' handler needs 'action: NAME'", at("action")) }
+        case .focus:
+            if let v = h.options["resign"], v.bool == nil { error("'resign' of a 'focus' handler must be true or false", at("resign")) }
+            guard let v = h.options["region"] else { break }
+            guard let name = v.string, !name.isEmpty else { error("'region' of a 'focus' handler must be a region name", at("region")); break }
+            let screen: Int? = switch owner {
+            case .region(let r): regions[r].screen
+            case .screen(let s): s
+            default: nil
+            }
+            var seen: Set<String> = []
+            let candidates = (screen.map { regionNames[$0] } ?? Array(regionNames.joined())).filter { seen.insert($0).inserted }
+            if !candidates.contains(name) {
+                let scope = screen.map { "regions of screen '\(spec.screens[$0].name)'" } ?? "regions"
+                error("unknown region '\(name)' for 'focus' (\(scope): \(candidates.joined(separator: ", ")))\(guess(name, in: candidates))", at("region"))
+            }
+        case .present:
+            if let name = h.options["screen"]?.string {
+                if screenIndex[name] == nil {
+                    let names = spec.screens.map(\.name)
+                    error("unknown screen '\(name)' for 'present' (screens: \(names.joined(separator: ", ")))\(guess(name, in: names))", at("screen"))
+                }
+            } else {
+                error("a 'present' handler needs 'screen: NAME'", at("screen"))
+            }
+        case .log, .socket, .process, .dismiss: break
+        }
+        guard !type.handlerOptionsAreFreeForm else { return }
+        let reads = type.handlerOptionKeys
+        for key in h.options.keys.sorted() where !reads.contains(key) {
+            let readList = reads.isEmpty ? "it reads none" : "it reads: \(reads.joined(separator: ", "))"
+            if type.pluginOptionKeys.contains(key) {
+                warn("'\(key)' is an option of the \(type) plugin, not of its handlers: the handler's '\(key)' is not read (declare it on the plugin)", at(key))
+            } else if let g = Spelling.closest(to: key, in: reads) {
+                warn("handler option '\(key)' is not read by the \(type) plugin (\(readList)); did you mean '\(g)'?", at(key))
+            }
+        }
+    }
+
+    /// Every action sent (by an `action` handler or a gesture's `action:`) must be one some
+    /// handler takes (`on: action:NAME`, or `any`), or it could only end unhandled.
+    mutating func checkActionTargets() {
+        var taken: Set<String> = []
+        var takesAny = false
+        for b in handlers {
+            for f in b.filters {
+                if case .action(let n) = f { taken.insert(n) }
+                if f == .any { takesAny = true }
+            }
+        }
+        guard !takesAny else { return }
+        let list = taken.isEmpty ? "no handler takes actions" : "actions handled: \(taken.sorted().joined(separator: ", "))"
+        for b in handlers where b.pluginType == .action {
+            guard let name = b.options["action"]?.string, !name.isEmpty, !taken.contains(name) else { continue }
+            let at = actionLocations[b.index] ?? b.location
+            error("no handler takes action '\(name)' (none has 'on: action:\(name)' or 'any'; \(list))\(guess(name, in: taken.sorted(), prefix: ""))", at)
+        }
+        for r in regions { for g in r.gestures {
+            guard let name = g.action, !taken.contains(name) else { continue }
+            error("no handler takes action '\(name)' of gesture '\(g.name)' (none has 'on: action:\(name)' or 'any'; \(list))\(guess(name, in: taken.sorted()))", g.location)
+        } }
+    }
+
+    // MARK: Warnings
+
+    /// A child whose frame reaches outside its parent's: hit-testing never enters a child
+    /// through a point outside its parent, so that part cannot be touched.
+    mutating func checkInsideParent(_ child: RegionSpec, parent: RegionNode) {
+        let f = child.frame, size = parent.frame.size
+        guard f.minX < 0 || f.minY < 0 || f.maxX > size.width || f.maxY > size.height else { return }
+        warn("region '\(child.name)' sticks out of its parent '\(parent.name)' (frame \(describe(f)) in a parent of \(number(size.width))×\(number(size.height))): the part outside cannot be hit",
+             child.nameLocation ?? child.location)
+    }
+
+    /// A root region that does not cover exactly its display.
+    mutating func checkRootFrame(_ s: ScreenSpec, display d: DisplaySpec) {
+        let full = Rect(x: 0, y: 0, width: d.size.width, height: d.size.height)
+        guard s.root.frame != full else { return }
+        warn("root region '\(s.root.name)' of screen '\(s.name)' has frame \(describe(s.root.frame)), but display '\(d.name)' is \(number(d.size.width))×\(number(d.size.height)) (expected \(describe(full)))",
+             s.root.nameLocation ?? s.root.location)
+    }
+
+    func describe(_ r: Rect) -> String {
+        "[\(number(r.minX)), \(number(r.minY)), \(number(r.size.width)), \(number(r.size.height))]"
+    }
+
+    func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+}
