@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `evroute check FILE [--format json]` through the real binary: exit codes 0 (warnings
+/// allowed), 1 (errors), 2 (usage), and the JSON document.
+@Suite("check: text and JSON")
+struct CheckFormatTests {
+    func write(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "evroute-check-\(UUID().uuidString).yaml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static let warned = """
+        displays: [{ name: main, size: [100, 100] }]
+        screens:
+          - name: home
+            root:
+              name: root
+              frame: [0, 0, 100, 100]
+              regions: [{ name: a, frame: [90, 0, 20, 20] }]
+        """
+
+    static let broken = """
+        displays: [{ name: main, size: [100, 100] }]
+        plugins: [{ name: ui, type: socket, deadline-ms: 40ms, path: /tmp/x.sock }]
+        screens: [{ name: home, root: { name: root, frame: [0, 0, 100, 100] } }]
+        """
+
+    @Test func warningsOnlyExitZeroWithTheSummary() throws {
+        let path = try write(Self.warned)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try runEvroute(["check", path])
+        #expect(r.status == 0)
+        #expect(r.err == "\(path):7:25: warning: region 'a' sticks out of its parent 'root' (frame [90, 0, 20, 20] in a parent of 100×100): the part outside cannot be hit\n")
+        #expect(r.out.hasPrefix("\(path): ok — 1 display(s)"))
+
+        let j = try runEvroute(["check", path, "--format", "json"])
+        #expect(j.status == 0)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any])
+        #expect(doc["file"] as? String == path)
+        #expect(doc["ok"] as? Bool == true)
+        #expect((doc["errors"] as? [Any])?.isEmpty == true)
+        let w = try #require((doc["warnings"] as? [[String: Any]])?.first)
+        #expect(w["file"] as? String == path && w["line"] as? Int == 7 && w["column"] as? Int == 25)
+        #expect((w["message"] as? String)?.hasPrefix("region 'a' sticks out of its parent 'root'") == true)
+    }
+
+    @Test func errorsExitOneInBothFormats() throws {
+        let path = try write(Self.broken)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let message = "plugin ui: `deadline-ms` must be a whole number of milliseconds from 1 to 3600000, found '40ms'"
+        let r = try runEvroute(["check", path])
+        #expect(r.status == 1)
+        #expect(r.err == "\(path):2:50: error: \(message)\n")
+        #expect(r.out.isEmpty)
+
+        let j = try runEvroute(["check", "--format", "json", path])
+        #expect(j.status == 1)
+        #expect(j.out == #"{"file":"\#(path)","ok":false,"errors":[{"file":"\#(path)","line":2,"column":50,"message":"\#(message)"}],"warnings":[]}"# + "\n")
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try runEvroute(["check", "--format", "yaml", "config/minimal.yaml"]).status == 2)
+    }
+}
