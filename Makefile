@@ -4,7 +4,8 @@
 #                  and recordings (`evroute --dry-run`)
 #   make test      install what is missing and run every test
 #   make build     debug build            make release   optimized, static Swift runtime
-#   make install   / make uninstall (PREFIX, DESTDIR honoured)
+#   make install   installs the release build (make release first; no build, no apt-get) / make uninstall
+#                  (PREFIX, DESTDIR honoured)
 #
 # System packages are installed with apt-get when missing (as root, or through sudo).
 
@@ -13,17 +14,21 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      ?= .build
 APT_DEPS   := libevdev-dev libudev-dev libyaml-dev pkg-config python3
+# What the tests run besides the build: the shells whose completions are tested, man(1) for the pages.
+TEST_DEPS  := bash zsh fish man-db
 EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events
 
-.PHONY: all deps build release demo test test-unit install uninstall clean bench
+.PHONY: all deps test-deps build release demo test test-unit install uninstall clean bench
 
 all: build
 
-# Installs the Debian packages the build needs, only those missing.
-deps:
-	@missing=""; for p in $(APT_DEPS); do \
+# Installs the Debian packages the build needs (and, for test-deps, what the tests run), only those missing.
+deps test-deps: PACKAGES = $(APT_DEPS)
+test-deps: PACKAGES = $(APT_DEPS) $(TEST_DEPS)
+deps test-deps:
+	@missing=""; for p in $(PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -53,7 +58,7 @@ demo: build
 	$(EVROUTE) --config $(DEMO_CONFIG) --dry-run $(DEMO_RECORDINGS) --format json | head -n 12
 
 # Unit, config, input, replay and CLI tests (replay tests read ../shared/recordings when present).
-test-unit: deps
+test-unit: test-deps
 	$(SWIFT) build --scratch-path $(BUILD)
 	$(SWIFT) test --scratch-path $(BUILD)
 
@@ -70,25 +75,42 @@ else
 	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"
 endif
 
-# install: the binary to $(PREFIX)/bin; the unit to $(UNITDIR) (default $(PREFIX)/lib/systemd/system;
-# use UNITDIR=/lib/systemd/system or /usr/lib/systemd/system for a distribution layout), with
-# ExecStart pointing at the installed binary; sysusers.d and tmpfiles.d entries under
-# $(PREFIX)/lib; config/minimal.yaml as /etc/evroute/evroute.yaml only when that file is absent.
-# DESTDIR is prepended to every path (staged installs, packaging).
+# install: installs an existing build (`make release` builds one; BIN= picks another binary) and
+# never builds or calls apt-get. The binary to $(PREFIX)/bin; man pages (evroute(1), one per
+# command) to $(MANDIR)/man1 and bash/zsh/fish completions under $(PREFIX)/share, all made by the
+# binary from its command table; the unit to $(UNITDIR) (default $(PREFIX)/lib/systemd/system; use
+# UNITDIR=/lib/systemd/system or /usr/lib/systemd/system for a distribution layout), with ExecStart
+# pointing at the installed binary; sysusers.d and tmpfiles.d entries under $(PREFIX)/lib; the
+# example layouts under $(DOCDIR)/examples; config/minimal.yaml as /etc/evroute/evroute.yaml only
+# when that file is absent. DESTDIR is prepended to every path (staged installs, packaging).
+BIN         ?= $(BUILD)/release/evroute
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+MANDIR      ?= $(PREFIX)/share/man
+DOCDIR      ?= $(PREFIX)/share/doc/evroute
 SYSCONFDIR  ?= /etc
 EXAMPLE_CONFIG ?= config/minimal.yaml
+COMPLETIONS := bash:share/bash-completion/completions/evroute zsh:share/zsh/vendor-completions/_evroute \
+               fish:share/fish/vendor_completions.d/evroute.fish
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/evroute
-	install -m 0755 $(BUILD)/release/evroute $(DESTDIR)$(PREFIX)/bin/evroute
+install:
+	@test -x $(BIN) || { echo "make install: no $(BIN) to install; run 'make release' first (or give BIN=path/to/evroute)"; exit 1; }
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/evroute $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/examples
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/evroute
+	$(BIN) __generate man $(DESTDIR)$(MANDIR)/man1
+	@for entry in $(COMPLETIONS); do \
+		shell=$${entry%%:*}; path=$(DESTDIR)$(PREFIX)/$${entry#*:}; \
+		install -d $$(dirname $$path) && $(BIN) __generate $$shell > $$path && chmod 0644 $$path && echo "completion: $$path" || exit 1; \
+	done
 	sed -e 's|/usr/bin/evroute|$(PREFIX)/bin/evroute|' -e 's|/etc/evroute/|$(SYSCONFDIR)/evroute/|' \
 		systemd/evroute.service > $(DESTDIR)$(UNITDIR)/evroute.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/evroute.service
 	install -m 0644 systemd/evroute.sysusers $(DESTDIR)$(SYSUSERSDIR)/evroute.conf
 	install -m 0644 systemd/evroute.tmpfiles $(DESTDIR)$(TMPFILESDIR)/evroute.conf
+	install -m 0644 config/*.yaml examples/*.yaml examples/*.events $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0755 examples/*.py $(DESTDIR)$(DOCDIR)/examples/
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/evroute/evroute.yaml ]; then \
 		echo "keeping the existing $(DESTDIR)$(SYSCONFDIR)/evroute/evroute.yaml"; \
 	else \
@@ -99,6 +121,9 @@ install: release
 # uninstall: removes what install put there, except /etc/evroute/evroute.yaml (a config is the user's).
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/evroute
+	rm -f $(DESTDIR)$(MANDIR)/man1/evroute.1 $(DESTDIR)$(MANDIR)/man1/evroute-*.1
+	@for entry in $(COMPLETIONS); do rm -f $(DESTDIR)$(PREFIX)/$${entry#*:}; done
+	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/evroute.service
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/evroute.conf $(DESTDIR)$(TMPFILESDIR)/evroute.conf
 

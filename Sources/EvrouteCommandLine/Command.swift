@@ -112,12 +112,14 @@ public struct Command: Sendable {
     public let subcommands: [Command]
     /// The subcommand that runs when none is named (`evroute` = `evroute route`).
     public let defaultSubcommand: String?
+    /// Hidden commands run but are not in help, the man page or completions (`__generate`).
+    public let isHidden: Bool
     /// Runs the command with what was parsed; throws ``CommandLineExit`` to end with a status.
     public let run: (@Sendable (ParsedCommandLine) throws -> Void)?
 
     public init(_ name: String, abstract: String, discussion: String = "", options: [CommandOption] = [],
                 arguments: [CommandArgument] = [], subcommands: [Command] = [], defaultSubcommand: String? = nil,
-                run: (@Sendable (ParsedCommandLine) throws -> Void)? = nil) {
+                hidden: Bool = false, run: (@Sendable (ParsedCommandLine) throws -> Void)? = nil) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
@@ -125,10 +127,17 @@ public struct Command: Sendable {
         self.arguments = arguments
         self.subcommands = subcommands
         self.defaultSubcommand = defaultSubcommand
+        isHidden = hidden
         self.run = run
     }
 
     func subcommand(_ name: String) -> Command? { subcommands.first { $0.name == name } }
+    /// The subcommands help, the man page and completions show.
+    var visibleSubcommands: [Command] { subcommands.filter { !$0.isHidden } }
+    /// The options help, the man page and completions show.
+    var visibleOptions: [CommandOption] { options.filter { !$0.isHidden } }
+    /// The default subcommand, when there is one.
+    var defaultCommand: Command? { defaultSubcommand.flatMap(subcommand) }
     func option(long: String) -> CommandOption? { options.first { $0.name == long } }
     func option(short: Character) -> CommandOption? { options.first { $0.short == short } }
 }

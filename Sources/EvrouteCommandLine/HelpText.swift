@@ -32,12 +32,12 @@ public enum HelpText {
         })
         if !command.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
-            out += table(command.subcommands.map { sub in
+            out += table(command.visibleSubcommands.map { sub in
                 (sub.name + (sub.name == command.defaultSubcommand ? " (default)" : ""), sub.abstract)
             })
             out += "\n  See '\(path.joined(separator: " ")) help <subcommand>' for detailed help.\n"
         }
-        if let name = command.defaultSubcommand, let sub = command.subcommand(name) {
+        if let sub = command.defaultCommand, let name = command.defaultSubcommand {
             out += "\nOPTIONS OF '\(path.joined(separator: " ")) \(name)' (THE DEFAULT SUBCOMMAND):\n"
             out += table(sub.options.filter { !$0.isHidden }.map { ($0.synopsis, $0.help) })
         }

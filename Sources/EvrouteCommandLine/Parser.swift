@@ -1,3 +1,5 @@
+import EvrouteCore
+
 /// What a command line said, for one command: its options' values, its flags, its arguments.
 public struct ParsedCommandLine: Sendable {
     /// The command's path (`["evroute", "check"]`).
@@ -130,7 +132,7 @@ public enum CommandLineParser {
             // subcommand is a mistake, not an argument of the default one (it takes none).
             if index < arguments.count, !arguments[index].hasPrefix("-"), sub.arguments.isEmpty {
                 var message = "unknown command '\(arguments[index])'"
-                if let guess = closest(arguments[index], among: command.subcommands.map(\.name)) {
+                if let guess = closest(arguments[index], among: command.visibleSubcommands.map(\.name)) {
                     message += "; did you mean '\(guess)'?"
                 }
                 throw usageError(message, path: path, command: command)
@@ -230,27 +232,9 @@ public enum CommandLineParser {
                + "See '\(path.joined(separator: " ")) --help'.")
     }
 
-    /// The candidate nearest to `word` (edit distance ≤ 2, or a prefix), for did-you-mean.
+    /// The candidate a misspelt `word` most likely meant: the one did-you-mean rule of evroute
+    /// (``Spelling/closest(to:in:)``, which the config reader and run-time control use too).
     static func closest(_ word: String, among candidates: [String]) -> String? {
-        if let prefixed = candidates.first(where: { $0.hasPrefix(word) && !word.isEmpty }) { return prefixed }
-        var best: (String, Int)?
-        let a = Array(word.utf8)
-        for candidate in candidates {
-            let b = Array(candidate.utf8)
-            guard abs(a.count - b.count) <= 2 else { continue }
-            var row = Array(0...b.count)
-            for i in 1...max(a.count, 1) where !a.isEmpty {
-                var previous = row[0]
-                row[0] = i
-                for j in 1...max(b.count, 1) where !b.isEmpty {
-                    let current = row[j]
-                    row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                    previous = current
-                }
-            }
-            let distance = row[b.count]
-            if distance <= 2, best == nil || distance < best!.1 { best = (candidate, distance) }
-        }
-        return best?.0
+        Spelling.closest(to: word, in: candidates)
     }
 }

@@ -48,7 +48,7 @@ enum StatusText {
             default: "-"
             }
         }
-        out += "evroute daemon, pid \(str(s["pid"])), up \(str(s["uptime"])) s (ready after \(str(s["startup_seconds"])) s)\n"
+        out += "evroute \(str(s["version"])) daemon, pid \(str(s["pid"])), up \(str(s["uptime"])) s (ready after \(str(s["startup_seconds"])) s)\n"
         out += "config: \(str(s["config"])) (\(str(s["layout"]?["displays"])) display(s), \(str(s["layout"]?["screens"])) screen(s), "
         out += "\(str(s["layout"]?["regions"])) region(s), \(str(s["layout"]?["handlers"])) handler(s)); "
         out += "reloads \(str(s["reloads"])), failed \(str(s["failed_reloads"]))\n"

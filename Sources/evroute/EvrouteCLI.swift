@@ -11,7 +11,7 @@ import EvrouteRuntime
 /// `evroute`'s command table: every command, option and argument, spelled once. Parsing, help,
 /// usage errors (exit 2), the man page and the shell completions all come from it.
 enum EvrouteCLI {
-    static let root = Command(
+    static let root: Command = Command(
         "evroute",
         abstract: "Route touchscreen and keyboard events to handlers through a layout of screen regions.",
         discussion: """
@@ -19,7 +19,7 @@ enum EvrouteCLI {
             recordings). --dry-run prints every routing decision instead of running handlers.
             Exit status: 0 ok, 1 errors found (a bad config, a failed request), 2 usage errors.
             """,
-        subcommands: [route, check, tree, hit, devices, record, status, reload, ctl],
+        subcommands: [route, check, tree, hit, devices, record, status, reload, ctl, generate],
         defaultSubcommand: "route")
 
     // MARK: Shared options

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EvrouteCommandLine
+import EvrouteCore
 
 // The entry point: every command, the daemon included, starts here and stays in this process.
 exit(CommandLineParser.main(EvrouteCLI.root, arguments: Array(CommandLine.arguments.dropFirst()), version: evrouteVersion,

@@ -35,6 +35,7 @@ struct OneProcessTests {
         #expect(n > 0 && String(decoding: exe[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == rig.binary)
         let status = harnessControl("status", rig.control)
         #expect(status?["pid"]?.intValue == Int(daemon.pid))
+        #expect(status?["version"]?.stringValue == evrouteVersion, "status names the version --version prints")
         let regions = status?["layout"]?["regions"]?.intValue
         #expect(regions != nil)
         #expect(Self.children(of: daemon.pid).isEmpty)

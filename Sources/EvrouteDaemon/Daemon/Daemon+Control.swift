@@ -105,7 +105,7 @@ extension Daemon {
         let uptime = Double((now - startTime).microseconds / 1000) / 1000
         let startup = readyTime.map { Double(($0 - startTime).microseconds / 100) / 10_000 } ?? 0
         let input = replay == nil ? "live" : (replay!.isFinished ? "replay finished" : replayStarted ? "replaying" : "replay paused")
-        var members: [(String, JSONValue)] = [("ok", .bool(true)), ("pid", .int(Int(getpid())))]
+        var members: [(String, JSONValue)] = [("ok", .bool(true)), ("version", .string(evrouteVersion)), ("pid", .int(Int(getpid())))]
         members.append(("uptime", .number(uptime)))
         members.append(("startup_seconds", .number(startup)))
         members.append(("config", .string(configSource)))

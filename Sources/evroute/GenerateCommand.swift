@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCommandLine
+import EvrouteConfig
+import EvrouteCore
+import EvrouteRuntime
+import EvrouteSystem
+
+extension EvrouteCLI {
+    /// `evroute __generate man DIR | bash | zsh | fish`: the man pages and shell completions, made
+    /// from the command table at build or install time (hidden: not a user's command).
+    static let generate: Command = Command(
+        "__generate", abstract: "Write the man pages (into DIR) or print a shell's completion script.",
+        arguments: [
+            CommandArgument("what", help: "man, bash, zsh or fish."),
+            CommandArgument("directory", help: "For man: the directory the pages are written to.", optional: true),
+        ],
+        hidden: true,
+        run: { p in
+            let what = p.argument("what") ?? ""
+            if let shell = ShellCompletion.Shell(rawValue: what) {
+                writeOut(ShellCompletion.script(for: root, shell: shell))
+                return
+            }
+            guard what == "man" else { throw p.usageError("'\(what)' is not one of: man, bash, zsh, fish") }
+            guard let directory = p.argument("directory") else { throw p.usageError("man needs the directory to write the pages into") }
+            for page in ManualPage.pages(for: root, version: evrouteVersion, sections: manualSections, commonSections: [exitStatusSection]) {
+                let path = directory + "/" + page.fileName
+                do {
+                    let fd = try SystemCall.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
+                    defer { try? SystemCall.close(fd, path: path) }
+                    try SystemCall.writeAll(fd, page.text, path: path)
+                } catch {
+                    throw failure("\(error)")
+                }
+            }
+        })
+
+    /// EXIT STATUS, on every page.
+    static let exitStatusSection = ManualPage.Section("Exit status", """
+        0
+          success (the daemon: a clean stop on SIGTERM or SIGINT).
+        1
+          errors were found: a config error (printed as file:line:col), a failed request,
+          a device or socket that cannot be opened.
+        2
+          a usage error: an unknown command or option, a missing or malformed argument.
+        """)
+
+    /// The tool page's FILES, ENVIRONMENT and SIGNALS.
+    static let manualSections: [ManualPage.Section] = [
+        .init("Files", """
+            \(ConfigLoader.defaultPath)
+              the layout read when --config is not given (the built-in default when it does not exist).
+            \(ControlClient.defaultPath)
+              the control socket (status, reload, ctl); mode 0660, group evroute under the shipped unit.
+            """),
+        .init("Environment", """
+            NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID
+              set by systemd: the daemon reports READY=1, RELOADING=1, STOPPING=1 and WATCHDOG=1.
+            JOURNAL_STREAM
+              when it names standard error, log lines carry syslog priority prefixes for the journal.
+            """),
+        .init("Signals", """
+            SIGHUP
+              reload the layout; a bad one is refused with file:line:col and the running one kept.
+            SIGTERM, SIGINT
+              cancel every touch still down, drain the plugins and exit 0.
+            """),
+    ]
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// Runs a program with arguments (and optional standard input); status, stdout and stderr.
+func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    if let environment { p.environment = environment }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+/// The path of a program on PATH, or a test failure saying which package `make test` installs it from.
+func requireProgram(_ name: String, package: String) throws -> String {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let candidate = "\(dir)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    throw CLITestError("\(name) is not installed (Debian package \(package); `make test` installs it)")
+}
+
+/// The man pages and shell completions `make install` installs, made by `evroute __generate`
+/// from the one command table, checked by the real tools: man(1) renders every page without a
+/// warning, and bash, zsh and fish complete real command lines with them.
+@Suite("Man pages and shell completions")
+struct ManualAndCompletionTests {
+    func generatedPages() throws -> (dir: String, names: [String]) {
+        let dir = NSTemporaryDirectory() + "evroute-man-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let r = try runEvroute(["__generate", "man", dir])
+        #expect(r.status == 0, "\(r.err)")
+        return (dir, try FileManager.default.contentsOfDirectory(atPath: dir).sorted())
+    }
+
+    @Test func onePagePerCommandEachRenderingWithoutWarnings() throws {
+        let man = try requireProgram("man", package: "man-db")
+        let (dir, names) = try generatedPages()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for command in ["check", "ctl", "devices", "hit", "record", "reload", "route", "status", "tree"] {
+            #expect(names.contains("evroute-\(command).1"), "\(names)")
+        }
+        #expect(names.contains("evroute.1"))
+        #expect(!names.contains { $0.contains("__generate") }, "a hidden command got a page")
+        for name in names {
+            let r = try runProgram(man, ["--warnings", "-l", "\(dir)/\(name)"], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+            #expect(r.status == 0 && r.err.isEmpty, "\(name): \(r.err)")
+            #expect(r.out.contains("NAME") && r.out.contains("SYNOPSIS") && r.out.contains("EXIT STATUS"), "\(name)")
+        }
+        let page = try runProgram(man, ["-l", "\(dir)/evroute.1"], environment: ["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]).out
+        // Every option of the default command and the exit codes, as help has them.
+        for option in ["--config", "--dry-run", "--replay", "--format", "--control-socket", "--version"] {
+            #expect(page.contains(option), "\(option) missing from evroute(1)")
+        }
+        #expect(page.contains("a usage error: an unknown command or option"))
+        let ctl = try runProgram(man, ["-l", "\(dir)/evroute-ctl.1"], environment: ["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]).out
+        for sub in ["present", "dismiss", "focus", "hide", "show", "disable", "enable", "frame", "regions", "action", "state", "replay"] {
+            #expect(ctl.contains("evroute ctl \(sub)"), "ctl \(sub) missing from evroute-ctl(1)")
+        }
+    }
+
+    func script(_ shell: String) throws -> String {
+        let r = try runEvroute(["__generate", shell])
+        #expect(r.status == 0, "\(r.err)")
+        let path = NSTemporaryDirectory() + "evroute-completion-\(UUID().uuidString).\(shell)"
+        try r.out.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func bashCompletesCommandsOptionsAndChoices() throws {
+        let bash = try requireProgram("bash", package: "bash")
+        let path = try script("bash")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let r = try runProgram(bash, ["-c", "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _evroute; printf '%s\\n' \"${COMPREPLY[@]}\""])
+            #expect(r.status == 0, "\(r.err)")
+            return r.out.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["evroute", "ch"]) == ["check"])
+        #expect(try complete(["evroute", "check", "--fo"]) == ["--format"])
+        #expect(try complete(["evroute", "check", "--format", ""]) == ["text", "json"])
+        #expect(try complete(["evroute", "--dry"]) == ["--dry-run"])
+        #expect(try complete(["evroute", "ctl", "pr"]) == ["present"])
+        #expect(try complete(["evroute", "ctl", "state", "--format", "j"]) == ["json"])
+        #expect(try complete(["evroute", "__gen"]).isEmpty, "a hidden command is completed")
+    }
+
+    @Test func fishCompletesCommandsOptionsAndChoices() throws {
+        let fish = try requireProgram("fish", package: "fish")
+        let path = try script("fish")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func complete(_ line: String) throws -> [String] {
+            let r = try runProgram(fish, ["--no-config", "-c", "source '\(path)'; complete -C '\(line)'"])
+            #expect(r.status == 0, "\(r.err)")
+            return r.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        #expect(try complete("evroute ch") == ["check"])
+        #expect(try complete("evroute check --fo") == ["--format"])
+        #expect(try complete("evroute check --format ").sorted() == ["json", "text"])
+        #expect(try complete("evroute ctl pr") == ["present"])
+        #expect(try complete("evroute --dry") == ["--dry-run"])
+    }
+
+    /// zsh completes only in an interactive shell with its line editor: the script is loaded by
+    /// compinit from fpath in a zsh on a pseudo-terminal (zsh/zpty), a line and TAB are typed,
+    /// and the completed line is read back.
+    @Test func zshCompletesCommandsOptionsAndChoices() throws {
+        let zsh = try requireProgram("zsh", package: "zsh")
+        let dir = NSTemporaryDirectory() + "evroute-zsh-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let generated = try runEvroute(["__generate", "zsh"])
+        try generated.out.write(toFile: "\(dir)/_evroute", atomically: true, encoding: .utf8)
+        #expect(try runProgram(zsh, ["-n", "\(dir)/_evroute"]).status == 0)
+        let driver = """
+            setopt extendedglob
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z 'PS1="%% "; fpath=(\(dir) $fpath); autoload -Uz compinit; compinit -u -D; evroute() {}; echo REA""DY'
+            line=""; while zpty -r z line; do [[ $line == *READY* ]] && break; done
+            for input expected in "evroute ch" "evroute check " "evroute ctl pr" "evroute ctl present " "evroute ctl state --format j" "evroute ctl state --format json " "evroute --dry" "evroute --dry-run "; do
+              zpty -w -n z "$input"$'\\t'
+              got=""; chunk=""; clean=""
+              for i in {1..100}; do
+                zpty -r -t z chunk && got+="$chunk"
+                clean=${${got//$'\\e'\\[[0-9;?]#[A-Za-z]/}//[$'\\a\\r']/}
+                [[ $clean == *"$expected"* ]] && break
+                sleep 0.05
+              done
+              [[ $clean == *"$expected"* ]] && print "ok: $input" || print "FAILED: $input"
+              zpty -w -n z $'\\C-u'
+              sleep 0.1; zpty -r -t z chunk
+            done
+            zpty -d z
+            """
+        try driver.write(toFile: "\(dir)/driver.zsh", atomically: true, encoding: .utf8)
+        let r = try runProgram(zsh, ["-f", "\(dir)/driver.zsh"])
+        #expect(r.out.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 4, "\(r.out)\(r.err)")
+        #expect(!r.out.contains("FAILED"), "\(r.out)")
+    }
+}
