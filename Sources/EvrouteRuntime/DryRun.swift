@@ -12,6 +12,9 @@ public final class DryRun {
     public let writer: TraceWriter
     public let session: RoutingSession
 
+    /// Where warnings about the input go (standard error by default); the trace never has them.
+    public var warn: (String) -> Void = { line in try? SystemCall.writeAll(.standardError, line + "\n") }
+
     public init(layout: Layout, format: TraceFormat, sink: OutputSink = FileDescriptorSink(fd: 1)) {
         self.layout = layout
         writer = TraceWriter(format: format, sink: sink)
@@ -48,6 +51,9 @@ public final class DryRun {
         for path in paths {
             recordings.append(try EvemuRecording.load(path: path, descriptionPath: descriptionPath))
         }
+        // Odd but replayable recordings (timestamps going backwards) are said on stderr, so the
+        // trace on stdout stays the SPEC §4 contract.
+        for warning in recordings.flatMap(\.warnings) { warn(warning.description) }
         let source = ReplaySource(recordings: recordings)
         guard let control else { return run(source) }
         let loop = try EventLoop()

@@ -28,6 +28,8 @@ public final class ReplayDriver {
     }
 
     public let devices: [Device]
+    /// What the recordings had that was odd but replayable (timestamps going backwards).
+    public let warnings: [EvemuWarning]
     /// Keep replayed devices "plugged in" after their recording ends (touches still down stay down).
     public let keepDevices: Bool
     /// Raw events routed so far.
@@ -41,7 +43,8 @@ public final class ReplayDriver {
     private var started = false
 
     /// Loads every recording (`descriptionPath` for those without a description); errors name
-    /// the file and line. Device ids come from ``ProcessDeviceIDs``.
+    /// the file and line; `warnings` has what was odd but replayable. Device ids come from
+    /// ``ProcessDeviceIDs``.
     public convenience init(paths: [String], descriptionPath: String?, keepDevices: Bool = false) throws {
         var list: [(id: DeviceID, recording: EvemuRecording)] = []
         var devices: [Device] = []
@@ -54,6 +57,8 @@ public final class ReplayDriver {
         self.init(source: ReplaySource(devices: list), devices: devices, keepDevices: keepDevices)
     }
 
+
+
     /// Replays a source of recordings already loaded.
     public convenience init(source: ReplaySource, keepDevices: Bool = false) {
         self.init(source: source, devices: source.devices.map { Device(id: $0.id, path: "", name: $0.recording.description.name) },
@@ -62,6 +67,7 @@ public final class ReplayDriver {
 
     private init(source: ReplaySource, devices: [Device], keepDevices: Bool) {
         self.devices = devices
+        warnings = source.devices.flatMap { $0.recording.warnings }
         self.keepDevices = keepDevices
         iterator = source.makeIterator()
     }

@@ -98,7 +98,7 @@ struct EvemuParserTests {
         #expect(recording.description.path == "d")
     }
 
-    @Test("An events-only file takes its description from NAME.desc (cut at the first dot), or from an explicit file")
+    @Test("An events-only file takes its description from NAME.desc, the longest NAME first; an explicit file only when there is none")
     func siblingDescription() throws {
         let dir = scratchDirectory()
         writeFile(dir + "/Panel.desc", description10)
@@ -108,15 +108,81 @@ struct EvemuParserTests {
         #expect(recording.description.path == dir + "/Panel.desc")
         #expect(recording.events.count == 2)
 
+        // --desc does not replace a description that exists (a sibling here).
         writeFile(dir + "/Other.txt", description10.replacing("Test Panel", with: "Explicit"))
         let explicit = try EvemuRecording.load(path: dir + "/Panel.two-fingers.events", descriptionPath: dir + "/Other.txt")
-        #expect(explicit.description.name == "Explicit")
+        #expect(explicit.description.name == "Test Panel")
+        writeFile(dir + "/Lone.tap.events", "E: 5.000001 0000 0000 0\n")
+        #expect(try EvemuRecording.load(path: dir + "/Lone.tap.events", descriptionPath: dir + "/Other.txt").description.name == "Explicit")
 
         // A device name that itself contains a dot.
         writeFile(dir + "/Acme 2.0 Panel.desc", description10)
         writeFile(dir + "/Acme 2.0 Panel.tap.events", "E: 1.000000 0000 0000 0\n")
         #expect(try EvemuRecording.load(path: dir + "/Acme 2.0 Panel.tap.events").description.name == "Test Panel")
-        #expect(EvemuRecording.siblingDescriptionPaths(for: "/d/NAME.what.events") == ["/d/NAME.desc", "/d/NAME.what.desc"])
+        #expect(EvemuRecording.siblingDescriptionPaths(for: "/d/NAME.what.events") == ["/d/NAME.what.desc", "/d/NAME.desc"])
+        #expect(EvemuRecording.siblingDescriptionPaths(for: "/d/X.hp8470p.scroll.events") == ["/d/X.hp8470p.scroll.desc", "/d/X.hp8470p.desc", "/d/X.desc"])
+    }
+
+    /// Copies a shared recording into `dir` under another name.
+    func copyRecording(_ subdirectory: String, _ name: String, to path: String) throws {
+        let bytes = try #require(try? FileBytes.read(Recordings.path(subdirectory, name)).get())
+        writeFile(path, String(decoding: bytes, as: UTF8.self))
+    }
+
+    @Test("Real recordings: X.hp8470p.what.events reads X.hp8470p.desc, not a generic X.desc", .enabled(if: Recordings.available, Recordings.skipMessage))
+    func longestPrefixOnRealRecordings() throws {
+        let dir = scratchDirectory()
+        let wacom = "Wacom ISDv4 E6 Finger"
+        // The machine's own description and a generic one under the shorter name (a different panel).
+        try copyRecording("touchscreens", "\(wacom).desc", to: "\(dir)/\(wacom).hp8470p.desc")
+        try copyRecording("touchscreens", "QUANTA OpticalTouchScreen.desc", to: "\(dir)/\(wacom).desc")
+        try copyRecording("touchscreens", "\(wacom).single-tap-center.events", to: "\(dir)/\(wacom).hp8470p.single-tap-center.events")
+        let recording = try EvemuRecording.load(path: "\(dir)/\(wacom).hp8470p.single-tap-center.events")
+        #expect(recording.description.name == wacom)
+        #expect(recording.description.path == "\(dir)/\(wacom).hp8470p.desc")
+        #expect(recording.events.count == 10)
+        // Without the machine's own, the generic one is taken.
+        try copyRecording("touchscreens", "\(wacom).single-tap-center.events", to: "\(dir)/\(wacom).other.single-tap-center.events")
+        #expect(try EvemuRecording.load(path: "\(dir)/\(wacom).other.single-tap-center.events").description.name == "QUANTA OpticalTouchScreen")
+    }
+
+    @Test("Real recordings: --desc never replaces a keyboard's own description; it describes a recording that has none", .enabled(if: Recordings.available, Recordings.skipMessage))
+    func explicitDescriptionOnlyForRecordingsWithout() throws {
+        let touchscreenDesc = Recordings.path("touchscreens", "QUANTA OpticalTouchScreen.desc")
+        let keyboard = try EvemuRecording.load(path: Recordings.path("keyboards", "Logitech K400 Plus.events"), descriptionPath: touchscreenDesc)
+        #expect(keyboard.description.name == "Logitech K400 Plus")
+        let dir = scratchDirectory()
+        try copyRecording("touchscreens", "QUANTA OpticalTouchScreen.events", to: "\(dir)/capture.events")
+        let bare = try EvemuRecording.load(path: "\(dir)/capture.events", descriptionPath: touchscreenDesc)
+        #expect(bare.description.name == "QUANTA OpticalTouchScreen")
+        #expect(bare.description.path == touchscreenDesc)
+        #expect(throws: EvemuError.self) { try EvemuRecording.load(path: "\(dir)/capture.events") }
+    }
+
+    @Test("Real recordings: a timestamp going backwards is a warning with path:line, replayed in file order", .enabled(if: Recordings.available, Recordings.skipMessage))
+    func backwardsTimestampsWarn() throws {
+        let name = "Wacom ISDv4 E6 Finger.single-tap-center.events"
+        let original = try #require(try? FileBytes.read(Recordings.path("touchscreens", name)).get())
+        #expect(try EvemuRecording.load(path: Recordings.path("touchscreens", name)).warnings.isEmpty)
+        var lines = String(decoding: original, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Line 5 (1-based) goes one second back.
+        #expect(lines[4].hasPrefix("E: 1330495931."))
+        lines[4] = lines[4].replacing("E: 1330495931.", with: "E: 1330495930.")
+        let dir = scratchDirectory()
+        writeFile("\(dir)/\(name)", lines.joined(separator: "\n"))
+        try copyRecording("touchscreens", "Wacom ISDv4 E6 Finger.desc", to: "\(dir)/Wacom ISDv4 E6 Finger.desc")
+        let recording = try EvemuRecording.load(path: "\(dir)/\(name)")
+        #expect(recording.warnings.map(\.line) == [5])
+        #expect(recording.warnings.first?.description.hasPrefix("\(dir)/\(name):5: warning: timestamp 1330495930.101123 goes backwards (the event before is at 1330495931.101120)") == true,
+                "\(recording.warnings)")
+        #expect(recording.events.count == (try EvemuRecording.load(path: Recordings.path("touchscreens", name)).events.count))
+
+        // Many: ten kept with their lines, the rest counted in one more.
+        var many = ["N: Many", "I: 0003 0001 0001 0001"]
+        for i in 0..<30 { many.append("E: \(i % 2 == 0 ? 2 : 1).000000 0000 0000 0") }
+        let bounded = try EvemuRecording.parse(text: many.joined(separator: "\n") + "\n", path: "many")
+        #expect(bounded.warnings.count == 11)
+        #expect(bounded.warnings.last?.description == "many: warning: 5 more timestamp(s) going backwards after line 22")
     }
 
     @Test("Events before any description, with no sibling, name the line")

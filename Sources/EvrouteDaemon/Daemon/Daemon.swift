@@ -150,6 +150,7 @@ public final class Daemon {
             } catch {
                 throw StartupError(description: "\(error)")
             }
+            for warning in replay?.warnings ?? [] { log.warning("\(warning.location): \(warning.message)") }
             if !options.replayPaused { startReplay() }
         }
 

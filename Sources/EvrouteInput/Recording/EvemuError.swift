@@ -16,3 +16,23 @@ public struct EvemuError: Error, Equatable, Sendable, CustomStringConvertible {
         line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
     }
 }
+
+/// Something odd in an evemu recording that does not stop it from being replayed (timestamps
+/// going backwards): which file, which line (0: the file as a whole), what.
+public struct EvemuWarning: Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var line: Int
+    public var message: String
+
+    public init(path: String, line: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    /// `path:line` (or `path` for the file as a whole).
+    public var location: String { line > 0 ? "\(path):\(line)" : path }
+
+    /// `path:line: warning: message`, as compilers and `evroute check` write warnings.
+    public var description: String { "\(location): warning: \(message)" }
+}

@@ -10,6 +10,11 @@ struct EvemuParser {
     var descriptionOnly = false
     /// Whether the bytes held any description line (`N: I: P: B: A:`).
     private(set) var sawDescription = false
+    /// Lines whose timestamp is earlier than the line before (at most ``maxWarnings`` kept).
+    private(set) var warnings: [EvemuWarning] = []
+    private var backwardsNotKept = 0
+    /// The most warnings one file keeps; the rest are counted in one last warning.
+    static let maxWarnings = 10
 
     private var name: String?
     private var identity: (bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16) = (0, 0, 0, 0)
@@ -67,6 +72,9 @@ struct EvemuParser {
                     guard let event = Self.readEvent(&cursor) else {
                         return error("E: expects `sec.usec type code value` (decimal time, hex type and code, decimal value)")
                     }
+                    if let previous = events.last, event.time < previous.time {
+                        warnBackwards(event.time, after: previous.time)
+                    }
                     events.append(event)
                     continue
                 }
@@ -92,7 +100,26 @@ struct EvemuParser {
             throw EvemuError(path: path, line: line, message: "device description has no N: (name) line")
         }
         let description = external ?? (sawDescription ? makeDescription() : borrowed) ?? DeviceDescription(name: "")
-        return EvemuRecording(description: description, events: events, path: path, formatVersion: formatVersion)
+        if backwardsNotKept > 0 {
+            warnings.append(EvemuWarning(path: path, line: 0, message: "\(backwardsNotKept) more timestamp(s) going backwards after line \(warnings.last?.line ?? 0)"))
+        }
+        var recording = EvemuRecording(description: description, events: events, path: path, formatVersion: formatVersion)
+        recording.warnings = warnings
+        return recording
+    }
+
+    /// A timestamp earlier than the previous event's: kept in file order (evemu-play does the
+    /// same: it does not sleep), and reported, since the recording was likely edited or merged.
+    private mutating func warnBackwards(_ time: Timestamp, after previous: Timestamp) {
+        guard warnings.count < Self.maxWarnings else { backwardsNotKept += 1; return }
+        warnings.append(EvemuWarning(path: path, line: line,
+                                     message: "timestamp \(Self.text(time)) goes backwards (the event before is at \(Self.text(previous))); events are replayed in file order"))
+    }
+
+    /// `sec.usec` as evemu writes it.
+    static func text(_ time: Timestamp) -> String {
+        let micros = String(time.microseconds % 1_000_000)
+        return "\(time.microseconds / 1_000_000)." + String(repeating: "0", count: 6 - micros.count) + micros
     }
 
     private func error(_ message: String) -> EvemuError {

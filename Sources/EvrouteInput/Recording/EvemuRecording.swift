@@ -4,8 +4,8 @@ import EvrouteCore
 /// description and, possibly, the events it produced.
 ///
 /// A file may hold only a description (`.desc`), only events (the description then comes from
-/// a sibling file named like it up to a dot — `NAME.what.events` → `NAME.desc` — or from an
-/// explicit description file), or both.
+/// a sibling file named like it up to a dot — `NAME.what.events` → `NAME.desc` for the longest
+/// such `NAME` — or, when there is none, from an explicit description file), or both.
 public struct EvemuRecording: Sendable {
     /// The device. `path` is set to the file the description was read from.
     public var description: DeviceDescription
@@ -15,6 +15,8 @@ public struct EvemuRecording: Sendable {
     public var path: String?
     /// The `x.y` of a `# EVEMU x.y` header line, when present.
     public var formatVersion: String?
+    /// What was odd but replayable (timestamps going backwards), with path:line.
+    public var warnings: [EvemuWarning] = []
 
     public init(description: DeviceDescription, events: [InputEvent], path: String? = nil, formatVersion: String? = nil) {
         self.description = description
@@ -27,25 +29,23 @@ public struct EvemuRecording: Sendable {
     ///
     /// - Parameters:
     ///   - path: the recording.
-    ///   - descriptionPath: an explicit description file (`--desc`); it takes precedence over
-    ///     a description inside the recording. Without it, an events-only recording takes its
-    ///     description from the first sibling `.desc` file found by `siblingDescriptionPaths(for:)`.
+    ///   - descriptionPath: a description file (`--desc`) for a recording that has none: used only
+    ///     when the recording holds no description and no sibling `.desc` exists (a keyboard's
+    ///     own description is never replaced by a touchscreen's `--desc`).
+    /// - Returns: the recording, its description from (in this order) itself, the first sibling
+    ///   `.desc` of `siblingDescriptionPaths(for:)`, or `descriptionPath`.
     /// - Throws: `EvemuError` naming `path:line` and what was wrong.
     public static func load(path: String, descriptionPath: String? = nil) throws(EvemuError) -> EvemuRecording {
-        var external: DeviceDescription? = nil
-        if let descriptionPath {
-            external = try loadDescription(path: descriptionPath)
-        }
         let bytes: [UInt8]
         switch FileBytes.read(path) {
         case .success(let b): bytes = b
         case .failure(let error): throw error
         }
-        return try parse(bytes: bytes, path: path, description: external) { () throws(EvemuError) in
+        return try parse(bytes: bytes, path: path) { () throws(EvemuError) in
             for candidate in siblingDescriptionPaths(for: path) where candidate != path && FileBytes.isFile(candidate) {
                 return try loadDescription(path: candidate)
             }
-            return nil
+            return try descriptionPath.map { path throws(EvemuError) in try loadDescription(path: path) }
         }
     }
 
@@ -83,9 +83,10 @@ public struct EvemuRecording: Sendable {
     }
 
     /// Where an events-only recording's description may be, in the order tried: the file name cut
-    /// at each dot from the first on, plus `.desc` (`dir/NAME.what.events` → `dir/NAME.desc`,
-    /// then `dir/NAME.what.desc`). Cutting at the first dot comes first, as evemu-devices names them;
-    /// the later candidates cover device names that themselves contain a dot.
+    /// at each dot, the last dot first, plus `.desc` (`dir/X.hp8470p.scroll.events` →
+    /// `dir/X.hp8470p.desc`, then `dir/X.desc`): the longest name that has a description is the
+    /// most specific one (a machine's own `X.hp8470p.desc` before a generic `X.desc`), and device
+    /// names that themselves contain a dot (`Logitech Unifying Device. Wireless PID:400e`) work.
     public static func siblingDescriptionPaths(for path: String) -> [String] {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
@@ -98,6 +99,6 @@ public struct EvemuRecording: Sendable {
             }
             index = name.index(after: dot)
         }
-        return result
+        return result.reversed()
     }
 }
