@@ -54,4 +54,28 @@ struct OneProcessTests {
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(seconds: 20) == 0)
     }
+
+    @Test("the config's warnings (what `evroute check` warns about) are logged at start and at each reload")
+    func warningsLoggedAtStartAndReload() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", """
+            displays: [{ name: main, size: [100, 100] }]
+            screens:
+              - name: home
+                root:
+                  name: root
+                  frame: [0, 0, 100, 100]
+                  regions: [{ name: a, frame: [90, 0, 20, 20] }]
+            """)
+        let daemon = try rig.start([])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        let line = "warning: \(rig.configPath):7:25: region 'a' sticks out of its parent 'root'"
+        #expect(daemon.log.split(separator: "\n").filter { $0.contains(line) }.count == 1, "\(daemon.log)")
+        #expect(harnessControl("reload", rig.control)?["ok"]?.boolValue == true)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+        #expect(daemon.log.split(separator: "\n").filter { $0.contains(line) }.count == 2, "\(daemon.log)")
+    }
 }

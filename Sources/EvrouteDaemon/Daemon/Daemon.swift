@@ -165,11 +165,16 @@ public final class Daemon {
         ResidentCode.release()
     }
 
-    /// Reads and compiles the config in this process; the errors, each as `file:line:col: error: …`.
+    /// Reads and compiles the config in this process (logging its warnings); the errors, each as
+    /// `file:line:col: error: …`.
     func loadConfig() -> Result<Layout, StartupError> {
         do {
             let (spec, layout) = try ConfigLoader.loadLayout(path: options.configPath)
             configSource = spec.source ?? options.configPath ?? ConfigLoader.builtInName
+            // What `evroute check` warns about, in the journal at start and at each reload.
+            for w in ConfigLoader.warnings(of: layout, file: configSource) {
+                log.warning(w.line > 0 ? "\(w.file):\(w.line):\(w.column): \(w.message)" : "\(w.file): \(w.message)")
+            }
             return .success(layout)
         } catch {
             return .failure(StartupError(description: error.description))
