@@ -3,7 +3,7 @@ import EvrouteCore
 extension SpecReader {
     static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback"]
     static let displayKeys = ["name", "size", "screen"]
-    static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab"]
+    static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab", "log-keys"]
     static let matchKeys = ["kind", "name", "vendor", "product", "udev"]
     static let screenKeys = ["name", "display", "handlers", "root", "presented-over"]
     static let regionKeys = ["name", "frame", "regions", "handlers", "hidden", "interactive", "opacity", "shape",
@@ -96,9 +96,12 @@ extension SpecReader {
             calibration = numbers(c, "'calibration'", count: 6, shape: "6 numbers [a, b, c, d, e, f] (libinput's 2×3 matrix)")
         }
         let grab = f["grab"].flatMap { bool($0, "'grab'") } ?? false
+        let logKeys = f["log-keys"].flatMap { bool($0, "'log-keys'") } ?? false
         guard let name, let match else { return nil }
-        return DeviceRuleSpec(name: name, match: match, display: display, rotate: rotate, calibration: calibration,
-                              grab: grab, location: location(nameNode), displayLocation: location(f["display"]))
+        var rule = DeviceRuleSpec(name: name, match: match, display: display, rotate: rotate, calibration: calibration,
+                                  grab: grab, location: location(nameNode), displayLocation: location(f["display"]))
+        rule.logKeys = logKeys
+        return rule
     }
 
     func deviceMatch(_ node: YAMLNode) -> DeviceMatch? {

@@ -250,17 +250,11 @@ public final class TraceWriter: RouteObserver {
 /// peers (and the trace) get them as `"options":{…}`, `exec` commands as `EVROUTE_OPT_*`.
 /// Keys are written sorted (the config's mappings keep no order), nested mappings too.
 public enum HandlerOptions {
-    /// Whether the plugin type reads `key` on a handler itself: `command` and `shell` of
-    /// `exec`, `action` of `action`, `region` and `resign` of `focus`, `screen` of `present`.
-    /// Those do not travel.
+    /// Whether the plugin type reads `key` on a handler itself (``PluginKind/handlerOptionKeys``:
+    /// `command` and `shell` of `exec`, `action` of `action`, `region` and `resign` of `focus`,
+    /// `screen` of `present`, `log-keys` of `log`). Those do not travel.
     public static func isPluginOwn(_ key: String, of type: PluginKind) -> Bool {
-        switch type {
-        case .exec: key == "command" || key == "shell"
-        case .action: key == "action"
-        case .focus: key == "region" || key == "resign"
-        case .present: key == "screen"
-        case .log, .socket, .process, .dismiss: false
-        }
+        type.handlerOptionKeys.contains(key)
     }
 
     /// The travelling options of `handler`, sorted by key (allocates: for `exec`, not the trace).

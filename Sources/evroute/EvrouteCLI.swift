@@ -61,6 +61,7 @@ enum EvrouteCLI {
             .flag("replay-paused", help: "With --replay and a control socket: hold the replay until `evroute ctl replay` ({\"command\":\"replay\"})."),
             .flag("replay-realtime", help: "Daemon with --replay: pace the replay by the recording's own timing instead of as fast as possible."),
             .flag("verbose", help: "Daemon: log debug messages too."),
+            .flag("show-keycodes", help: "Daemon: name typing keys (letters, digits, symbols, keypad) in the log; by default they are KEY_*** unless a device rule or handler says log-keys: true."),
         ],
         run: { p in
             guard p.flag("dry-run") else {
@@ -78,6 +79,7 @@ enum EvrouteCLI {
                 let socket = p.value("control-socket") ?? ControlClient.defaultPath
                 options.controlSocketPath = socket == "none" ? nil : socket
                 options.logLevel = p.flag("verbose") ? .debug : .info
+                options.showKeycodes = p.flag("show-keycodes")
                 let status = Daemon(options: options).run()
                 if status != 0 { throw CommandLineExit(status) }
                 return

@@ -17,6 +17,27 @@ public enum KeyNames {
         "BTN_Y": "BTN_WEST",
     ]
 
+    /// Keys of the typing block — letters, digits, the symbol keys, space and the keypad — whose
+    /// names would spell what was typed (a PIN, a scanned code, a password): the daemon's log
+    /// shows them as ``obfuscatedName`` unless asked not to, as libinput's debug-events does.
+    public static func isTyping(_ name: String) -> Bool {
+        guard name.hasPrefix("KEY_") else { return false }
+        let rest = name.dropFirst(4)
+        if rest.count == 1, let c = rest.first, c.isASCII, c.isLetter || c.isNumber { return true }
+        return typingNames.contains(name) || (rest.hasPrefix("KP") && !keypadNonTyping.contains(name))
+    }
+
+    /// How the log writes a typing key's name.
+    public static let obfuscatedName = "KEY_***"
+
+    private static let typingNames: Set<String> = [
+        "KEY_MINUS", "KEY_EQUAL", "KEY_LEFTBRACE", "KEY_RIGHTBRACE", "KEY_SEMICOLON", "KEY_APOSTROPHE",
+        "KEY_GRAVE", "KEY_BACKSLASH", "KEY_COMMA", "KEY_DOT", "KEY_SLASH", "KEY_102ND", "KEY_SPACE",
+        "KEY_RO", "KEY_YEN", "KEY_QUESTION", "KEY_DOLLAR", "KEY_EURO",
+    ]
+    /// Keypad keys that type nothing.
+    private static let keypadNonTyping: Set<String> = ["KEY_KPENTER"]
+
     /// Whether the input layer can name a key `name`: a libevdev name, or `KEY_<code>` for
     /// a code libevdev has no name for.
     public static func isKnown(_ name: String) -> Bool {

@@ -85,6 +85,8 @@ extension LayoutCompiler {
         case .action:
             actionLocations[index] = h.optionLocations["action"]
             if h.options["action"]?.string.map({ !$0.isEmpty }) != true { error("an 'action' handler needs 'action: NAME'", at("action")) }
+        case .log:
+            if let v = h.options["log-keys"], v.bool == nil { error("'log-keys' of a 'log' handler must be true or false", at("log-keys")) }
         case .focus:
             if let v = h.options["resign"], v.bool == nil { error("'resign' of a 'focus' handler must be true or false", at("resign")) }
             guard let v = h.options["region"] else { break }
@@ -109,7 +111,7 @@ extension LayoutCompiler {
             } else {
                 error("a 'present' handler needs 'screen: NAME'", at("screen"))
             }
-        case .log, .socket, .process, .dismiss: break
+        case .socket, .process, .dismiss: break
         }
         guard !type.handlerOptionsAreFreeForm else { return }
         let reads = type.handlerOptionKeys

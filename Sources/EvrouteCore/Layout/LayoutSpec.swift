@@ -75,6 +75,9 @@ public struct DeviceRuleSpec: Sendable {
     public var calibration: [Double]?
     /// Take the device exclusively (EVIOCGRAB).
     public var grab: Bool
+    /// Let the daemon's log name this device's typing keys (`log-keys: true`); by default
+    /// they are written `KEY_***` (``KeyNames/isTyping(_:)``).
+    public var logKeys: Bool = false
     public var location: SourceLocation?
     public var displayLocation: SourceLocation?
 
@@ -94,7 +97,8 @@ public struct DeviceRuleSpec: Sendable {
 
 extension DeviceRuleSpec: Equatable {
     /// Two rules are equal when they take the same devices the same way; where they are
-    /// written (their source locations) does not count. A reload compares rule lists this way.
+    /// written (their source locations) and what the log may show (`logKeys`, read per event)
+    /// do not count. A reload compares rule lists this way to decide whether to reopen devices.
     public static func == (a: DeviceRuleSpec, b: DeviceRuleSpec) -> Bool {
         a.name == b.name && a.match == b.match && a.display == b.display && a.rotate == b.rotate
             && a.calibration == b.calibration && a.grab == b.grab

@@ -61,7 +61,8 @@ extension PluginKind {
         case .action: ["action"]
         case .focus: ["region", "resign"]
         case .present: ["screen"]
-        case .log, .socket, .process, .dismiss: []
+        case .log: ["log-keys"]
+        case .socket, .process, .dismiss: []
         }
     }
 

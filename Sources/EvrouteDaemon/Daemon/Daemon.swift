@@ -123,6 +123,7 @@ public final class Daemon {
         observer = DaemonObserver(log: log)
         do {
             plugins = try PluginHost(layout: layout, loop: loop, log: log)
+            plugins?.showKeycodes = options.showKeycodes
         } catch {
             throw StartupError(description: "plugins: \(error)")
         }

@@ -25,6 +25,9 @@ public struct DaemonOptions: Sendable, Equatable {
     public var replayChunk = 256
     /// Log threshold.
     public var logLevel: Log.Level = .info
+    /// Name typing keys (letters, digits, symbols, keypad) in the log (`--show-keycodes`);
+    /// by default they are `KEY_***` unless a device rule or handler says `log-keys: true`.
+    public var showKeycodes = false
 
     public init(configPath: String? = nil) {
         self.configPath = configPath

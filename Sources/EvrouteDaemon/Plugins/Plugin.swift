@@ -46,6 +46,8 @@ final class PluginContext {
     /// Answers a command a `socket` or `process` peer sent on its own connection (SPEC §8:
     /// `{"command":"present","screen":"confirm"}`); nil until the daemon sets it.
     var answerCommand: ((JSONValue) -> JSONValue)?
+    /// Name typing keys in the log for this run (`--show-keycodes`).
+    var showKeycodes = false
 
     init(loop: EventLoop, log: Log, continueRouting: @escaping (RoutedEvent, HandlerBinding) -> Void) {
         self.loop = loop

@@ -51,6 +51,12 @@ public final class PluginHost: HandlerDispatcher {
         for p in created { p.start() }
     }
 
+    /// Let the log name typing keys for this run (`--show-keycodes`); set by the daemon.
+    public var showKeycodes: Bool {
+        get { context.showKeycodes }
+        set { context.showKeycodes = newValue }
+    }
+
     /// Answers commands that `socket` and `process` peers send on their own connections
     /// (SPEC §8); set by the daemon.
     public var answerCommand: ((JSONValue) -> JSONValue)? {

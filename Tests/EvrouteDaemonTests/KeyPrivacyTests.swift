@@ -1,0 +1,83 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCore
+
+/// Typed keys stay out of the daemon's log (issue 13): the `log` plugin writes typing keys
+/// (letters, digits, symbols, keypad) as `KEY_***` unless the run (`--show-keycodes`), the device
+/// rule or the handler (`log-keys: true`) lets it name them. On the shared keyboard recordings
+/// and the demo's typing.
+@Suite("Typed keys in the log")
+struct KeyPrivacyTests {
+    static let keyboards = harnessPackageRoot + "/../shared/recordings/keyboards"
+    static let recordings = [
+        "Lenovo ThinkPad Compact USB Keyboard with TrackPoint.keyboard.events",
+        "Logitech K400 Plus.events",
+        "Microsoft Surface Type Cover.events",
+    ]
+
+    static func config(ruleLogKeys: Bool = false, handlerLogKeys: Bool = false) -> String {
+        """
+        displays: [{ name: main, size: [800, 480] }]
+        devices:
+          - { name: keys, match: { kind: keyboard }\(ruleLogKeys ? ", log-keys: true" : "") }
+        screens: [{ name: home, root: { name: root, frame: [0, 0, 800, 480], focusable: true } }]
+        application:
+          handlers: [{ plugin: log, on: key\(handlerLogKeys ? ", log-keys: true" : "") }]
+        """
+    }
+
+    /// Key names in the log's `key NAME phase` lines.
+    static func loggedKeys(_ log: String) -> [String] {
+        log.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let i = words.firstIndex(of: "key"), i > 0, words[i - 1].hasSuffix(":"), i + 1 < words.count else { return nil }
+            return String(words[i + 1])
+        }
+    }
+
+    func run(config: String, extra: [String] = []) throws -> [String] {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", config)
+        var args: [String] = []
+        for name in Self.recordings { args += ["--replay", Self.keyboards + "/" + name] }
+        args += ["--replay", harnessPackageRoot + "/demo/keyboard.events"]   // the demo types words and digits
+        let daemon = try rig.start(args + ["--exit-after-replay"] + extra)
+        defer { daemon.kill9() }
+        #expect(daemon.waitForExit(seconds: 60) == 0, "log:\n\(daemon.log)")
+        return Self.loggedKeys(daemon.log)
+    }
+
+    @Test("by default no typing key is named; others (Enter, Shift, arrows) are", .enabled(if: access(keyboards, R_OK) == 0))
+    func typingKeysAreObfuscated() throws {
+        let keys = try run(config: Self.config())
+        #expect(keys.count >= 30, "the recordings type more than that: \(keys.count)")
+        let named = keys.filter { KeyNames.isTyping($0) }
+        #expect(named.isEmpty, "typed keys in the log: \(Set(named).sorted())")
+        #expect(keys.contains(KeyNames.obfuscatedName))
+        #expect(keys.contains { $0 != KeyNames.obfuscatedName }, "non-typing keys keep their names")
+    }
+
+    @Test("--show-keycodes, a device rule's or a handler's log-keys: true name them", .enabled(if: access(keyboards, R_OK) == 0))
+    func optInNamesThem() throws {
+        for (config, extra) in [(Self.config(), ["--show-keycodes"]), (Self.config(ruleLogKeys: true), []), (Self.config(handlerLogKeys: true), [])] {
+            let keys = try run(config: config, extra: extra)
+            #expect(!keys.contains(KeyNames.obfuscatedName), "\(extra) \(config)")
+            #expect(keys.contains { KeyNames.isTyping($0) })
+        }
+    }
+
+    @Test func theTypingBlock() {
+        for name in ["KEY_A", "KEY_Z", "KEY_1", "KEY_0", "KEY_SPACE", "KEY_MINUS", "KEY_SLASH", "KEY_KP7", "KEY_KPPLUS", "KEY_KPDOT", "KEY_102ND"] {
+            #expect(KeyNames.isTyping(name), "\(name)")
+        }
+        for name in ["KEY_ENTER", "KEY_KPENTER", "KEY_LEFTSHIFT", "KEY_ESC", "KEY_F1", "KEY_UP", "KEY_BACKSPACE", "KEY_TAB", "BTN_LEFT", "KEY_VOLUMEUP"] {
+            #expect(!KeyNames.isTyping(name), "\(name)")
+        }
+        for name in KeyNames.ordered where KeyNames.isTyping(name) {
+            #expect(name.hasPrefix("KEY_"))
+        }
+    }
+}
