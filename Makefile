@@ -14,13 +14,14 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      ?= .build
 APT_DEPS   := libevdev-dev libudev-dev libyaml-dev pkg-config python3
-# What the tests run besides the build: the shells whose completions are tested, man(1) for the pages.
-TEST_DEPS  := bash zsh fish man-db
+# What the tests run besides the build: the shells whose completions are tested, man(1) for the
+# pages, and what `make deb` and its check use (dpkg-shlibdeps, strip, lintian).
+TEST_DEPS  := bash zsh fish man-db dpkg-dev binutils lintian
 EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events
 
-.PHONY: all deps test-deps build release demo test test-unit install uninstall clean bench
+.PHONY: all deps test-deps build release demo test test-unit install uninstall deb deb-check clean bench
 
 all: build
 
@@ -71,6 +72,7 @@ ifeq ($(EVROUTE_SKIP_VM),1)
 	@echo "real-kernel tests skipped (EVROUTE_SKIP_VM=1)"
 else ifeq ($(VM_CAPABLE),yes)
 	$(MAKE) test-vm
+	$(MAKE) deb-check BIN=$(VM_SCRATCH)/release/evroute
 else
 	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"
 endif
@@ -126,6 +128,20 @@ uninstall:
 	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/evroute.service
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/evroute.conf $(DESTDIR)$(TMPFILESDIR)/evroute.conf
+
+# deb: the binary Debian package evroute_VERSION-1_ARCH.deb in $(DEB_DIR), from the release build
+# (built first when BIN is the release binary; BIN=path packages another), by dpkg-deb on a staged
+# install: the stripped binary, the unit, sysusers.d, tmpfiles.d, man pages, completions, the
+# example layouts under /usr/share/doc/evroute/examples, /etc/evroute/evroute.yaml as a conffile;
+# maintainer scripts create the user and /run/evroute and reload systemd, and start nothing.
+# `lintian DEB` checks it (docs/deployment.md).
+DEB_DIR ?= $(BUILD)/deb
+deb: $(if $(filter $(BUILD)/release/evroute,$(BIN)),release)
+	scripts/make-deb.sh $(BIN) $(DEB_DIR)
+
+# deb-check: the package of a release build (static Swift runtime), linted: no lintian error.
+deb-check: deb
+	lintian --tag-display-limit 0 --fail-on error $(DEB_DIR)/evroute_*_$$(dpkg --print-architecture).deb
 
 # Benchmarks (SPEC §7): a separate package in Benchmarks/ (package-benchmark, malloc counters on).
 # Prints every figure; see docs/performance.md. A few seconds per benchmark, plus the first build.

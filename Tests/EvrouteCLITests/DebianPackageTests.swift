@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `make deb` (scripts/make-deb.sh) on the binary the tests run: the package holds every file the
+/// deployment needs, its maintainer scripts start nothing, and lintian finds no error in it.
+@Suite("make deb")
+struct DebianPackageTests {
+    @Test func packageHoldsEverythingAndLintianFindsNoError() throws {
+        let make = try requireProgram("make", package: "make")
+        let lintian = try requireProgram("lintian", package: "lintian")
+        let out = NSTemporaryDirectory() + "evroute-deb-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try runProgram(make, ["-C", repoRoot, "--no-print-directory", "deb", "BIN=\(try evrouteBinary())", "DEB_DIR=\(out)"])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        let debs = (try? FileManager.default.contentsOfDirectory(atPath: out))?.filter { $0.hasSuffix(".deb") } ?? []
+        let deb = "\(out)/\(try #require(debs.first, "no .deb in \(out): \(r.out)"))"
+
+        let contents = try runProgram("/usr/bin/dpkg-deb", ["-c", deb]).out
+        for path in ["./usr/bin/evroute", "./usr/lib/systemd/system/evroute.service", "./usr/lib/sysusers.d/evroute.conf",
+                     "./usr/lib/tmpfiles.d/evroute.conf", "./usr/share/man/man1/evroute.1.gz", "./usr/share/man/man1/evroute-ctl.1.gz",
+                     "./usr/share/bash-completion/completions/evroute", "./usr/share/zsh/vendor-completions/_evroute",
+                     "./usr/share/fish/vendor_completions.d/evroute.fish", "./usr/share/doc/evroute/examples/kiosk.yaml",
+                     "./usr/share/doc/evroute/copyright", "./usr/share/doc/evroute/changelog.Debian.gz", "./etc/evroute/evroute.yaml"] {
+            #expect(contents.contains(" \(path)\n"), "\(path) missing from the package")
+        }
+        let control = try runProgram("/usr/bin/dpkg-deb", ["-f", deb]).out
+        for dependency in ["libc6", "libevdev2", "libudev1", "libyaml-0-2"] {
+            #expect(control.contains(dependency), "Depends lacks \(dependency): \(control)")
+        }
+
+        // The maintainer scripts set up the user and directories and reload systemd; none enables or starts the service.
+        let scripts = out + "/control"
+        #expect(try runProgram("/usr/bin/dpkg-deb", ["-e", deb, scripts]).status == 0)
+        let postinst = try String(contentsOfFile: scripts + "/postinst", encoding: .utf8)
+        #expect(postinst.contains("systemd-sysusers evroute.conf") && postinst.contains("systemd-tmpfiles --create evroute.conf"))
+        #expect(postinst.contains("daemon-reload"))
+        for name in ["postinst", "prerm", "postrm"] {
+            let commands = try String(contentsOfFile: scripts + "/" + name, encoding: .utf8)
+                .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(separator: "\n")
+            #expect(!commands.contains("systemctl enable") && !commands.contains("systemctl start") && !commands.contains("--now"), "\(name) starts the service")
+        }
+        #expect(try String(contentsOfFile: scripts + "/conffiles", encoding: .utf8) == "/etc/evroute/evroute.yaml\n")
+
+        // The binary here is the tests' debug build, linked to the toolchain's Swift runtime by
+        // RUNPATH; the release build `make deb` packages has the runtime inside and no RUNPATH
+        // (`make test` lints that package too: the deb-check target).
+        let check = try runProgram(lintian, ["--tag-display-limit", "0", "--suppress-tags", "custom-library-search-path", deb])
+        let errors = check.out.split(separator: "\n").filter { $0.hasPrefix("E: ") }
+        #expect(errors.isEmpty, "lintian errors:\n\(errors.joined(separator: "\n"))")
+    }
+}
