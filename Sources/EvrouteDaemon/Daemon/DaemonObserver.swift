@@ -49,7 +49,14 @@ final class DaemonObserver: RouteObserver {
             counts.regionChanges += 1
             counts.touchesCancelledByChanges += cancelled
             log.info("region \(path) \(change.rawValue)" + (cancelled > 0 ? " (\(cancelled) touch(es) cancelled)" : ""))
-        case .focus, .gestureState, .presentation:
+        case .focus(let screen, let region, let layout, _):
+            // Pages change often on a kiosk: debug level (`--verbose`), like the routing itself.
+            log.debug("focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")")
+        case .presentation(let screen, let over, let presented, let layout, _):
+            let name = layout.screens[screen].name
+            log.debug(presented ? "screen \(name) presented" + (over.map { " over \(layout.screens[$0].name)" } ?? "")
+                      : "screen \(name) dismissed" + (over.map { ", \(layout.screens[$0].name) active again" } ?? ""))
+        case .gestureState:
             break
         }
         next?.record(record)
