@@ -15,8 +15,9 @@ DESTDIR    ?=
 BUILD      ?= .build
 APT_DEPS   := libevdev-dev libudev-dev libyaml-dev pkg-config python3
 # What the tests run besides the build: the shells whose completions are tested, man(1) for the
-# pages, and what `make deb` and its check use (dpkg-shlibdeps, strip, lintian).
-TEST_DEPS  := bash zsh fish man-db dpkg-dev binutils lintian
+# pages, what `make deb` and its check use (dpkg-shlibdeps, strip, lintian), and xmllint and
+# rsvg-convert for the tree's SVG.
+TEST_DEPS  := bash zsh fish man-db dpkg-dev binutils lintian libxml2-utils librsvg2-bin
 EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events

@@ -146,11 +146,26 @@ enum EvrouteCLI {
     }
 
     static let tree = Command(
-        "tree", abstract: "Print the region tree: frames, flags, handlers and each region's responder chain.",
-        options: [configOption],
+        "tree", abstract: "Print the region tree: frames, flags, handlers and each region's responder chain; or draw it (svg), or dump it (json).",
+        discussion: """
+            text: the tree, indented, with each region's responder chain. svg: a picture to scale,
+            one panel per screen (presented screens beside their presenter; hidden regions dashed,
+            non-interactive ones hatched, exclusive ones with a red border, focusable ones marked ◆);
+            open it in a browser, or `rsvg-convert -o layout.png`. json: every display, screen and
+            region with frames, flags, shape, handlers, responder chain and children.
+            """,
+        options: [
+            configOption,
+            .value("format", valueName: "format", help: "text (for people), svg (a picture) or json (for tools).",
+                   choices: ["text", "svg", "json"], default: "text"),
+        ],
         run: { p in
-            let (_, layout) = try loadLayout(p.value("config"))
-            writeOut(TreePrinter(layout: layout).render())
+            let (spec, layout) = try loadLayout(p.value("config"))
+            switch p.value("format") {
+            case "svg": writeOut(TreeSVG(layout: layout, source: spec.source ?? ConfigLoader.builtInName).render())
+            case "json": writeOut(TreeJSON(layout: layout).render().serialized + "\n")
+            default: writeOut(TreePrinter(layout: layout).render())
+            }
         })
 
     static let hit = Command(

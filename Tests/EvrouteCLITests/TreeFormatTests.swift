@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `evroute tree --format svg|json` and `evroute devices --format json` through the binary: the
+/// SVG is well-formed XML (xmllint), renders (rsvg-convert), names every region and shows the
+/// styles the layout has; the JSON has every region with its frames and flags.
+@Suite("tree: svg and json")
+struct TreeFormatTests {
+    static let layouts = ["config/kiosk.yaml", "config/demo.yaml", "config/minimal.yaml", "examples/ui-two-pages.yaml"]
+
+    /// Every region of a layout: (path, name, display frame), from the JSON tree.
+    func regions(_ config: String) throws -> [[String: Any]] {
+        let r = try runEvroute(["tree", "--config", config, "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        var out: [[String: Any]] = []
+        func walk(_ region: [String: Any]) {
+            out.append(region)
+            for child in region["children"] as? [[String: Any]] ?? [] { walk(child) }
+        }
+        for display in doc["displays"] as? [[String: Any]] ?? [] {
+            for screen in display["screens"] as? [[String: Any]] ?? [] {
+                if let root = screen["root"] as? [String: Any] { walk(root) }
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: layouts)
+    func jsonHasEveryRegionWithItsFrames(config: String) throws {
+        let all = try regions(config)
+        let check = try runEvroute(["check", config])
+        // "…: ok — 1 display(s), 2 screen(s), 21 region(s), …"
+        let count = check.out.split(separator: ",").first { $0.contains("region(s)") }?.split(separator: " ").first.flatMap { Int($0) }
+        #expect(all.count == count, "\(all.count) regions in the JSON, check says \(check.out)")
+        for region in all {
+            let path = try #require(region["path"] as? String)
+            let frame = try #require(region["display_frame"] as? [Double])
+            #expect(frame.count == 4)
+            // The hit test agrees: the centre of a hittable leaf region without children is in it.
+            if region["hittable"] as? Bool == true, (region["children"] as? [Any])?.isEmpty == true, region["shape"] as? String == "rectangle" {
+                let hit = try runEvroute(["hit", "--config", config, "--format", "json", "--screen", String(path.split(separator: "/")[0]),
+                                          "\(frame[0] + frame[2] / 2)", "\(frame[1] + frame[3] / 2)"])
+                #expect(hit.out.contains("\"region\":\"\(path)\""), "\(path): \(hit.out)")
+            }
+        }
+    }
+
+    @Test(arguments: layouts)
+    func svgIsWellFormedRendersAndNamesEveryRegion(config: String) throws {
+        let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
+        let rsvg = try requireProgram("rsvg-convert", package: "librsvg2-bin")
+        let r = try runEvroute(["tree", "--config", config, "--format", "svg"])
+        #expect(r.status == 0, "\(r.err)")
+        let path = NSTemporaryDirectory() + "evroute-tree-\(UUID().uuidString).svg"
+        try r.out.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".png") }
+        let lint = try runProgram(xmllint, ["--noout", path])
+        #expect(lint.status == 0 && lint.err.isEmpty, "\(lint.err)")
+        let png = try runProgram(rsvg, ["-o", path + ".png", path])
+        #expect(png.status == 0, "\(png.err)")
+        let size = (try? FileManager.default.attributesOfItem(atPath: path + ".png")[.size] as? Int) ?? 0
+        #expect(size > 5_000, "the rendered picture is \(size) bytes")
+        // Every region has its path as a tooltip and its name in a text element (drawn in it,
+        // or listed under the panel when regions over it hide its label).
+        for region in try regions(config) {
+            let name = try #require(region["name"] as? String)
+            #expect(r.out.contains("<title>\(region["path"] as! String)</title>"), "\(name)")
+            #expect(r.out.contains(">\(name)<") || r.out.contains(">\(name) ◆<") || r.out.range(of: "under others: [^<]*\\b\(name)\\b", options: .regularExpression) != nil,
+                    "\(config): region \(name) is not named")
+        }
+    }
+
+    @Test func svgShowsEachStyleTheLayoutHas() throws {
+        let svg = try runEvroute(["tree", "--config", "config/kiosk.yaml", "--format", "svg"]).out
+        let all = try regions("config/kiosk.yaml")
+        #expect(all.contains { $0["hidden"] as? Bool == true } && svg.contains("stroke-dasharray=\"5 3\""))
+        #expect(all.contains { $0["interactive"] as? Bool == false } && svg.contains("fill=\"url(#hatch)\" fill-opacity"))
+        #expect(all.contains { $0["exclusive"] as? Bool == true } && svg.contains("stroke=\"#c00\" stroke-width=\"3\""))
+        #expect(all.contains { $0["focusable"] as? Bool == true } && svg.contains(" ◆</text>"))
+        // admin is presented by a region of home: it stands beside it with an arrow from it.
+        #expect(svg.contains("presented by home/root/header"))
+        #expect(svg.contains("marker-end=\"url(#arrow)\""))
+        let home = try #require(svg.range(of: ">screen home<")), admin = try #require(svg.range(of: ">screen admin<"))
+        #expect(home.lowerBound < admin.lowerBound)
+    }
+
+    @Test func svgEscapesWhatItPrints() throws {
+        let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
+        let dir = NSTemporaryDirectory() + "evroute-tree-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/a&b<\"c\">.yaml"
+        try String(contentsOfFile: repoRoot + "/config/minimal.yaml", encoding: .utf8).write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try runEvroute(["tree", "--config", config, "--format", "svg"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("a&amp;b&lt;&quot;c&quot;&gt;.yaml"))
+        try r.out.write(toFile: dir + "/out.svg", atomically: true, encoding: .utf8)
+        #expect(try runProgram(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
+    }
+
+    @Test func devicesJSONIsAnArray() throws {
+        // No /dev/input here: an empty array (the real-kernel scenario 10 lists a real device).
+        let r = try runEvroute(["devices", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) is [Any])
+    }
+}
