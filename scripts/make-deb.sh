@@ -10,6 +10,7 @@
 # (systemd-sysusers, systemd-tmpfiles) and run `systemctl daemon-reload`, but never enable or
 # start the service: a kiosk's layout must be written first.
 set -eu
+umask 022   # dpkg-deb wants 0755 directories whatever the caller's umask
 
 bin=${1:?usage: scripts/make-deb.sh BIN [OUTDIR]}
 out=${2:-.}

@@ -6,22 +6,47 @@ import EvrouteSystem
 import Glibc
 #endif
 
-/// `evroute --dry-run`: routes recordings or live devices and prints every decision.
+/// `evroute --dry-run` and `evroute monitor`: routes recordings or live devices and reports
+/// every decision — as the trace (``TraceWriter``) or as the monitor's lines (``MonitorWriter``) —
+/// running no hosted handler. A replay ends with a summary line (``RouteSummary``).
 public final class DryRun {
     public let layout: Layout
-    public let writer: TraceWriter
+    /// Where decisions go: the trace or the monitor.
+    public let report: RouteReport
+    /// The trace, when the report is one (`--dry-run`).
+    public var writer: TraceWriter? { report as? TraceWriter }
     public let session: RoutingSession
+    /// Counts what is routed for the summary line; the router's observer (it passes every
+    /// record on to `report`).
+    public let summary: RouteSummary
 
     /// Where warnings about the input go (standard error by default); the trace never has them.
     public var warn: (String) -> Void = { line in try? SystemCall.writeAll(.standardError, line + "\n") }
 
-    public init(layout: Layout, format: TraceFormat, sink: OutputSink = FileDescriptorSink(fd: 1)) {
+    /// A dry-run printing the trace in `format` to `sink` (and, in JSON, its summary line to `errors`).
+    public convenience init(layout: Layout, format: TraceFormat, sink: OutputSink = FileDescriptorSink(fd: 1),
+                            errors: OutputSink = FileDescriptorSink(fd: 2)) {
+        self.init(layout: layout, report: TraceWriter(format: format, sink: sink, errors: errors))
+    }
+
+    /// A dry-run reporting to `report` (the monitor passes a ``MonitorWriter``).
+    public init(layout: Layout, report: RouteReport) {
         self.layout = layout
-        writer = TraceWriter(format: format, sink: sink)
+        self.report = report
         session = RoutingSession(layout: layout)
-        session.router.observer = writer
-        let writer = self.writer
-        session.onDeviceIgnored = { description, kind, time in writer.deviceIgnored(name: description.name, kind: kind, time: time) }
+        summary = RouteSummary(next: report)
+        session.router.observer = summary
+        let matcher = DeviceRuleMatcher(rules: layout.deviceRules)
+        session.onDeviceIgnored = { description, kind, time in
+            report.deviceIgnored(node: nil, name: description.name, kind: kind,
+                                 reason: matcher.whyNone(for: description, kind: kind), time: time)
+        }
+    }
+
+    /// Prints the summary line of a replay that routed `inputEvents` events.
+    func finishReplay(inputEvents: Int) {
+        report.summary(summary.line(inputEvents: inputEvents))
+        report.flush()
     }
 
     /// How a dry-run serves a control socket (SPEC §8: a UI developed against a replay or
@@ -55,15 +80,19 @@ public final class DryRun {
         // trace on stdout stays the SPEC §4 contract.
         for warning in recordings.flatMap(\.warnings) { warn(warning.description) }
         let source = ReplaySource(recordings: recordings)
-        guard let control else { return run(source) }
-        let loop = try EventLoop()
         let driver = ReplayDriver(source: source)
+        report.attach(driver)
+        guard let control else {
+            driver.runToEnd(into: session)
+            return finishReplay(inputEvents: driver.eventsFed)
+        }
+        let loop = try EventLoop()
         var replayStarted = false
         func startReplay() -> Bool {
             guard !replayStarted else { return false }
             replayStarted = true
-            driver.start(in: loop, into: session, pace: .chunked(256)) { [writer] in
-                writer.flush()
+            driver.start(in: loop, into: session, pace: .chunked(256)) { [self] in
+                finishReplay(inputEvents: driver.eventsFed)
                 if control.exitAfterReplay { loop.stop() }
             }
             return true
@@ -76,13 +105,15 @@ public final class DryRun {
         if !control.replayPaused { _ = startReplay() }
         loop.run()
         server.shutdown()
-        writer.flush()
+        report.flush()
     }
 
-    /// Routes recordings to their end (see ``ReplayDriver``).
+    /// Routes recordings to their end (see ``ReplayDriver``), then prints the summary line.
     public func run(_ source: ReplaySource) {
-        ReplayDriver(source: source).runToEnd(into: session)
-        writer.flush()
+        let driver = ReplayDriver(source: source)
+        report.attach(driver)
+        driver.runToEnd(into: session)
+        finishReplay(inputEvents: driver.eventsFed)
     }
 
     /// Routes live devices until SIGINT or SIGTERM, printing as it goes: the same event loop,
@@ -103,19 +134,31 @@ public final class DryRun {
                 return session.now
             }) { _ in nil }
         }
-        let writer = self.writer
+        let report = self.report
+        report.attach(source)
+        if report.reportsIgnoredLiveDevices {
+            source.onIgnored = { [session] node, description, reason in
+                let kind = description.map { DeviceKind.of($0) }
+                report.deviceIgnored(node: node, name: description?.name ?? "?", kind: kind, reason: reason,
+                                     time: MonotonicClock.now())
+            }
+        }
         loop.afterWakeup = {
             timer.rearm()
-            writer.flush()
+            report.flush()
         }
-        try source.start(in: loop) { [session] item in session.handle(item) }
+        try source.start(in: loop) { [session] item in
+            session.handle(item)
+            if case .removed(_, let time) = item, source.devices.isEmpty { report.noDevice(time: time) }
+        }
+        if source.devices.isEmpty { report.noDevice(time: MonotonicClock.now()) }
         timer.rearm()
-        writer.flush()
+        report.flush()
         if server == nil { try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() } }
         loop.run()
         server?.shutdown()
         source.stop()
-        writer.flush()
+        report.flush()
     }
 
     /// Serves the control socket on `loop`: the run-time layout commands (``RuntimeControl``),
@@ -124,8 +167,8 @@ public final class DryRun {
     private func serve(_ options: ControlOptions, loop: EventLoop, now: @escaping () -> Timestamp,
                        own: @escaping (JSONValue) -> JSONValue?) throws -> ControlServer {
         try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
-        let writer = self.writer
-        if loop.afterWakeup == nil { loop.afterWakeup = { writer.flush() } }
+        let report = self.report
+        if loop.afterWakeup == nil { loop.afterWakeup = { report.flush() } }
         let control = RuntimeControl(session: session, now: now)
         let log = Log(threshold: .warning)
         return try ControlServer(path: options.socketPath, loop: loop, log: log) { request in

@@ -61,7 +61,7 @@ public final class ReplayDriver {
 
     /// Replays a source of recordings already loaded.
     public convenience init(source: ReplaySource, keepDevices: Bool = false) {
-        self.init(source: source, devices: source.devices.map { Device(id: $0.id, path: "", name: $0.recording.description.name) },
+        self.init(source: source, devices: source.devices.map { Device(id: $0.id, path: $0.recording.path ?? "", name: $0.recording.description.name) },
                   keepDevices: keepDevices)
     }
 

@@ -2,7 +2,7 @@ import EvrouteCore
 import EvrouteJSON
 
 /// Prints each routing decision as a line of text or JSON (the dry-run trace).
-public final class TraceWriter: RouteObserver {
+public final class TraceWriter: RouteReport {
     public let format: TraceFormat
     public let sink: OutputSink
     private var json = JSONWriter()
@@ -10,9 +10,13 @@ public final class TraceWriter: RouteObserver {
     /// Text mode prints times relative to the first record.
     private var firstTime: Timestamp?
 
-    public init(format: TraceFormat, sink: OutputSink) {
+    /// Where what is not a trace line goes with the JSON format (the summary): standard error.
+    public let errors: OutputSink
+
+    public init(format: TraceFormat, sink: OutputSink, errors: OutputSink = FileDescriptorSink(fd: 2)) {
         self.format = format
         self.sink = sink
+        self.errors = errors
     }
 
     public func record(_ record: RouteRecord) {
@@ -27,6 +31,23 @@ public final class TraceWriter: RouteObserver {
             writeText(record)
             text.append("\n")
             sink.write(Array(text.utf8))
+        }
+    }
+
+    /// A replayed device that matched no rule (printed so an integrator sees why it is silent).
+    public func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: String, time: Timestamp) {
+        deviceIgnored(name: name, kind: kind ?? .other, time: time)
+    }
+
+    /// The summary line at the end of a replay: the text trace's last line; beside the JSON
+    /// trace, on standard error (the JSON lines stay the SPEC §4 contract, one event each).
+    public func summary(_ line: String) {
+        switch format {
+        case .text: sink.write(Array((line + "\n").utf8))
+        case .json:
+            sink.flush()
+            errors.write(Array((line + "\n").utf8))
+            errors.flush()
         }
     }
 

@@ -19,7 +19,7 @@ private enum Demo {
     static func trace() throws -> [[String: Any]] {
         let (_, layout) = try ConfigLoader.loadLayout(path: config)
         let sink = MemorySink()
-        try DryRun(layout: layout, format: .json, sink: sink)
+        try DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
             .runReplays(paths: [touchscreen, keyboard], descriptionPath: nil)
         return try sink.lines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],

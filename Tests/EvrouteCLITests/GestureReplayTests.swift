@@ -178,7 +178,7 @@ struct GestureReplayTests {
 
         let (_, layout) = try ConfigLoader.compile(yaml: gestureReplayYAML, file: "gestures.yaml")
         let sink = MemorySink()
-        try DryRun(layout: layout, format: .json, sink: sink).runReplays(paths: [path], descriptionPath: nil)
+        try DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink()).runReplays(paths: [path], descriptionPath: nil)
         let objects = try sink.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let gestures = objects.filter { $0["type"] as? String == "gesture" }
         func count(_ g: String, _ states: Set<String>) -> Int {

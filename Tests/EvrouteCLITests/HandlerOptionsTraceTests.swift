@@ -9,7 +9,7 @@ import EvrouteCore
 private func trace(_ yaml: String, _ format: TraceFormat) throws -> [String] {
     let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "test.yaml")
     let sink = MemorySink()
-    try DryRun(layout: layout, format: format, sink: sink)
+    try DryRun(layout: layout, format: format, sink: sink, errors: MemorySink())
         .runReplays(paths: [repoRoot + "/examples/ui-two-pages.events"], descriptionPath: nil)
     return sink.lines
 }

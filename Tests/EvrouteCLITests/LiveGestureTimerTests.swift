@@ -14,7 +14,7 @@ struct LiveGestureTimerTests {
         let (_, layout) = try ConfigLoader.loadLayout(path: repoRoot + "/config/demo.yaml")
         let description = try EvemuRecording.load(path: repoRoot + "/demo/touchscreen.events", descriptionPath: nil).description
         let sink = MemorySink()
-        let run = DryRun(layout: layout, format: .json, sink: sink)
+        let run = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
         let loop = try EventLoop()
         let timer = GestureTimer(loop: loop, session: run.session)
         loop.afterWakeup = { timer.rearm() }
@@ -33,7 +33,7 @@ struct LiveGestureTimerTests {
         timer.rearm()
         var fired: Timestamp?
         func poll() {
-            run.writer.flush()
+            run.report.flush()
             if sink.lines.contains(where: { $0.contains("\"admin-hold\"") && $0.contains("\"began\"") }) {
                 fired = MonotonicClock.now()
                 loop.stop()

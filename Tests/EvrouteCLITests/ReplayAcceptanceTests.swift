@@ -39,7 +39,7 @@ let gridLayoutYAML = """
 func trace(_ paths: [String], yaml: String = gridLayoutYAML) throws -> (Layout, [[String: Any]]) {
     let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "grid.yaml")
     let sink = MemorySink()
-    try DryRun(layout: layout, format: .json, sink: sink).runReplays(paths: paths, descriptionPath: nil)
+    try DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink()).runReplays(paths: paths, descriptionPath: nil)
     let objects = try sink.lines.map { line in
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
     }

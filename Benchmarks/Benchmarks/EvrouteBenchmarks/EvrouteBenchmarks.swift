@@ -137,7 +137,7 @@ let benchmarks: @Sendable () -> Void = {
     // End to end: read and parse the recording, decode, route, write the JSON trace to memory.
     Benchmark("Replay Wacom DTH2242 (16,593 events): parse + route + JSON", configuration: replayConfig) { _ in
         let sink = MemorySink()
-        let run = DryRun(layout: Fixtures.kiosk, format: .json, sink: sink)
+        let run = DryRun(layout: Fixtures.kiosk, format: .json, sink: sink, errors: sink)
         do { try run.runReplays(paths: [wacom], descriptionPath: nil) } catch { fatalError("\(error)") }
         blackHole(sink.bytes.count)
     }
@@ -152,7 +152,7 @@ let benchmarks: @Sendable () -> Void = {
     // What runReplays does after parsing: the merged source, JSON into memory.
     Benchmark("Replay Wacom DTH2242: route + JSON (parsed)", configuration: replayConfig) { _ in
         let sink = MemorySink()
-        let run = DryRun(layout: Fixtures.kiosk, format: .json, sink: sink)
+        let run = DryRun(layout: Fixtures.kiosk, format: .json, sink: sink, errors: sink)
         run.run(ReplaySource(recordings: [recording]))
         blackHole(sink.bytes.count)
     }

@@ -65,6 +65,9 @@ public final class LiveInputSource {
     /// Failures that do not stop the source (a node that cannot be opened, grabbed or watched,
     /// a read error, a failed enumeration). Defaults to ignoring them.
     public var onError: ((SystemError) -> Void)?
+    /// A device node that no rule takes, or that cannot be opened: its node, its description
+    /// when it could be read, and why (`evroute monitor` says so; the daemon stays quiet).
+    public var onIgnored: ((_ node: String, _ description: DeviceDescription?, _ reason: String) -> Void)?
 
     private let context: UdevContext
     private let monitor: UdevMonitor
@@ -168,6 +171,7 @@ public final class LiveInputSource {
         let device: EvdevDevice
         do { device = try EvdevDevice(path: path) } catch {
             if mightMatchWithoutOpening(candidate) { onError?(error) }
+            onIgnored?(path, candidate.udevOnlyDescription, "cannot be opened: \(error)")
             return
         }
         var description = device.description
@@ -175,6 +179,7 @@ public final class LiveInputSource {
         let kind = DeviceKind.of(description)
         guard let rule = matcher.firstMatch(for: description, kind: kind) else {
             device.close()
+            onIgnored?(path, description, matcher.whyNone(for: description, kind: kind))
             return
         }
         if rule.grab {

@@ -1,0 +1,31 @@
+import EvrouteCore
+import EvrouteInput
+
+/// What a dry-run session prints to: the trace (``TraceWriter``, `--dry-run`) or the monitor's
+/// lines for people (``MonitorWriter``, `evroute monitor`). Both are route observers; this adds
+/// what the session knows beside routing.
+public protocol RouteReport: RouteObserver {
+    /// A device no rule takes, or that cannot be opened: its node (a device node, or nil for a
+    /// recording), name, kind when known, and why.
+    func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: String, time: Timestamp)
+    /// Whether live devices no rule takes are reported (the trace leaves them out: it shows
+    /// what is routed; the monitor names them, with why).
+    var reportsIgnoredLiveDevices: Bool { get }
+    /// Live input has no device: at start, or when the last one went.
+    func noDevice(time: Timestamp)
+    /// Where live devices are: to name their nodes.
+    func attach(_ source: LiveInputSource)
+    /// Where replayed devices come from: to name their recordings.
+    func attach(_ replay: ReplayDriver)
+    /// The summary line at the end of a replay (``RouteSummary/line(inputEvents:)``).
+    func summary(_ line: String)
+    /// Writes what is buffered.
+    func flush()
+}
+
+extension RouteReport {
+    public var reportsIgnoredLiveDevices: Bool { false }
+    public func noDevice(time: Timestamp) {}
+    public func attach(_ source: LiveInputSource) {}
+    public func attach(_ replay: ReplayDriver) {}
+}

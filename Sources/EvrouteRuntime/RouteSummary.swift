@@ -1,0 +1,59 @@
+import EvrouteCore
+
+/// Counts what a replay routed, for the summary line at its end (`--dry-run --replay`,
+/// `evroute monitor --replay`): touches, keys, actions, gestures, how many events were handled
+/// or not, and per region the touches begun in it. An observer in front of another one (the
+/// trace writer): every record is counted, then passed on.
+public final class RouteSummary: RouteObserver {
+    /// Where records go after being counted.
+    public let next: RouteObserver
+    public private(set) var touches = 0
+    public private(set) var keys = 0
+    public private(set) var actions = 0
+    public private(set) var gestures = 0
+    public private(set) var handled = 0
+    public private(set) var unhandled = 0
+    public private(set) var devices = 0
+    /// Per bound region path: touches begun in it, and how many of those were handled.
+    public private(set) var regions: [String: (touches: Int, handled: Int)] = [:]
+
+    public init(next: RouteObserver) { self.next = next }
+
+    public func record(_ record: RouteRecord) {
+        if case .deviceAdded = record { devices += 1 }
+        if case .routed(let event, let by, _) = record {
+            if by == nil { unhandled += 1 } else { handled += 1 }
+            switch event.kind {
+            case .touch(let phase, _):
+                if phase == .began {
+                    touches += 1
+                    let path = event.regionPath ?? "(no region)"
+                    var entry = regions[path] ?? (0, 0)
+                    entry.touches += 1
+                    if by != nil { entry.handled += 1 }
+                    regions[path] = entry
+                }
+            case .key(_, let phase): if phase == .down { keys += 1 }
+            case .action: actions += 1
+            case .gesture: gestures += 1
+            }
+        }
+        next.record(record)
+    }
+
+    /// At most this many regions are named on the line (the busiest first).
+    public static let regionsShown = 12
+
+    /// `summary: 1042 input events from 2 device(s); 6 touches, 14 keys, 1 action, 2 gestures;
+    /// 310 events handled, 4 unhandled; touches by region: home/root/back 2 (2 handled), …`
+    public func line(inputEvents: Int) -> String {
+        var out = "summary: \(inputEvents) input events from \(devices) device(s); \(touches) touch(es), \(keys) key press(es)"
+        out += ", \(actions) action(s), \(gestures) gesture event(s); \(handled) event(s) handled, \(unhandled) unhandled"
+        guard !regions.isEmpty else { return out }
+        let busiest = regions.sorted { ($0.value.touches, $1.key) > ($1.value.touches, $0.key) }
+        out += "; touches by region: " + busiest.prefix(Self.regionsShown).map { "\($0.key) \($0.value.touches) (\($0.value.handled) handled)" }
+            .joined(separator: ", ")
+        if busiest.count > Self.regionsShown { out += ", and \(busiest.count - Self.regionsShown) more region(s)" }
+        return out
+    }
+}
