@@ -20,12 +20,19 @@ struct CLITestError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// Runs `evroute` with arguments; returns exit status, stdout and stderr.
+/// Runs `evroute` with arguments (in the repository root); returns exit status, stdout and stderr.
 func runEvroute(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    try runProgram(try evrouteBinary(), arguments, directory: repoRoot)
+}
+
+/// Runs a program with arguments; status, stdout and stderr.
+func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil,
+                directory: String? = nil) throws -> (status: Int32, out: String, err: String) {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: try evrouteBinary())
+    p.executableURL = URL(fileURLWithPath: path)
     p.arguments = arguments
-    p.currentDirectoryURL = URL(fileURLWithPath: repoRoot)
+    if let environment { p.environment = environment }
+    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
