@@ -49,15 +49,28 @@ public final class Log: @unchecked Sendable {
 
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }
-        var line = toJournal ? "<\(level.rawValue)>\(message())" : "evroute: \(level.word): \(message())"
-        line = line.replacingNewlines()
-        line.append("\n")
-        if buffered {
-            pending.append(contentsOf: line.utf8)
-            if pending.count >= 1 << 16 { flush() }
-            return
+        log(level) { line in line.append(message()) }
+    }
+
+    /// Logs a line written in place (the per-event path: no `String` is built). Nothing is
+    /// written, and `write` is not called, when `level` is above the threshold.
+    public func log(_ level: Level, _ write: (inout LogLine) -> Void) {
+        guard level <= threshold else { return }
+        var line = LogLine(bytes: pending)
+        pending = []
+        if toJournal {
+            line.bytes.append(UInt8(ascii: "<"))
+            line.bytes.append(UInt8(truncatingIfNeeded: 0x30 + level.rawValue))
+            line.bytes.append(UInt8(ascii: ">"))
+        } else {
+            line.append("evroute: ")
+            line.append(level.word)
+            line.append(": ")
         }
-        line.withUTF8 { p in _ = write(fd, p.baseAddress, p.count) }
+        write(&line)
+        line.bytes.append(0x0A)
+        pending = line.bytes
+        if !buffered || pending.count >= 1 << 16 { flush() }
     }
 
     /// Writes the collected lines (buffered mode).
@@ -79,10 +92,36 @@ public final class Log: @unchecked Sendable {
     public func debug(_ m: @autoclosure () -> String) { log(.debug, m()) }
 }
 
+/// A log line being written, as UTF-8 appended to the log's own buffer: text appended with
+/// ``append(_:)`` has its newlines replaced (one journal entry per message); numbers are
+/// appended to ``bytes`` directly by the writer.
+public struct LogLine {
+    /// The bytes of the line so far (and of the lines before it still buffered).
+    public var bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Appends `text`, each newline as ` ⏎ `.
+    public mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { p in
+            guard let base = p.baseAddress, memchr(base, 0x0A, p.count) != nil else {
+                bytes.append(contentsOf: p)   // the usual case: one copy
+                return
+            }
+            for c in p {
+                if c == 0x0A { bytes.append(contentsOf: [0x20, 0xE2, 0x8F, 0x8E, 0x20]) } else { bytes.append(c) }
+            }
+        }
+    }
+}
+
 extension String {
-    /// One journal entry per message: embedded newlines become `⏎ `.
+    /// One journal entry per message: embedded newlines become ` ⏎ `.
     public func replacingNewlines() -> String {
-        guard contains("\n") else { return self }
-        return split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ⏎ ")
+        guard utf8.contains(0x0A) else { return self }
+        var line = LogLine(bytes: [])
+        line.append(self)
+        return String(decoding: line.bytes, as: UTF8.self)
     }
 }

@@ -19,8 +19,8 @@ enum EventEnvironment {
             set("PHASE", phase.rawValue)
             if let t = e.touch {
                 set("TOUCH", String(t.id))
-                set("X", LogPlugin.number(t.location.x))
-                set("Y", LogPlugin.number(t.location.y))
+                set("X", JSONText.number(t.location.x, style: .shortest))
+                set("Y", JSONText.number(t.location.y, style: .shortest))
                 set("TAP_COUNT", String(t.tapCount))
             }
             if isTap { set("TAP", "1") }

@@ -25,29 +25,68 @@ final class LogPlugin: Plugin {
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         statistics.handled += 1
-        context.log.info(LogPlugin.describe(d.event, responder: d.responder, handler: d.handler,
-                                            showKeys: context.showKeycodes || LogPlugin.mayName(d.event, handler: d.handler)))
+        let showKeys = context.showKeycodes || LogPlugin.mayName(d.event, handler: d.handler)
+        context.log.log(.info) { line in LogPlugin.describe(d.event, responder: d.responder, handler: d.handler, showKeys: showKeys, into: &line) }
         return .handled
     }
 
-    /// `touch 3 began (412.5, 96) home/root/header/back → home/root/header/back [shell] device touch`.
+    /// `touch 3 began (412.5, 96) home/root/header/back → home/root/header/back [shell] device touch t=1508.125`.
     static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool = false) -> String {
-        var line: String
+        var line = LogLine(bytes: [])
+        describe(e, responder: responder, handler: handler, showKeys: showKeys, into: &line)
+        return String(decoding: line.bytes, as: UTF8.self)
+    }
+
+    /// Writes the line in place: one per event, so no `String` is built (the log's cost per
+    /// event is what the live path spent most on).
+    static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool, into line: inout LogLine) {
         switch e.kind {
         case .touch(let phase, let isTap):
             let t = e.touch
-            line = "touch \(t?.id ?? 0) \(phase.rawValue) (\(number(t?.location.x ?? 0)), \(number(t?.location.y ?? 0)))"
-            if isTap { line += " tap ×\(t?.tapCount ?? 1)" }
+            line.append("touch ")
+            JSONText.appendInteger(Int64(t?.id ?? 0), to: &line.bytes)
+            line.append(" ")
+            line.append(phase.rawValue)
+            line.append(" (")
+            coordinate(t?.location.x ?? 0, into: &line)
+            line.append(", ")
+            coordinate(t?.location.y ?? 0, into: &line)
+            line.append(")")
+            if isTap {
+                line.append(" tap ×")
+                JSONText.appendInteger(Int64(t?.tapCount ?? 1), to: &line.bytes)
+            }
         case .key(let name, let phase):
-            line = "key \(showKeys || !KeyNames.isTyping(name) ? name : KeyNames.obfuscatedName) \(phase.rawValue)"
-        case .action(let name): line = "action \(name)"
-        case .gesture(let name, let state): line = "gesture \(name) \(state)"
+            line.append("key ")
+            line.append(showKeys || !KeyNames.isTyping(name) ? name : KeyNames.obfuscatedName)
+            line.append(" ")
+            line.append(phase.rawValue)
+        case .action(let name):
+            line.append("action ")
+            line.append(name)
+        case .gesture(let name, let state):
+            line.append("gesture ")
+            line.append(name)
+            line.append(" ")
+            line.append(state)
         }
-        line += " \(e.regionPath ?? "(no region)") → \(e.layout.describe(responder)) [\(handler.plugin)]"
-        if let options = HandlerOptions.text(of: handler) { line += " \(options)" }
-        if let device = e.device { line += " device \(device.ruleName)" }
-        line += " t=\(e.time)"
-        return line
+        line.append(" ")
+        line.append(e.regionPath ?? "(no region)")
+        line.append(" → ")
+        line.append(e.layout.describe(responder))
+        line.append(" [")
+        line.append(handler.plugin)
+        line.append("]")
+        if let options = HandlerOptions.text(of: handler) {
+            line.append(" ")
+            line.append(options)
+        }
+        if let device = e.device {
+            line.append(" device ")
+            line.append(device.ruleName)
+        }
+        line.append(" t=")
+        JSONText.appendFixed(e.time.microseconds, decimals: 6, to: &line.bytes)
     }
 
     /// Whether the handler or the event's device rule says `log-keys: true`.
@@ -58,6 +97,10 @@ final class LogPlugin: Plugin {
         return e.layout.deviceRules.first { $0.name == rule }?.logKeys == true
     }
 
-    /// `412.5`, `96` (no trailing `.0`): as the control protocol writes numbers.
-    static func number(_ v: Double) -> String { JSONText.number(v, style: .shortest) }
+    /// A coordinate to 1/1000, without a fraction when whole: `412.5`, `96`, `389.589`.
+    static func coordinate(_ v: Double, into line: inout LogLine) {
+        guard v.isFinite, abs(v) < JSONText.integralLimit else { line.append(JSONText.number(v, style: .shortest)); return }
+        let units = Int64((v * 1000).rounded())
+        if units % 1000 == 0 { JSONText.appendInteger(units / 1000, to: &line.bytes) } else { JSONText.appendFixed(units, decimals: 3, to: &line.bytes) }
+    }
 }
