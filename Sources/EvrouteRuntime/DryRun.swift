@@ -143,10 +143,10 @@ public final class DryRun {
                                      time: MonotonicClock.now())
             }
         }
-        loop.afterWakeup = {
-            timer.rearm()
-            report.flush()
-        }
+        loop.afterWakeup = { timer.rearm() }
+        // The trace is written when the loop idles, or within 50 ms of a line: one write(2)
+        // for a burst of frames (a person watching sees no difference).
+        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(50), pending: { report.hasPendingOutput }, flush: { report.flush() })
         try source.start(in: loop) { [session] item in
             session.handle(item)
             if case .removed(_, let time) = item, source.devices.isEmpty { report.noDevice(time: time) }

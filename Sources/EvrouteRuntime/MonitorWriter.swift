@@ -119,6 +119,7 @@ public final class MonitorWriter: RouteReport {
     }
 
     public func flush() { sink.flush() }
+    public var hasPendingOutput: Bool { sink.hasPending }
 
     private func node(_ id: DeviceID) -> String {
         source?.device(id)?.path ?? recordings[id] ?? "device \(id.rawValue)"

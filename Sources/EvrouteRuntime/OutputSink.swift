@@ -6,6 +6,12 @@ import Glibc
 public protocol OutputSink: AnyObject {
     func write(_ bytes: [UInt8])
     func flush()
+    /// Whether written bytes wait for ``flush()``.
+    var hasPending: Bool { get }
+}
+
+extension OutputSink {
+    public var hasPending: Bool { false }
 }
 
 /// Buffers output to a file descriptor and writes it in large chunks (one write(2) per 64 KiB,
@@ -20,6 +26,8 @@ public final class FileDescriptorSink: OutputSink {
         self.lineBuffered = lineBuffered
         buffer.reserveCapacity(1 << 16)
     }
+
+    public var hasPending: Bool { !buffer.isEmpty }
 
     public func write(_ bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)

@@ -21,6 +21,8 @@ public protocol RouteReport: RouteObserver {
     func summary(_ line: String)
     /// Writes what is buffered.
     func flush()
+    /// Whether output waits for ``flush()`` (the event loop writes it lazily).
+    var hasPendingOutput: Bool { get }
 }
 
 extension RouteReport {

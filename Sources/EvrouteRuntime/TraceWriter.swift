@@ -71,6 +71,7 @@ public final class TraceWriter: RouteReport {
     }
 
     public func flush() { sink.flush() }
+    public var hasPendingOutput: Bool { sink.hasPending }
 
     /// The JSON object (one line, with its newline) the trace prints for `record`, whatever
     /// this writer's format, with `"id":N` last when `id` is given: what `socket` and

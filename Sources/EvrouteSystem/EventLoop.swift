@@ -35,6 +35,27 @@ public final class EventLoop {
     private var stopping = false
     /// Called after the callbacks of each wakeup (e.g. to flush buffered output once per burst).
     public var afterWakeup: (() -> Void)?
+    /// Output that may wait a little (log lines, a dry-run's trace): written when the loop has
+    /// been idle for a moment or at most ``LazyFlush/delay`` after it began waiting, instead of
+    /// once per wakeup — a burst of frames then costs one `write(2)`, not one per frame. The
+    /// wait is `epoll_wait`'s timeout: it costs no system call of its own.
+    public struct LazyFlush {
+        /// The longest a written line waits.
+        public var delay: Timestamp.Duration
+        /// Whether anything waits.
+        public var pending: () -> Bool
+        /// Writes it.
+        public var flush: () -> Void
+
+        public init(delay: Timestamp.Duration, pending: @escaping () -> Bool, flush: @escaping () -> Void) {
+            self.delay = delay
+            self.pending = pending
+            self.flush = flush
+        }
+    }
+    /// See ``LazyFlush``; nil: nothing is deferred.
+    public var lazyFlush: LazyFlush?
+    private var flushDeadline: Timestamp?
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
     public private(set) var wakeups = 0
 
@@ -169,8 +190,27 @@ public final class EventLoop {
         stopping = false
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while !stopping {
-            let n = epoll_wait(epfd.rawValue, &events, Int32(events.count), -1)
+            var timeout: Int32 = -1
+            if let lazy = lazyFlush, lazy.pending() {
+                let now = MonotonicClock.now()
+                let deadline = flushDeadline ?? now + lazy.delay
+                flushDeadline = deadline
+                if deadline <= now {
+                    lazy.flush()
+                    flushDeadline = nil
+                } else {
+                    timeout = Int32(clamping: (deadline.microseconds - now.microseconds + 999) / 1000)
+                }
+            } else {
+                flushDeadline = nil
+            }
+            let n = epoll_wait(epfd.rawValue, &events, Int32(events.count), timeout)
             wakeups += 1
+            if n == 0, let lazy = lazyFlush {   // idle for the whole delay: write what waits
+                lazy.flush()
+                flushDeadline = nil
+                continue
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 break

@@ -24,8 +24,9 @@ public final class Log: @unchecked Sendable {
 
     /// Messages above this level are dropped.
     public var threshold: Level
-    /// When set, lines are collected and written by ``flush()`` (the daemon flushes once per
-    /// event-loop wakeup: one write(2) for a burst of events instead of one per line).
+    /// When set, info and debug lines are collected and written by ``flush()`` (the daemon's
+    /// loop flushes when idle or within 50 ms: one write(2) for a burst of events instead of one
+    /// per line); notices, warnings and errors are written at once.
     public var buffered = false
     private var pending: [UInt8] = []
     public let toJournal: Bool
@@ -70,8 +71,13 @@ public final class Log: @unchecked Sendable {
         write(&line)
         line.bytes.append(0x0A)
         pending = line.bytes
-        if !buffered || pending.count >= 1 << 16 { flush() }
+        // Notices, warnings and errors are rare and wanted now; info and debug lines (one per
+        // event from the log plugin) wait for the loop's flush.
+        if !buffered || level <= .notice || pending.count >= 1 << 16 { flush() }
     }
+
+    /// Whether lines wait for ``flush()`` (buffered mode).
+    public var hasPending: Bool { !pending.isEmpty }
 
     /// Writes the collected lines (buffered mode).
     public func flush() {

@@ -94,10 +94,10 @@ public final class Daemon {
         // Log lines (the `log` plugin's among them) go out once per loop wakeup, after the
         // gesture timer follows what the wakeup routed.
         log.buffered = true
-        loop.afterWakeup = { [log, gestureTimer] in
-            gestureTimer?.rearm()
-            log.flush()
-        }
+        loop.afterWakeup = { [gestureTimer] in gestureTimer?.rearm() }
+        // Log lines go out when the loop idles, or within 50 ms of the first one waiting: one
+        // write(2) for a burst of frames instead of one per wakeup (their t= is the event's time).
+        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(50), pending: { [log] in log.hasPending }, flush: { [log] in log.flush() })
         loop.run()
         log.buffered = false
         log.flush()

@@ -74,7 +74,7 @@ public final class EvdevDevice {
         self.handle = handle
         self.isGrabbed = grab
         var description = DeviceDescription(libevdev: handle!, path: path)
-        description.resyncsAfterDrop = true   // readAvailable follows SYN_DROPPED with libevdev's sync events
+        description.resyncsAfterDrop = true   // readAvailable follows SYN_DROPPED with the sync events
         self.description = description
     }
 
@@ -96,67 +96,111 @@ public final class EvdevDevice {
         isGrabbed = false
     }
 
-    /// Reads every pending event (until the kernel says `EAGAIN`) and appends it to `events`.
-    ///
-    /// Always drains completely, including libevdev's own queue, so it is correct with
-    /// both level- and edge-triggered epoll.
+    /// Reads every pending event and appends it to `events`: one `read(2)` per wake-up in the
+    /// usual case (up to ``readBatch`` events at once; a shorter read means the kernel's queue
+    /// is empty, so no second read to meet `EAGAIN`). Correct with level-triggered epoll.
     ///
     /// **What is appended**, in order:
     /// - normal events exactly as the kernel sent them (`EV_SYN/SYN_REPORT` frames included);
     /// - when the kernel's buffer overflowed: first the `EV_SYN/SYN_DROPPED` event itself
-    ///   (kernel timestamp), then libevdev's *sync events* — the difference between the
-    ///   state libevdev last saw and the device's current state (keys released/pressed,
-    ///   axes, and per multi-touch slot `ABS_MT_SLOT` + changed values; a slot whose
-    ///   contact ended or was replaced gets `ABS_MT_TRACKING_ID -1` before any new id),
-    ///   ending with an `EV_SYN/SYN_REPORT` — then normal events again. Sync events carry
-    ///   the timestamp of the last event libevdev saw. ``EvdevReadResult/resynced`` is set.
-    ///   Consumers must treat everything between the last complete `SYN_REPORT` before the
-    ///   `SYN_DROPPED` and it as lost, and cancel touches whose state is in doubt.
+    ///   (kernel timestamp), then the *sync events*, as libevdev's resync states them: the
+    ///   events still queued are discarded (they continue a lost stream), the device's state is
+    ///   read with ioctls (a fresh libevdev handle), and the differences are stated — keys whose
+    ///   state changed (releases and presses), every multi-touch slot's tracking id and values
+    ///   (`ABS_MT_TRACKING_ID -1` for an empty slot) and the current slot, or the single-touch
+    ///   `BTN_TOUCH`/position —, ending with an `EV_SYN/SYN_REPORT`, all at the drop's
+    ///   timestamp. ``EvdevReadResult/resynced`` is set. Consumers treat everything between the
+    ///   last complete `SYN_REPORT` before the drop and it as lost.
     ///
     /// `ENODEV` (unplugged) or another read error stops reading and is returned in
     /// ``EvdevReadResult/failure``; events read before it are still appended.
     public func readAvailable(into events: inout [InputEvent]) -> EvdevReadResult {
         var result = EvdevReadResult()
-        guard let handle else {
-            result.failure = SystemError(errno: EBADF, call: "libevdev_next_event", path: path)
+        guard fileDescriptor.isValid else {
+            result.failure = SystemError(errno: EBADF, call: "read", path: path)
             return result
         }
-        var raw = input_event()
-        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        let fd = fileDescriptor.rawValue
         while true {
-            let status = libevdev_next_event(handle, flags, &raw)
-            if status == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
-                // In sync mode SUCCESS cannot happen; in normal mode it is one plain event.
-                events.append(InputEvent(raw))
-                result.eventCount += 1
-            } else if status == LIBEVDEV_READ_STATUS_SYNC.rawValue {
-                // Normal mode: `raw` is the SYN_DROPPED event; switch to draining sync events.
-                // Sync mode: `raw` is one sync event.
-                if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
-                    result.resynced = true
-                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
-                }
-                events.append(InputEvent(raw))
-                result.eventCount += 1
-            } else if status == -EAGAIN {
-                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    // All sync events delivered; back to the kernel's stream.
-                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-                    continue
-                }
-                return result
-            } else if status == -EINTR {
-                continue
-            } else {
-                result.failure = SystemError(errno: -status, call: "libevdev_next_event", path: path)
+            let n = readBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN { result.failure = SystemError(errno: errno, call: "read", path: path) }
                 return result
             }
+            if n == 0 {   // end of file: the node went away
+                result.failure = SystemError(errno: ENODEV, call: "read", path: path)
+                return result
+            }
+            let count = n / MemoryLayout<input_event>.stride
+            for i in 0..<count {
+                let event = InputEvent(readBuffer[i])
+                if event.type == EventType.syn && event.code == SynCode.dropped {
+                    resync(after: event, into: &events, result: &result)
+                    return result
+                }
+                if event.type == EventType.key { keysDown.set(event.code, event.value != 0) }
+                events.append(event)
+                result.eventCount += 1
+            }
+            if count < readBuffer.count { return result }
         }
     }
 
-    /// The device's touch state as libevdev knows it after the last event read (or, before
-    /// any read, as it was when the device was opened): every multi-touch slot, the current
-    /// slot, and the single-touch `BTN_TOUCH`/`ABS_X`/`ABS_Y`/`ABS_PRESSURE`. For
+    /// How many events one `read(2)` takes at most.
+    public static let readBatch = 64
+    private var readBuffer = [input_event](repeating: input_event(), count: EvdevDevice.readBatch)
+    /// The keys this reader has seen down (for the key differences of a resync).
+    private var keysDown = KeyBits()
+
+    /// After `SYN_DROPPED`: discards what is still queued, reads the device's state and states
+    /// it (see ``readAvailable(into:)``).
+    private func resync(after drop: InputEvent, into events: inout [InputEvent], result: inout EvdevReadResult) {
+        let fd = fileDescriptor.rawValue
+        // Drain: the queued events continue a stream with a hole in it.
+        while readBuffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+        var fresh: OpaquePointer?
+        guard libevdev_new_from_fd(fd, &fresh) == 0, let fresh else {
+            result.failure = SystemError(errno: errno == 0 ? EIO : errno, call: "libevdev_new_from_fd", path: path)
+            return
+        }
+        defer { libevdev_free(fresh) }
+        result.resynced = true
+        let start = events.count
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+            events.append(InputEvent(time: drop.time, type: type, code: code, value: value))
+        }
+        add(EventType.syn, SynCode.dropped, 0)
+        for code in description.events[EventType.key] ?? [] {
+            let down = libevdev_get_event_value(fresh, UInt32(EV_KEY), UInt32(code)) != 0
+            if down != keysDown.contains(code) {
+                keysDown.set(code, down)
+                add(EventType.key, code, down ? 1 : 0)
+            }
+        }
+        let state = TouchSnapshot(libevdev: fresh)
+        if !state.slots.isEmpty {
+            for (index, slot) in state.slots.enumerated() {
+                add(EventType.abs, AbsCode.mtSlot, Int32(index))
+                add(EventType.abs, AbsCode.mtTrackingID, slot.trackingID)
+                guard slot.trackingID >= 0 else { continue }
+                add(EventType.abs, AbsCode.mtPositionX, slot.x)
+                add(EventType.abs, AbsCode.mtPositionY, slot.y)
+                if description.has(EventType.abs, AbsCode.mtPressure) { add(EventType.abs, AbsCode.mtPressure, slot.pressure) }
+            }
+            add(EventType.abs, AbsCode.mtSlot, Int32(state.currentSlot))
+        } else if description.has(EventType.abs, AbsCode.x) {
+            add(EventType.abs, AbsCode.x, state.x)
+            add(EventType.abs, AbsCode.y, state.y)
+            if description.has(EventType.abs, AbsCode.pressure) { add(EventType.abs, AbsCode.pressure, state.pressure) }
+        }
+        add(EventType.syn, SynCode.report, 0)
+        result.eventCount += events.count - start
+    }
+
+    /// The device's touch state when it was opened (events are read past libevdev, which is
+    /// not kept up to date): every multi-touch slot, the current slot, and the single-touch
+    /// `BTN_TOUCH`/`ABS_X`/`ABS_Y`/`ABS_PRESSURE`. For
     /// ``TouchDecoder/resync(_:at:)`` when a device is opened with fingers already down.
     /// Empty after ``close()``.
     public func touchSnapshot() -> TouchSnapshot {
@@ -310,5 +354,21 @@ public final class EvdevDescriptionBuilder {
     /// The description as libevdev reports it.
     public func build(path: String? = nil) -> DeviceDescription {
         DeviceDescription(libevdev: handle, path: path)
+    }
+}
+
+/// A set of key codes (`KEY_*`, `BTN_*`: 0…767) as bits.
+struct KeyBits {
+    private var words = [UInt64](repeating: 0, count: 12)
+
+    func contains(_ code: UInt16) -> Bool {
+        let i = Int(code) >> 6
+        return i < words.count && words[i] & (1 << UInt64(code & 63)) != 0
+    }
+
+    mutating func set(_ code: UInt16, _ on: Bool) {
+        let i = Int(code) >> 6
+        guard i < words.count else { return }
+        if on { words[i] |= 1 << UInt64(code & 63) } else { words[i] &= ~(1 << UInt64(code & 63)) }
     }
 }
