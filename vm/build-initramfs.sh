@@ -154,6 +154,9 @@ if [ "$PERF" = 1 ]; then
 		--exclude=tkinter --exclude=ensurepip --exclude=lib2to3 --exclude=pydoc_data \
 		--exclude=__pycache__ --exclude=config-3.11-x86_64-linux-gnu .) | (cd usr/lib/python3.11 && tar xf -)
 	cp -r "$ROOT/usr/lib/python3/dist-packages/evdev" usr/lib/python3/dist-packages/
+	# strace -c (system calls per reader) and perf record (where the daemon's CPU goes)
+	put usr/bin/strace
+	put usr/bin/perf
 	log "perf: python3 + python3-evdev ($(du -sk usr/lib/python3.11 usr/lib/python3 usr/bin/python3.11 | awk '{k += $1} END {print k}') KiB unpacked)"
 fi
 

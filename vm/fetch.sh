@@ -13,8 +13,8 @@
 #
 # Env: EVROUTE_VM_KERNEL=linux-image-6.1.0-NN-amd64 pins the kernel package.
 #
-#   vm/fetch.sh --perf   (or EVROUTE_VM_PERF=1) also python3.11 and
-#                        python3-evdev for the perf image (90-evroute-perf's
+#   vm/fetch.sh --perf   (or EVROUTE_VM_PERF=1) also python3.11, strace,
+#                        linux-perf and python3-evdev for the perf image (90-evroute-perf's
 #                        python-evdev peer): 5 more debs, ~4.7 MB
 set -eu
 PERF=${EVROUTE_VM_PERF:-0}
@@ -64,7 +64,9 @@ libc6 libgcc-s1 libstdc++6
 libacl1 libblkid1 libcap2 libkmod2 libselinux1 libpcre2-8-0 libffi8 libmount1
 zlib1g liblzma5 libzstd1 libssl3"
 [ "$PERF" = 1 ] && PKGS="$PKGS
-python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1"
+python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1
+strace libunwind8
+linux-perf libbabeltrace1 libdw1 libelf1 libnuma1 libopencsd1 libperl5.36 libpython3.11 libslang2 libuuid1 libcrypt1"
 
 have_deb() { ls "$DEBS/$1"_*.deb >/dev/null 2>&1; }
 
@@ -106,7 +108,7 @@ LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
 bad=0
 for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
 	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
-	$([ "$PERF" = 1 ] && echo usr/bin/python3.11); do
+	$([ "$PERF" = 1 ] && echo usr/bin/python3.11 usr/bin/strace usr/bin/perf); do
 	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
 	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)
 	if [ -n "$nf" ]; then log "$b: unresolved libraries:"; echo "$nf" >&2; bad=1; fi

@@ -29,6 +29,11 @@
 # now - timestamp per SYN_REPORT (what any reader pays for the kernel's
 # wake-up under TCG before doing anything).
 #
+# Pass 3, system calls: strace -c attached to the daemon, the dry-run, libinput
+# and evemu-record during one more replay: calls per frame (SYN_REPORT), top 5.
+# Pass 4, profile: perf record (cpu-clock) of the daemon during one more
+# replay: the symbols above 1 % (perf image only: strace and linux-perf).
+#
 # Output: EVROUTE-VM PERF lines (key=value), collected by run.sh into vm/out/perf.txt.
 #
 # manual: not in the default run (~70 s of paced replays); `make vm-perf`
@@ -137,4 +142,68 @@ dper10k=$(awk -v ms="$dms" -v n="$EVENTS" 'BEGIN { printf "%.0f", ms * 10000 / n
 perf pass=latency samples=$n p50_us=$p50 p90_us=$p90 p99_us=$p99 max_us=$max daemon_socket_cpu_ms_per_10k_events=$dper10k
 note "latency kernel timestamp -> socket client: n=$n p50=${p50} us p90=${p90} us p99=${p99} us max=${max} us"
 check "daemon exit status" "$DAEMON_STATUS" = 0
+
+# ---- pass 3: system calls per frame (strace -c attached to each reader during
+# one replay; strace slows the readers, so this pass reports counts, not time)
+FRAMES=$(grep -c '^E: [0-9.]* 0000 0000 0\+$' "$REC_FILE")
+if command -v strace >/dev/null; then
+	create_device "$REC_FILE"
+	start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
+	start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json
+	start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
+	start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
+	sleep 1
+	tracers=""
+	for r in evroute-daemon evroute-dryrun libinput evemu-record; do
+		eval "pid=\$_reader_$(echo "$r" | tr -c 'A-Za-z0-9\n' _)"
+		strace -f -c -o "strace.$r" -p "$pid" 2>/dev/null &
+		tracers="$tracers $!"
+	done
+	sleep 2
+	replay "$DEVNODE" "$REC_FILE"
+	sleep 2
+	for t in $tracers; do kill -INT "$t" 2>/dev/null; done
+	for t in $tracers; do wait "$t" 2>/dev/null; done
+	for r in evroute-daemon evroute-dryrun libinput evemu-record; do stop_reader "$r"; done
+	remove_device
+	for r in evroute-daemon evroute-dryrun libinput evemu-record; do
+		[ -s "strace.$r" ] || { note "$r: no strace summary"; continue; }
+		# rows: % time, seconds, usecs/call, calls, [errors], syscall
+		total=$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { n += $4 } END { print n + 0 }' "strace.$r")
+		top=$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { print $4, $NF }' "strace.$r" | sort -rn | head -n 5 | awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1 }')
+		pf=$(awk -v t="$total" -v f="$FRAMES" 'BEGIN { printf "%.2f", t / f }')
+		perf pass=syscalls reader=$r frames=$FRAMES syscalls=$total per_frame=$pf top=$top
+		note "$r: $total system calls for $FRAMES frames ($pf per frame): $top"
+	done
+else
+	perf pass=syscalls result=SKIP reason=no-strace-in-image
+fi
+
+# ---- pass 4: where the daemon's CPU goes (perf record, cpu-clock sampling: TCG
+# has no hardware counters), the top symbols of the evroute process
+if command -v perf >/dev/null; then
+	create_device "$REC_FILE"
+	start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
+	sleep 1
+	eval "pid=\$_reader_evroute_daemon"
+	perf record -e cpu-clock -F 2000 -p "$pid" -o /tmp/perf.data >perf-record.out 2>&1 &
+	prec=$!
+	sleep 1
+	replay "$DEVNODE" "$REC_FILE"
+	sleep 1
+	kill -INT "$prec" 2>/dev/null; wait "$prec" 2>/dev/null
+	stop_reader evroute-daemon
+	remove_device
+	perf report -i /tmp/perf.data --stdio --no-children --sort dso,symbol --percent-limit 1 2>/dev/null \
+		| awk '$1 ~ /%$/ { pct = $1; dso = $2; $1 = ""; $2 = ""; $3 = ""; sub(/^ +/, ""); printf "%s %s %s\n", pct, dso, $0 }' >perf.top
+	rank=0
+	while read -r pct dso sym; do
+		rank=$((rank + 1))
+		[ $rank -le 25 ] || break
+		perf pass=profile reader=evroute-daemon rank=$rank pct=$pct dso=$dso symbol=$(echo "$sym" | tr ' ' '_')
+	done <perf.top
+	note "perf: $(wc -l <perf.top) symbols above 1%"
+else
+	perf pass=profile result=SKIP reason=no-perf-in-image
+fi
 finish "CPU ms/10k events: $summary; latency p50=${p50}us p99=${p99}us (n=$n$fl; TCG)"
