@@ -115,6 +115,39 @@ for h in libinput-device-group libinput-fuzz-extract libinput-fuzz-to-zero; do
 	put "lib/udev/$h"
 done
 
+# systemd, for the scenarios that boot it as PID 1 ("# boot: systemd"; /init
+# execs it after the others): the manager, journald, the tools a deployment
+# uses (systemctl, journalctl, sysusers, tmpfiles, systemd-analyze,
+# systemd-run), the few sysinit helpers a plain boot runs, Debian's units,
+# sysusers.d and tmpfiles.d. Generators are left out (no getty on the console,
+# no fstab). Without systemd in vm/cache those scenarios SKIP.
+HAVE_SYSTEMD=0
+if [ -x "$ROOT/lib/systemd/systemd" ]; then
+	HAVE_SYSTEMD=1
+	for b in systemd systemd-journald systemd-shutdown systemd-sysctl systemd-remount-fs \
+		systemd-update-utmp systemd-random-seed systemd-modules-load; do
+		put "lib/systemd/$b"
+	done
+	for b in bin/systemctl bin/journalctl bin/systemd-sysusers bin/systemd-tmpfiles bin/systemd-notify \
+		bin/systemd-escape usr/bin/systemd-analyze usr/bin/systemd-run; do
+		put "$b"
+	done
+	mkdir -p lib/systemd/system usr/lib/sysusers.d usr/lib/tmpfiles.d etc/systemd/system etc/systemd/system.conf.d
+	cp -a "$ROOT/lib/systemd/system/." lib/systemd/system/
+	cp -a "$ROOT/usr/lib/sysusers.d/." usr/lib/sysusers.d/
+	cp -a "$ROOT/usr/lib/tmpfiles.d/." usr/lib/tmpfiles.d/
+	put lib/udev/rules.d/99-systemd.rules
+	cp "$VM_DIR/guest/systemd/evroute-vm.target" "$VM_DIR/guest/systemd/evroute-vm.service" etc/systemd/system/
+	ln -s evroute-vm.target etc/systemd/system/default.target
+	cp "$VM_DIR/guest/systemd/system.conf" etc/systemd/system.conf.d/evroute-vm.conf
+	# not a first boot (systemd-firstboot would prompt on the console)
+	echo 6f1c0e3a8b0d4b5e9c2a7d1e4f3b2a10 >etc/machine-id
+	mkdir -p var/tmp var/log var/lib/systemd
+	chmod 1777 var/tmp
+else
+	log "systemd: not in vm/cache (run vm/fetch.sh); the \"# boot: systemd\" scenarios will SKIP"
+fi
+
 # test peers
 for b in evemu-device evemu-play evemu-record evemu-event evemu-describe evtest libinput; do
 	put "usr/bin/$b"
@@ -139,6 +172,19 @@ elif [ -n "$EVROUTE" ]; then
 		put "$EVROUTE" usr/bin/evroute
 	fi
 	log "evroute: $EVROUTE ($(du -k usr/bin/evroute | cut -f1) KiB in the image)"
+	# the staged install the systemd scenario installs into the guest root
+	# (`make install DESTDIR=…` with a distribution layout); its binary is the
+	# same file as /usr/bin/evroute (a hard link: stored once in the image)
+	INSTALL_STAGE=$OUT/install-root
+	rm -rf "$INSTALL_STAGE"
+	make -s -C "$REPO" install DESTDIR="$INSTALL_STAGE" BIN="$STAGE/usr/bin/evroute" \
+		PREFIX=/usr UNITDIR=/usr/lib/systemd/system >"$OUT/install.log" 2>&1 ||
+		die "make install DESTDIR=$INSTALL_STAGE failed: $(tail -n 5 "$OUT/install.log")"
+	mkdir -p vm/install
+	cp -a "$INSTALL_STAGE/." vm/install/
+	rm vm/install/usr/bin/evroute
+	ln usr/bin/evroute vm/install/usr/bin/evroute
+	log "evroute: make install DESTDIR staged at /vm/install ($(find vm/install -type f | wc -l) files)"
 else
 	log "evroute: not included (no --evroute / EVROUTE_BIN); its scenarios will SKIP"
 fi
@@ -162,7 +208,7 @@ fi
 
 # shared libraries: whatever ldd lists for every ELF file staged, resolved in
 # the cache root first, then on the host (evroute links host-built objects).
-LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd
 libs=$(
 	find . -type f -perm -u+x | while read -r f; do
 		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
@@ -209,11 +255,16 @@ sgx:x:104:
 G
 echo evroute-vm >etc/hostname
 : >etc/fstab
+printf 'PRETTY_NAME="evroute test VM (Debian bookworm packages)"\nNAME="evroute test VM"\nID=debian\nVERSION_ID=12\n' >etc/os-release
+printf '/bin/sh\n' >etc/shells
 
 # guest scripts
 cp "$VM_DIR/guest/init" init
 chmod 755 init
 cp "$VM_DIR/guest/lib.sh" vm/lib.sh
+cp "$VM_DIR/guest/runner.sh" vm/runner.sh
+cp "$VM_DIR/guest/systemd-stage.sh" vm/systemd-stage.sh
+chmod 755 vm/systemd-stage.sh
 cp "$VM_DIR"/guest/scenarios/*.sh vm/scenarios/
 chmod 755 vm/scenarios/*.sh
 [ -d "$VM_DIR/guest/config" ] && cp -r "$VM_DIR/guest/config" vm/config

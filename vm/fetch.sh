@@ -51,7 +51,9 @@ KERNEL_PKG=$(pick_kernel)
 
 # Everything the guest runs. Libraries are listed explicitly so the guest
 # userland comes from these packages, not from whatever the host has; the
-# ldd check at the end reports anything still missing.
+# ldd check at the end reports anything still missing. systemd (PID 1,
+# journald, systemctl, journalctl, sysusers, tmpfiles, systemd-analyze) is
+# for the scenarios that boot it (85-systemd-unit: "# boot: systemd").
 PKGS="$KERNEL_PKG
 busybox-static
 evemu-tools libevemu3 libevdev2 libyaml-0-2
@@ -62,7 +64,10 @@ evtest
 coreutils
 libc6 libgcc-s1 libstdc++6
 libacl1 libblkid1 libcap2 libkmod2 libselinux1 libpcre2-8-0 libffi8 libmount1
-zlib1g liblzma5 libzstd1 libssl3"
+zlib1g liblzma5 libzstd1 libssl3
+systemd libsystemd-shared libsystemd0
+libapparmor1 libaudit1 libcap-ng0 libcrypt1 libgcrypt20 libgpg-error0 libip4tc2 liblz4-1
+libpam0g libseccomp2"
 [ "$PERF" = 1 ] && PKGS="$PKGS
 python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1
 strace libunwind8
@@ -104,10 +109,12 @@ echo "$kver" >"$CACHE/kernel-version"
 
 # Check that every binary the guest runs finds all its libraries in the
 # extracted tree (ldd of the host, with the cache's lib dirs first).
-LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd
 bad=0
 for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
 	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
+	lib/systemd/systemd lib/systemd/systemd-journald bin/systemctl bin/journalctl \
+	bin/systemd-sysusers bin/systemd-tmpfiles usr/bin/systemd-analyze \
 	$([ "$PERF" = 1 ] && echo usr/bin/python3.11 usr/bin/strace usr/bin/perf); do
 	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
 	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)

@@ -180,7 +180,7 @@ extension FileDescriptor {
 
 extension SystemCall {
     /// Reads a whole (small) file: at most `limit` bytes, retrying `EINTR`; what is beyond the
-    /// limit is not read. For /proc files, sockets' peers' status, request files.
+    /// limit is not read. For /proc/self files and request files.
     public static func readFile(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> [UInt8] {
         let fd = try open(path, flags: O_RDONLY | O_CLOEXEC)
         defer { try? close(fd, path: path) }

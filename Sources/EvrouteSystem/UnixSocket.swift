@@ -228,6 +228,23 @@ public final class LineConnection {
         return (cred.pid, cred.uid, cred.gid)
     }
 
+    /// The peer's supplementary groups (`SO_PEERGROUPS`, Linux 4.13+), as of when it
+    /// connected: the kernel's own record, so it needs no `/proc` (it works when the peer's
+    /// `/proc/PID` is hidden, as under `ProtectProc=invisible`). nil when the kernel cannot tell
+    /// (older than 4.13).
+    public var peerGroups: [gid_t]? {
+        var groups = [gid_t](repeating: 0, count: 64)
+        while true {
+            var length = socklen_t(groups.count * MemoryLayout<gid_t>.size)
+            if getsockopt(fd.rawValue, SOL_SOCKET, evroute_so_peergroups, &groups, &length) == 0 {
+                return Array(groups.prefix(Int(length) / MemoryLayout<gid_t>.size))
+            }
+            // ERANGE: the buffer was too small and `length` is what it takes (at most NGROUPS_MAX).
+            guard errno == ERANGE, Int(length) > groups.count * MemoryLayout<gid_t>.size else { return nil }
+            groups = [gid_t](repeating: 0, count: Int(length) / MemoryLayout<gid_t>.size)
+        }
+    }
+
     /// Queues `bytes` and writes what the socket takes now.
     public func send(_ bytes: [UInt8]) throws(SendFailure) {
         guard !isClosed else { throw .closed }

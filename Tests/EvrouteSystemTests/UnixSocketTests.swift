@@ -44,7 +44,7 @@ struct UnixSocketTests {
         loop.run()
     }
 
-    @Test("lines in, answers out; mode, parent directories, peer credentials; the file removed on close")
+    @Test("lines in, answers out; mode, parent directories, peer credentials and groups; the file removed on close")
     func echo() throws {
         let scratch = Scratch()
         let loop = try EventLoop()
@@ -55,8 +55,10 @@ struct UnixSocketTests {
         #expect(lstat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
         var received: [String] = []
         var credentials: (pid: pid_t, uid: uid_t, gid: gid_t)?
+        var peerGroups: [gid_t]?
         listener.onConnection = { connection in
             credentials = connection.peerCredentials
+            peerGroups = connection.peerGroups
             connection.onLine = { line in
                 received.append(String(decoding: line, as: UTF8.self))
                 try? connection.send(Array("ok \(received.count)\n".utf8))
@@ -69,6 +71,10 @@ struct UnixSocketTests {
         Self.run(loop) { received.count == 3 }
         #expect(received == ["one", "two", "three"])
         #expect(credentials?.pid == getpid() && credentials?.uid == geteuid())
+        // SO_PEERGROUPS: the connecting process's own supplementary groups (this process here)
+        var own = [gid_t](repeating: 0, count: Int(getgroups(0, nil)))
+        own = Array(own.prefix(Int(getgroups(Int32(own.count), &own))))
+        #expect(peerGroups.map { Set($0) } == Set(own))
         var buffer = [UInt8](repeating: 0, count: 256)
         var answer = ""
         while !answer.hasSuffix("ok 3\n") {

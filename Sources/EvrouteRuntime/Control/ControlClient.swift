@@ -36,11 +36,17 @@ public enum ControlClient {
         }
         var bytes = Array((request.serialized + "\n").utf8)
         var offset = 0
+        // A daemon that refuses the peer answers at once and closes: sending then fails
+        // (EPIPE), but its answer ("permission denied") is still there to read.
+        var sendFailure: Int32?
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw Failure(description: "\(path): send: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { sendFailure = errno; break }
             offset += n
+        }
+        if let e = sendFailure, e != EPIPE && e != ECONNRESET {
+            throw Failure(description: "\(path): send: \(String(cString: strerror(e)))")
         }
         shutdown(fd, Int32(SHUT_WR))
         var answer: [UInt8] = []
@@ -53,6 +59,7 @@ public enum ControlClient {
             answer += chunk[0..<n]
         }
         guard let newline = answer.firstIndex(of: 0x0A) else {
+            if let e = sendFailure { throw Failure(description: "\(path): send: \(String(cString: strerror(e)))") }
             throw Failure(description: "\(path): the daemon closed the connection without answering")
         }
         do {

@@ -12,8 +12,8 @@ import EvrouteSystem
 ///
 /// Who may connect: the socket file is mode 0660, and each accepted peer's credentials
 /// (`SO_PEERCRED`) are checked too — root, the daemon's own user, and members of the socket
-/// file's group (primary or supplementary: `SO_PEERGROUPS`, Linux 4.13+, else
-/// `/proc/PID/status`) are served; anyone else gets `{"ok":false,"error":"permission denied"}`
+/// file's group (primary or supplementary: `SO_PEERGROUPS`, Linux 4.13+, else `getgrouplist`
+/// of the peer's uid; never `/proc`) are served; anyone else gets `{"ok":false,"error":"permission denied"}`
 /// and is disconnected. Built on the system layer's ``UnixListener`` and ``LineConnection``.
 public final class ControlServer {
     /// A failure to set the socket up.
@@ -96,27 +96,18 @@ public final class ControlServer {
     /// Root, the daemon's user, or a member (primary or supplementary) of the socket file's group.
     static func isAuthorized(_ connection: LineConnection, group: gid_t) -> Bool {
         guard let peer = connection.peerCredentials else { return false }
-        if peer.uid == 0 || peer.uid == geteuid() || peer.gid == group { return true }
-        return peerGroups(connection, pid: peer.pid).contains(group)
-    }
-
-    /// The peer's supplementary groups: `SO_PEERGROUPS` (no /proc needed, so it works under
-    /// `ProtectProc=invisible`), else the `Groups:` line of `/proc/PID/status`.
-    static func peerGroups(_ connection: LineConnection, pid: pid_t) -> [gid_t] {
-        var groups = [gid_t](repeating: 0, count: 256)
-        var length = socklen_t(groups.count * MemoryLayout<gid_t>.size)
-        if getsockopt(connection.fd.rawValue, SOL_SOCKET, evroute_so_peergroups, &groups, &length) == 0 {
-            return Array(groups.prefix(Int(length) / MemoryLayout<gid_t>.size))
+        return isAuthorized(uid: peer.uid, gid: peer.gid, group: group) {
+            connection.peerGroups ?? UserGroups.of(uid: peer.uid, primaryGroup: peer.gid) ?? []
         }
-        return supplementaryGroups(of: pid)
     }
 
-    /// The `Groups:` line of `/proc/PID/status`.
-    static func supplementaryGroups(of pid: Int32) -> [gid_t] {
-        guard let bytes = try? SystemCall.readFile("/proc/\(pid)/status", limit: 65536) else { return [] }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") }) else { return [] }
-        return line.dropFirst("Groups:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { gid_t($0) }
+    /// The rule: root, the daemon's own user, the group as primary group, or `supplementaryGroups()`
+    /// holds it. The groups are the peer's own from the kernel (`SO_PEERGROUPS`, Linux 4.13+),
+    /// else the user database's (`getgrouplist` of the peer's uid); never `/proc/PID/status`,
+    /// which a daemon under `ProtectProc=invisible` (`hidepid=invisible`) cannot see.
+    static func isAuthorized(uid: uid_t, gid: gid_t, group: gid_t, supplementaryGroups: () -> [gid_t]) -> Bool {
+        if uid == 0 || uid == geteuid() || gid == group { return true }
+        return supplementaryGroups().contains(group)
     }
 
     private func answer(_ line: String) -> JSONValue {

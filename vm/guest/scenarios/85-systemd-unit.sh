@@ -1,0 +1,251 @@
+#!/bin/sh
+# 85-systemd-unit — the shipped unit under Debian's systemd as PID 1 (this
+# scenario runs after /init has exec'd systemd: "# boot: systemd"):
+#   - install: the tree `make install DESTDIR=… PREFIX=/usr` staged (/vm/install)
+#     is copied into the root; systemd-sysusers creates user and group evroute
+#     (member of input), systemd-tmpfiles --create makes /run/evroute and
+#     /etc/evroute; systemd-analyze security: exposure <= 2.0 (printed);
+#   - systemctl start evroute reaches active (Type=notify: start returns after
+#     READY=1); the daemon runs as evroute with no capabilities, seccomp, no
+#     new privileges, and a /proc mounted hidepid=invisible,subset=pid
+#     (an operator's /proc/PID is invisible to it);
+#   - a touchscreen (present at start) and a keyboard (plugged in later: the
+#     udev monitor works in the sandbox) are routed: the UI (a user in group
+#     evroute) gets touches on /run/evroute/ui.sock; Enter runs an exec
+#     handler as user evroute under the same restrictions (/etc read-only);
+#   - systemctl reload with a touch held: done when systemctl returns
+#     (ExecReload=evroute reload), the touch stays in its old region, a new
+#     touch binds to the new layout; a broken config fails `systemctl reload`
+#     and the daemon keeps running the previous one;
+#   - an operator whose supplementary group is evroute runs `evroute status`
+#     and `evroute ctl state`; a user outside it is refused (by the socket's
+#     mode, and by the daemon itself when the mode would let it in);
+#   - journalctl: the daemon's lines carry priorities (PRIORITY 3 for the
+#     config error, 4 for the refusal, 6 for info; -p warning filters);
+#   - the watchdog (WatchdogSec=30 in the unit) restarts a daemon that stops
+#     answering (SIGSTOP): NRestarts 1, a new main pid, active again;
+#   - systemctl stop with a touch held: its cancelled reaches the UI, the
+#     daemon exits 0, Result=success.
+# SKIP without evroute, vm-unix or systemd in the image.
+#
+# boot: systemd
+# timeout: 170
+# rec: touchscreens/Atmel maXTouch Touchscreen.desc
+# rec: keyboards/Razer Razer BlackWidow 2013.keyboard.desc
+. /vm/lib.sh
+
+need evroute vm-unix systemctl journalctl systemd-analyze systemd-sysusers systemd-tmpfiles
+[ "$(cat /proc/1/comm)" = systemd ] || skip "PID 1 is $(cat /proc/1/comm), not systemd"
+[ -d /vm/install/usr/lib/systemd/system ] || skip "no staged install (/vm/install) in the image"
+UNIT=evroute
+T0=$(cut -d' ' -f1 /proc/uptime)
+since() { awk -v a="$1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }'; }
+prop() { systemctl show -p "$1" --value "$UNIT"; }
+# poll_until SECONDS CMD...   like wait_until, polling every 0.5 s (systemctl is not cheap under TCG)
+poll_until() {
+	_n=$(($1 * 2)); shift
+	while [ $_n -gt 0 ]; do "$@" 2>/dev/null && return 0; sleep 0.5; _n=$((_n - 1)); done
+	return 1
+}
+# as USER CMD   a shell command as USER (busybox su: the user's groups from /etc/group)
+as() { _u=$1; shift; su "$_u" -s /bin/sh -c "$*"; }
+note "systemd: $(systemctl --version | head -n1); system $(systemctl is-system-running 2>&1)"
+
+# ---- install, users, directories
+check "no evroute user before sysusers" "$(grep -c '^evroute:' /etc/passwd)" -eq 0
+tar -C /vm/install -cf - . | tar -C / -xf -
+check "unit installed" "$(test -f /usr/lib/systemd/system/evroute.service && echo yes)" = yes
+check "unit ExecStart is the installed binary" "$(grep -c '^ExecStart=/usr/bin/evroute ' /usr/lib/systemd/system/evroute.service)" -eq 1
+systemd-sysusers >sysusers.out 2>&1
+check "systemd-sysusers exit" "$?" -eq 0
+check "user evroute created" "$(id -un evroute 2>/dev/null)" = evroute
+check "evroute is a member of input" "$(id -Gn evroute 2>/dev/null | tr ' ' '\n' | grep -cx input)" -eq 1
+systemd-tmpfiles --create >tmpfiles.out 2>&1
+note "systemd-tmpfiles --create exit $? ($(wc -l <tmpfiles.out) lines of output)"
+check "tmpfiles: /run/evroute owned by evroute" "$(stat -c '%U:%G %a' /run/evroute 2>/dev/null)" = "evroute:evroute 755"
+check "tmpfiles: /etc/evroute" "$(stat -c '%U %a' /etc/evroute 2>/dev/null)" = "root 755"
+cp /vm/config/systemd-v1.yaml /etc/evroute/evroute.yaml
+# people: an operator (supplementary group evroute), the kiosk UI (same), a visitor (no group)
+EVGID=$(sed -n 's/^evroute:x:\([0-9]*\):.*/\1/p' /etc/group)
+for u in operator:1001 kiosk:1003 visitor:1002; do
+	echo "${u%%:*}:x:${u#*:}:${u#*:}:${u%%:*}:/nonexistent:/bin/sh" >>/etc/passwd
+	echo "${u%%:*}:x:${u#*:}:" >>/etc/group
+done
+awk -F: -v OFS=: '$1 == "evroute" { $4 = ($4 == "" ? "operator,kiosk" : $4 ",operator,kiosk") } 1' /etc/group >group.new &&
+	cat group.new >/etc/group
+note "groups: operator $(id -Gn operator), kiosk $(id -Gn kiosk), visitor $(id -Gn visitor)"
+
+systemctl daemon-reload
+check "systemd sees the installed unit" "$(prop FragmentPath)" = /usr/lib/systemd/system/evroute.service
+# exposure, as systemd-analyze measures it here (online; the offline check as a fallback)
+systemd-analyze security "$UNIT.service" >security.txt 2>&1 ||
+	systemd-analyze security --offline=yes /usr/lib/systemd/system/evroute.service >security.txt 2>&1
+EXPOSURE=$(sed -n 's/.*Overall exposure level for evroute.service: \([0-9.]*\).*/\1/p' security.txt)
+note "systemd-analyze security: $(grep 'Overall exposure' security.txt)"
+check "exposure <= 2.0" "$(awk -v e="${EXPOSURE:-99}" 'BEGIN { print (e <= 2.0) ? "yes" : "no (" e ")" }')" = yes
+[ -n "$EXPOSURE" ] || { note "systemd-analyze output:"; sed 's/^/    /' security.txt | tail -n 20; }
+
+# ---- start with the touchscreen present; the keyboard comes later (hotplug)
+create_device "$TS/Atmel maXTouch Touchscreen.desc"; TSNODE=$DEVNODE   # 800x480 -> 1280x800: x * 1.6
+t=$(cut -d' ' -f1 /proc/uptime)
+systemctl start "$UNIT"
+check "systemctl start exit" "$?" -eq 0
+START_S=$(since "$t")
+check "active after start (Type=notify: READY=1 came)" "$(systemctl is-active "$UNIT")" = active
+check "unit type" "$(prop Type)" = notify
+check "status text from the daemon" "$(prop StatusText | grep -c 'routing 1 device(s)')" -eq 1
+MAIN=$(prop MainPID)
+note "started in ${START_S}s: main pid $MAIN; $(prop StatusText)"
+grep -E '^(Uid|Gid|Groups|NoNewPrivs|Seccomp|CapEff):' /proc/$MAIN/status | tr '\t' ' ' >daemon-creds.txt
+sed 's/^/    /' daemon-creds.txt
+check "daemon runs as evroute" "$(stat -c %U /proc/$MAIN)" = evroute
+check "daemon: no capabilities" "$(sed -n 's/^CapEff: *//p' daemon-creds.txt)" = 0000000000000000
+check "daemon: no new privileges" "$(sed -n 's/^NoNewPrivs: *//p' daemon-creds.txt)" = 1
+check "daemon: seccomp filter" "$(sed -n 's/^Seccomp: *//p' daemon-creds.txt)" = 2
+PROCMNT=$(awk '$5 == "/proc" { line = $0 } END { print line }' /proc/$MAIN/mountinfo)
+note "the daemon's /proc: ${PROCMNT##* - }"
+check "daemon's /proc: hidepid=invisible (ProtectProc=invisible)" "$(echo "$PROCMNT" | grep -c 'hidepid=invisible')" -eq 1
+check "daemon's /proc: subset=pid (ProcSubset=pid)" "$(echo "$PROCMNT" | grep -c 'subset=pid')" -eq 1
+check "daemon opened the touchscreen" "$(has_open "$MAIN" "$TSNODE" && echo yes)" = yes
+# in the daemon's mount namespace, as its user, an operator's process is invisible: the
+# daemon cannot read a client's /proc/PID/status (its groups come from SO_PEERGROUPS)
+as operator sleep 20 & SLEEPER=$!
+_bg_pids="$_bg_pids $SLEEPER"
+sleep 0.3
+check "root sees the operator's process" "$(test -e /proc/$SLEEPER && echo visible)" = visible
+check "daemon's view: an operator's /proc/PID is hidden" \
+	"$(nsenter -t "$MAIN" -m su evroute -s /bin/sh -c "test -e /proc/$SLEEPER && echo visible || echo hidden")" = hidden
+kill "$SLEEPER" 2>/dev/null
+# hotplug under the sandbox (udev's netlink monitor: no PrivateNetwork=)
+create_device "$KB/Razer Razer BlackWidow 2013.keyboard.desc"; KBNODE=$DEVNODE
+wait_until 10 has_open "$MAIN" "$KBNODE"
+check "daemon opened the hot-plugged keyboard" "$(has_open "$MAIN" "$KBNODE" && echo yes)" = yes
+check "status: 2 devices" "$(evroute status --format json | grep -o '"rule" *: *"[a-z]*"' | sort | tr -d ' \n')" = '"rule":"keys""rule":"touch"'
+
+# the UI: a client in group evroute on the 0660 socket
+check "ui.sock: mode 660, group evroute" "$(stat -c '%a %G' /run/evroute/ui.sock 2>/dev/null)" = "660 evroute"
+start_ui() {
+	su kiosk -s /bin/sh -c 'exec vm-unix -w 10 /run/evroute/ui.sock' >"$1.out" 2>"$1.err" &
+	UI_PID=$!
+	_bg_pids="$_bg_pids $UI_PID"
+	wait_until 12 grep -q connected "$1.err" || fail "kiosk client did not connect: $(cat "$1.err")"
+	note "kiosk UI client connected (pid $UI_PID)"
+}
+start_ui ui
+
+# ---- touch A held at device x=300 (display 480: left in v1, right in v2)
+mt_down "$TSNODE" 0 100 300 200
+wait_lines ui.out '"phase" *: *"began"' 1 10
+check "touch A began in left (v1), reached the kiosk UI" "$(json_count ui.out type touch phase began region home/root/left)" -eq 1
+
+# ---- Enter twice: the exec handler runs as evroute, hardened
+for i in 1 2; do
+	emit "$KBNODE" EV_KEY KEY_ENTER 1 sync
+	emit "$KBNODE" EV_KEY KEY_ENTER 0 sync
+done
+wait_lines /run/evroute/exec.log 'KEY_ENTER down' 2 15
+note "exec handler ran:"; sed 's/^/    /' /run/evroute/exec.log
+check "exec ran for each Enter down" "$(count_lines /run/evroute/exec.log 'KEY_ENTER down')" -eq 2
+check "exec ran as user evroute" "$(count_lines /run/evroute/exec.log 'down user=evroute ')" -eq 2
+check "exec: groups evroute and input" "$(count_lines /run/evroute/exec.log 'KEY_ENTER down .*groups=evroute,input ')" -eq 2
+check "exec: no capabilities, no new privileges, seccomp" \
+	"$(count_lines /run/evroute/exec.log 'KEY_ENTER down .*CapEff:0000000000000000 NoNewPrivs:1 Seccomp:2 ')" -eq 2
+check "exec: /etc is read-only to it" "$(count_lines /run/evroute/exec.log 'KEY_ENTER down .*etc=read-only')" -eq 2
+
+# ---- reload with A held (ExecReload=evroute reload: systemctl returns once it is done)
+cp /vm/config/systemd-v2.yaml /etc/evroute/evroute.yaml
+systemctl reload "$UNIT"
+check "systemctl reload exit" "$?" -eq 0
+check "reloaded when systemctl returns (status reloads)" "$(evroute status --format json | grep -c '"reloads" *: *1')" -eq 1
+check "same main pid after reload" "$(prop MainPID)" = "$MAIN"
+check "UI still connected after reload" "$(_gone "$UI_PID" && echo gone || echo connected)" = connected
+emit "$TSNODE" EV_ABS ABS_MT_SLOT 0
+emit "$TSNODE" EV_ABS ABS_MT_POSITION_X 310
+emit "$TSNODE" EV_ABS ABS_X 310 sync
+wait_lines ui.out '"phase" *: *"moved"' 1 10
+check "held touch A moved, still in left (old layout)" "$(json_count ui.out type touch phase moved region home/root/left)" -ge 1
+mt_down "$TSNODE" 1 101 300 300
+wait_lines ui.out '"phase" *: *"began"' 2 10
+check "new touch B began in right (v2)" "$(json_count ui.out type touch phase began region home/root/right)" -eq 1
+mt_up "$TSNODE" 1
+mt_up "$TSNODE" 0
+wait_lines ui.out '"phase" *: *"ended"' 2 10
+check "A ended in left, B in right" \
+	"$(json_count ui.out type touch phase ended region home/root/left) $(json_count ui.out type touch phase ended region home/root/right)" = "1 1"
+
+# ---- a broken config: systemctl reload fails, the daemon keeps running the previous one
+cp /etc/evroute/evroute.yaml good.yaml
+sed 's/display: main$/display: nowhere/' good.yaml >/etc/evroute/evroute.yaml
+systemctl reload "$UNIT" >reload-bad.out 2>&1
+check "systemctl reload of a broken config fails" "$?" -ne 0
+note "systemctl reload: $(cat reload-bad.out)"
+check "still active, same main pid" "$(systemctl is-active "$UNIT") $(prop MainPID)" = "active $MAIN"
+check "status: failed_reloads 1" "$(evroute status --format json | grep -c '"failed_reloads" *: *1')" -eq 1
+cp good.yaml /etc/evroute/evroute.yaml
+
+# ---- operator access (supplementary group evroute), a visitor refused
+as operator evroute status >operator-status.out 2>&1
+check "operator: evroute status exit" "$?" -eq 0
+check "operator: status names the daemon" "$(grep -c "daemon, pid $MAIN" operator-status.out)" -eq 1
+as operator evroute ctl state >operator-ctl.out 2>&1
+check "operator: evroute ctl state exit" "$?" -eq 0
+note "operator's ctl state:"; sed 's/^/    /' operator-ctl.out
+as visitor evroute status >visitor-mode.out 2>&1
+check "visitor refused (socket mode 0660)" "$? $(grep -c 'Permission denied' visitor-mode.out)" = "1 1"
+# with the mode opened up, the daemon's own check (SO_PEERGROUPS) still refuses the visitor
+chmod 0666 /run/evroute/control.sock
+as visitor evroute status >visitor-daemon.out 2>&1
+check "visitor refused by the daemon" "$? $(grep -c 'permission denied' visitor-daemon.out)" = "1 1"
+as operator evroute ctl state >/dev/null 2>&1
+check "operator still served" "$?" -eq 0
+chmod 0660 /run/evroute/control.sock
+
+# ---- the journal's priorities
+poll_until 10 sh -c "journalctl -u $UNIT -o cat | grep -q 'refused a client'"
+journalctl -u "$UNIT" _COMM=evroute -o json >journal.json 2>&1
+check "journal: the refusal at PRIORITY 4 (warning)" \
+	"$(grep 'refused a client without permission' journal.json | grep -c '"PRIORITY":"4"')" -eq 1
+check "journal: info lines at PRIORITY 6" "$(grep 'listening on /run/evroute/ui.sock' journal.json | grep -c '"PRIORITY":"6"')" -ge 1
+check "journal: exec output logged" "$(grep -c 'user=evroute' journal.json)" -ge 2
+journalctl -u "$UNIT" _COMM=evroute -p warning -o cat >journal-warning.txt 2>&1
+check "journal: the broken config's file:line:col error at PRIORITY 3" \
+	"$(grep 'evroute.yaml:[0-9]*:[0-9]*: error: ' journal.json | grep -c '"PRIORITY":"3"')" -ge 1
+check "journalctl -p warning: the refusal, no info line" \
+	"$(grep -c 'refused a client' journal-warning.txt) $(grep -c 'listening on' journal-warning.txt)" = "1 0"
+note "journalctl -u evroute -p warning:"; sed 's/^/    /' journal-warning.txt
+
+# ---- the watchdog: a daemon that stops answering is restarted
+check "unit WatchdogSec=30" "$(prop WatchdogUSec)" = 30s
+check "no restart yet" "$(prop NRestarts)" = 0
+t=$(cut -d' ' -f1 /proc/uptime)
+kill -STOP "$MAIN"
+note "SIGSTOP to $MAIN; waiting for the watchdog"
+restarted() { [ "$(prop NRestarts)" = 1 ] && [ "$(systemctl is-active "$UNIT")" = active ]; }
+poll_until 75 restarted
+WATCHDOG_S=$(since "$t")
+MAIN2=$(prop MainPID)
+note "after ${WATCHDOG_S}s: NRestarts $(prop NRestarts), main pid $MAIN2, $(systemctl is-active "$UNIT")"
+check "watchdog restart: NRestarts" "$(prop NRestarts)" = 1
+check "restarted: active, a new main pid" "$(systemctl is-active "$UNIT") $([ "$MAIN2" != "$MAIN" ] && [ "$MAIN2" != 0 ] && echo new)" = "active new"
+check "journal: watchdog timeout" "$(journalctl -u "$UNIT" -o cat | grep -ci 'watchdog timeout')" -ge 1
+check "the old daemon is gone" "$(test -e /proc/$MAIN && echo present || echo gone)" = gone
+
+# ---- systemctl stop with a touch held
+start_ui ui2
+mt_down "$TSNODE" 0 102 100 200
+wait_lines ui2.out '"phase" *: *"began"' 1 10
+check "touch C began (restarted daemon)" "$(json_count ui2.out type touch phase began region home/root/left)" -eq 1
+systemctl stop "$UNIT"
+check "systemctl stop exit" "$?" -eq 0
+wait_until 5 _gone "$UI_PID"
+check "touch C cancelled, reached the UI" "$(json_count ui2.out type touch phase cancelled region home/root/left)" -eq 1
+check "stopped: inactive" "$(systemctl is-active "$UNIT")" = inactive
+check "daemon exit status 0" "$(prop ExecMainStatus)" = 0
+check "result success" "$(prop Result)" = success
+check "/run/evroute removed (RuntimeDirectory)" "$(test -e /run/evroute && echo present || echo removed)" = removed
+mt_up "$TSNODE" 0
+
+if [ -n "$_failures" ]; then
+	note "journal (last 40 lines):"; journalctl -u "$UNIT" -o short-monotonic --no-pager | tail -n 40 | sed 's/^/    /'
+fi
+finish "exposure $EXPOSURE, start ${START_S}s, watchdog restart ${WATCHDOG_S}s after SIGSTOP, scenario $(since "$T0")s"
