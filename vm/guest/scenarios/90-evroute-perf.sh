@@ -145,7 +145,7 @@ check "daemon exit status" "$DAEMON_STATUS" = 0
 
 # ---- pass 3: system calls per frame (strace -c attached to each reader during
 # one replay; strace slows the readers, so this pass reports counts, not time)
-FRAMES=$(grep -c '^E: [0-9.]* 0000 0000 0\+$' "$REC_FILE")
+FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC_FILE")
 if command -v strace >/dev/null; then
 	create_device "$REC_FILE"
 	start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
@@ -203,6 +203,7 @@ if command -v perf >/dev/null; then
 		perf pass=profile reader=evroute-daemon rank=$rank pct=$pct dso=$dso symbol=$(echo "$sym" | tr ' ' '_')
 	done <perf.top
 	note "perf: $(wc -l <perf.top) symbols above 1%"
+	[ -s perf.top ] || { note "perf record said:"; sed 's/^/    /' perf-record.out; perf report -i /tmp/perf.data --stdio 2>&1 | head -n 20 | sed 's/^/    /'; }
 else
 	perf pass=profile result=SKIP reason=no-perf-in-image
 fi
