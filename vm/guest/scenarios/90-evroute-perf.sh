@@ -181,12 +181,13 @@ fi
 
 # ---- pass 4: where the daemon's CPU goes (perf record, cpu-clock sampling: TCG
 # has no hardware counters), the top symbols of the evroute process
-if command -v perf >/dev/null; then
+# (`perf` alone is lib.sh's function that prints these PERF lines: the tool is /usr/bin/perf)
+if [ -x /usr/bin/perf ]; then
 	create_device "$REC_FILE"
 	start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
 	sleep 1
 	eval "pid=\$_reader_evroute_daemon"
-	perf record -e cpu-clock -F 2000 -p "$pid" -o /tmp/perf.data >perf-record.out 2>&1 &
+	/usr/bin/perf record -e cpu-clock -F 2000 -p "$pid" -o /tmp/perf.data >perf-record.out 2>&1 &
 	prec=$!
 	sleep 1
 	replay "$DEVNODE" "$REC_FILE"
@@ -194,7 +195,7 @@ if command -v perf >/dev/null; then
 	kill -INT "$prec" 2>/dev/null; wait "$prec" 2>/dev/null
 	stop_reader evroute-daemon
 	remove_device
-	perf report -i /tmp/perf.data --stdio --no-children --sort dso,symbol --percent-limit 1 2>/dev/null \
+	/usr/bin/perf report -i /tmp/perf.data --stdio --no-children --sort dso,symbol --percent-limit 1 2>/dev/null \
 		| awk '$1 ~ /%$/ { pct = $1; dso = $2; $1 = ""; $2 = ""; $3 = ""; sub(/^ +/, ""); printf "%s %s %s\n", pct, dso, $0 }' >perf.top
 	rank=0
 	while read -r pct dso sym; do
@@ -203,7 +204,7 @@ if command -v perf >/dev/null; then
 		perf pass=profile reader=evroute-daemon rank=$rank pct=$pct dso=$dso symbol=$(echo "$sym" | tr ' ' '_')
 	done <perf.top
 	note "perf: $(wc -l <perf.top) symbols above 1%"
-	[ -s perf.top ] || { note "perf record said:"; sed 's/^/    /' perf-record.out; perf report -i /tmp/perf.data --stdio 2>&1 | head -n 20 | sed 's/^/    /'; }
+	[ -s perf.top ] || { note "perf record said:"; sed 's/^/    /' perf-record.out; /usr/bin/perf report -i /tmp/perf.data --stdio 2>&1 | head -n 20 | sed 's/^/    /'; }
 else
 	perf pass=profile result=SKIP reason=no-perf-in-image
 fi
