@@ -18,16 +18,16 @@ public struct EvemuError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Something odd in an evemu recording that does not stop it from being replayed (timestamps
-/// going backwards): which file, which line (0: the file as a whole), what.
+/// going backwards): which file, which line (0: the file as a whole), what — an ``EvemuError``'s
+/// place and words, reported as a warning.
 public struct EvemuWarning: Equatable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var line: Int
-    public var message: String
+    public var problem: EvemuError
+    public var path: String { problem.path }
+    public var line: Int { problem.line }
+    public var message: String { problem.message }
 
     public init(path: String, line: Int, message: String) {
-        self.path = path
-        self.line = line
-        self.message = message
+        problem = EvemuError(path: path, line: line, message: message)
     }
 
     /// `path:line` (or `path` for the file as a whole).
