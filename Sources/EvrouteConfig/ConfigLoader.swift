@@ -88,6 +88,12 @@ public enum ConfigLoader {
     /// Compiles a spec, turning ``LayoutErrors`` into ``ConfigErrors`` (message and location kept).
     /// A config's plugins must also be runnable (``Layout/pluginErrors`` are errors here).
     public static func compile(_ spec: LayoutSpec, file: String) throws(ConfigErrors) -> Layout {
+        // A layout routes nothing without a display (an empty file is valid YAML and says nothing).
+        guard !spec.displays.isEmpty else {
+            throw ConfigErrors([ConfigError(file: file, line: 1, column: 1,
+                                            message: "the layout declares no display: give at least one under 'displays:' (e.g. displays: [{ name: main, size: [1280, 800] }])",
+                                            kind: .missingKey)])
+        }
         do throws(LayoutErrors) {
             let layout = try Layout.compile(spec)
             if !layout.pluginErrors.isEmpty { throw LayoutErrors(layout.pluginErrors) }

@@ -74,11 +74,12 @@ extension SpecReader {
         return g
     }
 
-    /// A number > 0.
+    /// A number > 0 (seconds: at most ``SpecReader/durationLimit``).
     func positive(_ node: YAMLNode, _ what: String, unit: String) -> Double? {
-        guard let d = number(node, what) else { return nil }
-        if d > 0 { return d }
-        error(node, .invalidValue, "\(what) must be > 0 \(unit), found \(render(node))")
+        guard let d = number(node, what, limit: .greatestFiniteMagnitude) else { return nil }
+        let most = unit == "seconds" ? SpecReader.durationLimit : SpecReader.coordinateLimit
+        if d > 0 && d <= most { return d }
+        error(node, .invalidValue, "\(what) must be > 0 and ≤ \(Int(most)) \(unit), found \(render(node))")
         return nil
     }
 

@@ -61,7 +61,7 @@ extension SpecReader {
     }
 
     /// A list of exactly `count` numbers; one error (with the expected shape) otherwise.
-    func numbers(_ node: YAMLNode, _ what: String, count: Int, shape: String) -> [Double]? {
+    func numbers(_ node: YAMLNode, _ what: String, count: Int, shape: String, limit: Double = SpecReader.coordinateLimit) -> [Double]? {
         guard case .sequence(let seq) = node.content, seq.count == count else {
             error(node, isSequence(node) ? .invalidValue : .wrongType,
                   "\(what) must be \(shape), found \(found(node))")
@@ -69,7 +69,7 @@ extension SpecReader {
         }
         var out: [Double] = []
         for item in seq {
-            guard let n = number(item, "each element of \(what)") else { return nil }
+            guard let n = number(item, "each element of \(what)", limit: limit) else { return nil }
             out.append(n)
         }
         return out
@@ -93,7 +93,8 @@ extension SpecReader {
         }
         var calibration: [Double]?
         if let c = f["calibration"] {
-            calibration = numbers(c, "'calibration'", count: 6, shape: "6 numbers [a, b, c, d, e, f] (libinput's 2×3 matrix)")
+            calibration = numbers(c, "'calibration'", count: 6, shape: "6 numbers [a, b, c, d, e, f] (libinput's 2×3 matrix)",
+                                  limit: SpecReader.calibrationLimit)
         }
         let grab = f["grab"].flatMap { bool($0, "'grab'") } ?? false
         let logKeys = f["log-keys"].flatMap { bool($0, "'log-keys'") } ?? false

@@ -113,16 +113,33 @@ final class SpecReader {
         return s
     }
 
-    /// A number (YAML int or float).
-    func number(_ node: YAMLNode, _ what: String) -> Double? {
+    /// The largest magnitude of a coordinate, size, distance, inset or radius (display units):
+    /// far beyond any screen, small enough that no arithmetic on it overflows or loses the
+    /// unit (docs/config.md, Limits).
+    static let coordinateLimit = 1_000_000.0
+    /// The longest duration a gesture may name, in seconds.
+    static let durationLimit = 3600.0
+    /// The largest magnitude of a calibration matrix entry (libinput's are a few units).
+    static let calibrationLimit = 1000.0
+
+    /// A number (YAML int or float) within ±`limit` (by default ``coordinateLimit``).
+    func number(_ node: YAMLNode, _ what: String, limit: Double = SpecReader.coordinateLimit) -> Double? {
         guard let s = node.scalar else { wrongType(node, what, expected: "a number"); return nil }
+        var value: Double?
         switch tagName(node) {
-        case .int?: if let i = s.int { return Double(i) }
-        case .float?: if let d = s.double, d.isFinite { return d }
+        case .int?: value = s.int.map { Double($0) }
+        case .float?: if let d = s.double, d.isFinite { value = d }
         default: break
         }
-        wrongType(node, what, expected: "a number")
-        return nil
+        guard let value else {
+            wrongType(node, what, expected: "a number")
+            return nil
+        }
+        guard abs(value) <= limit else {
+            error(node, .invalidValue, "\(what) must be between -\(Int(limit)) and \(Int(limit)), found \(render(node))")
+            return nil
+        }
+        return value
     }
 
     /// An integer (a float with no fraction is accepted).

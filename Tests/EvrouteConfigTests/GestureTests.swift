@@ -59,9 +59,9 @@ import Testing
         }
         expectOne(errors("            - { name: t, type: tap, taps: 0 }"), line: 12, column: 43, "'taps' must be ≥ 1, found 0")
         expectOne(errors("            - { name: t, type: long-press, minimum-duration: 0 }"), line: 12, column: 62,
-                  "'minimum-duration' must be > 0 seconds, found 0")
+                  "'minimum-duration' must be > 0 and ≤ 3600 seconds, found 0")
         expectOne(errors("            - { name: t, type: swipe, maximum-duration: -1 }"), line: 12, column: 57,
-                  "'maximum-duration' must be > 0 seconds")
+                  "'maximum-duration' must be > 0 and ≤ 3600 seconds")
         expectOne(errors("            - { name: t, type: pan, touches: 3, maximum-touches: 2 }"), line: 12, column: 66,
                   "'maximum-touches' must be ≥ 'touches' (3), found 2")
         expectOne(errors("            - { name: t, type: tap, taps: two }"), line: 12, column: 43,

@@ -291,7 +291,12 @@ private struct Cursor {
     }
 
     /// At the end of the line or of the data part (a `#` comment follows).
-    func atEndOrComment() -> Bool { position >= end || buffer[position] == UInt8(ascii: "#") }
+    /// Only spaces or tabs remain, then the end of the line or a `#` comment.
+    func atEndOrComment() -> Bool {
+        var i = position
+        while i < end, buffer[i] == 0x20 || buffer[i] == 0x09 { i += 1 }
+        return i >= end || buffer[i] == UInt8(ascii: "#")
+    }
 
     /// After a token: a space, a tab or the end of the line.
     func atSeparator() -> Bool { position >= end || buffer[position] == 0x20 || buffer[position] == 0x09 }

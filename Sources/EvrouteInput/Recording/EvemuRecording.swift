@@ -69,7 +69,7 @@ public struct EvemuRecording: Sendable {
     /// Reads a description-only file (events in it, if any, are ignored).
     public static func loadDescription(path: String) throws(EvemuError) -> DeviceDescription {
         let bytes: [UInt8]
-        switch FileBytes.read(path) {
+        switch FileBytes.read(path, limit: FileBytes.descriptionLimit) {
         case .success(let b): bytes = b
         case .failure(let error): throw error
         }

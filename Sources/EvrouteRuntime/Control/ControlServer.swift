@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import EvrouteCore
 import EvrouteJSON
 import EvrouteSystem
 
@@ -29,10 +30,19 @@ public final class ControlServer {
     public private(set) var requests = 0
 
     private let log: Log
+    private let loop: EventLoop
     private var listener: UnixListener?
+    /// Each open connection and when it last completed a request (or connected).
+    private var activity: [ObjectIdentifier: (connection: LineConnection, since: Timestamp)] = [:]
+    private var sweep: EventLoop.TimerID?
 
     /// Most clients served at once; more wait in the listen backlog.
     static let maximumClients = 16
+    /// A client that sends no complete request for this long (after connecting, or after its
+    /// last answer) is disconnected: idle connections cannot hold the 16 places and lock out
+    /// `evroute status` (a waiting client is in the listen backlog meanwhile, and `evroute`
+    /// waits 10 s for an answer).
+    static let idleTimeout = Timestamp.Duration.seconds(5)
     /// Longest accepted request line.
     static let maximumRequest = 64 * 1024
     /// Most answer bytes queued for one client that does not read them.
@@ -44,6 +54,7 @@ public final class ControlServer {
     public init(path: String, loop: EventLoop, log: Log, handleRequest: @escaping (JSONValue) -> JSONValue) throws(SetupError) {
         self.path = path
         self.log = log
+        self.loop = loop
         self.handleRequest = handleRequest
         guard path.hasPrefix("/") || path.hasPrefix("."), UnixSocketAddress(path) != nil else {
             throw SetupError(description: "control socket \(path): not a usable socket path (absolute, at most 107 bytes)")
@@ -70,8 +81,28 @@ public final class ControlServer {
 
     /// Closes every connection and the listening socket, and removes the socket file.
     public func shutdown() {
+        if let sweep { loop.cancel(sweep) }
+        sweep = nil
+        activity = [:]
         listener?.close()
         listener = nil
+    }
+
+    /// Closes connections idle for ``idleTimeout``; runs once a second while any is open.
+    private func sweepIdle() {
+        sweep = nil
+        let now = MonotonicClock.now()
+        for (key, entry) in activity where now - entry.since >= ControlServer.idleTimeout {
+            log.debug("control socket: closed a connection idle for \(ControlServer.idleTimeout.seconds) s")
+            activity[key] = nil
+            entry.connection.close()
+        }
+        scheduleSweep()
+    }
+
+    private func scheduleSweep() {
+        guard sweep == nil, !activity.isEmpty else { return }
+        sweep = loop.schedule(after: .seconds(1)) { [unowned self] in sweepIdle() }
     }
 
     // MARK: Connections
@@ -83,8 +114,13 @@ public final class ControlServer {
             connection.closeWhenFlushed()
             return
         }
+        let key = ObjectIdentifier(connection)
+        activity[key] = (connection, MonotonicClock.now())
+        scheduleSweep()
+        connection.onClose = { [unowned self] in activity[key] = nil }
         connection.onLine = { [unowned self, unowned connection] line in
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { return }
+            activity[key] = (connection, MonotonicClock.now())
             respond(connection, answer(String(decoding: line, as: UTF8.self)))
         }
         connection.onOverlong = { [unowned self, unowned connection] in
