@@ -117,7 +117,14 @@ public final class ControlServer {
         let key = ObjectIdentifier(connection)
         activity[key] = (connection, MonotonicClock.now())
         scheduleSweep()
-        connection.onClose = { [unowned self] in activity[key] = nil }
+        connection.onClose = { [unowned self] in
+            activity[key] = nil
+            // No connection, no sweep: an idle daemon makes no wakeup.
+            if activity.isEmpty, let sweep {
+                loop.cancel(sweep)
+                self.sweep = nil
+            }
+        }
         connection.onLine = { [unowned self, unowned connection] line in
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { return }
             activity[key] = (connection, MonotonicClock.now())
