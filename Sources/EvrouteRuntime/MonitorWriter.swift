@@ -101,8 +101,12 @@ public final class MonitorWriter: RouteReport {
                     let under = t.layout.hitTest(t.location, inScreen: screen)
                     if under != state.under {
                         state.under = under
-                        let over = under.map { t.layout.regions[$0].path } ?? "no region"
-                        line(e.time, "touch", "\(t.id) over \(over) at \(at), bound to \(region)")
+                        if under != nil, under == t.region {
+                            line(e.time, "touch", "\(t.id) back over \(region) at \(at)")
+                        } else {
+                            let over = under.map { t.layout.regions[$0].path } ?? "no region"
+                            line(e.time, "touch", "\(t.id) over \(over) at \(at), bound to \(region)")
+                        }
                     }
                 }
                 touches[key] = state

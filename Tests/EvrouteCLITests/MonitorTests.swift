@@ -99,10 +99,10 @@ struct MonitorTests {
 
         // The drag goes up from bottom-left over `top` and back: said when the region under the finger changes.
         let dragID = try #require(began.first { $0["region"] as? String == "home/root/bottom-left" && ($0["y"] as! Double) > 600 })["touch"] as! Int
-        let overs = lines.filter { $0.contains("  touch   \(dragID) over ") }
+        let overs = lines.filter { $0.contains("  touch   \(dragID) ") && $0.contains(" over ") }
         #expect(overs.count == 2, "\(overs)")
         #expect(overs.first?.contains("over home/root/top at (") == true && overs.first?.hasSuffix("bound to home/root/bottom-left") == true)
-        #expect(overs.last?.contains("over home/root/bottom-left at (") == true)
+        #expect(overs.last?.contains("back over home/root/bottom-left at (") == true, "\(overs)")
 
         // Keys: the first responder each starts from (the trace's `region`, the screen when null), who took it.
         let keyEvents = events.filter { $0["type"] as? String == "key" }
