@@ -24,7 +24,9 @@ public final class MonitorWriter: RouteReport {
     /// are named again when they go, and counted when no device is routed).
     private var ignored: [String: (name: String, reason: DeviceIgnoreReason)] = [:]
     private weak var source: LiveInputSource?
-    private var recordings: [DeviceID: String] = [:]
+    /// Each routed device's node or recording, kept from its arrival: a live source has let
+    /// go of a device by the time its removal is reported.
+    private var nodes: [DeviceID: String] = [:]
 
     private struct KeyHeld: Hashable {
         var device: DeviceID
@@ -52,15 +54,17 @@ public final class MonitorWriter: RouteReport {
     public var reportsIgnoredLiveDevices: Bool { true }
     public func attach(_ source: LiveInputSource) { self.source = source }
     public func attach(_ replay: ReplayDriver) {
-        for device in replay.devices { recordings[device.id] = device.path }
+        for device in replay.devices { nodes[device.id] = device.path }
     }
 
     public func record(_ record: RouteRecord) {
         switch record {
         case .deviceAdded(let info, let time):
+            if let live = source?.device(info.id) { nodes[info.id] = live.path }
             line(time, "device", "+ \"\(info.name)\" (\(info.kind.rawValue)) \(node(info.id)): rule \(info.ruleName) takes it, display \(info.display)")
         case .deviceRemoved(let info, let time):
             line(time, "device", "- \"\(info.name)\" \(node(info.id)) removed")
+            nodes[info.id] = nil
             touches = touches.filter { $0.key.device != info.id }
             repeats = repeats.filter { $0.key.device != info.id }
         case .routed(let e, let by, let handler):
@@ -191,7 +195,7 @@ public final class MonitorWriter: RouteReport {
     public var hasPendingOutput: Bool { sink.hasPending }
 
     private func node(_ id: DeviceID) -> String {
-        source?.device(id)?.path ?? recordings[id] ?? "device \(id.rawValue)"
+        nodes[id] ?? source?.device(id)?.path ?? "device \(id.rawValue)"
     }
 
     private func line(_ time: Timestamp, _ what: String, _ message: String) {
