@@ -21,6 +21,9 @@ public final class DryRun {
     public let summary: RouteSummary
 
     /// Where warnings about the input go (standard error by default); the trace never has them.
+    /// The recording each replayed device comes from (a description may come from a `.desc`).
+    private var recordingPaths: [DeviceID: String] = [:]
+
     public var warn: (String) -> Void = { line in try? SystemCall.writeAll(.standardError, line + "\n") }
 
     /// A dry-run printing the trace in `format` to `sink` (and, in JSON, its summary line to `errors`).
@@ -36,11 +39,16 @@ public final class DryRun {
         session = RoutingSession(layout: layout)
         summary = RouteSummary(next: report)
         session.router.observer = summary
-        let matcher = DeviceRuleMatcher(rules: layout.deviceRules)
-        session.onDeviceIgnored = { description, kind, time in
-            report.deviceIgnored(node: nil, name: description.name, kind: kind,
-                                 reason: matcher.whyNone(for: description, kind: kind), time: time)
+        session.onDeviceIgnored = { [unowned self] id, description, kind, reason, time in
+            report.deviceIgnored(node: recordingPaths[id] ?? description.path, name: description.name, kind: kind,
+                                 reason: reason, time: time)
         }
+    }
+
+    /// Names the replayed devices' recordings to the report and to ignored-device lines.
+    private func attach(_ driver: ReplayDriver) {
+        for device in driver.devices { recordingPaths[device.id] = device.path }
+        report.attach(driver)
     }
 
     /// Prints the summary line of a replay that routed `inputEvents` events.
@@ -81,7 +89,7 @@ public final class DryRun {
         for warning in recordings.flatMap(\.warnings) { warn(warning.description) }
         let source = ReplaySource(recordings: recordings)
         let driver = ReplayDriver(source: source)
-        report.attach(driver)
+        attach(driver)
         guard let control else {
             driver.runToEnd(into: session)
             return finishReplay(inputEvents: driver.eventsFed)
@@ -111,7 +119,7 @@ public final class DryRun {
     /// Routes recordings to their end (see ``ReplayDriver``), then prints the summary line.
     public func run(_ source: ReplaySource) {
         let driver = ReplayDriver(source: source)
-        report.attach(driver)
+        attach(driver)
         driver.runToEnd(into: session)
         finishReplay(inputEvents: driver.eventsFed)
     }
@@ -137,11 +145,12 @@ public final class DryRun {
         let report = self.report
         report.attach(source)
         if report.reportsIgnoredLiveDevices {
-            source.onIgnored = { [session] node, description, reason in
+            source.onIgnored = { node, description, reason in
                 let kind = description.map { DeviceKind.of($0) }
                 report.deviceIgnored(node: node, name: description?.name ?? "?", kind: kind, reason: reason,
                                      time: MonotonicClock.now())
             }
+            source.onIgnoredRemoved = { node in report.deviceGone(node: node, time: MonotonicClock.now()) }
         }
         loop.afterWakeup = { timer.rearm() }
         // The trace is written when the loop idles, or within 50 ms of a line: one write(2)

@@ -5,19 +5,28 @@ import EvrouteJSON
 /// `evroute monitor`: what happens, for a person standing at the kiosk (libinput's
 /// debug-events in evroute's terms). Devices as they come and go — the rule that takes each, or
 /// why none does —, each touch's beginning and end with the region it is bound to and the
-/// responder that takes it (its moves counted, not listed), each key with the first responder
-/// and who took it, gestures, actions, focus and presentations; it says so while no device is
-/// there. Runs no handler (as `--dry-run`); typed keys are shown (it is a debugger at a terminal).
+/// responder that takes it (its moves counted, not listed; a line when the region under the
+/// finger changes), each key with the first responder and who took it, gestures (their
+/// `changed` steps counted), actions, focus and presentations; it says so while no device is
+/// there, and why. Runs no handler (as `--dry-run`); typed keys are shown (it is a debugger at
+/// a terminal).
 public final class MonitorWriter: RouteReport {
     public let sink: OutputSink
     private var text = ""
     private var firstTime: Timestamp?
-    /// Moves of each touch down, by device and touch id (an entry lives while its touch does).
-    private var moves: [TouchKey: Int] = [:]
+    /// Each touch down, by device and touch id (an entry lives while its touch does).
+    private var touches: [TouchKey: TouchState] = [:]
     /// Repeats of each key held, by device and key name (shown on its release, not one by one).
     private var repeats: [KeyHeld: Int] = [:]
+    /// `changed` steps of each gesture in progress, by name and region (shown when it ends).
+    private var gestureSteps: [GestureKey: Int] = [:]
+    /// Live device nodes that are not routed, with their name and why (said once each; they
+    /// are named again when they go, and counted when no device is routed).
+    private var ignored: [String: (name: String, reason: DeviceIgnoreReason)] = [:]
     private weak var source: LiveInputSource?
-    private var recordings: [DeviceID: String] = [:]
+    /// Each routed device's node or recording, kept from its arrival: a live source has let
+    /// go of a device by the time its removal is reported.
+    private var nodes: [DeviceID: String] = [:]
 
     private struct KeyHeld: Hashable {
         var device: DeviceID
@@ -29,21 +38,34 @@ public final class MonitorWriter: RouteReport {
         var touch: Int
     }
 
+    private struct TouchState {
+        var moves = 0
+        /// The region under the finger when last said (the bound one at first).
+        var under: Int?
+    }
+
+    private struct GestureKey: Hashable {
+        var name: String
+        var region: Int?
+    }
+
     public init(sink: OutputSink) { self.sink = sink }
 
     public var reportsIgnoredLiveDevices: Bool { true }
     public func attach(_ source: LiveInputSource) { self.source = source }
     public func attach(_ replay: ReplayDriver) {
-        for device in replay.devices { recordings[device.id] = device.path }
+        for device in replay.devices { nodes[device.id] = device.path }
     }
 
     public func record(_ record: RouteRecord) {
         switch record {
         case .deviceAdded(let info, let time):
+            if let live = source?.device(info.id) { nodes[info.id] = live.path }
             line(time, "device", "+ \"\(info.name)\" (\(info.kind.rawValue)) \(node(info.id)): rule \(info.ruleName) takes it, display \(info.display)")
         case .deviceRemoved(let info, let time):
             line(time, "device", "- \"\(info.name)\" \(node(info.id)) removed")
-            moves = moves.filter { $0.key.device != info.id }
+            nodes[info.id] = nil
+            touches = touches.filter { $0.key.device != info.id }
             repeats = repeats.filter { $0.key.device != info.id }
         case .routed(let e, let by, let handler):
             routed(e, by, handler)
@@ -70,18 +92,32 @@ public final class MonitorWriter: RouteReport {
             let key = TouchKey(device: e.device?.id ?? DeviceID(0), touch: t.id)
             let at = "(\(number(t.location.x)), \(number(t.location.y)))"
             let region = e.regionPath ?? "no region"
+            let outcome = t.blocked.map { "blocked (\($0.rawValue))" } ?? taker
             switch phase {
             case .began:
-                moves[key] = 0
-                line(e.time, "touch", "\(t.id) down at \(at) in \(region) → \(taker)")
-            case .moved:
-                moves[key, default: 0] += 1
+                touches[key] = TouchState(under: t.region)
+                line(e.time, "touch", "\(t.id) down at \(at) in \(region) → \(outcome)")
+            case .moved, .stationary:
+                var state = touches[key] ?? TouchState(under: t.region)
+                state.moves += 1
+                // Bound for life to where it began; say where the finger is only when that changes.
+                if let screen = t.screen {
+                    let under = t.layout.hitTest(t.location, inScreen: screen)
+                    if under != state.under {
+                        state.under = under
+                        if under != nil, under == t.region {
+                            line(e.time, "touch", "\(t.id) back over \(region) at \(at)")
+                        } else {
+                            let over = under.map { t.layout.regions[$0].path } ?? "no region"
+                            line(e.time, "touch", "\(t.id) over \(over) at \(at), bound to \(region)")
+                        }
+                    }
+                }
+                touches[key] = state
             case .ended, .cancelled:
-                let count = moves.removeValue(forKey: key) ?? 0
+                let count = touches.removeValue(forKey: key)?.moves ?? 0
                 let what = phase == .ended ? "up" : "cancelled"
-                line(e.time, "touch", "\(t.id) \(what) at \(at) in \(region), \(count) move(s)\(isTap ? ", tap ×\(t.tapCount)" : "") → \(taker)")
-            default:
-                line(e.time, "touch", "\(t.id) \(phase.rawValue) at \(at) in \(region) → \(taker)")
+                line(e.time, "touch", "\(t.id) \(what) at \(at) in \(region), \(count) move(s)\(isTap ? ", tap ×\(t.tapCount)" : "") → \(outcome)")
             }
         case .key(let name, let phase):
             let held = KeyHeld(device: e.device?.id ?? DeviceID(0), key: name)
@@ -100,18 +136,55 @@ public final class MonitorWriter: RouteReport {
         case .action(let name):
             line(e.time, "action", "\(name) from \(e.start.map { e.layout.describe($0) } ?? "the first responder") → \(taker)")
         case .gesture(let name, let state):
-            line(e.time, "gesture", "\(name) \(state) in \(e.gestureRegion.map { e.layout.regions[$0].path } ?? "-") → \(taker)")
+            let key = GestureKey(name: name, region: e.gestureRegion)
+            var what = state
+            switch GestureState(rawValue: state) {
+            case .changed:
+                gestureSteps[key, default: 0] += 1
+                return
+            case .began:
+                gestureSteps[key] = 0
+            default:
+                if let n = gestureSteps.removeValue(forKey: key) { what += " (after \(n) change(s))" }
+            }
+            line(e.time, "gesture", "\(name) \(what) in \(e.gestureRegion.map { e.layout.regions[$0].path } ?? "-") → \(taker)")
         }
     }
 
-    public func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: String, time: Timestamp) {
+    public func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: DeviceIgnoreReason, time: Timestamp) {
+        if let node {
+            // udev says `change` for a device it already announced: say it once.
+            if let known = ignored[node], known.name == name, known.reason == reason { return }
+            if source != nil { ignored[node] = (name, reason) }
+        }
         let where_ = node.map { " \($0)" } ?? ""
         line(time, "device", "  \"\(name)\"\(kind.map { " (\($0.rawValue))" } ?? "")\(where_) not routed: \(reason)")
     }
 
+    public func deviceGone(node: String, time: Timestamp) {
+        guard let known = ignored.removeValue(forKey: node) else { return }
+        line(time, "device", "- \"\(known.name)\" \(node) removed (was not routed)")
+    }
+
+    /// Says that no device is routed, and the likeliest why: nodes that cannot be opened
+    /// (permissions), devices no rule takes, or none at all.
     public func noDevice(time: Timestamp) {
-        line(time, "device", "no input device yet — waiting for one (plug one in; evroute reads /dev/input/event*: "
-             + "run as root or as a member of group input)")
+        let unopenable = ignored.values.filter { if case .cannotOpen = $0.reason { true } else { false } }.count
+        let dir = LiveInputSource.inputDirectory
+        let message: String
+        if unopenable > 0 {
+            message = "no input device yet — waiting for one (plug one in, or check permissions on \(dir): "
+                + "\(unopenable) device node(s) cannot be opened; run as root or as a member of group input)"
+        } else if !ignored.isEmpty {
+            message = "no device to route yet — waiting for one (plug one in: no device rule takes the "
+                + "\(ignored.count) device(s) above)"
+        } else if !LiveInputSource.inputDirectoryExists {
+            message = "no input device yet — waiting for one (plug one in: this machine has no \(dir))"
+        } else {
+            message = "no input device yet — waiting for one (plug one in, or check permissions on \(dir): "
+                + "udev lists no event node)"
+        }
+        line(time, "device", message)
     }
 
     public func summary(_ line: String) {
@@ -122,7 +195,7 @@ public final class MonitorWriter: RouteReport {
     public var hasPendingOutput: Bool { sink.hasPending }
 
     private func node(_ id: DeviceID) -> String {
-        source?.device(id)?.path ?? recordings[id] ?? "device \(id.rawValue)"
+        nodes[id] ?? source?.device(id)?.path ?? "device \(id.rawValue)"
     }
 
     private func line(_ time: Timestamp, _ what: String, _ message: String) {

@@ -5,9 +5,12 @@ import EvrouteInput
 /// lines for people (``MonitorWriter``, `evroute monitor`). Both are route observers; this adds
 /// what the session knows beside routing.
 public protocol RouteReport: RouteObserver {
-    /// A device no rule takes, or that cannot be opened: its node (a device node, or nil for a
-    /// recording), name, kind when known, and why.
-    func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: String, time: Timestamp)
+    /// A device no rule takes, or that cannot be opened: its node (a device node or a
+    /// recording's path, when known), name, kind when known, and why.
+    func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: DeviceIgnoreReason, time: Timestamp)
+    /// A live device node that was not routed (see ``deviceIgnored(node:name:kind:reason:time:)``)
+    /// was removed.
+    func deviceGone(node: String, time: Timestamp)
     /// Whether live devices no rule takes are reported (the trace leaves them out: it shows
     /// what is routed; the monitor names them, with why).
     var reportsIgnoredLiveDevices: Bool { get }
@@ -28,6 +31,7 @@ public protocol RouteReport: RouteObserver {
 extension RouteReport {
     public var reportsIgnoredLiveDevices: Bool { false }
     public func noDevice(time: Timestamp) {}
+    public func deviceGone(node: String, time: Timestamp) {}
     public func attach(_ source: LiveInputSource) {}
     public func attach(_ replay: ReplayDriver) {}
 }

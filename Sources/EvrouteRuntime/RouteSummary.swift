@@ -13,9 +13,13 @@ public final class RouteSummary: RouteObserver {
     public private(set) var gestures = 0
     public private(set) var handled = 0
     public private(set) var unhandled = 0
+    /// Devices a rule took (`device-added`).
     public private(set) var devices = 0
-    /// Per bound region path: touches begun in it, and how many of those were handled.
+    /// Per bound region path: touches begun in it, and how many of those something took (at
+    /// any phase: a tap region takes only the end).
     public private(set) var regions: [String: (touches: Int, handled: Int)] = [:]
+    /// Touches still down: their region's path, and whether one of their phases was taken yet.
+    private var live: [Int: (path: String, handled: Bool)] = [:]
 
     public init(next: RouteObserver) { self.next = next }
 
@@ -25,14 +29,18 @@ public final class RouteSummary: RouteObserver {
             if by == nil { unhandled += 1 } else { handled += 1 }
             switch event.kind {
             case .touch(let phase, _):
+                guard let id = event.touch?.id else { break }
                 if phase == .began {
                     touches += 1
                     let path = event.regionPath ?? "(no region)"
-                    var entry = regions[path] ?? (0, 0)
-                    entry.touches += 1
-                    if by != nil { entry.handled += 1 }
-                    regions[path] = entry
+                    regions[path, default: (0, 0)].touches += 1
+                    live[id] = (path, false)
                 }
+                if by != nil, let touch = live[id], !touch.handled {
+                    regions[touch.path, default: (0, 0)].handled += 1
+                    live[id]?.handled = true
+                }
+                if phase == .ended || phase == .cancelled { live[id] = nil }
             case .key(_, let phase): if phase == .down { keys += 1 }
             case .action: actions += 1
             case .gesture: gestures += 1
@@ -44,10 +52,11 @@ public final class RouteSummary: RouteObserver {
     /// At most this many regions are named on the line (the busiest first).
     public static let regionsShown = 12
 
-    /// `summary: 1042 input events from 2 device(s); 6 touches, 14 keys, 1 action, 2 gestures;
-    /// 310 events handled, 4 unhandled; touches by region: home/root/back 2 (2 handled), …`
+    /// `summary: 1042 input events, 2 routed device(s); 6 touch(es), 14 key press(es), 1 action(s),
+    /// 2 gesture event(s); 310 event(s) handled, 4 unhandled; touches by region: home/root/back 2
+    /// (2 handled), …` — `inputEvents` counts every event read, also those of devices no rule takes.
     public func line(inputEvents: Int) -> String {
-        var out = "summary: \(inputEvents) input events from \(devices) device(s); \(touches) touch(es), \(keys) key press(es)"
+        var out = "summary: \(inputEvents) input events, \(devices) routed device(s); \(touches) touch(es), \(keys) key press(es)"
         out += ", \(actions) action(s), \(gestures) gesture event(s); \(handled) event(s) handled, \(unhandled) unhandled"
         guard !regions.isEmpty else { return out }
         let busiest = regions.sorted { ($0.value.touches, $1.key) > ($1.value.touches, $0.key) }

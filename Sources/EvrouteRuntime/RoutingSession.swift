@@ -13,8 +13,9 @@ public final class RoutingSession {
     public let router: Router
     /// The layout new touches and devices use: the router's (run-time changes included).
     public var layout: Layout { router.layout }
-    /// Called for a device that matches no rule (it is then ignored).
-    public var onDeviceIgnored: ((DeviceDescription, DeviceKind, Timestamp) -> Void)?
+    /// Called for a device that matches no rule (it is then ignored): its id, description,
+    /// kind, why no rule takes it, and when.
+    public var onDeviceIgnored: ((DeviceID, DeviceDescription, DeviceKind, DeviceIgnoreReason, Timestamp) -> Void)?
 
     /// Per-device decoding state.
     final class DeviceContext {
@@ -63,9 +64,10 @@ public final class RoutingSession {
     func add(_ id: DeviceID, _ description: DeviceDescription) {
         let kind = DeviceKind.of(description)
         let time = router.clock.now
-        guard let rule = DeviceRuleMatcher(rules: layout.deviceRules).firstMatch(for: description, kind: kind),
+        let matcher = DeviceRuleMatcher(rules: layout.deviceRules)
+        guard let rule = matcher.firstMatch(for: description, kind: kind),
               let ruleIndex = layout.deviceRules.firstIndex(where: { $0.name == rule.name }) else {
-            onDeviceIgnored?(description, kind, time)
+            onDeviceIgnored?(id, description, kind, matcher.whyNone(for: description, kind: kind), time)
             return
         }
         let display = layout.displays[layout.deviceRuleDisplays[ruleIndex]]

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// Prints each routing decision as a line of text or JSON (the dry-run trace).
@@ -34,11 +35,6 @@ public final class TraceWriter: RouteReport {
         }
     }
 
-    /// A replayed device that matched no rule (printed so an integrator sees why it is silent).
-    public func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: String, time: Timestamp) {
-        deviceIgnored(name: name, kind: kind ?? .other, time: time)
-    }
-
     /// The summary line at the end of a replay: the text trace's last line; beside the JSON
     /// trace, on standard error (the JSON lines stay the SPEC §4 contract, one event each).
     public func summary(_ line: String) {
@@ -51,8 +47,10 @@ public final class TraceWriter: RouteReport {
         }
     }
 
-    /// A device that matched no rule (printed so an integrator sees why it is silent).
-    public func deviceIgnored(name: String, kind: DeviceKind, time: Timestamp) {
+    /// A replayed device that matched no rule (printed so an integrator sees why it is silent):
+    /// the text says which rule wants what; the JSON line keeps its fixed `reason`.
+    public func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: DeviceIgnoreReason, time: Timestamp) {
+        let kind = kind ?? .other
         switch format {
         case .json:
             json.bytes.removeAll(keepingCapacity: true)
@@ -66,7 +64,7 @@ public final class TraceWriter: RouteReport {
             json.bytes.append(UInt8(ascii: "\n"))
             sink.write(json.bytes)
         case .text:
-            sink.write(Array("\(stamp(time))  device ignored: \"\(name)\" (\(kind.rawValue)): no device rule matches\n".utf8))
+            sink.write(Array("\(stamp(time))  device ignored: \"\(name)\" (\(kind.rawValue)): \(reason)\n".utf8))
         }
     }
 

@@ -10,10 +10,12 @@ extension EvrouteCLI {
     static let monitor = Command(
         "monitor", abstract: "Watch live input as evroute routes it: devices and the rule that takes each (or why none does), touches with their region and responder, keys with their first responder.",
         discussion: """
-            Runs no handler (like --dry-run) and prints one line per device change, touch
-            beginning and end (moves are counted), key, gesture, action, focus and presentation
-            change. Says so while no input device is there. With --replay, recordings stand in for
-            devices and a summary line ends the output. Ctrl-C ends it.
+            Runs no handler (like --dry-run) and prints one line per device change (a device no
+            rule takes: each rule's first unmet field), touch beginning and end (moves are
+            counted; a line when the region under the finger changes), key, gesture (its steps
+            counted), action, focus and presentation change. Says so, and the likeliest why,
+            while no input device is there. With --replay, recordings stand in for devices and a
+            summary line ends the output. Ctrl-C ends it.
             """,
         options: [
             configOption,

@@ -4,20 +4,29 @@ import Testing
 /// `evroute monitor` through the binary: on real recordings (devices, the rule that takes each or
 /// why none does, touches with their region and responder, keys with their first responder, the
 /// summary line agreeing with the dry-run trace's own counts), and live on a machine without
-/// input devices (it says so and waits).
+/// input devices (it says so and waits). Every expectation is compared with the JSON trace of
+/// the same replay, so a monitor that drifts from routing fails here.
 @Suite("monitor")
 struct MonitorTests {
-    static let touchOnly = """
+    /// Two touchscreen rules' worth of facts: Atmel panels are taken, the EP0430M09 is not (its
+    /// name), keyboards are. `top` takes every touch phase, `bottom-left` none (its touches end
+    /// at the root, which takes only ends), `top` becomes first responder when a touch ends on
+    /// it, and keys are taken by the screen.
+    static let layout = """
         displays: [{ name: main, size: [1280, 800] }]
-        devices: [{ name: touch, match: { kind: touchscreen } }]
+        devices:
+          - { name: touch, match: { kind: touchscreen, name: "Atmel*" } }
+          - { name: keys, match: { kind: keyboard } }
         screens:
           - name: home
+            handlers: [{ plugin: log, on: key }]
             root:
               name: root
               frame: [0, 0, 1280, 800]
               handlers: [{ plugin: log, on: touch-ended }]
               regions:
-                - { name: left, frame: [0, 0, 640, 800], handlers: [{ plugin: log, on: touch }] }
+                - { name: top, frame: [0, 0, 1280, 400], focusable: true, handlers: [{ plugin: log, on: touch }] }
+                - { name: bottom-left, frame: [0, 400, 640, 400] }
         """
 
     func write(_ text: String) throws -> String {
@@ -26,45 +35,118 @@ struct MonitorTests {
         return path
     }
 
-    @Test(.enabled(if: sharedRecordings != nil, "shared recordings not found at ../shared/recordings"))
-    func devicesTouchesAndWhyADeviceIsNotRouted() throws {
-        let root = try #require(sharedRecordings)
-        let config = try write(Self.touchOnly)
-        defer { try? FileManager.default.removeItem(atPath: config) }
-        let touch = "\(root)/touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"
-        let keyboard = "\(root)/keyboards/Logitech K400 Plus.events"
-        let r = try runEvroute(["monitor", "--config", config, "--replay", touch, "--replay", keyboard])
-        #expect(r.status == 0, "\(r.err)")
-        let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.contains("device  + \"Atmel maXTouch Touchscreen\" (touchscreen) \(touch): rule touch takes it, display main") }, "\(r.out)")
-        #expect(lines.contains { $0.contains("\"Logitech K400 Plus\" (keyboard) not routed: no device rule takes it: rule touch wants kind touchscreen, not keyboard") }, "\(r.out)")
-
-        // Each touch's region and responder, as the dry-run trace has them at `began`.
-        let trace = try runEvroute(["--dry-run", "--format", "json", "--config", config, "--replay", touch, "--replay", keyboard])
-        let began = trace.out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .filter { $0["type"] as? String == "touch" && $0["phase"] as? String == "began" }
-        let downs = lines.filter { $0.contains("  touch   ") && $0.contains(" down at ") }
-        #expect(began.count == 2 && downs.count == began.count, "\(downs)")
-        for (event, line) in zip(began, downs) {
-            let region = event["region"] as? String ?? "no region"
-            let taker = (event["handled_by"] as? String).map { "taken by \($0) [\(event["handler"] as! String)]" } ?? "unhandled"
-            #expect(line.contains("\(event["touch"] as! Int) down at ") && line.hasSuffix("in \(region) → \(taker)"), "\(line) vs \(event)")
-        }
-        let ups = lines.filter { $0.contains("  touch   ") && $0.contains(" up at ") }
-        #expect(ups.count == 2 && ups.allSatisfy { $0.contains(" move(s)") })
-
-        // The summary agrees with the trace.
-        let summary = try #require(lines.last)
-        let moved = trace.out.split(separator: "\n").filter { $0.contains("\"type\":\"touch\"") }.count
-        #expect(summary.hasPrefix("summary: "), "\(summary)")
-        #expect(summary.contains("from 1 device(s); 2 touch(es), 0 key press(es)"), "\(summary)")
-        #expect(summary.contains("\(moved) event(s) handled, 0 unhandled") || summary.contains("event(s) handled"), "\(summary)")
-        #expect(trace.err.hasPrefix("summary: "), "the JSON dry-run's summary goes to stderr: \(trace.err)")
-        #expect(trace.err.split(separator: "\n").first.map(String.init) == summary)
+    /// The JSON trace's objects.
+    func objects(_ out: String) -> [[String: Any]] {
+        out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    @Test func keysWithTheirFirstResponder() throws {
-        let r = try runEvroute(["monitor", "--config", "config/demo.yaml", "--replay", "demo/touchscreen.events", "--replay", "demo/keyboard.events"])
+    /// `taken by PATH [plugin]` or `unhandled`, as the monitor writes a trace object's outcome.
+    func taker(_ event: [String: Any]) -> String {
+        guard let by = event["handled_by"] as? String else { return "unhandled" }
+        return "taken by \(by) [\(event["handler"] as? String ?? "?")]"
+    }
+
+    @Test(.enabled(if: sharedRecordings != nil, "shared recordings not found at ../shared/recordings"))
+    func realRecordingsAgreeWithTheTrace() throws {
+        let root = try #require(sharedRecordings)
+        let config = try write(Self.layout)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let drag = "\(root)/touchscreens/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
+        let other = "\(root)/touchscreens/EP0430M09.2-fingers-touch-release.events"
+        let keyboard = "\(root)/keyboards/Logitech K400 Plus.events"
+        let twoFingers = "\(root)/touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"
+        let replays = [drag, other, keyboard, twoFingers].flatMap { ["--replay", $0] }
+        let r = try runEvroute(["monitor", "--config", config] + replays)
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        let trace = try runEvroute(["--dry-run", "--format", "json", "--config", config] + replays)
+        #expect(trace.status == 0, "\(trace.err)")
+        let events = objects(trace.out)
+
+        // Devices: the rule that takes each, and why none takes the EP0430M09.
+        for (path, rule, kind) in [(drag, "touch", "touchscreen"), (twoFingers, "touch", "touchscreen"), (keyboard, "keys", "keyboard")] {
+            #expect(lines.contains { $0.contains("device  + \"") && $0.contains("(\(kind)) \(path): rule \(rule) takes it, display main") },
+                    "\(path): \(r.out)")
+        }
+        #expect(lines.contains {
+            $0.contains("device    \"EP0430M09\" (touchscreen) \(other) not routed: no device rule takes it: "
+                        + "rule touch wants a name matching \"Atmel*\"; rule keys wants kind keyboard, not touchscreen")
+        }, "\(r.out)")
+        #expect(lines.filter { $0.contains("device  - \"") && $0.hasSuffix(" removed") }.count == 3)
+
+        // Touches: each down and end with the trace's region and responder, and its moves.
+        let touchEvents = events.filter { $0["type"] as? String == "touch" }
+        let began = touchEvents.filter { $0["phase"] as? String == "began" }
+        let ends = touchEvents.filter { ["ended", "cancelled"].contains($0["phase"] as? String ?? "") }
+        #expect(began.count == 3 && ends.count == 3, "\(began.count) began, \(ends.count) ended")
+        let downs = lines.filter { $0.contains("  touch   ") && $0.contains(" down at ") }
+        #expect(downs.count == began.count, "\(downs)")
+        for (event, line) in zip(began, downs) {
+            let id = event["touch"] as! Int
+            #expect(line.contains("touch   \(id) down at ") && line.hasSuffix(" in \(event["region"] as! String) → \(taker(event))"),
+                    "\(line) vs \(event)")
+        }
+        #expect(downs.contains { $0.hasSuffix("in home/root/bottom-left → unhandled") }, "a touch nothing takes at its start")
+        for event in ends {
+            let id = event["touch"] as! Int
+            let moves = touchEvents.filter { $0["touch"] as? Int == id && $0["phase"] as? String == "moved" }.count
+            let word = event["phase"] as? String == "ended" ? "up" : "cancelled"
+            let line = lines.first { $0.contains("  touch   \(id) \(word) at ") }
+            #expect(line?.hasSuffix(" in \(event["region"] as! String), \(moves) move(s) → \(taker(event))") == true,
+                    "touch \(id): \(line ?? "no line") vs \(event), \(moves) moves")
+        }
+        #expect(lines.filter { $0.contains("  touch   ") }.count < touchEvents.count / 10, "moves are not listed one by one")
+
+        // The drag goes up from bottom-left over `top` and back: said when the region under the finger changes.
+        let dragID = try #require(began.first { $0["region"] as? String == "home/root/bottom-left" && ($0["y"] as! Double) > 600 })["touch"] as! Int
+        let overs = lines.filter { $0.contains("  touch   \(dragID) ") && $0.contains(" over ") }
+        #expect(overs.count == 2, "\(overs)")
+        #expect(overs.first?.contains("over home/root/top at (") == true && overs.first?.hasSuffix("bound to home/root/bottom-left") == true)
+        #expect(overs.last?.contains("back over home/root/bottom-left at (") == true, "\(overs)")
+
+        // Keys: the first responder each starts from (the trace's `region`, the screen when null), who took it.
+        let keyEvents = events.filter { $0["type"] as? String == "key" }
+        let shown = keyEvents.filter { $0["phase"] as? String != "repeat" }
+        let keyLines = lines.filter { $0.contains("  key     ") }
+        #expect(!shown.isEmpty && keyLines.count == shown.count, "\(keyLines)")
+        for (event, line) in zip(shown, keyLines) {
+            let first = event["region"] as? String ?? "screen:home"
+            #expect(line.contains("key     \(event["key"] as! String) \(event["phase"] as! String)")
+                    && line.hasSuffix(", first responder \(first) → \(taker(event))"), "\(line) vs \(event)")
+        }
+        #expect(keyLines.allSatisfy { $0.contains("first responder home/root/top → taken by screen:home [log]") },
+                "a touch ended on the focusable `top` before the keys: \(keyLines)")
+        let repeats = keyEvents.filter { $0["phase"] as? String == "repeat" }.count
+        let counted = keyLines.compactMap { line in line.range(of: "(after ").map { Int(line[$0.upperBound...].prefix { $0.isNumber })! } }
+        #expect(repeats > 0 && counted.reduce(0, +) == repeats, "repeats: \(repeats) in the trace, \(counted) on the lines")
+
+        // The summary: the same line as the dry-run's (text: last line; JSON: stderr), with the trace's counts.
+        let summary = try #require(lines.last)
+        let text = try runEvroute(["--dry-run", "--config", config] + replays)
+        #expect(text.out.split(separator: "\n").last.map(String.init) == summary)
+        #expect(trace.err.split(separator: "\n").last.map(String.init) == summary, "the JSON dry-run's summary goes to stderr")
+        #expect(!trace.out.contains("summary"), "the JSON lines stay events only")
+        let inputEvents = try [drag, other, keyboard, twoFingers].map {
+            try String(contentsOfFile: $0, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("E:") }.count
+        }.reduce(0, +)
+        let routed = events.filter { ["touch", "key", "action", "gesture"].contains($0["type"] as? String ?? "") }
+        let handled = routed.filter { $0["handled_by"] is String }.count
+        let devices = events.filter { $0["type"] as? String == "device-added" }.count
+        let presses = keyEvents.filter { $0["phase"] as? String == "down" }.count
+        #expect(summary.hasPrefix("summary: \(inputEvents) input events, \(devices) routed device(s); \(began.count) touch(es), "
+                                  + "\(presses) key press(es), 0 action(s), 0 gesture event(s); \(handled) event(s) handled, "
+                                  + "\(routed.count - handled) unhandled; touches by region: "), "\(summary)")
+        // Per region: touches begun in it, and those something took at any phase.
+        for region in Set(began.map { $0["region"] as! String }) {
+            let ids = Set(began.filter { $0["region"] as? String == region }.map { $0["touch"] as! Int })
+            let taken = ids.filter { id in touchEvents.contains { $0["touch"] as? Int == id && $0["handled_by"] is String } }
+            #expect(summary.contains("\(region) \(ids.count) (\(taken.count) handled)"), "\(region): \(summary)")
+        }
+    }
+
+    @Test func keysWithTheirFirstResponderAndGesturesCounted() throws {
+        let args = ["--config", "config/demo.yaml", "--replay", "demo/touchscreen.events", "--replay", "demo/keyboard.events"]
+        let r = try runEvroute(["monitor"] + args)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n").map(String.init)
         // The demo taps the search field (it becomes first responder), then types "demo" and Enter.
@@ -75,9 +157,17 @@ struct MonitorTests {
         #expect(!keys.contains { $0.contains(" repeat,") })
         let summary = try #require(lines.last)
         #expect(summary.contains("5 key press(es)"), "\(summary)")
+
+        // The long press's `changed` steps are counted on its end, as many as the trace has.
+        let trace = try runEvroute(["--dry-run", "--format", "json"] + args)
+        let changed = objects(trace.out).filter { $0["type"] as? String == "gesture" && $0["state"] as? String == "changed" }.count
+        let gestures = lines.filter { $0.contains("  gesture ") }
+        #expect(changed > 1 && !gestures.contains { $0.contains(" changed in ") }, "\(gestures)")
+        #expect(gestures.contains { $0.contains("admin-hold ended (after \(changed) change(s)) in home/root/header/admin-corner") }, "\(gestures)")
+        #expect(lines.contains { $0.contains("action  open-admin from home/root/header/admin-corner → taken by screen:home [shell]") })
     }
 
-    /// Live, with no input device (as on this machine): it says so and waits until stopped.
+    /// Live, with no input device (as on this machine): it says so and why, and waits until stopped.
     @Test func liveWithoutDevicesSaysSoAndWaits() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try evrouteBinary())
@@ -98,10 +188,10 @@ struct MonitorTests {
         p.interrupt()
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)
-        let udevHasDevices = FileManager.default.fileExists(atPath: "/dev/input") &&
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/input"))?.contains { $0.hasPrefix("event") } ?? false)
-        if !udevHasDevices {
-            #expect(text.contains("no input device yet — waiting for one"), "\(text)")
+        if !FileManager.default.fileExists(atPath: "/dev/input") {
+            #expect(text.contains("device  no input device yet — waiting for one (plug one in: this machine has no /dev/input)"), "\(text)")
+        } else if !((try? FileManager.default.contentsOfDirectory(atPath: "/dev/input"))?.contains { $0.hasPrefix("event") } ?? false) {
+            #expect(text.contains("no input device yet — waiting for one (plug one in, or check permissions on /dev/input"), "\(text)")
         }
     }
 }

@@ -50,6 +50,17 @@ struct KeysAndActionsTests {
         #expect(trace.entries.map(\.kind) == ["key:KEY_Q", "key:KEY_Q"])
     }
 
+    /// Several keys held at an unplug are cancelled in key-code order, the same on every run
+    /// (they were once cancelled in a dictionary's order, which changes from run to run).
+    @Test(arguments: 0..<8) func unplugCancelsHeldKeysInKeyCodeOrder(run: Int) throws {
+        let (r, trace) = makeRouter(try layout())
+        let keys = [("KEY_Z", 44), ("KEY_LEFTCTRL", 29), ("KEY_C", 46), ("KEY_A", 30), ("KEY_ENTER", 28)]
+        for (i, key) in keys.enumerated() { r.key(key.0, key.1, .down, at: Int64(i)) }
+        r.removeDevice(DeviceID(2), time: Timestamp(microseconds: 20_000))
+        let cancelled = trace.entries.filter { $0.phase == "cancelled" }.map(\.kind)
+        #expect(cancelled == ["key:KEY_ENTER", "key:KEY_LEFTCTRL", "key:KEY_A", "key:KEY_Z", "key:KEY_C"])
+    }
+
     @Test func keyStaysWithTheResponderItWentDownOn() throws {
         let (r, trace) = makeRouter(try layout())
         r.key("KEY_ENTER", 28, .down, at: 0)     // no first responder: the screen

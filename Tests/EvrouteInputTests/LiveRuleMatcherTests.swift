@@ -102,3 +102,39 @@ import Testing
         #expect(DeviceKind.of(description) == .touchscreen)
     }
 }
+
+/// Why no rule takes a device: one typed reason per rule, from the same test as the match.
+@Suite struct RuleMismatchTests {
+    let panel = DeviceDescription(name: "ELAN Touchscreen", vendor: 0x04f3, product: 0x2a1c,
+                                  udevProperties: ["ID_BUS": "i2c"])
+
+    @Test func eachRuleSaysTheFirstThingItWantsThatTheDeviceIsNot() {
+        let matcher = DeviceRuleMatcher(rules: [
+            DeviceRuleSpec(name: "keys", match: DeviceMatch(kind: .keyboard, name: "ELAN*")),
+            DeviceRuleSpec(name: "ilitek", match: DeviceMatch(kind: .touchscreen, name: "ILITEK*")),
+            DeviceRuleSpec(name: "vendor", match: DeviceMatch(vendor: 0x222a)),
+            DeviceRuleSpec(name: "product", match: DeviceMatch(vendor: 0x04f3, product: 0x0001)),
+            DeviceRuleSpec(name: "usb", match: DeviceMatch(udev: ["ID_BUS": "usb"])),
+            DeviceRuleSpec(name: "path", match: DeviceMatch(udev: ["ID_PATH": "*"])),
+        ])
+        #expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
+        let reason = matcher.whyNone(for: panel, kind: .touchscreen)
+        #expect(reason == .noRuleTakesIt([
+            RuleMismatch(rule: "keys", mismatch: .kind(wanted: .keyboard, actual: .touchscreen)),
+            RuleMismatch(rule: "ilitek", mismatch: .name(pattern: "ILITEK*", actual: "ELAN Touchscreen")),
+            RuleMismatch(rule: "vendor", mismatch: .vendor(wanted: 0x222a, actual: 0x04f3)),
+            RuleMismatch(rule: "product", mismatch: .product(wanted: 0x0001, actual: 0x2a1c)),
+            RuleMismatch(rule: "usb", mismatch: .udevProperty(key: "ID_BUS", pattern: "usb", actual: "i2c")),
+            RuleMismatch(rule: "path", mismatch: .udevPropertyMissing(key: "ID_PATH")),
+        ]))
+        #expect(reason.description == "no device rule takes it: rule keys wants kind keyboard, not touchscreen; "
+                + "rule ilitek wants a name matching \"ILITEK*\"; rule vendor wants vendor 0x222a, not 0x04f3; "
+                + "rule product wants product 0x0001, not 0x2a1c; rule usb wants udev ID_BUS matching \"usb\", not \"i2c\"; "
+                + "rule path wants udev property ID_PATH (the device has none)")
+    }
+
+    @Test func aLayoutWithoutRulesSaysSo() {
+        #expect(DeviceRuleMatcher(rules: []).whyNone(for: panel, kind: .touchscreen) == .noRules)
+        #expect(DeviceRuleMatcher(rules: []).whyNone(for: panel, kind: .touchscreen).description == "the layout has no device rules")
+    }
+}

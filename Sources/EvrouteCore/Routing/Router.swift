@@ -166,9 +166,10 @@ public final class Router {
         }
     }
 
-    /// Cancels a device's held keys (each routes its `cancelled` phase).
+    /// Cancels a device's held keys (each routes its `cancelled` phase), in key-code order:
+    /// the same order on every run (a dictionary's order is not).
     func cancelHeldKeys(ofDevice id: DeviceID, time: Timestamp) {
-        for (key, held) in heldKeys where key.device == id {
+        for (key, held) in heldKeys.filter({ $0.key.device == id }).sorted(by: { $0.key.code < $1.key.code }) {
             heldKeys[key] = nil
             routeKey(KeyInput(device: id, time: time, code: key.code, name: held.name, phase: .cancelled), held: held)
         }

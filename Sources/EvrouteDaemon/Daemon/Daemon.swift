@@ -117,8 +117,8 @@ public final class Daemon {
         try loop.handleSignals(Daemon.handledSignals) { [unowned self] signal in self.signalled(signal) }
 
         session = RoutingSession(layout: layout, clock: ManualClock())
-        session.onDeviceIgnored = { [log] description, kind, _ in
-            log.info("device ignored: \"\(description.name)\" (\(kind.rawValue)): no device rule matches")
+        session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
+            log.info("device ignored: \"\(description.name)\" (\(kind.rawValue)): \(reason)")
         }
         observer = DaemonObserver(log: log)
         do {

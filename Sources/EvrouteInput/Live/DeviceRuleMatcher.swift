@@ -31,16 +31,16 @@ public struct DeviceRuleMatcher: Sendable {
         }
     }
 
-    /// Why no rule takes a device, for people (`evroute monitor`): each rule's first field that
-    /// does not hold, or that the layout has no device rules.
-    public func whyNone(for description: DeviceDescription, kind: DeviceKind, udevProperties: [String: String]? = nil) -> String {
-        guard !rules.isEmpty else { return "the layout has no device rules" }
+    /// Why no rule takes a device (`evroute monitor`, the daemon's log): each rule with the
+    /// first of its fields that does not hold, or that the layout has no device rules. Call it
+    /// for a device ``firstMatch(for:kind:udevProperties:)`` found no rule for.
+    public func whyNone(for description: DeviceDescription, kind: DeviceKind, udevProperties: [String: String]? = nil) -> DeviceIgnoreReason {
+        guard !rules.isEmpty else { return .noRules }
         let properties = udevProperties ?? description.udevProperties
-        let reasons = rules.compactMap { rule in
+        return .noRuleTakesIt(rules.compactMap { rule in
             Self.mismatch(rule.match, name: description.name, vendor: description.vendor, product: description.product,
-                          kind: kind, udevProperties: properties).map { "rule \(rule.name) \($0)" }
-        }
-        return "no device rule takes it: " + reasons.joined(separator: "; ")
+                          kind: kind, udevProperties: properties).map { RuleMismatch(rule: rule.name, mismatch: $0) }
+        })
     }
 
     /// Whether one rule's match holds for a device.
@@ -49,17 +49,17 @@ public struct DeviceRuleMatcher: Sendable {
         mismatch(match, name: name, vendor: vendor, product: product, kind: kind, udevProperties: udevProperties) == nil
     }
 
-    /// The first field of `match` that does not hold for a device (`wants kind touchscreen, not
-    /// keyboard`), or nil when the match holds: the one place the match fields are tested.
+    /// The first field of `match` that does not hold for a device, or nil when the match holds:
+    /// the one place the match fields are tested.
     public static func mismatch(_ match: DeviceMatch, name: String, vendor: UInt16, product: UInt16,
-                                kind: DeviceKind, udevProperties: [String: String]) -> String? {
-        if let wanted = match.kind, wanted != kind { return "wants kind \(wanted.rawValue), not \(kind.rawValue)" }
-        if let pattern = match.name, !globMatches(pattern, name) { return "wants a name matching \"\(pattern)\"" }
-        if let wanted = match.vendor, wanted != Int(vendor) { return "wants vendor \(hex(wanted)), not \(hex(Int(vendor)))" }
-        if let wanted = match.product, wanted != Int(product) { return "wants product \(hex(wanted)), not \(hex(Int(product)))" }
+                                kind: DeviceKind, udevProperties: [String: String]) -> DeviceMismatch? {
+        if let wanted = match.kind, wanted != kind { return .kind(wanted: wanted, actual: kind) }
+        if let pattern = match.name, !globMatches(pattern, name) { return .name(pattern: pattern, actual: name) }
+        if let wanted = match.vendor, wanted != Int(vendor) { return .vendor(wanted: wanted, actual: Int(vendor)) }
+        if let wanted = match.product, wanted != Int(product) { return .product(wanted: wanted, actual: Int(product)) }
         for (key, pattern) in match.udev.sorted(by: { $0.key < $1.key }) {
-            guard let value = udevProperties[key] else { return "wants udev property \(key) (the device has none)" }
-            if !globMatches(pattern, value) { return "wants udev \(key) matching \"\(pattern)\", not \"\(value)\"" }
+            guard let value = udevProperties[key] else { return .udevPropertyMissing(key: key) }
+            if !globMatches(pattern, value) { return .udevProperty(key: key, pattern: pattern, actual: value) }
         }
         return nil
     }
@@ -73,5 +73,67 @@ public struct DeviceRuleMatcher: Sendable {
     /// Shell-style glob match of the whole `text` (`fnmatch(3)` without flags).
     public static func globMatches(_ pattern: String, _ text: String) -> Bool {
         fnmatch(pattern, text, 0) == 0
+    }
+}
+
+/// The first field of a rule's `match` that a device does not satisfy.
+public enum DeviceMismatch: Sendable, Hashable, CustomStringConvertible {
+    case kind(wanted: DeviceKind, actual: DeviceKind)
+    /// The name glob does not match the kernel name.
+    case name(pattern: String, actual: String)
+    case vendor(wanted: Int, actual: Int)
+    case product(wanted: Int, actual: Int)
+    /// The rule tests a udev property the device does not have.
+    case udevPropertyMissing(key: String)
+    /// The udev property's value does not match the rule's glob.
+    case udevProperty(key: String, pattern: String, actual: String)
+
+    /// `wants kind touchscreen, not keyboard`.
+    public var description: String {
+        switch self {
+        case .kind(let wanted, let actual): "wants kind \(wanted.rawValue), not \(actual.rawValue)"
+        case .name(let pattern, _): "wants a name matching \"\(pattern)\""
+        case .vendor(let wanted, let actual):
+            "wants vendor \(DeviceRuleMatcher.hex(wanted)), not \(DeviceRuleMatcher.hex(actual))"
+        case .product(let wanted, let actual):
+            "wants product \(DeviceRuleMatcher.hex(wanted)), not \(DeviceRuleMatcher.hex(actual))"
+        case .udevPropertyMissing(let key): "wants udev property \(key) (the device has none)"
+        case .udevProperty(let key, let pattern, let actual): "wants udev \(key) matching \"\(pattern)\", not \"\(actual)\""
+        }
+    }
+}
+
+/// One device rule and why it does not take a device.
+public struct RuleMismatch: Sendable, Hashable, CustomStringConvertible {
+    /// The rule's name.
+    public var rule: String
+    public var mismatch: DeviceMismatch
+
+    public init(rule: String, mismatch: DeviceMismatch) {
+        self.rule = rule
+        self.mismatch = mismatch
+    }
+
+    /// `rule touch wants kind touchscreen, not keyboard`.
+    public var description: String { "rule \(rule) \(mismatch)" }
+}
+
+/// Why a device is not routed: what `evroute monitor` says beside it and the daemon logs.
+public enum DeviceIgnoreReason: Sendable, Hashable, CustomStringConvertible {
+    /// The layout declares no device rules.
+    case noRules
+    /// No rule takes it: every rule, in declaration order, with the first thing it wants that
+    /// the device is not.
+    case noRuleTakesIt([RuleMismatch])
+    /// The node cannot be opened (`EACCES`: not root and not in group `input`).
+    case cannotOpen(SystemError)
+
+    /// `no device rule takes it: rule touch wants kind touchscreen, not keyboard; rule keys …`.
+    public var description: String {
+        switch self {
+        case .noRules: "the layout has no device rules"
+        case .noRuleTakesIt(let rules): "no device rule takes it: " + rules.map(\.description).joined(separator: "; ")
+        case .cannotOpen(let error): "cannot be opened: \(error)"
+        }
     }
 }

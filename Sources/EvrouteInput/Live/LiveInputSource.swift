@@ -67,7 +67,10 @@ public final class LiveInputSource {
     public var onError: ((SystemError) -> Void)?
     /// A device node that no rule takes, or that cannot be opened: its node, its description
     /// when it could be read, and why (`evroute monitor` says so; the daemon stays quiet).
-    public var onIgnored: ((_ node: String, _ description: DeviceDescription?, _ reason: String) -> Void)?
+    public var onIgnored: ((_ node: String, _ description: DeviceDescription?, _ reason: DeviceIgnoreReason) -> Void)?
+    /// A node udev removed that this source did not have open (one ``onIgnored`` reported, or
+    /// one it never saw): `evroute monitor` says the device went.
+    public var onIgnoredRemoved: ((_ node: String) -> Void)?
 
     private let context: UdevContext
     private let monitor: UdevMonitor
@@ -117,6 +120,15 @@ public final class LiveInputSource {
         loop?.unwatch(monitor.fileDescriptor)
     }
 
+    /// Where evdev nodes live; a machine (or a container) without input devices may not have it.
+    public static let inputDirectory = "/dev/input"
+
+    /// Whether ``inputDirectory`` exists.
+    public static var inputDirectoryExists: Bool {
+        var info = stat()
+        return stat(inputDirectory, &info) == 0
+    }
+
     /// The udev monitor's descriptor.
     public var monitorFileDescriptor: FileDescriptor { monitor.fileDescriptor }
 
@@ -149,7 +161,7 @@ public final class LiveInputSource {
         guard let path = event.device.devnode else { return }
         switch event.action {
         case .remove:
-            if let id = idByPath[path] { close(id) }
+            if let id = idByPath[path] { close(id) } else { onIgnoredRemoved?(path) }
         case .add, .change:
             // `change` opens a device that did not match before (udev properties arrived
             // or changed); an already open device is left as it is.
@@ -171,7 +183,7 @@ public final class LiveInputSource {
         let device: EvdevDevice
         do { device = try EvdevDevice(path: path) } catch {
             if mightMatchWithoutOpening(candidate) { onError?(error) }
-            onIgnored?(path, candidate.udevOnlyDescription, "cannot be opened: \(error)")
+            onIgnored?(path, candidate.udevOnlyDescription, .cannotOpen(error))
             return
         }
         var description = device.description
