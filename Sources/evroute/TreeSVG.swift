@@ -20,12 +20,6 @@ struct TreeSVG {
     /// Room above each panel for its name, notes and the presentation arrows.
     static let header = 64.0
 
-    /// The responders whose `present` handlers present `screen`.
-    static func presenters(of screen: Int, in layout: Layout) -> [ResponderID] {
-        let name = layout.screens[screen].name
-        return layout.handlers.filter { $0.pluginType == .present && $0.options["screen"]?.string == name }.map(\.owner)
-    }
-
     /// The screen a responder belongs to (nil for the display, application and fallback).
     func screen(of responder: ResponderID) -> Int? {
         switch responder {
@@ -42,7 +36,7 @@ struct TreeSVG {
         for s in display.screens {
             if let over = layout.screens[s].presentedOver {
                 parentOf[s] = over
-            } else if let from = Self.presenters(of: s, in: layout).lazy.compactMap(screen(of:)).first(where: { $0 != s }) {
+            } else if let from = layout.presenters(of: s).lazy.compactMap(screen(of:)).first(where: { $0 != s }) {
                 parentOf[s] = from
             }
         }
@@ -78,7 +72,7 @@ struct TreeSVG {
                 var notes: [String] = []
                 if display.initialScreen == s { notes.append("active at start") }
                 if let over = screen.presentedOver { notes.append("presented over \(layout.screens[over].name) at start") }
-                let by = Self.presenters(of: s, in: layout).map { layout.describe($0) }
+                let by = layout.presenters(of: s).map { layout.describe($0) }
                 if !by.isEmpty { notes.append("presented by " + by.joined(separator: ", ")) }
                 body += text("screen \(screen.name)", x: x, y: top - 24, size: 13, weight: "bold")
                 if !notes.isEmpty { body += text(notes.joined(separator: "; "), x: x, y: top - 8, size: 10, fill: "#555", maxWidth: panelWidth) }
@@ -137,7 +131,7 @@ struct TreeSVG {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(fmt(width.rounded(.up)))\" height=\"\(fmt(height.rounded(.up)))\" "
         out += "viewBox=\"0 0 \(fmt(width.rounded(.up))) \(fmt(height.rounded(.up)))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
-        out += "<title>\(Self.escape("evroute layout \(source)"))</title>\n"
+        out += "<title>\(XMLText.escape("evroute layout \(source)"))</title>\n"
         out += """
             <defs>
             <pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -167,7 +161,7 @@ struct TreeSVG {
         var style = node.hidden ? "fill=\"none\"" : "fill=\"\(palette[min(node.depth, palette.count - 1)])\""
         if node.opacity < 1 { style += " fill-opacity=\"\(fmt(max(node.opacity, 0.15)))\"" }
         style += node.exclusive ? " stroke=\"#c00\" stroke-width=\"3\"" : " stroke=\"#444\" stroke-width=\"1\""
-        var out = "<g\(node.hidden ? " opacity=\"0.6\"" : "")><title>\(Self.escape(node.path))</title>\n"
+        var out = "<g\(node.hidden ? " opacity=\"0.6\"" : "")><title>\(XMLText.escape(node.path))</title>\n"
         let dash = node.hidden ? " stroke-dasharray=\"5 3\"" : ""
         out += shapeElement(node, x: x, y: y, w: w, h: h, scale: scale, attributes: style + dash)
         if !node.interactive {
@@ -222,30 +216,11 @@ struct TreeSVG {
         if let maxWidth, Double(content.count) * size * 0.55 > maxWidth {
             attributes += " textLength=\"\(fmt(maxWidth))\" lengthAdjust=\"spacingAndGlyphs\""
         }
-        return "<text \(attributes)>\(Self.escape(content))</text>\n"
+        return "<text \(attributes)>\(XMLText.escape(content))</text>\n"
     }
 
     func fmt(_ v: Double) -> String {
         // Two decimals at most: the picture's precision, and short files.
         JSONText.number((v * 100).rounded() / 100, style: .shortest)
-    }
-
-    /// The one XML escaper: text and attribute values (`&`, `<`, `>`, `"`, `'`); characters XML
-    /// 1.0 cannot hold (C0 controls but tab and newline) become U+FFFD.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n": out.unicodeScalars.append(scalar)
-            default: if scalar.value < 0x20 { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
     }
 }
