@@ -3,18 +3,22 @@ import EvrouteJSON
 
 /// `evroute tree --format svg`: a picture of the layout. Each display is a row of panels, one per
 /// screen, each the display's size scaled alike; regions are drawn to scale at their display
-/// frames, parents under children (children back to front), with their names and handlers.
-/// Styles: hidden regions dashed and faded, non-interactive ones hatched, exclusive-touch ones
-/// with a thick red border, focusable ones marked ◆; a screen presented over another (at start,
-/// or by a `present` handler) stands right after its presenter with an arrow from it. A legend
-/// and the application and fallback handlers end the picture.
+/// frames, parents under children (children back to front), with their names, handlers and
+/// flags. A label goes where the regions drawn over its region leave it room
+/// (`SVGLabelPlacer`), each line clipped to its room; a region with no room for its name is
+/// named under the panel; the tooltip (`<title>`) has the region's path and whole label.
+/// Styles: hidden regions (and their subtrees) dashed and faded, non-interactive ones hatched,
+/// exclusive-touch ones with a thick red border, focusable ones marked ◆; a screen presented
+/// over another (at start, or by a `present` handler) stands right after its presenter with an
+/// arrow from it; a screen only a UI can show says so. A legend and the application and
+/// fallback handlers end the picture.
 struct TreeSVG {
     let layout: Layout
     /// The config file, for the title.
     let source: String
 
     /// The longest side of a screen panel, in SVG pixels.
-    static let panelSide = 560.0
+    static let panelSide = 640.0
     static let margin = 24.0
     static let gap = 56.0
     /// Room above each panel for its name, notes and the presentation arrows.
@@ -74,6 +78,8 @@ struct TreeSVG {
                 if let over = screen.presentedOver { notes.append("presented over \(layout.screens[over].name) at start") }
                 let by = layout.presenters(of: s).map { layout.describe($0) }
                 if !by.isEmpty { notes.append("presented by " + by.joined(separator: ", ")) }
+                if notes.isEmpty { notes.append("shown when presented at run time (evroute ctl, a UI)") }
+                if !screen.handlers.isEmpty { notes.append("handlers: " + handlerText(screen.handlers)) }
                 body += text("screen \(screen.name)", x: x, y: top - 24, size: 13, weight: "bold")
                 if !notes.isEmpty { body += text(notes.joined(separator: "; "), x: x, y: top - 8, size: 10, fill: "#555", maxWidth: panelWidth) }
                 if let from, let fromX = panelX[from] {
@@ -81,21 +87,23 @@ struct TreeSVG {
                     body += "<path d=\"M \(fmt(x1)) \(fmt(top - 36)) Q \(fmt((x1 + x2) / 2)) \(fmt(top - 60)) \(fmt(x2 - 8)) \(fmt(top - 36))\" fill=\"none\" stroke=\"#36c\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n"
                 }
                 body += "<rect x=\"\(fmt(x))\" y=\"\(fmt(top))\" width=\"\(fmt(panelWidth))\" height=\"\(fmt(panelHeight))\" fill=\"#fafafa\" stroke=\"#222\" stroke-width=\"1.5\"/>\n"
-                body += "<svg x=\"\(fmt(x))\" y=\"\(fmt(top))\" width=\"\(fmt(panelWidth))\" height=\"\(fmt(panelHeight))\" overflow=\"hidden\">\n"
+                body += "<svg class=\"panel\" x=\"\(fmt(x))\" y=\"\(fmt(top))\" width=\"\(fmt(panelWidth))\" height=\"\(fmt(panelHeight))\" overflow=\"hidden\">\n"
+                // Labels are placed in drawing order, each clear of the regions drawn over its
+                // region (and, for an outline, of what shows through it and the labels before).
+                var labels: [Rect] = []
+                var unnamed: [Int] = []
                 for r in screen.regions {
-                    body += region(r, scale: scale)
+                    let (svg, placed) = region(r, scale: scale, labels: labels)
+                    body += svg
+                    if placed.isEmpty { unnamed.append(r) }
+                    labels += placed
                     regionCount += 1
                 }
                 body += "</svg>\n"
-                // Regions whose label a region drawn over them hides (a container filled by its
-                // children) are named under the panel, so every region is named in the picture.
-                let covered = Array(screen.regions).filter { r in
-                    let f = layout.regions[r].absoluteFrame
-                    let spot = Point(x: f.minX + 3 / scale, y: f.minY + 6 / scale)
-                    return screen.regions.contains { o in o > r && !layout.regions[o].hidden && layout.regions[o].absoluteFrame.contains(spot) }
-                }
-                if !covered.isEmpty {
-                    body += text("under others: " + covered.map { layout.regions[$0].name }.joined(separator: ", "),
+                // Regions with no room for their name (a container filled by its children, a
+                // region too small) are named under the panel: every region is named somewhere.
+                if !unnamed.isEmpty {
+                    body += text("not labelled above (covered or too small): " + unnamed.map { layout.regions[$0].name }.joined(separator: ", "),
                                  x: x, y: top + panelHeight + 14, size: 10, fill: "#555", maxWidth: panelWidth)
                 }
                 x += panelWidth + Self.gap
@@ -149,45 +157,112 @@ struct TreeSVG {
         return out + body + "</svg>\n"
     }
 
+    /// A region's box in panel coordinates.
+    func box(_ r: Int, scale: Double) -> Rect {
+        let f = layout.regions[r].absoluteFrame
+        return Rect(x: f.minX * scale, y: f.minY * scale, width: max(f.width * scale, 0), height: max(f.height * scale, 0))
+    }
+
+    /// The box a region's drawing covers: its box and, exclusive, half its thick border.
+    func drawnBox(_ r: Int, scale: Double) -> Rect {
+        let b = box(r, scale: scale)
+        return layout.regions[r].exclusive ? b.inset(by: EdgeInsets(top: -1.5, left: -1.5, bottom: -1.5, right: -1.5)) : b
+    }
+
+    /// Whether `a` is `r` or one of its ancestors.
+    func isAncestor(_ a: Int, of r: Int) -> Bool {
+        var node: Int? = r
+        while let n = node {
+            if n == a { return true }
+            node = layout.regions[n].parent
+        }
+        return false
+    }
+
+    /// Whether `r` or one of its ancestors is hidden (hit-testing skips the whole subtree).
+    func isHiddenInTree(_ r: Int) -> Bool {
+        var node: Int? = r
+        while let n = node {
+            if layout.regions[n].hidden { return true }
+            node = layout.regions[n].parent
+        }
+        return false
+    }
+
     /// One region: its shape at its display frame (panel coordinates), its style, and its
-    /// label (name, handlers, marks) clipped to the region.
-    func region(_ r: Int, scale: Double) -> String {
+    /// label (name, handlers, flags), placed clear of the regions drawn over it and of `labels`
+    /// (the boxes of the labels drawn before it, in panel coordinates). Returns the SVG and the
+    /// boxes of the label's lines (none when the name found no room).
+    func region(_ r: Int, scale: Double, labels: [Rect]) -> (svg: String, labels: [Rect]) {
         let node = layout.regions[r]
-        let f = node.absoluteFrame
-        let x = f.minX * scale, y = f.minY * scale, w = max(f.width * scale, 0), h = max(f.height * scale, 0)
+        let screen = layout.screens[node.screen]
+        let frame = box(r, scale: scale)
+        let hidden = isHiddenInTree(r)
         let palette = ["#eef2f7", "#dde8f5", "#d3ecd9", "#f6e9cf", "#ead9f2", "#f5d9dc"]
-        // A hidden region is an outline only (it hides nothing drawn before it), labelled at its
-        // bottom so that the regions under it keep their labels.
-        var style = node.hidden ? "fill=\"none\"" : "fill=\"\(palette[min(node.depth, palette.count - 1)])\""
+        // A hidden region is an outline only (it hides nothing drawn before it), a little inside
+        // its frame so that it shows where it lies on its parent's edge, labelled at its bottom
+        // so that the regions under it keep their labels.
+        var style = hidden ? "fill=\"none\"" : "fill=\"\(palette[min(node.depth, palette.count - 1)])\""
         if node.opacity < 1 { style += " fill-opacity=\"\(fmt(max(node.opacity, 0.15)))\"" }
         style += node.exclusive ? " stroke=\"#c00\" stroke-width=\"3\"" : " stroke=\"#444\" stroke-width=\"1\""
-        var out = "<g\(node.hidden ? " opacity=\"0.6\"" : "")><title>\(XMLText.escape(node.path))</title>\n"
-        let dash = node.hidden ? " stroke-dasharray=\"5 3\"" : ""
-        out += shapeElement(node, x: x, y: y, w: w, h: h, scale: scale, attributes: style + dash)
-        if !node.interactive {
-            out += shapeElement(node, x: x, y: y, w: w, h: h, scale: scale, attributes: "fill=\"url(#hatch)\" fill-opacity=\"0.8\" stroke=\"none\"")
-        }
-        // The label: name on the first line, handlers and flags below, clipped to the region.
-        let size = max(7, min(12, h / 3.2, w / 5))
-        var lines = [(node.name + (node.focusable ? " ◆" : ""), "bold", node.focusable ? "#1a5fb4" : "#111")]
-        if !node.handlers.isEmpty { lines.append((handlerText(node.handlers), "normal", "#333")) }
+        var lines = [SVGLabelPlacer.Line(text: node.name + (node.focusable ? " ◆" : ""), bold: true, fill: node.focusable ? "#1a5fb4" : "#111")]
+        if !node.handlers.isEmpty { lines.append(.init(text: handlerText(node.handlers), bold: false, fill: "#333")) }
         var flags: [String] = []
-        if node.hidden { flags.append("hidden") }
+        if node.hidden { flags.append("hidden") } else if hidden { flags.append("in a hidden region") }
         if !node.interactive { flags.append("not interactive") }
         if node.exclusive { flags.append("exclusive") }
         if !node.multitouch { flags.append("single touch") }
         if !node.gestures.isEmpty { flags.append("gestures: " + node.gestures.map(\.name).joined(separator: ", ")) }
-        if !flags.isEmpty { lines.append((flags.joined(separator: ", "), "normal", "#7a1f1f")) }
-        out += "<svg x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(h))\" overflow=\"hidden\">\n"
-        let first = node.hidden ? max(h - Double(lines.count) * (size + 2) - 2, 0) : 0
-        for (i, line) in lines.enumerated() where Double(i + 1) * (size + 2) <= h + size / 2 {
-            out += text(line.0, x: 3, y: first + 2 + size + Double(i) * (size + 2), size: i == 0 ? size : max(6, size - 1.5), weight: line.1, fill: line.2)
+        if !flags.isEmpty { lines.append(.init(text: flags.joined(separator: ", "), bold: false, fill: "#7a1f1f")) }
+        // The tooltip has the whole label, whatever the picture had room for.
+        var out = "<g\(hidden ? " opacity=\"0.6\"" : "")><title>"
+        out += XMLText.escape(([node.path] + lines.dropFirst().map(\.text)).joined(separator: "\n")) + "</title>\n"
+        let outline = hidden && frame.width > 6 && frame.height > 6 ? frame.inset(by: EdgeInsets(top: 1.5, left: 1.5, bottom: 1.5, right: 1.5)) : frame
+        out += shapeElement(node, in: outline, scale: scale, attributes: style + (hidden ? " stroke-dasharray=\"5 3\"" : ""))
+        if !node.interactive {
+            out += shapeElement(node, in: frame, scale: scale, attributes: "fill=\"url(#hatch)\" fill-opacity=\"0.8\" stroke=\"none\"")
         }
-        out += "</svg></g>\n"
-        return out
+        // What the label must keep clear of: the regions drawn over this one; for an outline,
+        // also the regions that show through it (but its ancestors) and the labels before it.
+        var obstacles = screen.regions.filter { $0 > r && !isHiddenInTree($0) }.map { drawnBox($0, scale: scale) }
+        if hidden {
+            obstacles += screen.regions.filter { $0 < r && !isAncestor($0, of: r) }.map { drawnBox($0, scale: scale) } + labels
+        }
+        let (area, centred) = labelArea(node, frame: frame, scale: scale)
+        let size = max(7, min(12, area.height / 3.2, area.width / 5))
+        let placed = SVGLabelPlacer(box: area, avoiding: obstacles).place(lines, size: size, bottomFirst: hidden)
+        for line in placed {
+            // Each line clipped to the room it has.
+            out += "<svg class=\"label\" x=\"\(fmt(line.box.minX))\" y=\"\(fmt(line.box.minY))\" width=\"\(fmt(line.box.width))\" height=\"\(fmt(line.box.height))\" overflow=\"hidden\">"
+            out += text(line.text, x: centred ? line.box.width / 2 : 0, y: line.baseline, size: line.size, weight: line.bold ? "bold" : "normal",
+                        fill: line.fill, anchor: centred ? "middle" : nil, newline: false)
+            out += "</svg>\n"
+        }
+        out += "</g>\n"
+        return (out, placed.map(\.box))
     }
 
-    func shapeElement(_ node: RegionNode, x: Double, y: Double, w: Double, h: Double, scale: Double, attributes: String) -> String {
+    /// Where a region's label may go (panel coordinates), and whether it is centred: the frame;
+    /// within the corners of a rounded rectangle; an ellipse's or a polygon's middle, centred,
+    /// where a left-aligned label would stand outside the shape.
+    func labelArea(_ node: RegionNode, frame: Rect, scale: Double) -> (area: Rect, centred: Bool) {
+        let w = frame.width, h = frame.height
+        switch node.shape {
+        case .rectangle:
+            return (frame, false)
+        case .roundedRectangle(let radius):
+            let inset = min(radius * scale, w / 2, h / 2) * 0.4
+            return (frame.inset(by: EdgeInsets(top: 0, left: inset, bottom: 0, right: inset)), false)
+        case .ellipse:
+            return (frame.inset(by: EdgeInsets(top: h * 0.2, left: w * 0.1, bottom: h * 0.1, right: w * 0.1)), true)
+        case .polygon:
+            return (frame.inset(by: EdgeInsets(top: h * 0.3, left: w * 0.1, bottom: h * 0.1, right: w * 0.1)), true)
+        }
+    }
+
+    /// The region's shape drawn in `frame` (panel coordinates).
+    func shapeElement(_ node: RegionNode, in frame: Rect, scale: Double, attributes: String) -> String {
+        let x = frame.minX, y = frame.minY, w = frame.width, h = frame.height
         switch node.shape {
         case .rectangle:
             return "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(h))\" \(attributes)/>\n"
@@ -196,6 +271,7 @@ struct TreeSVG {
         case .ellipse:
             return "<ellipse cx=\"\(fmt(x + w / 2))\" cy=\"\(fmt(y + h / 2))\" rx=\"\(fmt(w / 2))\" ry=\"\(fmt(h / 2))\" \(attributes)/>\n"
         case .polygon(let vertices):
+            // Vertices are in the region's coordinates; an outline inset keeps the frame's origin.
             let points = vertices.map { "\(fmt(x + $0.x * scale)),\(fmt(y + $0.y * scale))" }.joined(separator: " ")
             return "<polygon points=\"\(points)\" \(attributes)/>\n"
         }
@@ -209,14 +285,15 @@ struct TreeSVG {
     }
 
     func text(_ content: String, x: Double, y: Double, size: Double, weight: String = "normal", fill: String = "#111",
-              maxWidth: Double? = nil) -> String {
+              maxWidth: Double? = nil, anchor: String? = nil, newline: Bool = true) -> String {
         var attributes = "x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"\(fmt(size))\" fill=\"\(fill)\""
+        if let anchor { attributes += " text-anchor=\"\(anchor)\"" }
         if weight != "normal" { attributes += " font-weight=\"\(weight)\"" }
         // Shrink a long line to the width it has rather than let it run into the next panel.
         if let maxWidth, Double(content.count) * size * 0.55 > maxWidth {
             attributes += " textLength=\"\(fmt(maxWidth))\" lengthAdjust=\"spacingAndGlyphs\""
         }
-        return "<text \(attributes)>\(XMLText.escape(content))</text>\n"
+        return "<text \(attributes)>\(XMLText.escape(content))</text>" + (newline ? "\n" : "")
     }
 
     func fmt(_ v: Double) -> String {

@@ -61,12 +61,14 @@ struct TreeFormatTests {
         #expect(png.status == 0, "\(png.err)")
         let size = (try? FileManager.default.attributesOfItem(atPath: path + ".png")[.size] as? Int) ?? 0
         #expect(size > 5_000, "the rendered picture is \(size) bytes")
-        // Every region has its path as a tooltip and its name in a text element (drawn in it,
-        // or listed under the panel when regions over it hide its label).
+        // Every region has its path (then its whole label) as a tooltip and its name in a text
+        // element (drawn in it, or listed under the panel when it has no room for it).
         for region in try regions(config) {
             let name = try #require(region["name"] as? String)
-            #expect(r.out.contains("<title>\(region["path"] as! String)</title>"), "\(name)")
-            #expect(r.out.contains(">\(name)<") || r.out.contains(">\(name) ◆<") || r.out.range(of: "under others: [^<]*\\b\(name)\\b", options: .regularExpression) != nil,
+            let path = try #require(region["path"] as? String)
+            #expect(r.out.contains("<title>\(path)</title>") || r.out.contains("<title>\(path)\n"), "\(name)")
+            #expect(r.out.contains(">\(name)<") || r.out.contains(">\(name) ◆<")
+                    || r.out.range(of: "not labelled above \\(covered or too small\\): [^<]*\\b\(name)\\b", options: .regularExpression) != nil,
                     "\(config): region \(name) is not named")
         }
     }
@@ -83,6 +85,79 @@ struct TreeFormatTests {
         #expect(svg.contains("marker-end=\"url(#arrow)\""))
         let home = try #require(svg.range(of: ">screen home<")), admin = try #require(svg.range(of: ">screen admin<"))
         #expect(home.lowerBound < admin.lowerBound)
+    }
+
+    /// The boxes of an SVG element's numeric attributes, e.g. `x y width height`.
+    static func numbers(_ element: Substring, _ names: [String]) -> [Double]? {
+        var values: [Double] = []
+        for name in names {
+            guard let r = element.range(of: " \(name)=\"([-0-9.]+)\"", options: .regularExpression) else { return nil }
+            let attribute = element[r].dropFirst(name.count + 3).dropLast()
+            guard let value = Double(attribute) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Labels stay readable: in every shipped layout, each line of a region's label lies within
+    /// the region's rectangle and clear of every (visible, rectangular) region drawn after it,
+    /// which would paint over it.
+    @Test(arguments: layouts)
+    func svgLabelsStayInTheirRegionAndClearOfRegionsDrawnOverThem(config: String) throws {
+        let svg = try runEvroute(["tree", "--config", config, "--format", "svg"]).out
+        var checked = 0
+        for panel in svg.components(separatedBy: "<svg class=\"panel\"").dropFirst() {
+            // One group per region, in drawing order: its tooltip, its shape, its label's lines.
+            struct Group { var path: String; var hidden: Bool; var box: [Double]?; var labels: [[Double]] }
+            var groups: [Group] = []
+            for chunk in panel.components(separatedBy: "<g").dropFirst() {
+                guard let titleEnd = chunk.range(of: "</title>"), let titleStart = chunk.range(of: "<title>") else { continue }
+                let path = String(chunk[titleStart.upperBound..<titleEnd.lowerBound].prefix { $0 != "\n" })
+                let shape = chunk[titleEnd.upperBound...].drop { $0 == "\n" }.prefix { $0 != "\n" }
+                let box = shape.hasPrefix("<rect") ? Self.numbers(shape, ["x", "y", "width", "height"]) : nil
+                let labels = chunk.components(separatedBy: "<svg class=\"label\"").dropFirst().compactMap {
+                    Self.numbers($0.prefix { $0 != ">" }, ["x", "y", "width", "height"])
+                }
+                groups.append(Group(path: path, hidden: chunk.hasPrefix(" opacity=\"0.6\""), box: box, labels: labels))
+            }
+            #expect(!groups.isEmpty, "\(config): no regions in a panel")
+            func intersects(_ a: [Double], _ b: [Double], slack: Double) -> Bool {
+                a[0] < b[0] + b[2] - slack && b[0] < a[0] + a[2] - slack && a[1] < b[1] + b[3] - slack && b[1] < a[1] + a[3] - slack
+            }
+            for (i, group) in groups.enumerated() {
+                for label in group.labels {
+                    if let box = group.box {
+                        let slack = group.hidden ? 2.0 : 0.5   // a hidden region's outline is drawn inside its frame
+                        #expect(label[0] >= box[0] - slack && label[1] >= box[1] - slack
+                                && label[0] + label[2] <= box[0] + box[2] + slack && label[1] + label[3] <= box[1] + box[3] + slack,
+                                "\(config): a label line of \(group.path) \(label) leaves its region \(box)")
+                    }
+                    for later in groups[(i + 1)...] where !later.hidden {
+                        guard let box = later.box else { continue }
+                        #expect(!intersects(label, box, slack: 0.5), "\(config): \(later.path) \(box) is drawn over the label of \(group.path) \(label)")
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 0, "\(config): no label lines found")
+    }
+
+    @Test func svgPlacesLabelsWhereThereIsRoomAndSaysHowScreensAreShown() throws {
+        // home's root has a title over its top-left corner but room below it: it is labelled
+        // there, not listed under the panel. settings and confirm are shown by the UI only.
+        let svg = try runEvroute(["tree", "--config", "examples/ui-two-pages.yaml", "--format", "svg"]).out
+        let home = try #require(svg.range(of: "<title>home/root</title>"))
+        let group = svg[home.upperBound...].components(separatedBy: "</g>")[0]
+        #expect(group.contains("class=\"label\"") && group.contains(">root</text>"), "\(group)")
+        #expect(!svg.contains("not labelled above"))
+        #expect(svg.components(separatedBy: "shown when presented at run time").count == 3)
+        // kiosk: the hidden debug overlay is labelled (with its flag), and the screens' own handlers are shown.
+        let kiosk = try runEvroute(["tree", "--config", "config/kiosk.yaml", "--format", "svg"]).out
+        let overlay = try #require(kiosk.range(of: "<title>home/root/content/debug-overlay\n"))
+        let overlayGroup = kiosk[overlay.upperBound...].components(separatedBy: "</g>")[0]
+        #expect(overlayGroup.contains(">debug-overlay</text>") && overlayGroup.contains(">hidden</text>"), "\(overlayGroup)")
+        #expect(kiosk.contains("handlers: ui: key") && kiosk.contains("handlers: log: any"))
     }
 
     @Test func svgEscapesWhatItPrints() throws {
