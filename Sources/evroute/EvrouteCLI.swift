@@ -150,9 +150,10 @@ enum EvrouteCLI {
         discussion: """
             text: the tree, indented, with each region's responder chain. svg: a picture to scale,
             one panel per screen (presented screens beside their presenter; hidden regions dashed,
-            non-interactive ones hatched, exclusive ones with a red border, focusable ones marked ◆);
-            open it in a browser, or `rsvg-convert -o layout.png`. json: every display, screen and
-            region with frames, flags, shape, handlers, responder chain and children.
+            non-interactive ones hatched, exclusive ones with a red border, focusable ones marked ◆;
+            labels where the regions over them leave room, regions with none named under the
+            panel); open it in a browser, or `rsvg-convert -o layout.png`. json: every display,
+            screen and region with frames, flags, shape, handlers, responder chain and children.
             """,
         options: [
             configOption,
