@@ -1,3 +1,6 @@
+import EvrouteInput
+import EvrouteJSON
+import EvrouteRuntime
 import Foundation
 import Testing
 
@@ -172,6 +175,24 @@ struct TreeFormatTests {
         #expect(r.out.contains("a&amp;b&lt;&quot;c&quot;&gt;.yaml"))
         try r.out.write(toFile: dir + "/out.svg", atomically: true, encoding: .utf8)
         #expect(try runProgram(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
+    }
+
+    @Test func devicesJSONHasEachRowsFields() throws {
+        let rows = [
+            DeviceListingRow(node: "/dev/input/event3", name: "ILITEK \"Multi\" Touch", kind: .touchscreen, vendor: 0x222a, product: 0x1,
+                             rule: "touch"),
+            DeviceListingRow(node: "/dev/input/event9", name: "", kind: nil, vendor: nil, product: nil, rule: nil, problem: "EACCES"),
+        ]
+        let parsed = try JSONValue.parse(DeviceListingRow.json(rows).serialized)
+        let array = try #require(parsed.arrayValue)
+        #expect(array.count == 2)
+        #expect(array[0]["node"]?.stringValue == "/dev/input/event3")
+        #expect(array[0]["name"]?.stringValue == "ILITEK \"Multi\" Touch")
+        #expect(array[0]["kind"]?.stringValue == "touchscreen")
+        #expect(array[0]["vendor"]?.stringValue == "222a" && array[0]["product"]?.stringValue == "0001")
+        #expect(array[0]["rule"]?.stringValue == "touch" && array[0]["problem"] == .null)
+        for key in ["kind", "vendor", "product", "rule"] { #expect(array[1][key] == .null, "\(key)") }
+        #expect(array[1]["problem"]?.stringValue == "EACCES")
     }
 
     @Test func devicesJSONIsAnArray() throws {
