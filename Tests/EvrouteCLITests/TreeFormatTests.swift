@@ -1,3 +1,5 @@
+import EvrouteConfig
+import EvrouteCore
 import EvrouteInput
 import EvrouteJSON
 import EvrouteRuntime
@@ -47,6 +49,51 @@ struct TreeFormatTests {
                 #expect(hit.out.contains("\"region\":\"\(path)\""), "\(path): \(hit.out)")
             }
         }
+    }
+
+    /// The JSON, read with EvrouteJSON's parser, against the config as written (the spec, not
+    /// the compiled layout the JSON is made from): every region of every screen, by path, with
+    /// its frame as written, its display frame (the frames' origins summed down the tree), its
+    /// flags, its handlers' plugins and its children's names in order.
+    @Test(arguments: layouts)
+    func jsonMatchesTheConfigAsWritten(config: String) throws {
+        let spec = try ConfigLoader.load(path: repoRoot + "/" + config)
+        let r = try runEvroute(["tree", "--config", config, "--format", "json"])
+        let doc = try JSONValue.parse(r.out)
+        var byPath: [String: JSONValue] = [:]
+        var screenNames: [String] = []
+        func walk(_ region: JSONValue) {
+            if let path = region["path"]?.stringValue { byPath[path] = region }
+            for child in region["children"]?.arrayValue ?? [] { walk(child) }
+        }
+        for display in doc["displays"]?.arrayValue ?? [] {
+            for screen in display["screens"]?.arrayValue ?? [] {
+                screenNames.append(screen["name"]?.stringValue ?? "?")
+                if let root = screen["root"] { walk(root) }
+            }
+        }
+        #expect(screenNames.sorted() == spec.screens.map(\.name).sorted())
+        func numbers(_ v: JSONValue?) -> [Double] { v?.arrayValue?.compactMap(\.doubleValue) ?? [] }
+        var count = 0
+        func check(_ region: RegionSpec, path: String, origin: Point) {
+            count += 1
+            guard let json = byPath[path] else { Issue.record("\(config): \(path) is not in the JSON"); return }
+            let f = region.frame
+            #expect(numbers(json["frame"]) == [f.minX, f.minY, f.width, f.height], "\(path)")
+            #expect(numbers(json["display_frame"]) == [origin.x + f.minX, origin.y + f.minY, f.width, f.height], "\(path)")
+            #expect(json["name"]?.stringValue == region.name)
+            #expect(json["hidden"]?.boolValue == region.hidden && json["interactive"]?.boolValue == region.interactive
+                    && json["exclusive"]?.boolValue == region.exclusive && json["focusable"]?.boolValue == region.focusable
+                    && json["multitouch"]?.boolValue == region.multitouch, "\(path)")
+            #expect((json["handlers"]?.arrayValue ?? []).map { $0["plugin"]?.stringValue ?? "" } == region.handlers.map(\.plugin), "\(path)")
+            #expect((json["children"]?.arrayValue ?? []).map { $0["name"]?.stringValue ?? "" } == region.regions.map(\.name), "\(path)")
+            #expect((json["chain"]?.arrayValue ?? []).last?.stringValue == "fallback", "\(path)")
+            for child in region.regions {
+                check(child, path: path + "/" + child.name, origin: Point(x: origin.x + f.minX, y: origin.y + f.minY))
+            }
+        }
+        for screen in spec.screens { check(screen.root, path: screen.name + "/" + screen.root.name, origin: Point(x: 0, y: 0)) }
+        #expect(byPath.count == count, "\(config): \(byPath.count) regions in the JSON, \(count) in the config")
     }
 
     @Test(arguments: layouts)
