@@ -1,5 +1,6 @@
 import EvrouteCore
 import EvrouteJSON
+import EvrouteRuntime
 
 /// `evroute tree --format svg`: a picture of the layout. Each display is a row of panels, one per
 /// screen, each the display's size scaled alike; regions are drawn to scale at their display
@@ -11,11 +12,17 @@ import EvrouteJSON
 /// exclusive-touch ones with a thick red border, focusable ones marked ◆; a screen presented
 /// over another (at start, or by a `present` handler) stands right after its presenter with an
 /// arrow from it; a screen only a UI can show says so. A legend and the application and
-/// fallback handlers end the picture.
+/// fallback handlers end the picture. Given `trails` (`--dry-run --replay … --heatmap`), the
+/// replay's touches are drawn over their screens: a dot where each went down, its path.
 struct TreeSVG {
     let layout: Layout
     /// The config file, for the title.
     let source: String
+    /// Touches to draw over the layout (`--dry-run --replay … --heatmap`): where each went down
+    /// and its path, on the screen that was active when it went down.
+    var trails: [TouchTrails.Trail] = []
+    /// Where the touches come from (the recordings), for the legend.
+    var trailSources: [String] = []
 
     /// The longest side of a screen panel, in SVG pixels.
     static let panelSide = 640.0
@@ -61,6 +68,7 @@ struct TreeSVG {
         var y = Self.margin + 28
         var width = 0.0
         var regionCount = 0
+        var drawnTouches = 0
         for display in layout.displays {
             let scale = min(4, Self.panelSide / max(display.size.width, display.size.height, 1))
             let panelWidth = display.size.width * scale, panelHeight = display.size.height * scale
@@ -80,6 +88,8 @@ struct TreeSVG {
                 if !by.isEmpty { notes.append("presented by " + by.joined(separator: ", ")) }
                 if notes.isEmpty { notes.append("shown when presented at run time (evroute ctl, a UI)") }
                 if !screen.handlers.isEmpty { notes.append("handlers: " + handlerText(screen.handlers)) }
+                let touches = trails.filter { $0.display == display.name && $0.screen == screen.name }
+                if !trails.isEmpty { notes.insert("\(touches.count) touch(es)", at: 0) }
                 body += text("screen \(screen.name)", x: x, y: top - 24, size: 13, weight: "bold")
                 if !notes.isEmpty { body += text(notes.joined(separator: "; "), x: x, y: top - 8, size: 10, fill: "#555", maxWidth: panelWidth) }
                 if let from, let fromX = panelX[from] {
@@ -99,6 +109,8 @@ struct TreeSVG {
                     labels += placed
                     regionCount += 1
                 }
+                if !touches.isEmpty { body += touchMarks(touches, scale: scale) }
+                drawnTouches += touches.count
                 body += "</svg>\n"
                 // Regions with no room for their name (a container filled by its children, a
                 // region too small) are named under the panel: every region is named somewhere.
@@ -131,6 +143,25 @@ struct TreeSVG {
         body += text("→ presents", x: lx, y: y + 12, size: 11, fill: "#36c")
         width = max(width, lx + 90)
         y += 34
+        if !trails.isEmpty {
+            lx = Self.margin
+            body += text("touch-downs", x: lx, y: y + 2, size: 11, weight: "bold")
+            lx += 84
+            for outcome in [TouchTrails.Outcome.handled, .fellThrough, .unhandled, .blocked] {
+                let label = Self.legend(of: outcome), colour = Self.colour(of: outcome)
+                body += "<circle cx=\"\(fmt(lx + 6))\" cy=\"\(fmt(y - 2))\" r=\"5\" fill=\"\(outcome == .blocked ? "none" : colour)\" fill-opacity=\"0.45\" stroke=\"\(colour)\"/>\n"
+                body += text(label, x: lx + 16, y: y + 2, size: 11)
+                lx += 16 + Double(label.count) * 6.2 + 18
+            }
+            body += "<polyline points=\"\(fmt(lx)),\(fmt(y + 2)) \(fmt(lx + 14)),\(fmt(y - 6)) \(fmt(lx + 28)),\(fmt(y))\" fill=\"none\" stroke=\"#1a5fb4\" stroke-opacity=\"0.55\" stroke-width=\"1.5\"/>\n"
+            body += text("its path", x: lx + 34, y: y + 2, size: 11)
+            width = max(width, lx + 100)
+            y += 18
+            var counts = "\(trails.count) touch(es) from " + trailSources.joined(separator: ", ")
+            if drawnTouches < trails.count { counts += "; \(trails.count - drawnTouches) with no screen, not drawn" }
+            body += text(counts, x: Self.margin, y: y, size: 11, fill: "#333", maxWidth: max(width - 2 * Self.margin, 200))
+            y += 18
+        }
         for (name, handlers) in [("application", layout.applicationHandlers), ("fallback", layout.fallbackHandlers)] where !handlers.isEmpty {
             body += text("\(name): " + handlerText(handlers), x: Self.margin, y: y, size: 11)
             y += 16
@@ -177,6 +208,50 @@ struct TreeSVG {
             node = layout.regions[n].parent
         }
         return false
+    }
+
+    /// Touches over a screen's panel (panel coordinates): each path as a line, then each
+    /// touch-down as a translucent dot (overlapping dots darken: where touches gather), coloured
+    /// by whether a handler took the touch; the dot's tooltip names the touch and its region.
+    func touchMarks(_ trails: [TouchTrails.Trail], scale: Double) -> String {
+        var paths = "", downs = ""
+        for t in trails {
+            let colour = Self.colour(of: t.outcome)
+            func point(_ p: Point) -> String { "\(fmt(p.x * scale)),\(fmt(p.y * scale))" }
+            if t.points.count > 1 {
+                let end = t.points[t.points.count - 1]
+                paths += "<polyline points=\"\(t.points.map(point).joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-opacity=\"0.55\" stroke-width=\"1.5\" stroke-linejoin=\"round\"/>"
+                paths += "<circle cx=\"\(fmt(end.x * scale))\" cy=\"\(fmt(end.y * scale))\" r=\"2\" fill=\"\(colour)\"/>\n"
+            }
+            let down = t.points[0]
+            var tip = "touch \(t.id) at [\(fmt(down.x)), \(fmt(down.y))] in \(t.region ?? "no region")"
+            tip += ", " + Self.legend(of: t.outcome)
+            if t.cancelled { tip += ", cancelled" }
+            downs += "<circle cx=\"\(fmt(down.x * scale))\" cy=\"\(fmt(down.y * scale))\" r=\"5\" fill=\"\(t.outcome == .blocked ? "none" : colour)\" fill-opacity=\"0.45\" stroke=\"\(colour)\">"
+            downs += "<title>\(XMLText.escape(tip))</title></circle>\n"
+        }
+        return "<g class=\"touches\">\n" + paths + downs + "</g>\n"
+    }
+
+    /// A touch's colour: blue when its region (or an ancestor, or its screen) took it, orange
+    /// when it fell through to the display, application or fallback, red when nothing took it,
+    /// grey (an empty dot) when it was blocked.
+    static func colour(of outcome: TouchTrails.Outcome) -> String {
+        switch outcome {
+        case .handled: "#1a5fb4"
+        case .fellThrough: "#e66100"
+        case .unhandled: "#c01c28"
+        case .blocked: "#777"
+        }
+    }
+
+    static func legend(of outcome: TouchTrails.Outcome) -> String {
+        switch outcome {
+        case .handled: "taken in its screen"
+        case .fellThrough: "fell through to display, application or fallback"
+        case .unhandled: "taken by nothing"
+        case .blocked: "blocked (exclusive, single touch)"
+        }
     }
 
     /// Whether `r` or one of its ancestors is hidden (hit-testing skips the whole subtree).

@@ -224,6 +224,39 @@ struct TreeFormatTests {
         #expect(try runProgram(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
     }
 
+    /// `--dry-run --replay … --heatmap FILE`: the layout's picture with one dot per touch-down
+    /// (as many as the summary counts), each at its display point scaled into its screen's
+    /// panel, coloured by what took the touch, and the drag's path.
+    @Test func heatmapDrawsEveryTouchOfTheReplay() throws {
+        let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
+        let path = NSTemporaryDirectory() + "evroute-heatmap-\(UUID().uuidString).svg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try runEvroute(["--config", "config/demo.yaml", "--dry-run", "--replay", "demo/touchscreen.events",
+                                "--replay", "demo/keyboard.events", "--heatmap", path])
+        #expect(r.status == 0, "\(r.err)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try runProgram(xmllint, ["--noout", path]).status == 0)
+        // The layout is all there, as in `tree --format svg`.
+        let tree = try runEvroute(["tree", "--config", "config/demo.yaml", "--format", "svg"]).out
+        for line in tree.split(separator: "\n") where line.hasPrefix("<g><title>") { #expect(svg.contains(line), "\(line)") }
+        // "summary: … 10 touch(es)" — one dot each, with its tooltip.
+        let summary = try #require(r.out.split(separator: "\n").last { $0.hasPrefix("summary:") })
+        let touches = try #require(summary.split(separator: ";")[1].split(separator: " ").first.flatMap { Int($0) })
+        let dots = svg.components(separatedBy: "<circle").filter { $0.contains("<title>touch ") }
+        #expect(touches == 10 && dots.count == touches, "\(dots.count) dots, \(summary)")
+        #expect(svg.contains("10 touch(es) from demo/touchscreen.events, demo/keyboard.events"))
+        // The back tap at display (78.44, 51.56), drawn at 50 %: taken by back's handler (blue).
+        #expect(svg.contains("cx=\"39.22\" cy=\"25.78\" r=\"5\" fill=\"#1a5fb4\""), "\(dots.first ?? "")")
+        // title has no handler: the tap fell through to the fallback (orange).
+        #expect(dots.contains { $0.contains("in home/root/header/title, fell through") && $0.contains("fill=\"#e66100\"") })
+        // The drag from volume down into content is a path of many points, ending below volume.
+        let drag = try #require(svg.components(separatedBy: "<polyline").dropFirst().map { $0.prefix { $0 != ">" } }.max { $0.count < $1.count })
+        #expect(drag.split(separator: " ").count > 10, "\(drag)")
+        // Without a replay there is nothing to draw: a usage error.
+        let usage = try runEvroute(["--config", "config/demo.yaml", "--dry-run", "--heatmap", path + ".x"])
+        #expect(usage.status == 2 && usage.err.contains("--heatmap needs --dry-run and --replay"), "\(usage.err)")
+    }
+
     @Test func devicesJSONHasEachRowsFields() throws {
         let rows = [
             DeviceListingRow(node: "/dev/input/event3", name: "ILITEK \"Multi\" Touch", kind: .touchscreen, vendor: 0x222a, product: 0x1,
