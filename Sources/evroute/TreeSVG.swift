@@ -19,8 +19,9 @@ struct TreeSVG {
     /// The config file, for the title.
     let source: String
     /// Touches to draw over the layout (`--dry-run --replay … --heatmap`): where each went down
-    /// and its path, on the screen that was active when it went down.
-    var trails: [TouchTrails.Trail] = []
+    /// and its path, on the screen that was active when it went down. Nil: no heatmap (an empty
+    /// list is a heatmap of no touches, and says so).
+    var trails: [TouchTrails.Trail]? = nil
     /// Where the touches come from (the recordings), for the legend.
     var trailSources: [String] = []
 
@@ -88,8 +89,8 @@ struct TreeSVG {
                 if !by.isEmpty { notes.append("presented by " + by.joined(separator: ", ")) }
                 if notes.isEmpty { notes.append("shown when presented at run time (evroute ctl, a UI)") }
                 if !screen.handlers.isEmpty { notes.append("handlers: " + handlerText(screen.handlers)) }
-                let touches = trails.filter { $0.display == display.name && $0.screen == screen.name }
-                if !trails.isEmpty { notes.insert("\(touches.count) touch(es)", at: 0) }
+                let touches = (trails ?? []).filter { $0.display == display.name && $0.screen == screen.name }
+                if trails != nil { notes.insert("\(touches.count) touch(es)", at: 0) }
                 body += text("screen \(screen.name)", x: x, y: top - 24, size: 13, weight: "bold")
                 if !notes.isEmpty { body += text(notes.joined(separator: "; "), x: x, y: top - 8, size: 10, fill: "#555", maxWidth: panelWidth) }
                 if let from, let fromX = panelX[from] {
@@ -143,7 +144,7 @@ struct TreeSVG {
         body += text("→ presents", x: lx, y: y + 12, size: 11, fill: "#36c")
         width = max(width, lx + 90)
         y += 34
-        if !trails.isEmpty {
+        if let trails {
             lx = Self.margin
             body += text("touch-downs", x: lx, y: y + 2, size: 11, weight: "bold")
             lx += 84
