@@ -1,6 +1,6 @@
 import EvrouteCommandLine
 import EvrouteInput
-import EvrouteJSON
+import EvrouteRuntime
 
 extension EvrouteCLI {
     /// `evroute devices`: the live input devices, their kind, and the device rule that takes each.
@@ -21,7 +21,7 @@ extension EvrouteCLI {
                 throw failure("cannot list devices: \(error)")
             }
             if p.value("format") == "json" {
-                writeOut(devicesJSON(rows).serialized + "\n")
+                writeOut(DeviceListingRow.json(rows).serialized + "\n")
                 return
             }
             if rows.isEmpty {
@@ -36,19 +36,4 @@ extension EvrouteCLI {
                 writeOut(r.enumerated().map { i, c in i == r.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count) }.joined(separator: "  ") + "\n")
             }
         })
-
-    /// `devices --format json`: one object per device; ids as lsusb writes them (4 hex digits).
-    static func devicesJSON(_ rows: [DeviceListingRow]) -> JSONValue {
-        func hex(_ v: UInt16?) -> JSONValue {
-            guard let v else { return .null }
-            let digits = String(v, radix: 16)
-            return .string(String(repeating: "0", count: 4 - digits.count) + digits)
-        }
-        return .array(rows.map { row in
-            .object([
-                ("node", .string(row.node)), ("name", .string(row.name)), ("kind", .string(row.kind?.rawValue)),
-                ("vendor", hex(row.vendor)), ("product", hex(row.product)), ("rule", .string(row.rule)), ("problem", .string(row.problem)),
-            ])
-        })
-    }
 }

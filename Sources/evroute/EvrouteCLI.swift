@@ -7,6 +7,7 @@ import EvrouteCore
 import EvrouteDaemon
 import EvrouteJSON
 import EvrouteRuntime
+import EvrouteSystem
 
 /// `evroute`'s command table: every command, option and argument, spelled once. Parsing, help,
 /// usage errors (exit 2), the man page and the shell completions all come from it.
@@ -56,6 +57,9 @@ enum EvrouteCLI {
             .value("control-socket", valueName: "path",
                    help: "The control socket (`evroute status`, `evroute ctl`); \"none\" for none. A dry-run serves one only when this is given.",
                    default: ControlClient.defaultPath, completion: .file),
+            .value("heatmap", valueName: "file",
+                   help: "With --dry-run --replay: also draw the layout (as `tree --format svg`) with each touch's down point and path over it, into this SVG file.",
+                   completion: .file),
             .flag("exit-after-replay", help: "With --replay: exit 0 once the recordings are routed (the daemon: and the plugins have drained; a dry-run with --control-socket: instead of serving on)."),
             .flag("keep-replay-devices", help: "Daemon with --replay: keep replayed devices plugged in after their recording ends (touches still down stay down)."),
             .flag("replay-paused", help: "With --replay and a control socket: hold the replay until `evroute ctl replay` ({\"command\":\"replay\"})."),
@@ -64,6 +68,9 @@ enum EvrouteCLI {
             .flag("show-keycodes", help: "Daemon: name typing keys (letters, digits, symbols, keypad) in the log; by default they are KEY_*** unless a device rule or handler says log-keys: true."),
         ],
         run: { p in
+            if p.value("heatmap") != nil && (!p.flag("dry-run") || p.values("replay").isEmpty) {
+                throw p.usageError("--heatmap needs --dry-run and --replay (the touches to draw)")
+            }
             guard p.flag("dry-run") else {
                 // The daemon: no subcommand output, logs on stderr (the journal under systemd).
                 // Signals are blocked before anything could start a thread (threads inherit the
@@ -84,8 +91,12 @@ enum EvrouteCLI {
                 if status != 0 { throw CommandLineExit(status) }
                 return
             }
-            let (_, layout) = try loadLayout(p.value("config"))
+            let heatmap = p.value("heatmap")
+            let (spec, layout) = try loadLayout(p.value("config"))
             let runner = DryRun(layout: layout, format: p.value("format") == "json" ? .json : .text)
+            // --heatmap: the touches are collected in front of the summary and the trace.
+            let trails = heatmap.map { _ in TouchTrails(next: runner.summary) }
+            if let trails { runner.session.router.observer = trails }
             // A dry-run serves a control socket only when one is named (SPEC §8: a UI developed
             // against a replay or live devices); "none" means none, as for the daemon.
             let control = p.value("control-socket").flatMap { $0 == "none" ? nil : $0 }.map {
@@ -101,6 +112,17 @@ enum EvrouteCLI {
                 throw exit
             } catch {
                 throw failure("\(error)")
+            }
+            if let heatmap, let trails {
+                let svg = TreeSVG(layout: layout, source: spec.source ?? ConfigLoader.builtInName,
+                                  trails: trails.trails, trailSources: p.values("replay")).render()
+                do {
+                    let fd = try SystemCall.open(heatmap, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
+                    defer { try? SystemCall.close(fd, path: heatmap) }
+                    try SystemCall.writeAll(fd, svg, path: heatmap)
+                } catch {
+                    throw failure("cannot write the heatmap: \(error)")
+                }
             }
         })
 
@@ -150,9 +172,10 @@ enum EvrouteCLI {
         discussion: """
             text: the tree, indented, with each region's responder chain. svg: a picture to scale,
             one panel per screen (presented screens beside their presenter; hidden regions dashed,
-            non-interactive ones hatched, exclusive ones with a red border, focusable ones marked ◆);
-            open it in a browser, or `rsvg-convert -o layout.png`. json: every display, screen and
-            region with frames, flags, shape, handlers, responder chain and children.
+            non-interactive ones hatched, exclusive ones with a red border, focusable ones marked ◆;
+            labels where the regions over them leave room, regions with none named under the
+            panel); open it in a browser, or `rsvg-convert -o layout.png`. json: every display,
+            screen and region with frames, flags, shape, handlers, responder chain and children.
             """,
         options: [
             configOption,

@@ -28,7 +28,7 @@ struct TreeJSON {
         return .object([
             ("name", .string(node.name)),
             ("presented_over", .string(node.presentedOver.map { layout.screens[$0].name })),
-            ("presented_by", .array(TreeSVG.presenters(of: s, in: layout).map { .string(layout.describe($0)) })),
+            ("presented_by", .array(layout.presenters(of: s).map { .string(layout.describe($0)) })),
             ("handlers", handlers(node.handlers)),
             ("chain", chain(.screen(s))),
             ("root", region(node.root)),

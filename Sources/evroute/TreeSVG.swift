@@ -1,30 +1,36 @@
 import EvrouteCore
 import EvrouteJSON
+import EvrouteRuntime
 
 /// `evroute tree --format svg`: a picture of the layout. Each display is a row of panels, one per
 /// screen, each the display's size scaled alike; regions are drawn to scale at their display
-/// frames, parents under children (children back to front), with their names and handlers.
-/// Styles: hidden regions dashed and faded, non-interactive ones hatched, exclusive-touch ones
-/// with a thick red border, focusable ones marked ◆; a screen presented over another (at start,
-/// or by a `present` handler) stands right after its presenter with an arrow from it. A legend
-/// and the application and fallback handlers end the picture.
+/// frames, parents under children (children back to front), with their names, handlers and
+/// flags. A label goes where the regions drawn over its region leave it room
+/// (`SVGLabelPlacer`), each line clipped to its room; a region with no room for its name is
+/// named under the panel; the tooltip (`<title>`) has the region's path and whole label.
+/// Styles: hidden regions (and their subtrees) dashed and faded, non-interactive ones hatched,
+/// exclusive-touch ones with a thick red border, focusable ones marked ◆; a screen presented
+/// over another (at start, or by a `present` handler) stands right after its presenter with an
+/// arrow from it; a screen only a UI can show says so. A legend and the application and
+/// fallback handlers end the picture. Given `trails` (`--dry-run --replay … --heatmap`), the
+/// replay's touches are drawn over their screens: a dot where each went down, its path.
 struct TreeSVG {
     let layout: Layout
     /// The config file, for the title.
     let source: String
+    /// Touches to draw over the layout (`--dry-run --replay … --heatmap`): where each went down
+    /// and its path, on the screen that was active when it went down. Nil: no heatmap (an empty
+    /// list is a heatmap of no touches, and says so).
+    var trails: [TouchTrails.Trail]? = nil
+    /// Where the touches come from (the recordings), for the legend.
+    var trailSources: [String] = []
 
     /// The longest side of a screen panel, in SVG pixels.
-    static let panelSide = 560.0
+    static let panelSide = 640.0
     static let margin = 24.0
     static let gap = 56.0
     /// Room above each panel for its name, notes and the presentation arrows.
     static let header = 64.0
-
-    /// The responders whose `present` handlers present `screen`.
-    static func presenters(of screen: Int, in layout: Layout) -> [ResponderID] {
-        let name = layout.screens[screen].name
-        return layout.handlers.filter { $0.pluginType == .present && $0.options["screen"]?.string == name }.map(\.owner)
-    }
 
     /// The screen a responder belongs to (nil for the display, application and fallback).
     func screen(of responder: ResponderID) -> Int? {
@@ -42,7 +48,7 @@ struct TreeSVG {
         for s in display.screens {
             if let over = layout.screens[s].presentedOver {
                 parentOf[s] = over
-            } else if let from = Self.presenters(of: s, in: layout).lazy.compactMap(screen(of:)).first(where: { $0 != s }) {
+            } else if let from = layout.presenters(of: s).lazy.compactMap(screen(of:)).first(where: { $0 != s }) {
                 parentOf[s] = from
             }
         }
@@ -63,6 +69,7 @@ struct TreeSVG {
         var y = Self.margin + 28
         var width = 0.0
         var regionCount = 0
+        var drawnTouches = 0
         for display in layout.displays {
             let scale = min(4, Self.panelSide / max(display.size.width, display.size.height, 1))
             let panelWidth = display.size.width * scale, panelHeight = display.size.height * scale
@@ -78,8 +85,12 @@ struct TreeSVG {
                 var notes: [String] = []
                 if display.initialScreen == s { notes.append("active at start") }
                 if let over = screen.presentedOver { notes.append("presented over \(layout.screens[over].name) at start") }
-                let by = Self.presenters(of: s, in: layout).map { layout.describe($0) }
+                let by = layout.presenters(of: s).map { layout.describe($0) }
                 if !by.isEmpty { notes.append("presented by " + by.joined(separator: ", ")) }
+                if notes.isEmpty { notes.append("shown when presented at run time (evroute ctl, a UI)") }
+                if !screen.handlers.isEmpty { notes.append("handlers: " + handlerText(screen.handlers)) }
+                let touches = (trails ?? []).filter { $0.display == display.name && $0.screen == screen.name }
+                if trails != nil { notes.insert("\(touches.count) touch(es)", at: 0) }
                 body += text("screen \(screen.name)", x: x, y: top - 24, size: 13, weight: "bold")
                 if !notes.isEmpty { body += text(notes.joined(separator: "; "), x: x, y: top - 8, size: 10, fill: "#555", maxWidth: panelWidth) }
                 if let from, let fromX = panelX[from] {
@@ -87,21 +98,25 @@ struct TreeSVG {
                     body += "<path d=\"M \(fmt(x1)) \(fmt(top - 36)) Q \(fmt((x1 + x2) / 2)) \(fmt(top - 60)) \(fmt(x2 - 8)) \(fmt(top - 36))\" fill=\"none\" stroke=\"#36c\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n"
                 }
                 body += "<rect x=\"\(fmt(x))\" y=\"\(fmt(top))\" width=\"\(fmt(panelWidth))\" height=\"\(fmt(panelHeight))\" fill=\"#fafafa\" stroke=\"#222\" stroke-width=\"1.5\"/>\n"
-                body += "<svg x=\"\(fmt(x))\" y=\"\(fmt(top))\" width=\"\(fmt(panelWidth))\" height=\"\(fmt(panelHeight))\" overflow=\"hidden\">\n"
+                body += "<svg class=\"panel\" x=\"\(fmt(x))\" y=\"\(fmt(top))\" width=\"\(fmt(panelWidth))\" height=\"\(fmt(panelHeight))\" overflow=\"hidden\">\n"
+                // Labels are placed in drawing order, each clear of the regions drawn over its
+                // region (and, for an outline, of what shows through it and the labels before).
+                var labels: [Rect] = []
+                var unnamed: [Int] = []
                 for r in screen.regions {
-                    body += region(r, scale: scale)
+                    let (svg, placed) = region(r, scale: scale, labels: labels)
+                    body += svg
+                    if placed.isEmpty { unnamed.append(r) }
+                    labels += placed
                     regionCount += 1
                 }
+                if !touches.isEmpty { body += touchMarks(touches, scale: scale) }
+                drawnTouches += touches.count
                 body += "</svg>\n"
-                // Regions whose label a region drawn over them hides (a container filled by its
-                // children) are named under the panel, so every region is named in the picture.
-                let covered = Array(screen.regions).filter { r in
-                    let f = layout.regions[r].absoluteFrame
-                    let spot = Point(x: f.minX + 3 / scale, y: f.minY + 6 / scale)
-                    return screen.regions.contains { o in o > r && !layout.regions[o].hidden && layout.regions[o].absoluteFrame.contains(spot) }
-                }
-                if !covered.isEmpty {
-                    body += text("under others: " + covered.map { layout.regions[$0].name }.joined(separator: ", "),
+                // Regions with no room for their name (a container filled by its children, a
+                // region too small) are named under the panel: every region is named somewhere.
+                if !unnamed.isEmpty {
+                    body += text("not labelled above (covered or too small): " + unnamed.map { layout.regions[$0].name }.joined(separator: ", "),
                                  x: x, y: top + panelHeight + 14, size: 10, fill: "#555", maxWidth: panelWidth)
                 }
                 x += panelWidth + Self.gap
@@ -129,6 +144,25 @@ struct TreeSVG {
         body += text("→ presents", x: lx, y: y + 12, size: 11, fill: "#36c")
         width = max(width, lx + 90)
         y += 34
+        if let trails {
+            lx = Self.margin
+            body += text("touch-downs", x: lx, y: y + 2, size: 11, weight: "bold")
+            lx += 84
+            for outcome in [TouchTrails.Outcome.handled, .fellThrough, .unhandled, .blocked] {
+                let label = Self.legend(of: outcome), colour = Self.colour(of: outcome)
+                body += "<circle cx=\"\(fmt(lx + 6))\" cy=\"\(fmt(y - 2))\" r=\"5\" fill=\"\(outcome == .blocked ? "none" : colour)\" fill-opacity=\"0.45\" stroke=\"\(colour)\"/>\n"
+                body += text(label, x: lx + 16, y: y + 2, size: 11)
+                lx += 16 + Double(label.count) * 6.2 + 18
+            }
+            body += "<polyline points=\"\(fmt(lx)),\(fmt(y + 2)) \(fmt(lx + 14)),\(fmt(y - 6)) \(fmt(lx + 28)),\(fmt(y))\" fill=\"none\" stroke=\"#1a5fb4\" stroke-opacity=\"0.55\" stroke-width=\"1.5\"/>\n"
+            body += text("its path", x: lx + 34, y: y + 2, size: 11)
+            width = max(width, lx + 100)
+            y += 18
+            var counts = "\(trails.count) touch(es) from " + trailSources.joined(separator: ", ")
+            if drawnTouches < trails.count { counts += "; \(trails.count - drawnTouches) with no screen, not drawn" }
+            body += text(counts, x: Self.margin, y: y, size: 11, fill: "#333", maxWidth: max(width - 2 * Self.margin, 200))
+            y += 18
+        }
         for (name, handlers) in [("application", layout.applicationHandlers), ("fallback", layout.fallbackHandlers)] where !handlers.isEmpty {
             body += text("\(name): " + handlerText(handlers), x: Self.margin, y: y, size: 11)
             y += 16
@@ -137,7 +171,7 @@ struct TreeSVG {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(fmt(width.rounded(.up)))\" height=\"\(fmt(height.rounded(.up)))\" "
         out += "viewBox=\"0 0 \(fmt(width.rounded(.up))) \(fmt(height.rounded(.up)))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
-        out += "<title>\(Self.escape("evroute layout \(source)"))</title>\n"
+        out += "<title>\(XMLText.escape("evroute layout \(source)"))</title>\n"
         out += """
             <defs>
             <pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -155,45 +189,156 @@ struct TreeSVG {
         return out + body + "</svg>\n"
     }
 
+    /// A region's box in panel coordinates.
+    func box(_ r: Int, scale: Double) -> Rect {
+        let f = layout.regions[r].absoluteFrame
+        return Rect(x: f.minX * scale, y: f.minY * scale, width: max(f.width * scale, 0), height: max(f.height * scale, 0))
+    }
+
+    /// The box a region's drawing covers: its box and, exclusive, half its thick border.
+    func drawnBox(_ r: Int, scale: Double) -> Rect {
+        let b = box(r, scale: scale)
+        return layout.regions[r].exclusive ? b.inset(by: EdgeInsets(top: -1.5, left: -1.5, bottom: -1.5, right: -1.5)) : b
+    }
+
+    /// Whether `a` is `r` or one of its ancestors.
+    func isAncestor(_ a: Int, of r: Int) -> Bool {
+        var node: Int? = r
+        while let n = node {
+            if n == a { return true }
+            node = layout.regions[n].parent
+        }
+        return false
+    }
+
+    /// Touches over a screen's panel (panel coordinates): each path as a line, then each
+    /// touch-down as a translucent dot (overlapping dots darken: where touches gather), coloured
+    /// by whether a handler took the touch; the dot's tooltip names the touch and its region.
+    func touchMarks(_ trails: [TouchTrails.Trail], scale: Double) -> String {
+        var paths = "", downs = ""
+        for t in trails {
+            let colour = Self.colour(of: t.outcome)
+            func point(_ p: Point) -> String { "\(fmt(p.x * scale)),\(fmt(p.y * scale))" }
+            if t.points.count > 1 {
+                let end = t.points[t.points.count - 1]
+                paths += "<polyline points=\"\(t.points.map(point).joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-opacity=\"0.55\" stroke-width=\"1.5\" stroke-linejoin=\"round\"/>"
+                paths += "<circle cx=\"\(fmt(end.x * scale))\" cy=\"\(fmt(end.y * scale))\" r=\"2\" fill=\"\(colour)\"/>\n"
+            }
+            let down = t.points[0]
+            var tip = "touch \(t.id) at [\(fmt(down.x)), \(fmt(down.y))] in \(t.region ?? "no region")"
+            tip += ", " + Self.legend(of: t.outcome)
+            if t.cancelled { tip += ", cancelled" }
+            downs += "<circle cx=\"\(fmt(down.x * scale))\" cy=\"\(fmt(down.y * scale))\" r=\"5\" fill=\"\(t.outcome == .blocked ? "none" : colour)\" fill-opacity=\"0.45\" stroke=\"\(colour)\">"
+            downs += "<title>\(XMLText.escape(tip))</title></circle>\n"
+        }
+        return "<g class=\"touches\">\n" + paths + downs + "</g>\n"
+    }
+
+    /// A touch's colour: blue when its region (or an ancestor, or its screen) took it, orange
+    /// when it fell through to the display, application or fallback, red when nothing took it,
+    /// grey (an empty dot) when it was blocked.
+    static func colour(of outcome: TouchTrails.Outcome) -> String {
+        switch outcome {
+        case .handled: "#1a5fb4"
+        case .fellThrough: "#e66100"
+        case .unhandled: "#c01c28"
+        case .blocked: "#777"
+        }
+    }
+
+    static func legend(of outcome: TouchTrails.Outcome) -> String {
+        switch outcome {
+        case .handled: "taken in its screen"
+        case .fellThrough: "fell through to display, application or fallback"
+        case .unhandled: "taken by nothing"
+        case .blocked: "blocked (exclusive, single touch)"
+        }
+    }
+
+    /// Whether `r` or one of its ancestors is hidden (hit-testing skips the whole subtree).
+    func isHiddenInTree(_ r: Int) -> Bool {
+        var node: Int? = r
+        while let n = node {
+            if layout.regions[n].hidden { return true }
+            node = layout.regions[n].parent
+        }
+        return false
+    }
+
     /// One region: its shape at its display frame (panel coordinates), its style, and its
-    /// label (name, handlers, marks) clipped to the region.
-    func region(_ r: Int, scale: Double) -> String {
+    /// label (name, handlers, flags), placed clear of the regions drawn over it and of `labels`
+    /// (the boxes of the labels drawn before it, in panel coordinates). Returns the SVG and the
+    /// boxes of the label's lines (none when the name found no room).
+    func region(_ r: Int, scale: Double, labels: [Rect]) -> (svg: String, labels: [Rect]) {
         let node = layout.regions[r]
-        let f = node.absoluteFrame
-        let x = f.minX * scale, y = f.minY * scale, w = max(f.width * scale, 0), h = max(f.height * scale, 0)
+        let screen = layout.screens[node.screen]
+        let frame = box(r, scale: scale)
+        let hidden = isHiddenInTree(r)
         let palette = ["#eef2f7", "#dde8f5", "#d3ecd9", "#f6e9cf", "#ead9f2", "#f5d9dc"]
-        // A hidden region is an outline only (it hides nothing drawn before it), labelled at its
-        // bottom so that the regions under it keep their labels.
-        var style = node.hidden ? "fill=\"none\"" : "fill=\"\(palette[min(node.depth, palette.count - 1)])\""
+        // A hidden region is an outline only (it hides nothing drawn before it), a little inside
+        // its frame so that it shows where it lies on its parent's edge, labelled at its bottom
+        // so that the regions under it keep their labels.
+        var style = hidden ? "fill=\"none\"" : "fill=\"\(palette[min(node.depth, palette.count - 1)])\""
         if node.opacity < 1 { style += " fill-opacity=\"\(fmt(max(node.opacity, 0.15)))\"" }
         style += node.exclusive ? " stroke=\"#c00\" stroke-width=\"3\"" : " stroke=\"#444\" stroke-width=\"1\""
-        var out = "<g\(node.hidden ? " opacity=\"0.6\"" : "")><title>\(Self.escape(node.path))</title>\n"
-        let dash = node.hidden ? " stroke-dasharray=\"5 3\"" : ""
-        out += shapeElement(node, x: x, y: y, w: w, h: h, scale: scale, attributes: style + dash)
-        if !node.interactive {
-            out += shapeElement(node, x: x, y: y, w: w, h: h, scale: scale, attributes: "fill=\"url(#hatch)\" fill-opacity=\"0.8\" stroke=\"none\"")
-        }
-        // The label: name on the first line, handlers and flags below, clipped to the region.
-        let size = max(7, min(12, h / 3.2, w / 5))
-        var lines = [(node.name + (node.focusable ? " ◆" : ""), "bold", node.focusable ? "#1a5fb4" : "#111")]
-        if !node.handlers.isEmpty { lines.append((handlerText(node.handlers), "normal", "#333")) }
+        var lines = [SVGLabelPlacer.Line(text: node.name + (node.focusable ? " ◆" : ""), bold: true, fill: node.focusable ? "#1a5fb4" : "#111")]
+        if !node.handlers.isEmpty { lines.append(.init(text: handlerText(node.handlers), bold: false, fill: "#333")) }
         var flags: [String] = []
-        if node.hidden { flags.append("hidden") }
+        if node.hidden { flags.append("hidden") } else if hidden { flags.append("in a hidden region") }
         if !node.interactive { flags.append("not interactive") }
         if node.exclusive { flags.append("exclusive") }
         if !node.multitouch { flags.append("single touch") }
         if !node.gestures.isEmpty { flags.append("gestures: " + node.gestures.map(\.name).joined(separator: ", ")) }
-        if !flags.isEmpty { lines.append((flags.joined(separator: ", "), "normal", "#7a1f1f")) }
-        out += "<svg x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(h))\" overflow=\"hidden\">\n"
-        let first = node.hidden ? max(h - Double(lines.count) * (size + 2) - 2, 0) : 0
-        for (i, line) in lines.enumerated() where Double(i + 1) * (size + 2) <= h + size / 2 {
-            out += text(line.0, x: 3, y: first + 2 + size + Double(i) * (size + 2), size: i == 0 ? size : max(6, size - 1.5), weight: line.1, fill: line.2)
+        if !flags.isEmpty { lines.append(.init(text: flags.joined(separator: ", "), bold: false, fill: "#7a1f1f")) }
+        // The tooltip has the whole label, whatever the picture had room for.
+        var out = "<g\(hidden ? " opacity=\"0.6\"" : "")><title>"
+        out += XMLText.escape(([node.path] + lines.dropFirst().map(\.text)).joined(separator: "\n")) + "</title>\n"
+        let outline = hidden && frame.width > 6 && frame.height > 6 ? frame.inset(by: EdgeInsets(top: 1.5, left: 1.5, bottom: 1.5, right: 1.5)) : frame
+        out += shapeElement(node, in: outline, scale: scale, attributes: style + (hidden ? " stroke-dasharray=\"5 3\"" : ""))
+        if !node.interactive {
+            out += shapeElement(node, in: frame, scale: scale, attributes: "fill=\"url(#hatch)\" fill-opacity=\"0.8\" stroke=\"none\"")
         }
-        out += "</svg></g>\n"
-        return out
+        // What the label must keep clear of: the regions drawn over this one; for an outline,
+        // also the regions that show through it (but its ancestors) and the labels before it.
+        var obstacles = screen.regions.filter { $0 > r && !isHiddenInTree($0) }.map { drawnBox($0, scale: scale) }
+        if hidden {
+            obstacles += screen.regions.filter { $0 < r && !isAncestor($0, of: r) }.map { drawnBox($0, scale: scale) } + labels
+        }
+        let (area, centred) = labelArea(node, frame: frame, scale: scale)
+        let size = max(7, min(12, area.height / 3.2, area.width / 5))
+        let placed = SVGLabelPlacer(box: area, avoiding: obstacles).place(lines, size: size, bottomFirst: hidden)
+        for line in placed {
+            // Each line clipped to the room it has.
+            out += "<svg class=\"label\" x=\"\(fmt(line.box.minX))\" y=\"\(fmt(line.box.minY))\" width=\"\(fmt(line.box.width))\" height=\"\(fmt(line.box.height))\" overflow=\"hidden\">"
+            out += text(line.text, x: centred ? line.box.width / 2 : 0, y: line.baseline, size: line.size, weight: line.bold ? "bold" : "normal",
+                        fill: line.fill, anchor: centred ? "middle" : nil, newline: false)
+            out += "</svg>\n"
+        }
+        out += "</g>\n"
+        return (out, placed.map(\.box))
     }
 
-    func shapeElement(_ node: RegionNode, x: Double, y: Double, w: Double, h: Double, scale: Double, attributes: String) -> String {
+    /// Where a region's label may go (panel coordinates), and whether it is centred: the frame;
+    /// within the corners of a rounded rectangle; an ellipse's or a polygon's middle, centred,
+    /// where a left-aligned label would stand outside the shape.
+    func labelArea(_ node: RegionNode, frame: Rect, scale: Double) -> (area: Rect, centred: Bool) {
+        let w = frame.width, h = frame.height
+        switch node.shape {
+        case .rectangle:
+            return (frame, false)
+        case .roundedRectangle(let radius):
+            let inset = min(radius * scale, w / 2, h / 2) * 0.4
+            return (frame.inset(by: EdgeInsets(top: 0, left: inset, bottom: 0, right: inset)), false)
+        case .ellipse:
+            return (frame.inset(by: EdgeInsets(top: h * 0.2, left: w * 0.1, bottom: h * 0.1, right: w * 0.1)), true)
+        case .polygon:
+            return (frame.inset(by: EdgeInsets(top: h * 0.3, left: w * 0.1, bottom: h * 0.1, right: w * 0.1)), true)
+        }
+    }
+
+    /// The region's shape drawn in `frame` (panel coordinates).
+    func shapeElement(_ node: RegionNode, in frame: Rect, scale: Double, attributes: String) -> String {
+        let x = frame.minX, y = frame.minY, w = frame.width, h = frame.height
         switch node.shape {
         case .rectangle:
             return "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(h))\" \(attributes)/>\n"
@@ -202,6 +347,7 @@ struct TreeSVG {
         case .ellipse:
             return "<ellipse cx=\"\(fmt(x + w / 2))\" cy=\"\(fmt(y + h / 2))\" rx=\"\(fmt(w / 2))\" ry=\"\(fmt(h / 2))\" \(attributes)/>\n"
         case .polygon(let vertices):
+            // Vertices are in the region's coordinates; an outline inset keeps the frame's origin.
             let points = vertices.map { "\(fmt(x + $0.x * scale)),\(fmt(y + $0.y * scale))" }.joined(separator: " ")
             return "<polygon points=\"\(points)\" \(attributes)/>\n"
         }
@@ -215,37 +361,19 @@ struct TreeSVG {
     }
 
     func text(_ content: String, x: Double, y: Double, size: Double, weight: String = "normal", fill: String = "#111",
-              maxWidth: Double? = nil) -> String {
+              maxWidth: Double? = nil, anchor: String? = nil, newline: Bool = true) -> String {
         var attributes = "x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"\(fmt(size))\" fill=\"\(fill)\""
+        if let anchor { attributes += " text-anchor=\"\(anchor)\"" }
         if weight != "normal" { attributes += " font-weight=\"\(weight)\"" }
         // Shrink a long line to the width it has rather than let it run into the next panel.
         if let maxWidth, Double(content.count) * size * 0.55 > maxWidth {
             attributes += " textLength=\"\(fmt(maxWidth))\" lengthAdjust=\"spacingAndGlyphs\""
         }
-        return "<text \(attributes)>\(Self.escape(content))</text>\n"
+        return "<text \(attributes)>\(XMLText.escape(content))</text>" + (newline ? "\n" : "")
     }
 
     func fmt(_ v: Double) -> String {
         // Two decimals at most: the picture's precision, and short files.
         JSONText.number((v * 100).rounded() / 100, style: .shortest)
-    }
-
-    /// The one XML escaper: text and attribute values (`&`, `<`, `>`, `"`, `'`); characters XML
-    /// 1.0 cannot hold (C0 controls but tab and newline) become U+FFFD.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n": out.unicodeScalars.append(scalar)
-            default: if scalar.value < 0x20 { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
     }
 }

@@ -1,3 +1,8 @@
+import EvrouteConfig
+import EvrouteCore
+import EvrouteInput
+import EvrouteJSON
+import EvrouteRuntime
 import Foundation
 import Testing
 
@@ -46,6 +51,51 @@ struct TreeFormatTests {
         }
     }
 
+    /// The JSON, read with EvrouteJSON's parser, against the config as written (the spec, not
+    /// the compiled layout the JSON is made from): every region of every screen, by path, with
+    /// its frame as written, its display frame (the frames' origins summed down the tree), its
+    /// flags, its handlers' plugins and its children's names in order.
+    @Test(arguments: layouts)
+    func jsonMatchesTheConfigAsWritten(config: String) throws {
+        let spec = try ConfigLoader.load(path: repoRoot + "/" + config)
+        let r = try runEvroute(["tree", "--config", config, "--format", "json"])
+        let doc = try JSONValue.parse(r.out)
+        var byPath: [String: JSONValue] = [:]
+        var screenNames: [String] = []
+        func walk(_ region: JSONValue) {
+            if let path = region["path"]?.stringValue { byPath[path] = region }
+            for child in region["children"]?.arrayValue ?? [] { walk(child) }
+        }
+        for display in doc["displays"]?.arrayValue ?? [] {
+            for screen in display["screens"]?.arrayValue ?? [] {
+                screenNames.append(screen["name"]?.stringValue ?? "?")
+                if let root = screen["root"] { walk(root) }
+            }
+        }
+        #expect(screenNames.sorted() == spec.screens.map(\.name).sorted())
+        func numbers(_ v: JSONValue?) -> [Double] { v?.arrayValue?.compactMap(\.doubleValue) ?? [] }
+        var count = 0
+        func check(_ region: RegionSpec, path: String, origin: Point) {
+            count += 1
+            guard let json = byPath[path] else { Issue.record("\(config): \(path) is not in the JSON"); return }
+            let f = region.frame
+            #expect(numbers(json["frame"]) == [f.minX, f.minY, f.width, f.height], "\(path)")
+            #expect(numbers(json["display_frame"]) == [origin.x + f.minX, origin.y + f.minY, f.width, f.height], "\(path)")
+            #expect(json["name"]?.stringValue == region.name)
+            #expect(json["hidden"]?.boolValue == region.hidden && json["interactive"]?.boolValue == region.interactive
+                    && json["exclusive"]?.boolValue == region.exclusive && json["focusable"]?.boolValue == region.focusable
+                    && json["multitouch"]?.boolValue == region.multitouch, "\(path)")
+            #expect((json["handlers"]?.arrayValue ?? []).map { $0["plugin"]?.stringValue ?? "" } == region.handlers.map(\.plugin), "\(path)")
+            #expect((json["children"]?.arrayValue ?? []).map { $0["name"]?.stringValue ?? "" } == region.regions.map(\.name), "\(path)")
+            #expect((json["chain"]?.arrayValue ?? []).last?.stringValue == "fallback", "\(path)")
+            for child in region.regions {
+                check(child, path: path + "/" + child.name, origin: Point(x: origin.x + f.minX, y: origin.y + f.minY))
+            }
+        }
+        for screen in spec.screens { check(screen.root, path: screen.name + "/" + screen.root.name, origin: Point(x: 0, y: 0)) }
+        #expect(byPath.count == count, "\(config): \(byPath.count) regions in the JSON, \(count) in the config")
+    }
+
     @Test(arguments: layouts)
     func svgIsWellFormedRendersAndNamesEveryRegion(config: String) throws {
         let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
@@ -61,12 +111,14 @@ struct TreeFormatTests {
         #expect(png.status == 0, "\(png.err)")
         let size = (try? FileManager.default.attributesOfItem(atPath: path + ".png")[.size] as? Int) ?? 0
         #expect(size > 5_000, "the rendered picture is \(size) bytes")
-        // Every region has its path as a tooltip and its name in a text element (drawn in it,
-        // or listed under the panel when regions over it hide its label).
+        // Every region has its path (then its whole label) as a tooltip and its name in a text
+        // element (drawn in it, or listed under the panel when it has no room for it).
         for region in try regions(config) {
             let name = try #require(region["name"] as? String)
-            #expect(r.out.contains("<title>\(region["path"] as! String)</title>"), "\(name)")
-            #expect(r.out.contains(">\(name)<") || r.out.contains(">\(name) ◆<") || r.out.range(of: "under others: [^<]*\\b\(name)\\b", options: .regularExpression) != nil,
+            let path = try #require(region["path"] as? String)
+            #expect(r.out.contains("<title>\(path)</title>") || r.out.contains("<title>\(path)\n"), "\(name)")
+            #expect(r.out.contains(">\(name)<") || r.out.contains(">\(name) ◆<")
+                    || r.out.range(of: "not labelled above \\(covered or too small\\): [^<]*\\b\(name)\\b", options: .regularExpression) != nil,
                     "\(config): region \(name) is not named")
         }
     }
@@ -85,6 +137,79 @@ struct TreeFormatTests {
         #expect(home.lowerBound < admin.lowerBound)
     }
 
+    /// The boxes of an SVG element's numeric attributes, e.g. `x y width height`.
+    static func numbers(_ element: Substring, _ names: [String]) -> [Double]? {
+        var values: [Double] = []
+        for name in names {
+            guard let r = element.range(of: " \(name)=\"([-0-9.]+)\"", options: .regularExpression) else { return nil }
+            let attribute = element[r].dropFirst(name.count + 3).dropLast()
+            guard let value = Double(attribute) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Labels stay readable: in every shipped layout, each line of a region's label lies within
+    /// the region's rectangle and clear of every (visible, rectangular) region drawn after it,
+    /// which would paint over it.
+    @Test(arguments: layouts)
+    func svgLabelsStayInTheirRegionAndClearOfRegionsDrawnOverThem(config: String) throws {
+        let svg = try runEvroute(["tree", "--config", config, "--format", "svg"]).out
+        var checked = 0
+        for panel in svg.components(separatedBy: "<svg class=\"panel\"").dropFirst() {
+            // One group per region, in drawing order: its tooltip, its shape, its label's lines.
+            struct Group { var path: String; var hidden: Bool; var box: [Double]?; var labels: [[Double]] }
+            var groups: [Group] = []
+            for chunk in panel.components(separatedBy: "<g").dropFirst() {
+                guard let titleEnd = chunk.range(of: "</title>"), let titleStart = chunk.range(of: "<title>") else { continue }
+                let path = String(chunk[titleStart.upperBound..<titleEnd.lowerBound].prefix { $0 != "\n" })
+                let shape = chunk[titleEnd.upperBound...].drop { $0 == "\n" }.prefix { $0 != "\n" }
+                let box = shape.hasPrefix("<rect") ? Self.numbers(shape, ["x", "y", "width", "height"]) : nil
+                let labels = chunk.components(separatedBy: "<svg class=\"label\"").dropFirst().compactMap {
+                    Self.numbers($0.prefix { $0 != ">" }, ["x", "y", "width", "height"])
+                }
+                groups.append(Group(path: path, hidden: chunk.hasPrefix(" opacity=\"0.6\""), box: box, labels: labels))
+            }
+            #expect(!groups.isEmpty, "\(config): no regions in a panel")
+            func intersects(_ a: [Double], _ b: [Double], slack: Double) -> Bool {
+                a[0] < b[0] + b[2] - slack && b[0] < a[0] + a[2] - slack && a[1] < b[1] + b[3] - slack && b[1] < a[1] + a[3] - slack
+            }
+            for (i, group) in groups.enumerated() {
+                for label in group.labels {
+                    if let box = group.box {
+                        let slack = group.hidden ? 2.0 : 0.5   // a hidden region's outline is drawn inside its frame
+                        #expect(label[0] >= box[0] - slack && label[1] >= box[1] - slack
+                                && label[0] + label[2] <= box[0] + box[2] + slack && label[1] + label[3] <= box[1] + box[3] + slack,
+                                "\(config): a label line of \(group.path) \(label) leaves its region \(box)")
+                    }
+                    for later in groups[(i + 1)...] where !later.hidden {
+                        guard let box = later.box else { continue }
+                        #expect(!intersects(label, box, slack: 0.5), "\(config): \(later.path) \(box) is drawn over the label of \(group.path) \(label)")
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 0, "\(config): no label lines found")
+    }
+
+    @Test func svgPlacesLabelsWhereThereIsRoomAndSaysHowScreensAreShown() throws {
+        // home's root has a title over its top-left corner but room below it: it is labelled
+        // there, not listed under the panel. settings and confirm are shown by the UI only.
+        let svg = try runEvroute(["tree", "--config", "examples/ui-two-pages.yaml", "--format", "svg"]).out
+        let home = try #require(svg.range(of: "<title>home/root</title>"))
+        let group = svg[home.upperBound...].components(separatedBy: "</g>")[0]
+        #expect(group.contains("class=\"label\"") && group.contains(">root</text>"), "\(group)")
+        #expect(!svg.contains("not labelled above"))
+        #expect(svg.components(separatedBy: "shown when presented at run time").count == 3)
+        // kiosk: the hidden debug overlay is labelled (with its flag), and the screens' own handlers are shown.
+        let kiosk = try runEvroute(["tree", "--config", "config/kiosk.yaml", "--format", "svg"]).out
+        let overlay = try #require(kiosk.range(of: "<title>home/root/content/debug-overlay\n"))
+        let overlayGroup = kiosk[overlay.upperBound...].components(separatedBy: "</g>")[0]
+        #expect(overlayGroup.contains(">debug-overlay</text>") && overlayGroup.contains(">hidden</text>"), "\(overlayGroup)")
+        #expect(kiosk.contains("handlers: ui: key") && kiosk.contains("handlers: log: any"))
+    }
+
     @Test func svgEscapesWhatItPrints() throws {
         let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
         let dir = NSTemporaryDirectory() + "evroute-tree-\(UUID().uuidString)"
@@ -97,6 +222,57 @@ struct TreeFormatTests {
         #expect(r.out.contains("a&amp;b&lt;&quot;c&quot;&gt;.yaml"))
         try r.out.write(toFile: dir + "/out.svg", atomically: true, encoding: .utf8)
         #expect(try runProgram(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
+    }
+
+    /// `--dry-run --replay … --heatmap FILE`: the layout's picture with one dot per touch-down
+    /// (as many as the summary counts), each at its display point scaled into its screen's
+    /// panel, coloured by what took the touch, and the drag's path.
+    @Test func heatmapDrawsEveryTouchOfTheReplay() throws {
+        let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
+        let path = NSTemporaryDirectory() + "evroute-heatmap-\(UUID().uuidString).svg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try runEvroute(["--config", "config/demo.yaml", "--dry-run", "--replay", "demo/touchscreen.events",
+                                "--replay", "demo/keyboard.events", "--heatmap", path])
+        #expect(r.status == 0, "\(r.err)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try runProgram(xmllint, ["--noout", path]).status == 0)
+        // The layout is all there, as in `tree --format svg`.
+        let tree = try runEvroute(["tree", "--config", "config/demo.yaml", "--format", "svg"]).out
+        for line in tree.split(separator: "\n") where line.hasPrefix("<g><title>") { #expect(svg.contains(line), "\(line)") }
+        // "summary: … 10 touch(es)" — one dot each, with its tooltip.
+        let summary = try #require(r.out.split(separator: "\n").last { $0.hasPrefix("summary:") })
+        let touches = try #require(summary.split(separator: ";")[1].split(separator: " ").first.flatMap { Int($0) })
+        let dots = svg.components(separatedBy: "<circle").filter { $0.contains("<title>touch ") }
+        #expect(touches == 10 && dots.count == touches, "\(dots.count) dots, \(summary)")
+        #expect(svg.contains("10 touch(es) from demo/touchscreen.events, demo/keyboard.events"))
+        // The back tap at display (78.44, 51.56), drawn at 50 %: taken by back's handler (blue).
+        #expect(svg.contains("cx=\"39.22\" cy=\"25.78\" r=\"5\" fill=\"#1a5fb4\""), "\(dots.first ?? "")")
+        // title has no handler: the tap fell through to the fallback (orange).
+        #expect(dots.contains { $0.contains("in home/root/header/title, fell through") && $0.contains("fill=\"#e66100\"") })
+        // The drag from volume down into content is a path of many points, ending below volume.
+        let drag = try #require(svg.components(separatedBy: "<polyline").dropFirst().map { $0.prefix { $0 != ">" } }.max { $0.count < $1.count })
+        #expect(drag.split(separator: " ").count > 10, "\(drag)")
+        // Without a replay there is nothing to draw: a usage error.
+        let usage = try runEvroute(["--config", "config/demo.yaml", "--dry-run", "--heatmap", path + ".x"])
+        #expect(usage.status == 2 && usage.err.contains("--heatmap needs --dry-run and --replay"), "\(usage.err)")
+    }
+
+    @Test func devicesJSONHasEachRowsFields() throws {
+        let rows = [
+            DeviceListingRow(node: "/dev/input/event3", name: "ILITEK \"Multi\" Touch", kind: .touchscreen, vendor: 0x222a, product: 0x1,
+                             rule: "touch"),
+            DeviceListingRow(node: "/dev/input/event9", name: "", kind: nil, vendor: nil, product: nil, rule: nil, problem: "EACCES"),
+        ]
+        let parsed = try JSONValue.parse(DeviceListingRow.json(rows).serialized)
+        let array = try #require(parsed.arrayValue)
+        #expect(array.count == 2)
+        #expect(array[0]["node"]?.stringValue == "/dev/input/event3")
+        #expect(array[0]["name"]?.stringValue == "ILITEK \"Multi\" Touch")
+        #expect(array[0]["kind"]?.stringValue == "touchscreen")
+        #expect(array[0]["vendor"]?.stringValue == "222a" && array[0]["product"]?.stringValue == "0001")
+        #expect(array[0]["rule"]?.stringValue == "touch" && array[0]["problem"] == .null)
+        for key in ["kind", "vendor", "product", "rule"] { #expect(array[1][key] == .null, "\(key)") }
+        #expect(array[1]["problem"]?.stringValue == "EACCES")
     }
 
     @Test func devicesJSONIsAnArray() throws {
