@@ -125,6 +125,18 @@ final class SpecReader {
         return nil
     }
 
+    /// A number in `range` (``LayoutLimits``); out of range is an error at the value.
+    func bounded(_ node: YAMLNode, _ what: String, _ range: ClosedRange<Double>) -> Double? {
+        guard let n = number(node, what) else { return nil }
+        guard range.contains(n) else { outOfRange(node, what, range); return nil }
+        return n
+    }
+
+    /// `WHAT must be between LOW and HIGH, found VALUE`, at the value.
+    func outOfRange(_ node: YAMLNode, _ what: String, _ range: ClosedRange<Double>) {
+        error(node, .invalidValue, "\(what) must be between \(LayoutLimits.text(range.lowerBound)) and \(LayoutLimits.text(range.upperBound)), found \(render(node))")
+    }
+
     /// An integer (a float with no fraction is accepted).
     func integer(_ node: YAMLNode, _ what: String) -> Int? {
         guard let s = node.scalar else { wrongType(node, what, expected: "an integer"); return nil }
