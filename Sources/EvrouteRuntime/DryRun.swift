@@ -41,6 +41,9 @@ public final class DryRun {
             report.deviceIgnored(node: nil, name: description.name, kind: kind,
                                  reason: matcher.whyNone(for: description, kind: kind), time: time)
         }
+        session.onDeviceWarning = { info, warning, time in
+            report.deviceWarning(name: info.name, message: "\(warning)", time: time)
+        }
     }
 
     /// Prints the summary line of a replay that routed `inputEvents` events.

@@ -109,6 +109,10 @@ public final class MonitorWriter: RouteReport {
         line(time, "device", "  \"\(name)\"\(kind.map { " (\($0.rawValue))" } ?? "")\(where_) not routed: \(reason)")
     }
 
+    public func deviceWarning(name: String, message: String, time: Timestamp) {
+        line(time, "device", "  \"\(name)\": warning: \(message)")
+    }
+
     public func noDevice(time: Timestamp) {
         line(time, "device", "no input device yet — waiting for one (plug one in; evroute reads /dev/input/event*: "
              + "run as root or as a member of group input)")

@@ -8,6 +8,9 @@ public protocol RouteReport: RouteObserver {
     /// A device no rule takes, or that cannot be opened: its node (a device node, or nil for a
     /// recording), name, kind when known, and why.
     func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: String, time: Timestamp)
+    /// A device's input could not be taken as sent (``TouchDecoder/Warning``): once per kind
+    /// and device, naming the limit.
+    func deviceWarning(name: String, message: String, time: Timestamp)
     /// Whether live devices no rule takes are reported (the trace leaves them out: it shows
     /// what is routed; the monitor names them, with why).
     var reportsIgnoredLiveDevices: Bool { get }

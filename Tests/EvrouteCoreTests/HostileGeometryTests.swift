@@ -69,4 +69,21 @@ struct HostileGeometryTests {
         #expect(l.regions[l.hitTest(p, inScreen: 0)!].name == "k0")
         #expect(l.hitTest(p, inScreen: 0) == linearHit(l, p, 0))
     }
+
+    @Test func nonFinitePointsNeitherBeginNorMoveATouchAndAnEndKeepsTheLastPoint() throws {
+        let l = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000, [region("a", 0, 0, 100, 100)]),
+                                       handlers: [handler("p", .any)])])
+        let (r, t) = makeRouter(l)
+        r.touch(1, .began, .nan, 5, at: 1)            // not begun
+        r.touch(2, .began, 10, 10, at: 2)
+        r.touch(2, .moved, .infinity, 10, at: 3)      // not moved
+        r.touch(2, .ended, -.infinity, .nan, at: 4)   // ends where it was
+        r.touch(1, .ended, .nan, .nan, at: 5)         // never began: nothing
+        #expect(t.touchEntries.map { "\($0.touch ?? -1) \($0.phase ?? "") \($0.region ?? "-")" } == ["1 began s/root/a", "1 ended s/root/a"])
+        let ended = t.records.compactMap { rec -> Touch? in
+            if case .routed(let e, _, _) = rec, e.touch?.phase == .ended { return e.touch } else { return nil }
+        }
+        #expect(ended.map(\.location) == [Point(x: 10, y: 10)])
+        #expect(r.activeTouches.isEmpty)
+    }
 }

@@ -31,3 +31,70 @@ struct HostileInputTests {
         #expect(ContactMatcher.squaredDistance(x0: 3, y0: 4, x1: 0, y1: 0) == 25)
     }
 }
+
+/// Contacts beyond what the decoder tracks are counted and warned about once, naming the
+/// limit; points the mapping cannot make finite are dropped with a warning (issue 16: a device
+/// declaring 300 slots with 300 fingers down gave 256 touches, a protocol-A frame of 33
+/// contacts gave 32, and a 1e308 calibration made every point null — all without a word).
+@Suite("Device input past the decoder's limits")
+struct DecoderLimitTests {
+    @Test func slotsBeyondTheLimitAreCountedAndWarnedOnce() {
+        let decoder = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(slots: 300), displaySize: display)
+        #expect(decoder.touchProtocol == .slots(count: TouchProtocol.maximumSlots))
+        var s = EventScript()
+        for slot in 0..<300 { s.slot(Int32(slot)); s.id(Int32(slot)); s.position(Int32(slot), 10) }
+        s.syn()
+        for slot in 0..<300 { s.slot(Int32(slot)); s.id(-1) }
+        s.syn()
+        let frames = decode(decoder, s.events)
+        let life = lifecycle(frames)
+        #expect(life.touches == 256)
+        #expect(life.open == 0 && life.problems.isEmpty)
+        #expect(decoder.droppedContacts == 44)
+        #expect(decoder.takeWarnings() == [.slotBeyondLimit(slot: 256, declared: 300)])
+        #expect("\(TouchDecoder.Warning.slotBeyondLimit(slot: 256, declared: 300))".contains("at most 256 slots per device (this one declares 300)"))
+        #expect(!decoder.hasWarnings)
+    }
+
+    @Test func protocolAFramesBeyondTheLimitAreCountedAndWarnedOnce() {
+        let decoder = TouchDecoder(device: DeviceID(2), description: Devices.protocolA(), displaySize: display)
+        var s = EventScript()
+        for frame in 0..<2 {
+            for i in 0..<33 { s.position(Int32(i * 20 + frame), 10); s.syn(SynCode.mtReport) }
+            s.syn()
+        }
+        s.syn(SynCode.mtReport); s.syn()
+        let frames = decode(decoder, s.events)
+        #expect(lifecycle(frames).touches == 32)
+        #expect(decoder.droppedContacts == 2)
+        #expect(decoder.takeWarnings() == [.tooManyContacts])
+    }
+
+    @Test func pointsThatMapToNoFinitePointAreDroppedWithAWarning() {
+        // A calibration far past the config's range (a programmatic one): every point overflows.
+        let decoder = TouchDecoder(device: DeviceID(3), description: Devices.protocolB(), displaySize: display,
+                                   calibration: CalibrationMatrix(1e308, 0, 0, 0, 1e308, 0))
+        var s = EventScript()
+        s.slot(0); s.id(1); s.position(0, 0); s.syn()            // maps to (0, 0): finite
+        s.position(900, 900); s.syn()                            // 1e308 · 0.9 · 1000: inf
+        s.position(950, 950); s.syn()
+        s.id(-1); s.syn()                                        // ends at an infinite point
+        s.slot(1); s.id(2); s.position(500, 500); s.syn()        // begins at an infinite point
+        s.id(-1); s.syn()
+        let frames = decode(decoder, s.events)
+        for f in frames { for c in f.contacts where c.change == .began || c.change == .moved { #expect(c.location.isFinite) } }
+        #expect(frames.flatMap(\.contacts).map { "\($0.contact):\($0.change)" } == ["1:began", "1:ended", "2:ended"])
+        #expect(decoder.droppedSamples == 5)
+        #expect(decoder.takeWarnings() == [.nonFiniteCoordinates(x: 900, y: 900)])
+    }
+
+    @Test func aUdevCalibrationOutOfRangeIsIgnoredWithAWarning() {
+        var d = Devices.protocolB()
+        d.udevProperties["LIBINPUT_CALIBRATION_MATRIX"] = "1e308 0 0 0 1 0"
+        let decoder = TouchDecoder(device: DeviceID(4), description: d, displaySize: display)
+        #expect(decoder.mapper?.calibration == .identity)
+        #expect(decoder.takeWarnings() == [.calibrationPropertyIgnored("1e308 0 0 0 1 0")])
+        #expect(CalibrationMatrix(udevProperty: "1000 0 -1000 0 1 0") != nil)
+        #expect(CalibrationMatrix(udevProperty: "1000.5 0 0 0 1 0") == nil)
+    }
+}

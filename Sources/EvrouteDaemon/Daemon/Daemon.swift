@@ -120,6 +120,9 @@ public final class Daemon {
         session.onDeviceIgnored = { [log] description, kind, _ in
             log.info("device ignored: \"\(description.name)\" (\(kind.rawValue)): no device rule matches")
         }
+        session.onDeviceWarning = { [log] info, warning, _ in
+            log.warning("input: device \"\(info.name)\" (rule \(info.ruleName)): \(warning)")
+        }
         observer = DaemonObserver(log: log)
         do {
             plugins = try PluginHost(layout: layout, loop: loop, log: log)
