@@ -43,4 +43,20 @@ struct HostileInputCLITests {
                 "\(r.err)")
         #expect(r.out.contains("summary: ") && r.out.contains(" 256 touch(es)"), "\(r.out.suffix(400))")
     }
+
+    @Test func aReplayOfADeviceOrAFIFOIsRefusedAtOnce() throws {
+        // `--replay /dev/zero` was read whole, forever; a `--desc` FIFO waited for a writer.
+        let fifo = NSTemporaryDirectory() + "evroute-desc-fifo-\(UUID().uuidString)"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let zero = try runEvroute(["--dry-run", "--config", "config/minimal.yaml", "--replay", "/dev/zero"])
+        #expect(zero.status == 1)
+        #expect(zero.err == "evroute: error: /dev/zero: is a character device, not a regular file; expected a recording (an evemu file)\n")
+        let events = NSTemporaryDirectory() + "evroute-no-desc-\(UUID().uuidString).events"
+        try "E: 0.000000 0000 0000 0\n".write(toFile: events, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: events) }
+        let desc = try runEvroute(["--dry-run", "--config", "config/minimal.yaml", "--replay", events, "--desc", fifo])
+        #expect(desc.status == 1)
+        #expect(desc.err.contains("\(fifo): is a FIFO (named pipe), not a regular file; expected a device description"), "\(desc.err)")
+    }
 }

@@ -1,5 +1,6 @@
 import EvrouteCore
 @testable import EvrouteInput
+import Glibc
 import Testing
 
 private let display = Size(width: 1000, height: 1000)
@@ -96,5 +97,76 @@ struct DecoderLimitTests {
         #expect(decoder.takeWarnings() == [.calibrationPropertyIgnored("1e308 0 0 0 1 0")])
         #expect(CalibrationMatrix(udevProperty: "1000 0 -1000 0 1 0") != nil)
         #expect(CalibrationMatrix(udevProperty: "1000.5 0 0 0 1 0") == nil)
+    }
+}
+
+/// Recording files that are not files, or too large: refused before reading, with the path
+/// (issue 16: `--replay /dev/zero` and a `--desc` that never ends were read whole, forever).
+@Suite("Hostile recording files", .serialized)
+struct HostileRecordingFileTests {
+    func scratch(_ name: String) -> String {
+        "/tmp/evroute-hostile-\(getpid())-\(name)"
+    }
+
+    @Test func devicesFIFOsAndDirectoriesAreRefusedWithoutReading() throws {
+        let fifo = scratch("fifo")
+        unlink(fifo)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        // Opening a FIFO with no writer would block, reading /dev/zero would never end: each
+        // must come back at once with a message naming the path.
+        for (path, words) in [("/dev/zero", "is a character device, not a regular file; expected a recording"),
+                              (fifo, "is a FIFO (named pipe), not a regular file; expected a recording"),
+                              ("/tmp", "is a directory; expected a recording")] {
+            do {
+                _ = try EvemuRecording.load(path: path)
+                Issue.record("\(path) was read")
+            } catch {
+                #expect(error.description == "\(path): \(words) (an evemu file)")
+            }
+        }
+        do {
+            _ = try EvemuRecording.loadDescription(path: "/dev/zero")
+            Issue.record("/dev/zero was read as a description")
+        } catch {
+            #expect(error.description == "/dev/zero: is a character device, not a regular file; expected a device description (an evemu file)")
+        }
+    }
+
+    @Test func filesPastTheSizeLimitsAreRefusedWithoutReading() throws {
+        // Sparse files: the size is checked before a byte is read.
+        let big = scratch("big.events"), desc = scratch("big.desc")
+        defer { unlink(big); unlink(desc) }
+        for (path, size) in [(big, EvemuRecording.maximumRecordingSize + 1), (desc, EvemuRecording.maximumDescriptionSize + 1)] {
+            let fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
+            #expect(fd >= 0)
+            #expect(ftruncate(fd, off_t(size)) == 0)
+            close(fd)
+        }
+        #expect(throws: EvemuError(path: big, line: 0, message: "is larger than 256 MiB (268435456 bytes), the most evroute reads for a recording")) {
+            _ = try EvemuRecording.load(path: big)
+        }
+        #expect(throws: EvemuError(path: desc, line: 0, message: "is larger than 1 MiB (1048576 bytes), the most evroute reads for a device description")) {
+            _ = try EvemuRecording.loadDescription(path: desc)
+        }
+        // The limit holds while reading too (a file that grows): read through the same path.
+        let small = scratch("small")
+        defer { unlink(small) }
+        let fd = open(small, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
+        #expect(write(fd, "0123456789", 10) == 10)
+        close(fd)
+        #expect(throws: EvemuError(path: small, line: 0, message: "is larger than 9 bytes, the most evroute reads for a test")) {
+            _ = try FileBytes.read(small, limit: 9, what: "a test").get()
+        }
+        #expect((try? FileBytes.read(small, limit: 10, what: "a test").get())?.count == 10)
+    }
+
+    @Test func anIdentityLineMayEndInBlanks() throws {
+        let text = "N: X\nI: 0003 0001 0002 0003 \t\nI: 0003 0001 0002 0003 # bus vendor product version\n"
+        let recording = try EvemuRecording.parse(text: text)
+        #expect(recording.description.vendor == 1 && recording.description.product == 2 && recording.description.version == 3)
+        #expect(throws: EvemuError(path: "<recording>", line: 2, message: "I: has more than 4 fields")) {
+            _ = try EvemuRecording.parse(text: "N: X\nI: 0003 0001 0002 0003 0004 \n")
+        }
     }
 }
