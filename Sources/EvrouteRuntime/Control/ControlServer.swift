@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import EvrouteCore
 import EvrouteJSON
 import EvrouteSystem
 
@@ -15,6 +16,12 @@ import EvrouteSystem
 /// file's group (primary or supplementary: `SO_PEERGROUPS`, Linux 4.13+, else `getgrouplist`
 /// of the peer's uid; never `/proc`) are served; anyone else gets `{"ok":false,"error":"permission denied"}`
 /// and is disconnected. Built on the system layer's ``UnixListener`` and ``LineConnection``.
+///
+/// Limits (docs/daemon.md, "Control socket"): at most ``maximumClients`` at once — one more is
+/// answered ``busyAnswer(maximumClients:)`` and disconnected, never left waiting; a client that
+/// completes no request for ``idleTimeout`` is closed; a request line is at most
+/// ``maximumRequest`` bytes; a client that lets more than ``maximumQueuedAnswers`` bytes of
+/// answers pile up is disconnected. Each is logged.
 public final class ControlServer {
     /// A failure to set the socket up.
     public struct SetupError: Error, CustomStringConvertible {
@@ -31,17 +38,35 @@ public final class ControlServer {
     private let log: Log
     private var listener: UnixListener?
 
-    /// Most clients served at once; more wait in the listen backlog.
-    static let maximumClients = 16
+    /// Most clients connected at once; one more is answered ``busyAnswer`` and disconnected
+    /// at once (it does not wait, and cannot starve the others).
+    public static let maximumClients = 64
     /// Longest accepted request line.
-    static let maximumRequest = 64 * 1024
-    /// Most answer bytes queued for one client that does not read them.
-    static let maximumQueuedAnswers = 1 << 20
+    public static let maximumRequest = 64 * 1024
+    /// Most answer bytes queued for one client that does not read them; past it the client is
+    /// disconnected (with a log line).
+    public static let maximumQueuedAnswers = 1 << 20
+    /// A connection that completes no request line for this long is closed (with a log line),
+    /// so idle clients cannot hold the socket's places.
+    public static let idleTimeout = Timestamp.Duration.seconds(10)
+
+    /// The line a client beyond ``maximumClients`` gets before it is disconnected; `"busy"`
+    /// tells ``ControlClient`` to try again shortly.
+    public static func busyAnswer(maximumClients: Int) -> JSONValue {
+        .object([("ok", .bool(false)), ("error", .string("too many control clients (\(maximumClients) connected); try again")),
+                 ("busy", .bool(true))])
+    }
+
+    private var refusedSinceLog = 0
+    private var lastRefusalLog: Timestamp?
 
     /// Creates, binds (mode 0660; the parent directory is created 0755 when missing) and
     /// listens on `path`. A stale socket file left by a dead daemon is replaced; a live one
     /// (something answers on it) is an error, as is a path that exists and is not a socket.
-    public init(path: String, loop: EventLoop, log: Log, handleRequest: @escaping (JSONValue) -> JSONValue) throws(SetupError) {
+    /// `maximumClients` and `idleTimeout` are for tests; the daemon uses the defaults.
+    public init(path: String, loop: EventLoop, log: Log, maximumClients: Int = ControlServer.maximumClients,
+                idleTimeout: Timestamp.Duration = ControlServer.idleTimeout,
+                handleRequest: @escaping (JSONValue) -> JSONValue) throws(SetupError) {
         self.path = path
         self.log = log
         self.handleRequest = handleRequest
@@ -49,8 +74,8 @@ public final class ControlServer {
             throw SetupError(description: "control socket \(path): not a usable socket path (absolute, at most 107 bytes)")
         }
         do {
-            listener = try UnixListener(path: path, mode: 0o660, loop: loop, maximumConnections: ControlServer.maximumClients,
-                                        overflow: .wait, maximumLineLength: ControlServer.maximumRequest,
+            listener = try UnixListener(path: path, mode: 0o660, loop: loop, maximumConnections: maximumClients,
+                                        overflow: .refuse, maximumLineLength: ControlServer.maximumRequest,
                                         maximumOutput: ControlServer.maximumQueuedAnswers, createParentDirectories: true)
         } catch {
             let reason = switch error.errno {
@@ -61,6 +86,19 @@ public final class ControlServer {
             throw SetupError(description: "control socket \(error.path ?? path): \(reason)")
         }
         listener?.onConnection = { [unowned self] connection in accepted(connection) }
+        listener?.idleTimeout = idleTimeout
+        listener?.refusal = Array((ControlServer.busyAnswer(maximumClients: maximumClients).serialized + "\n").utf8)
+        listener?.onRefused = { [unowned self] in refused(maximumClients) }
+    }
+
+    /// A client beyond the limit was told it is busy: logged, at most once per 10 s with a count.
+    private func refused(_ maximumClients: Int) {
+        refusedSinceLog += 1
+        let now = MonotonicClock.now()
+        if let last = lastRefusalLog, now - last < .seconds(10) { return }
+        log.warning("control socket: refused \(refusedSinceLog) client(s): \(maximumClients) connected, the most served at once")
+        refusedSinceLog = 0
+        lastRefusalLog = now
     }
 
     deinit { shutdown() }
@@ -86,6 +124,9 @@ public final class ControlServer {
         connection.onLine = { [unowned self, unowned connection] line in
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { return }
             respond(connection, answer(String(decoding: line, as: UTF8.self)))
+        }
+        connection.onIdle = { [unowned self, unowned connection] in
+            log.info("control socket: closed client \(connection.number): no request for \(connection.idleTimeout.map { "\($0.seconds)" } ?? "?") s")
         }
         connection.onOverlong = { [unowned self, unowned connection] in
             respond(connection, .object([("ok", .bool(false)), ("error", .string("request line too long"))]))
@@ -124,7 +165,7 @@ public final class ControlServer {
         do {
             try connection.send(Array((response.serialized + "\n").utf8))
         } catch .overLimit {
-            log.warning("control socket: dropped a client that does not read its answers")
+            log.warning("control socket: dropped client \(connection.number): it does not read its answers (\(connection.queuedBytes) bytes waiting, the most is \(ControlServer.maximumQueuedAnswers))")
             connection.close()
         } catch {}
     }
