@@ -12,6 +12,14 @@ struct TreeSVG {
     let layout: Layout
     /// The config file, for the title.
     let source: String
+    /// Who presents each screen (by name), found once.
+    let presenterIndex: [String: [ResponderID]]
+
+    init(layout: Layout, source: String) {
+        self.layout = layout
+        self.source = source
+        presenterIndex = Self.presenterIndex(layout)
+    }
 
     /// The longest side of a screen panel, in SVG pixels.
     static let panelSide = 560.0
@@ -26,6 +34,15 @@ struct TreeSVG {
         return layout.handlers.filter { $0.pluginType == .present && $0.options["screen"]?.string == name }.map(\.owner)
     }
 
+    /// ``presenters(of:in:)`` of every screen at once (by screen name): one pass over the handlers.
+    static func presenterIndex(_ layout: Layout) -> [String: [ResponderID]] {
+        var index: [String: [ResponderID]] = [:]
+        for h in layout.handlers where h.pluginType == .present {
+            if let name = h.options["screen"]?.string { index[name, default: []].append(h.owner) }
+        }
+        return index
+    }
+
     /// The screen a responder belongs to (nil for the display, application and fallback).
     func screen(of responder: ResponderID) -> Int? {
         switch responder {
@@ -38,22 +55,32 @@ struct TreeSVG {
     /// A display's screens in drawing order: each screen followed by the screens presented over
     /// it or from it (depth first), so that a presented screen stands beside its presenter.
     func screenOrder(_ display: DisplayNode) -> [(screen: Int, from: Int?)] {
+        // Linear in the screens (and handlers): a presented chain of 10,000 screens is drawn at once.
+        let presenters = presenterIndex
+        let onDisplay = Set(display.screens)
         var parentOf: [Int: Int] = [:]
         for s in display.screens {
             if let over = layout.screens[s].presentedOver {
                 parentOf[s] = over
-            } else if let from = Self.presenters(of: s, in: layout).lazy.compactMap(screen(of:)).first(where: { $0 != s }) {
+            } else if let from = (presenters[layout.screens[s].name] ?? []).lazy.compactMap(screen(of:)).first(where: { $0 != s }) {
                 parentOf[s] = from
             }
         }
+        var children: [Int: [Int]] = [:]
+        for s in display.screens { if let p = parentOf[s] { children[p, default: []].append(s) } }
         var order: [(screen: Int, from: Int?)] = []
         var placed = Set<Int>()
-        func place(_ s: Int, from: Int?) {
-            guard placed.insert(s).inserted else { return }
-            order.append((s, from))
-            for child in display.screens where parentOf[child] == s { place(child, from: s) }
+        // Depth first, children in declaration order, without recursion (chains can be long).
+        func place(_ root: Int, from: Int?) {
+            guard !placed.contains(root) else { return }
+            var stack: [(screen: Int, from: Int?)] = [(root, from)]
+            while let (s, from) = stack.popLast() {
+                guard placed.insert(s).inserted else { continue }
+                order.append((s, from))
+                for child in (children[s] ?? []).reversed() where !placed.contains(child) { stack.append((child, s)) }
+            }
         }
-        for s in display.screens where parentOf[s] == nil || !display.screens.contains(parentOf[s]!) { place(s, from: nil) }
+        for s in display.screens where parentOf[s] == nil || !onDisplay.contains(parentOf[s]!) { place(s, from: nil) }
         for s in display.screens { place(s, from: parentOf[s]) }   // presentation cycles
         return order
     }
@@ -78,7 +105,7 @@ struct TreeSVG {
                 var notes: [String] = []
                 if display.initialScreen == s { notes.append("active at start") }
                 if let over = screen.presentedOver { notes.append("presented over \(layout.screens[over].name) at start") }
-                let by = Self.presenters(of: s, in: layout).map { layout.describe($0) }
+                let by = (presenterIndex[screen.name] ?? []).map { layout.describe($0) }
                 if !by.isEmpty { notes.append("presented by " + by.joined(separator: ", ")) }
                 body += text("screen \(screen.name)", x: x, y: top - 24, size: 13, weight: "bold")
                 if !notes.isEmpty { body += text(notes.joined(separator: "; "), x: x, y: top - 8, size: 10, fill: "#555", maxWidth: panelWidth) }
