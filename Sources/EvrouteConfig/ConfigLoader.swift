@@ -85,18 +85,21 @@ public enum ConfigLoader {
         (try? parse(yaml: builtInDefaultYAML, file: builtInName)) ?? LayoutSpec(source: builtInName)
     }
 
+    /// The error of a config that declares no display (an empty file, or one with only
+    /// plugins): it could route nothing, so it is refused rather than run.
+    public static let noDisplayMessage = "the config declares no display; a layout needs at least one (displays: [{name: NAME, size: [WIDTH, HEIGHT]}]) with a screen on it"
+
     /// Compiles a spec, turning ``LayoutErrors`` into ``ConfigErrors`` (message and location kept).
-    /// A config's plugins must also be runnable (``Layout/pluginErrors`` are errors here).
+    /// A config's plugins must also be runnable (``Layout/pluginErrors`` are errors here), and
+    /// it must declare a display (``noDisplayMessage``, at line 1, column 1).
     public static func compile(_ spec: LayoutSpec, file: String) throws(ConfigErrors) -> Layout {
-        // A layout routes nothing without a display (an empty file is valid YAML and says nothing).
-        guard !spec.displays.isEmpty else {
-            throw ConfigErrors([ConfigError(file: file, line: 1, column: 1,
-                                            message: "the layout declares no display: give at least one under 'displays:' (e.g. displays: [{ name: main, size: [1280, 800] }])",
-                                            kind: .missingKey)])
-        }
         do throws(LayoutErrors) {
             let layout = try Layout.compile(spec)
-            if !layout.pluginErrors.isEmpty { throw LayoutErrors(layout.pluginErrors) }
+            var errors = layout.pluginErrors
+            if spec.displays.isEmpty {
+                errors.insert(LayoutError(noDisplayMessage, at: SourceLocation(file: file, line: 1, column: 1)), at: 0)
+            }
+            if !errors.isEmpty { throw LayoutErrors(errors) }
             return layout
         } catch {
             throw ConfigErrors(error.errors.map {

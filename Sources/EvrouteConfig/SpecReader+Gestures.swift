@@ -35,23 +35,22 @@ extension SpecReader {
             }
         }
         if let v = f["taps"], let n = integer(v, "'taps'") {
-            if n >= 1 { g.taps = n } else { error(v, .invalidValue, "'taps' must be ≥ 1, found \(n)") }
+            if (1...LayoutLimits.maximumTaps).contains(n) { g.taps = n }
+            else { error(v, .invalidValue, "'taps' must be between 1 and \(LayoutLimits.maximumTaps), found \(render(v))") }
         }
+        let most = LayoutLimits.maximumGestureTouches
         if let v = f["touches"], let n = integer(v, "'touches'") {
-            if n >= 1 { g.touches = n } else { error(v, .invalidValue, "'touches' must be ≥ 1, found \(n)") }
+            if (1...most).contains(n) { g.touches = n }
+            else { error(v, .invalidValue, "'touches' must be between 1 and \(most), found \(render(v))") }
         }
         if let v = f["maximum-touches"], let n = integer(v, "'maximum-touches'") {
-            if n >= g.touches && n >= 1 { g.maximumTouches = n }
-            else { error(v, .invalidValue, "'maximum-touches' must be ≥ 'touches' (\(g.touches)), found \(n)") }
+            if n >= g.touches && n >= 1 && n <= most { g.maximumTouches = n }
+            else { error(v, .invalidValue, "'maximum-touches' must be between 'touches' (\(g.touches)) and \(most), found \(render(v))") }
         }
-        if let v = f["minimum-duration"], let d = positive(v, "'minimum-duration'", unit: "seconds") { g.minimumDuration = d }
-        if let v = f["maximum-duration"], let d = positive(v, "'maximum-duration'", unit: "seconds") { g.maximumDuration = d }
-        if let v = f["allowable-movement"], let d = number(v, "'allowable-movement'") {
-            if d >= 0 { g.allowableMovement = d } else { error(v, .invalidValue, "'allowable-movement' must be ≥ 0, found \(render(v))") }
-        }
-        if let v = f["minimum-distance"], let d = number(v, "'minimum-distance'") {
-            if d >= 0 { g.minimumDistance = d } else { error(v, .invalidValue, "'minimum-distance' must be ≥ 0, found \(render(v))") }
-        }
+        if let v = f["minimum-duration"], let d = duration(v, "'minimum-duration'") { g.minimumDuration = d }
+        if let v = f["maximum-duration"], let d = duration(v, "'maximum-duration'") { g.maximumDuration = d }
+        if let v = f["allowable-movement"], let d = bounded(v, "'allowable-movement'", LayoutLimits.lengths) { g.allowableMovement = d }
+        if let v = f["minimum-distance"], let d = bounded(v, "'minimum-distance'", LayoutLimits.lengths) { g.minimumDistance = d }
         if let v = f["direction"], let dirs = choices(v, "swipe direction", GestureSpec.Direction.allCases) {
             g.directions = dirs
         }
@@ -74,12 +73,11 @@ extension SpecReader {
         return g
     }
 
-    /// A number > 0 (seconds: at most ``SpecReader/durationLimit``).
-    func positive(_ node: YAMLNode, _ what: String, unit: String) -> Double? {
-        guard let d = number(node, what, limit: .greatestFiniteMagnitude) else { return nil }
-        let most = unit == "seconds" ? SpecReader.durationLimit : SpecReader.coordinateLimit
-        if d > 0 && d <= most { return d }
-        error(node, .invalidValue, "\(what) must be > 0 and ≤ \(Int(most)) \(unit), found \(render(node))")
+    /// A gesture duration: seconds > 0 and ≤ ``LayoutLimits/gestureDuration``.
+    func duration(_ node: YAMLNode, _ what: String) -> Double? {
+        guard let d = number(node, what) else { return nil }
+        if d > 0 && d <= LayoutLimits.gestureDuration { return d }
+        error(node, .invalidValue, "\(what) must be > 0 and ≤ \(LayoutLimits.text(LayoutLimits.gestureDuration)) seconds, found \(render(node))")
         return nil
     }
 

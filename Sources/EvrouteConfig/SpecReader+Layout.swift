@@ -47,7 +47,7 @@ extension SpecReader {
         let name = nameNode.flatMap { self.name($0, "'name'") }
         var size: Size?
         if let s = required(f, "size", hint: "[width, height]") {
-            let nums = numbers(s, "'size'", count: 2, shape: "[width, height] with width and height > 0")
+            let nums = numbers(s, "'size'", count: 2, shape: "[width, height] with width and height > 0", range: LayoutLimits.coordinates)
             if let nums {
                 if nums[0] > 0 && nums[1] > 0 { size = Size(width: nums[0], height: nums[1]) }
                 else { error(s, .invalidValue, "'size' must be [width, height] with width and height > 0, found \(render(s))") }
@@ -60,8 +60,9 @@ extension SpecReader {
                            location: location(nameNode), initialScreenLocation: location(f["screen"]))
     }
 
-    /// A list of exactly `count` numbers; one error (with the expected shape) otherwise.
-    func numbers(_ node: YAMLNode, _ what: String, count: Int, shape: String, limit: Double = SpecReader.coordinateLimit) -> [Double]? {
+    /// A list of exactly `count` numbers, each in `range`; one error (with the expected shape)
+    /// otherwise, or one at each element out of range.
+    func numbers(_ node: YAMLNode, _ what: String, count: Int, shape: String, range: ClosedRange<Double>) -> [Double]? {
         guard case .sequence(let seq) = node.content, seq.count == count else {
             error(node, isSequence(node) ? .invalidValue : .wrongType,
                   "\(what) must be \(shape), found \(found(node))")
@@ -69,10 +70,15 @@ extension SpecReader {
         }
         var out: [Double] = []
         for item in seq {
-            guard let n = number(item, "each element of \(what)", limit: limit) else { return nil }
+            guard let n = number(item, "each element of \(what)") else { return nil }
             out.append(n)
         }
-        return out
+        var inRange = true
+        for (item, n) in zip(seq, out) where !range.contains(n) {
+            outOfRange(item, "each element of \(what)", range)
+            inRange = false
+        }
+        return inRange ? out : nil
     }
 
     // MARK: Devices
@@ -94,7 +100,7 @@ extension SpecReader {
         var calibration: [Double]?
         if let c = f["calibration"] {
             calibration = numbers(c, "'calibration'", count: 6, shape: "6 numbers [a, b, c, d, e, f] (libinput's 2×3 matrix)",
-                                  limit: SpecReader.calibrationLimit)
+                                  range: LayoutLimits.calibrationEntries)
         }
         let grab = f["grab"].flatMap { bool($0, "'grab'") } ?? false
         let logKeys = f["log-keys"].flatMap { bool($0, "'log-keys'") } ?? false
@@ -256,7 +262,7 @@ extension SpecReader {
         var frame: Rect?
         if let fr = required(f, "frame", hint: "[x, y, width, height]") {
             let shape = "[x, y, width, height] with width and height ≥ 0"
-            if let n = numbers(fr, "'frame'", count: 4, shape: shape) {
+            if let n = numbers(fr, "'frame'", count: 4, shape: shape, range: LayoutLimits.coordinates) {
                 if n[2] >= 0 && n[3] >= 0 { frame = Rect(x: n[0], y: n[1], width: n[2], height: n[3]) }
                 else { error(fr, .invalidValue, "'frame' must be \(shape), found \(render(fr))") }
             }
@@ -301,9 +307,8 @@ extension SpecReader {
             return nil
         case .mapping(let m) where m.count == 1:
             guard let f = fields(node, "'shape'", known: ["rounded-rectangle", "polygon"]) else { return nil }
-            if let r = f["rounded-rectangle"], let radius = number(r, "'rounded-rectangle' radius") {
-                if radius >= 0 { return .roundedRectangle(radius: radius) }
-                error(r, .invalidValue, "'rounded-rectangle' radius must be ≥ 0, found \(render(r))")
+            if let r = f["rounded-rectangle"], let radius = bounded(r, "'rounded-rectangle' radius", LayoutLimits.lengths) {
+                return .roundedRectangle(radius: radius)
             }
             if let p = f["polygon"] { return polygon(p) }
             return nil
@@ -317,7 +322,7 @@ extension SpecReader {
         guard let list = list(node, "'polygon'") else { return nil }
         var points: [Point] = []
         for item in list {
-            guard let xy = numbers(item, "each polygon point", count: 2, shape: "[x, y]") else { return nil }
+            guard let xy = numbers(item, "each polygon point", count: 2, shape: "[x, y]", range: LayoutLimits.coordinates) else { return nil }
             points.append(Point(x: xy[0], y: xy[1]))
         }
         guard points.count >= 3 else {
@@ -330,13 +335,13 @@ extension SpecReader {
     func insets(_ node: YAMLNode) -> EdgeInsets? {
         if case .sequence = node.content {
             guard let n = numbers(node, "'hit-insets'", count: 4,
-                                  shape: "one number or [top, left, bottom, right]") else { return nil }
+                                  shape: "one number or [top, left, bottom, right]", range: LayoutLimits.coordinates) else { return nil }
             return EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
         }
         guard node.scalar != nil, [.int, .float].contains(tagName(node)) else {
             wrongType(node, "'hit-insets'", expected: "one number or [top, left, bottom, right]")
             return nil
         }
-        return number(node, "'hit-insets'").map { EdgeInsets(all: $0) }
+        return bounded(node, "'hit-insets'", LayoutLimits.coordinates).map { EdgeInsets(all: $0) }
     }
 }

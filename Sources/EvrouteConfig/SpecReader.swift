@@ -113,33 +113,28 @@ final class SpecReader {
         return s
     }
 
-    /// The largest magnitude of a coordinate, size, distance, inset or radius (display units):
-    /// far beyond any screen, small enough that no arithmetic on it overflows or loses the
-    /// unit (docs/config.md, Limits).
-    static let coordinateLimit = 1_000_000.0
-    /// The longest duration a gesture may name, in seconds.
-    static let durationLimit = 3600.0
-    /// The largest magnitude of a calibration matrix entry (libinput's are a few units).
-    static let calibrationLimit = 1000.0
-
-    /// A number (YAML int or float) within ±`limit` (by default ``coordinateLimit``).
-    func number(_ node: YAMLNode, _ what: String, limit: Double = SpecReader.coordinateLimit) -> Double? {
+    /// A number (YAML int or float).
+    func number(_ node: YAMLNode, _ what: String) -> Double? {
         guard let s = node.scalar else { wrongType(node, what, expected: "a number"); return nil }
-        var value: Double?
         switch tagName(node) {
-        case .int?: value = s.int.map { Double($0) }
-        case .float?: if let d = s.double, d.isFinite { value = d }
+        case .int?: if let i = s.int { return Double(i) }
+        case .float?: if let d = s.double, d.isFinite { return d }
         default: break
         }
-        guard let value else {
-            wrongType(node, what, expected: "a number")
-            return nil
-        }
-        guard abs(value) <= limit else {
-            error(node, .invalidValue, "\(what) must be between -\(Int(limit)) and \(Int(limit)), found \(render(node))")
-            return nil
-        }
-        return value
+        wrongType(node, what, expected: "a number")
+        return nil
+    }
+
+    /// A number in `range` (``LayoutLimits``); out of range is an error at the value.
+    func bounded(_ node: YAMLNode, _ what: String, _ range: ClosedRange<Double>) -> Double? {
+        guard let n = number(node, what) else { return nil }
+        guard range.contains(n) else { outOfRange(node, what, range); return nil }
+        return n
+    }
+
+    /// `WHAT must be between LOW and HIGH, found VALUE`, at the value.
+    func outOfRange(_ node: YAMLNode, _ what: String, _ range: ClosedRange<Double>) {
+        error(node, .invalidValue, "\(what) must be between \(LayoutLimits.text(range.lowerBound)) and \(LayoutLimits.text(range.upperBound)), found \(render(node))")
     }
 
     /// An integer (a float with no fraction is accepted).

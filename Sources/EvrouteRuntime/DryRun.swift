@@ -43,6 +43,9 @@ public final class DryRun {
             report.deviceIgnored(node: recordingPaths[id] ?? description.path, name: description.name, kind: kind,
                                  reason: reason, time: time)
         }
+        session.onDeviceWarning = { info, warning, time in
+            report.deviceWarning(name: info.name, message: "\(warning)", time: time)
+        }
     }
 
     /// Names the replayed devices' recordings to the report and to ignored-device lines.

@@ -168,6 +168,11 @@ public final class MonitorWriter: RouteReport {
 
     /// Says that no device is routed, and the likeliest why: nodes that cannot be opened
     /// (permissions), devices no rule takes, or none at all.
+
+    public func deviceWarning(name: String, message: String, time: Timestamp) {
+        line(time, "device", "  \"\(name)\": warning: \(message)")
+    }
+
     public func noDevice(time: Timestamp) {
         let unopenable = ignored.values.filter { if case .cannotOpen = $0.reason { true } else { false } }.count
         let dir = LiveInputSource.inputDirectory

@@ -11,6 +11,9 @@ public protocol RouteReport: RouteObserver {
     /// A live device node that was not routed (see ``deviceIgnored(node:name:kind:reason:time:)``)
     /// was removed.
     func deviceGone(node: String, time: Timestamp)
+    /// A device's input could not be taken as sent (``TouchDecoder/Warning``): once per kind
+    /// and device, naming the limit.
+    func deviceWarning(name: String, message: String, time: Timestamp)
     /// Whether live devices no rule takes are reported (the trace leaves them out: it shows
     /// what is routed; the monitor names them, with why).
     var reportsIgnoredLiveDevices: Bool { get }

@@ -16,6 +16,15 @@ public final class RoutingSession {
     /// Called for a device that matches no rule (it is then ignored): its id, description,
     /// kind, why no rule takes it, and when.
     public var onDeviceIgnored: ((DeviceID, DeviceDescription, DeviceKind, DeviceIgnoreReason, Timestamp) -> Void)?
+    /// Called when a device's input cannot be taken as sent (a contact beyond the slot or
+    /// per-frame limits, a point that maps to no finite display point, a bad udev calibration):
+    /// once per kind and device, with what was left out and the limit.
+    public var onDeviceWarning: ((DeviceInfo, TouchDecoder.Warning, Timestamp) -> Void)?
+    /// Contacts (and samples without a finite point) dropped so far, of devices gone included.
+    public var contactsDropped: Int {
+        devices.values.reduce(droppedByRemovedDevices) { $0 + ($1.touch.map { $0.droppedContacts + $0.droppedSamples } ?? 0) }
+    }
+    private var droppedByRemovedDevices = 0
 
     /// Per-device decoding state.
     final class DeviceContext {
@@ -79,13 +88,23 @@ public final class RoutingSession {
                                    rotation: DisplayRotation(degrees: rule.rotate) ?? .none,
                                    calibration: rule.calibration.map { CalibrationMatrix($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) })
         }
-        devices[id] = DeviceContext(info: info, description: description, touch: decoder)
+        let context = DeviceContext(info: info, description: description, touch: decoder)
+        devices[id] = context
         router.addDevice(info, time: time)
+        if let decoder, decoder.hasWarnings { reportWarnings(decoder, context, time) }
+    }
+
+    func reportWarnings(_ decoder: TouchDecoder, _ ctx: DeviceContext, _ time: Timestamp) {
+        for warning in decoder.takeWarnings() { onDeviceWarning?(ctx.info, warning, time) }
     }
 
     func remove(_ id: DeviceID, at time: Timestamp) {
         guard let ctx = devices.removeValue(forKey: id) else { return }
         if let frame = ctx.touch?.cancelAll(at: time), !frame.contacts.isEmpty { router.handle(frame) }
+        if let decoder = ctx.touch {
+            if decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
+            droppedByRemovedDevices += decoder.droppedContacts + decoder.droppedSamples
+        }
         router.removeDevice(id, time: time)
     }
 
@@ -93,6 +112,7 @@ public final class RoutingSession {
     func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
         if let decoder = ctx.touch {
             if let frame = decoder.feed(event), !frame.contacts.isEmpty { router.handle(frame) }
+            if decoder.hasWarnings { reportWarnings(decoder, ctx, event.time) }
         }
         if event.type == EventType.key, let key = ctx.keys?.feed(event) {
             router.handle(key)

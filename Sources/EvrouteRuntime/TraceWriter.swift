@@ -35,6 +35,14 @@ public final class TraceWriter: RouteReport {
         }
     }
 
+    /// A device's input that could not be taken as sent: a warning on standard error (the
+    /// trace itself stays the record of routing decisions).
+    public func deviceWarning(name: String, message: String, time: Timestamp) {
+        sink.flush()
+        errors.write(Array("warning: device \"\(name)\": \(message)\n".utf8))
+        errors.flush()
+    }
+
     /// The summary line at the end of a replay: the text trace's last line; beside the JSON
     /// trace, on standard error (the JSON lines stay the SPEC §4 contract, one event each).
     public func summary(_ line: String) {

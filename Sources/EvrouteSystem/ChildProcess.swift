@@ -17,26 +17,34 @@ public final class ChildProcess {
     private weak var loop: EventLoop?
     /// Called on the loop once the child has exited and been reaped.
     public var onExit: ((ChildProcess) -> Void)?
+    /// When the child exits, whatever is left of its process group (background children it
+    /// started) is killed (SIGKILL) before the child is reaped — while the exited leader is
+    /// still a zombie, so the group id cannot have been reused by then.
+    public let killsGroupOnExit: Bool
+    /// Processes of its group still there when it exited, and killed then.
+    public private(set) var killedLeftovers = false
 
-    private init(pid: pid_t, pidfd: FileDescriptor, argv: [String], loop: EventLoop) {
+    private init(pid: pid_t, pidfd: FileDescriptor, argv: [String], loop: EventLoop, killsGroupOnExit: Bool) {
         self.pid = pid
         self.pidfd = pidfd
         self.argv = argv
         self.loop = loop
+        self.killsGroupOnExit = killsGroupOnExit
         startTime = MonotonicClock.now()
     }
 
     /// Spawns `argv` (looked up in `PATH`) with `environment` ("NAME=value"), `stdin`
     /// (nil = /dev/null), `stdout` and `stderr` as its standard descriptors and nothing else
     /// open. Signals the daemon blocks or ignores are back to normal in the child.
-    /// A failure is a ``SystemError`` of the call `posix_spawn` on `argv[0]`.
+    /// A failure is a ``SystemError`` of the call `posix_spawn` on `argv[0]`. `killsGroupOnExit`:
+    /// see ``killsGroupOnExit`` (long-running helpers; a command may leave work behind on purpose).
     public static func spawn(_ argv: [String], environment: [String], stdin: FileDescriptor?, stdout: FileDescriptor,
-                             stderr: FileDescriptor, loop: EventLoop) throws(SystemError) -> ChildProcess {
+                             stderr: FileDescriptor, loop: EventLoop, killsGroupOnExit: Bool = false) throws(SystemError) -> ChildProcess {
         let pid = try Spawn.start(argv, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr,
                                   searchPath: true, newProcessGroup: true).get()
 
         let pidfd = FileDescriptor(rawValue: evroute_pidfd_open(pid))
-        let child = ChildProcess(pid: pid, pidfd: pidfd, argv: argv, loop: loop)
+        let child = ChildProcess(pid: pid, pidfd: pidfd, argv: argv, loop: loop, killsGroupOnExit: killsGroupOnExit)
         if pidfd.isValid {
             _ = fcntl(pidfd.rawValue, F_SETFD, FD_CLOEXEC)
             do {
@@ -62,6 +70,7 @@ public final class ChildProcess {
     @discardableResult
     public func reap() -> Bool {
         guard isRunning else { return true }
+        if killsGroupOnExit, evroute_child_exited(pid) != 0, kill(-pid, SIGKILL) == 0 { killedLeftovers = true }
         var status: Int32 = 0
         let r = waitpid(pid, &status, WNOHANG)
         if r == 0 { return false }

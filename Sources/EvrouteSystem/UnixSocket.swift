@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import EvrouteCore
 
 /// A listening Unix stream socket served on the event loop: evroute's one listener, shared by
 /// the control socket and the `socket` plugin. Each accepted peer becomes a ``LineConnection``.
@@ -29,6 +30,15 @@ public final class UnixListener {
     public var onConnection: (LineConnection) -> Void = { _ in }
     /// Called when a peer was refused under ``Overflow/refuse``.
     public var onRefused: () -> Void = {}
+    /// Written to a peer refused under ``Overflow/refuse`` before it is closed (one line, so a
+    /// client learns why instead of seeing the connection drop).
+    public var refusal: [UInt8]?
+    /// A connection that completes no line for this long is closed (its ``LineConnection/onIdle``
+    /// is told first); nil: connections may stay idle. Applies to connections accepted after it is set.
+    public var idleTimeout: Timestamp.Duration?
+    /// The kernel's queue of connections not yet accepted (`listen(2)`'s backlog, capped by
+    /// `net.core.somaxconn`).
+    public static let backlog: Int32 = 4096
     /// Line and output limits of accepted connections.
     public let maximumLineLength: Int
     public let maximumOutput: Int
@@ -64,7 +74,7 @@ public final class UnixListener {
             defer { umask(oldMask) }
             _ = try SystemCall.retryingInterrupts("bind", path: path) { address.withSockaddr { bind(socketFD.rawValue, $0, $1) } }
             chmod(path, mode)
-            _ = try SystemCall.retryingInterrupts("listen", path: path) { listen(socketFD.rawValue, 64) }
+            _ = try SystemCall.retryingInterrupts("listen", path: path) { listen(socketFD.rawValue, UnixListener.backlog) }
             var st = stat()
             if lstat(path, &st) == 0 {
                 file = (UInt64(st.st_dev), UInt64(st.st_ino))
@@ -122,12 +132,17 @@ public final class UnixListener {
             }
             let peer = FileDescriptor(rawValue: accepted)
             if connections.count >= maximumConnections {
+                if let refusal {
+                    // The new socket's buffer is empty: one short line always fits, never blocks.
+                    _ = refusal.withUnsafeBytes { Glibc.send(peer.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                }
                 try? SystemCall.close(peer)
                 onRefused()
                 continue
             }
             let connection = LineConnection(fd: peer, number: nextNumber, loop: loop,
-                                            maximumLineLength: maximumLineLength, maximumOutput: maximumOutput)
+                                            maximumLineLength: maximumLineLength, maximumOutput: maximumOutput,
+                                            idleTimeout: idleTimeout)
             nextNumber += 1
             do {
                 try connection.start()
@@ -194,6 +209,12 @@ public final class LineConnection {
     public var onOverlong: () -> Void = {}
     /// The connection closed (the peer left, an error, or ``close()``); called once.
     public var onClose: () -> Void = {}
+    /// The peer completed no line within the idle timeout; the connection closes right after.
+    public var onIdle: () -> Void = {}
+    /// How long the peer may go without completing a line (nil: forever).
+    public let idleTimeout: Timestamp.Duration?
+    private var lastLine = Timestamp.zero
+    private var idleTimer: EventLoop.TimerID?
     var listenerClosed: () -> Void = {}
 
     private let loop: EventLoop
@@ -203,18 +224,42 @@ public final class LineConnection {
     private var closeAfterFlush = false
     public private(set) var isClosed = false
 
-    init(fd: FileDescriptor, number: Int, loop: EventLoop, maximumLineLength: Int, maximumOutput: Int) {
+    init(fd: FileDescriptor, number: Int, loop: EventLoop, maximumLineLength: Int, maximumOutput: Int,
+         idleTimeout: Timestamp.Duration? = nil) {
         self.fd = fd
         self.number = number
         self.loop = loop
+        self.idleTimeout = idleTimeout
         reader = LineReader(fd: fd, maximumLineLength: maximumLineLength)
         output = OutboundBuffer(fd: fd, limit: maximumOutput, isSocket: true)
     }
 
     func start() throws(SystemError) {
-        reader.onLine = { [unowned self] line in if !closeAfterFlush { onLine(line) } }
+        if let idleTimeout {
+            reader.onLine = { [unowned self] line in
+                lastLine = MonotonicClock.now()
+                if !closeAfterFlush { onLine(line) }
+            }
+            lastLine = MonotonicClock.now()
+            armIdleTimer(at: lastLine + idleTimeout)
+        } else {
+            reader.onLine = { [unowned self] line in if !closeAfterFlush { onLine(line) } }
+        }
         reader.onOverlong = { [unowned self] in onOverlong() }
         try loop.watch(fd) { [unowned self] ready in service(ready) }
+    }
+
+    /// One timer per connection, re-armed from the last line when it fires (a line costs a
+    /// clock read, not a timer change).
+    private func armIdleTimer(at deadline: Timestamp) {
+        idleTimer = loop.schedule(at: deadline) { [weak self] in
+            guard let self, !isClosed, let timeout = idleTimeout else { return }
+            idleTimer = nil
+            let due = lastLine + timeout
+            if MonotonicClock.now() < due { armIdleTimer(at: due); return }
+            onIdle()
+            close()
+        }
     }
 
     /// Bytes queued and not yet taken by the socket.
@@ -268,6 +313,7 @@ public final class LineConnection {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        if let idleTimer { loop.cancel(idleTimer); self.idleTimer = nil }
         loop.unwatch(fd)
         try? SystemCall.close(fd)
         listenerClosed()

@@ -7,6 +7,15 @@ import EvrouteJSON
 /// responder chain and children — for tools and UIs that draw or check a layout.
 struct TreeJSON {
     let layout: Layout
+    let lengths: ResponderChainLengths
+    /// Who presents each screen (by name), found once.
+    let presenters: [String: [ResponderID]]
+
+    init(layout: Layout) {
+        self.layout = layout
+        lengths = ResponderChainLengths(layout)
+        presenters = layout.presenterIndex()
+    }
 
     func render() -> JSONValue {
         .object([
@@ -28,9 +37,9 @@ struct TreeJSON {
         return .object([
             ("name", .string(node.name)),
             ("presented_over", .string(node.presentedOver.map { layout.screens[$0].name })),
-            ("presented_by", .array(layout.presenters(of: s).map { .string(layout.describe($0)) })),
+            ("presented_by", .array((presenters[node.name] ?? []).map { .string(layout.describe($0)) })),
             ("handlers", handlers(node.handlers)),
-            ("chain", chain(.screen(s))),
+        ] + chain(.screen(s)) + [
             ("root", region(node.root)),
         ])
     }
@@ -60,14 +69,17 @@ struct TreeJSON {
             members.append(("gestures", .array(node.gestures.map { .object([("name", .string($0.name)), ("type", .string($0.kind.rawValue))]) })))
         }
         members.append(("handlers", handlers(node.handlers)))
-        members.append(("chain", chain(.region(r))))
+        members += chain(.region(r))
         members.append(("children", .array(node.children.map(region))))
         return .object(members)
     }
 
-    /// The responders after `responder`, as the trace names them.
-    func chain(_ responder: ResponderID) -> JSONValue {
-        .array(layout.responderChain(from: responder).dropFirst().map { .string(layout.describe($0)) })
+    /// `chain`: the responders after `responder`, as the trace names them — at most
+    /// ``TreePrinter/chainShown``; then `chain_omitted`: how many more there are (only when some are).
+    func chain(_ responder: ResponderID) -> [(String, JSONValue)] {
+        let (head, omitted) = layout.responderChain(from: responder, limit: TreePrinter.chainShown + 1, lengths: lengths)
+        let chain: (String, JSONValue) = ("chain", .array(head.dropFirst().map { .string(layout.describe($0)) }))
+        return omitted > 0 ? [chain, ("chain_omitted", .int(omitted))] : [chain]
     }
 
     func handlers(_ indices: [Int]) -> JSONValue {

@@ -4,6 +4,16 @@ import EvrouteJSON
 /// Renders a layout as an indented tree.
 struct TreePrinter {
     let layout: Layout
+    /// Each chain is printed up to this many responders, then `… (N more)`: a chain can be as
+    /// long as the layout, and printing every one in full is quadratic (10,000 screens presented
+    /// over one another made 840 MB of text).
+    static let chainShown = 64
+    let lengths: ResponderChainLengths
+
+    init(layout: Layout) {
+        self.layout = layout
+        lengths = ResponderChainLengths(layout)
+    }
 
     func render() -> String {
         var out = ""
@@ -49,7 +59,8 @@ struct TreePrinter {
         if !flags.isEmpty { out += "  {" + flags.joined(separator: ", ") + "}" }
         out += handlerText(node.handlers) + "\n"
         let childPrefix = prefix + (isRoot ? "" : (last ? "   " : "│  "))
-        let chain = layout.responderChain(from: .region(r)).dropFirst().map { layout.describe($0) }
+        let (head, omitted) = layout.responderChain(from: .region(r), limit: Self.chainShown + 1, lengths: lengths)
+        let chain = head.dropFirst().map { layout.describe($0) } + (omitted > 0 ? ["… (\(omitted) more)"] : [])
         out += childPrefix + (node.children.isEmpty ? "   " : "│  ") + "chain: → " + chain.joined(separator: " → ") + "\n"
         for (i, c) in node.children.enumerated() {
             region(c, prefix: childPrefix, last: i == node.children.count - 1, isRoot: false, into: &out)

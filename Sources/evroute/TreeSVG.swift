@@ -24,6 +24,16 @@ struct TreeSVG {
     var trails: [TouchTrails.Trail]? = nil
     /// Where the touches come from (the recordings), for the legend.
     var trailSources: [String] = []
+    /// Who presents each screen (by name), found once (``Layout/presenterIndex()``).
+    let presenterIndex: [String: [ResponderID]]
+
+    init(layout: Layout, source: String, trails: [TouchTrails.Trail]? = nil, trailSources: [String] = []) {
+        self.layout = layout
+        self.source = source
+        self.trails = trails
+        self.trailSources = trailSources
+        presenterIndex = layout.presenterIndex()
+    }
 
     /// The longest side of a screen panel, in SVG pixels.
     static let panelSide = 640.0
@@ -44,22 +54,32 @@ struct TreeSVG {
     /// A display's screens in drawing order: each screen followed by the screens presented over
     /// it or from it (depth first), so that a presented screen stands beside its presenter.
     func screenOrder(_ display: DisplayNode) -> [(screen: Int, from: Int?)] {
+        // Linear in the screens (and handlers): a presented chain of 10,000 screens is drawn at once.
+        let presenters = presenterIndex
+        let onDisplay = Set(display.screens)
         var parentOf: [Int: Int] = [:]
         for s in display.screens {
             if let over = layout.screens[s].presentedOver {
                 parentOf[s] = over
-            } else if let from = layout.presenters(of: s).lazy.compactMap(screen(of:)).first(where: { $0 != s }) {
+            } else if let from = (presenterIndex[layout.screens[s].name] ?? []).lazy.compactMap(screen(of:)).first(where: { $0 != s }) {
                 parentOf[s] = from
             }
         }
+        var children: [Int: [Int]] = [:]
+        for s in display.screens { if let p = parentOf[s] { children[p, default: []].append(s) } }
         var order: [(screen: Int, from: Int?)] = []
         var placed = Set<Int>()
-        func place(_ s: Int, from: Int?) {
-            guard placed.insert(s).inserted else { return }
-            order.append((s, from))
-            for child in display.screens where parentOf[child] == s { place(child, from: s) }
+        // Depth first, children in declaration order, without recursion (chains can be long).
+        func place(_ root: Int, from: Int?) {
+            guard !placed.contains(root) else { return }
+            var stack: [(screen: Int, from: Int?)] = [(root, from)]
+            while let (s, from) = stack.popLast() {
+                guard placed.insert(s).inserted else { continue }
+                order.append((s, from))
+                for child in (children[s] ?? []).reversed() where !placed.contains(child) { stack.append((child, s)) }
+            }
         }
-        for s in display.screens where parentOf[s] == nil || !display.screens.contains(parentOf[s]!) { place(s, from: nil) }
+        for s in display.screens where parentOf[s] == nil || !onDisplay.contains(parentOf[s]!) { place(s, from: nil) }
         for s in display.screens { place(s, from: parentOf[s]) }   // presentation cycles
         return order
     }
@@ -85,7 +105,7 @@ struct TreeSVG {
                 var notes: [String] = []
                 if display.initialScreen == s { notes.append("active at start") }
                 if let over = screen.presentedOver { notes.append("presented over \(layout.screens[over].name) at start") }
-                let by = layout.presenters(of: s).map { layout.describe($0) }
+                let by = (presenterIndex[screen.name] ?? []).map { layout.describe($0) }
                 if !by.isEmpty { notes.append("presented by " + by.joined(separator: ", ")) }
                 if notes.isEmpty { notes.append("shown when presented at run time (evroute ctl, a UI)") }
                 if !screen.handlers.isEmpty { notes.append("handlers: " + handlerText(screen.handlers)) }

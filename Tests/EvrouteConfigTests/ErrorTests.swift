@@ -209,7 +209,7 @@ import Testing
                 - name: a
                   frame: [0, 0, 10, 10]
                   shape: { rounded-rectangle: -2 }
-        """)), line: 11, column: 39, "radius must be ≥ 0")
+        """)), line: 11, column: 39, "radius must be between 0 and 1000000")
         expectOne(parseErrors(withRegions("""
                 - name: a
                   frame: [0, 0, 10, 10]

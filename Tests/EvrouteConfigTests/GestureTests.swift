@@ -57,13 +57,13 @@ import Testing
             \(yaml)
             """))
         }
-        expectOne(errors("            - { name: t, type: tap, taps: 0 }"), line: 12, column: 43, "'taps' must be ≥ 1, found 0")
+        expectOne(errors("            - { name: t, type: tap, taps: 0 }"), line: 12, column: 43, "'taps' must be between 1 and 100, found 0")
         expectOne(errors("            - { name: t, type: long-press, minimum-duration: 0 }"), line: 12, column: 62,
                   "'minimum-duration' must be > 0 and ≤ 3600 seconds, found 0")
         expectOne(errors("            - { name: t, type: swipe, maximum-duration: -1 }"), line: 12, column: 57,
                   "'maximum-duration' must be > 0 and ≤ 3600 seconds")
         expectOne(errors("            - { name: t, type: pan, touches: 3, maximum-touches: 2 }"), line: 12, column: 66,
-                  "'maximum-touches' must be ≥ 'touches' (3), found 2")
+                  "'maximum-touches' must be between 'touches' (3) and 256, found 2")
         expectOne(errors("            - { name: t, type: tap, taps: two }"), line: 12, column: 43,
                   "'taps' must be an integer, found string 'two'", kind: .wrongType)
         expectOne(errors("            - { name: t, type: swipe, direction: sideways }"), line: 12, column: 50,

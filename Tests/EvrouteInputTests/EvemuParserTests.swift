@@ -278,29 +278,3 @@ struct EvemuParserTests {
         #expect(best < .milliseconds(250))   // generous for debug builds; release is a few ms
     }
 }
-
-/// Hostile recordings (issue 16): an `I:` line with trailing whitespace is read; a device or
-/// FIFO given as a recording is refused at once with its path (it was read forever); a file
-/// larger than the limit is refused, not read whole.
-@Suite("Evemu hostile input")
-struct EvemuHostileInputTests {
-    @Test func trailingWhitespaceOnAnILineIsFine() throws {
-        let r = try EvemuRecording.parse(text: "N: x\nI: 0003 0001 0002 0003 \t\nE: 1.000000 0000 0000 0 \n", path: "t")
-        #expect(r.description.vendor == 1 && r.description.product == 2)
-        #expect(r.events.count == 1)
-    }
-
-    @Test func devicesAndFifosAreRefusedWithTheirPath() throws {
-        #expect(throws: EvemuError(path: "/dev/zero", line: 0, message: "is not a regular file (a device, FIFO or socket): give a recording file")) {
-            try EvemuRecording.load(path: "/dev/zero")
-        }
-        let fifo = "/tmp/evroute-fifo-\(getpid())"
-        unlink(fifo)
-        #expect(mkfifo(fifo, 0o600) == 0)
-        defer { unlink(fifo) }
-        #expect(throws: EvemuError.self) { try EvemuRecording.load(path: fifo) }
-        #expect(throws: EvemuError(path: "/dev/zero", line: 0, message: "is not a regular file (a device, FIFO or socket): give a recording file")) {
-            try EvemuRecording.loadDescription(path: "/dev/zero")
-        }
-    }
-}

@@ -36,6 +36,15 @@ static inline int evroute_pipe2(int fds[2], int flags) { return pipe2(fds, flags
 static inline int evroute_accept_nonblocking(int fd) { return accept4(fd, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 /// pidfd_open(2): a descriptor that becomes readable when `pid` exits (Linux 5.3+).
 static inline int evroute_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+/// Whether child `pid` has exited and waits to be reaped: waitid(2) with WNOWAIT leaves it a
+/// zombie, so its pid — and the id of the process group it leads — cannot be reused yet.
+#include <sys/wait.h>
+static inline int evroute_child_exited(pid_t pid) {
+    siginfo_t info;
+    info.si_pid = 0;
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return 0;
+    return info.si_pid == pid;
+}
 /// Closes every descriptor from `from` up in the spawned child (glibc 2.34+).
 static inline int evroute_spawn_closefrom(posix_spawn_file_actions_t *fa, int from) {
     return posix_spawn_file_actions_addclosefrom_np(fa, from);

@@ -35,7 +35,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public struct Duration: Hashable, Comparable, Sendable {
         public var microseconds: Int64
         public init(microseconds: Int64) { self.microseconds = microseconds }
-        public static func seconds(_ s: Double) -> Duration { Duration(microseconds: Int64((s * 1_000_000).rounded())) }
+        /// `s` seconds to the microsecond; never traps: NaN is 0 and a value beyond ±2^62 µs
+        /// (146,000 years) is that (configs bound durations far below, docs/config.md "Limits").
+        public static func seconds(_ s: Double) -> Duration {
+            let us = (s * 1_000_000).rounded()
+            let bound = Double(Int64(1) << 62)
+            guard us == us else { return Duration(microseconds: 0) }
+            return Duration(microseconds: Int64(max(-bound, min(bound, us))))
+        }
         public static func milliseconds(_ ms: Int64) -> Duration { Duration(microseconds: ms * 1000) }
         public var seconds: Double { Double(microseconds) / 1_000_000 }
         public static func < (a: Duration, b: Duration) -> Bool { a.microseconds < b.microseconds }

@@ -10,6 +10,10 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 
     public static let zero = Point(x: 0, y: 0)
 
+    /// Both coordinates are finite (not infinite, not NaN).
+    @inline(__always)
+    public var isFinite: Bool { x.isFinite && y.isFinite }
+
     /// Euclidean distance to another point.
     public func distance(to other: Point) -> Double {
         let dx = other.x - x, dy = other.y - y

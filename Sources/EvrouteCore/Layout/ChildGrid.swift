@@ -1,11 +1,18 @@
-/// A uniform grid over a region's frame that lists, per cell, the children whose touchable
-/// rectangle overlaps the cell, front to back. Hit-testing a region with thousands of children
-/// then looks at a handful of candidates instead of all of them.
+/// A uniform grid over a region's touchable rectangle that lists, per cell, the children whose
+/// touchable rectangle overlaps the cell, front to back. Hit-testing a region with thousands of
+/// children then looks at a handful of candidates instead of all of them.
+///
+/// The grid covers the parent's hit rectangle (its frame after hit insets): the only points
+/// that reach its children, so it answers exactly what the front-to-back scan would, also
+/// where negative insets grow the parent beyond its frame. Cell numbers are computed in
+/// `Double` and clamped before they become `Int`, so no frame, inset or point traps — zero
+/// or negative sizes, huge, infinite or NaN values included (a degenerate axis is one cell).
 struct ChildGrid: Sendable {
     /// Regions with fewer children are scanned linearly (that is faster for them).
     static let minimumChildren = 24
 
-    let origin: Point
+    /// The rectangle the cells divide (the parent's hit rectangle).
+    let area: Rect
     let cellWidth: Double
     let cellHeight: Double
     let columns: Int
@@ -15,22 +22,26 @@ struct ChildGrid: Sendable {
     let items: [Int32]
 
     init(parent: RegionNode, children: [Int], regions: [RegionNode]) {
-        let bounds = parent.absoluteFrame
+        let area = parent.hitRect
+        self.area = area
         let side = max(1, Int(Double(children.count).squareRoot().rounded(.up)))
-        columns = min(side, 256)
-        rows = min(side, 256)
-        origin = bounds.origin
-        cellWidth = max(bounds.width / Double(columns), .leastNormalMagnitude)
-        cellHeight = max(bounds.height / Double(rows), .leastNormalMagnitude)
+        // An axis without a positive, finite extent is one cell (nothing to divide).
+        let usableWidth = area.width > 0 && area.width.isFinite && area.minX.isFinite && area.maxX.isFinite
+        let usableHeight = area.height > 0 && area.height.isFinite && area.minY.isFinite && area.maxY.isFinite
+        columns = usableWidth ? min(side, 256) : 1
+        rows = usableHeight ? min(side, 256) : 1
+        cellWidth = usableWidth ? max(area.width / Double(columns), .leastNormalMagnitude) : .infinity
+        cellHeight = usableHeight ? max(area.height / Double(rows), .leastNormalMagnitude) : .infinity
         var buckets = [[Int32]](repeating: [], count: columns * rows)
         // Front to back: the last declared child first.
         for child in children.reversed() {
             let r = regions[child].hitRect
-            guard regions[child].isHittable, r.width > 0, r.height > 0, r.intersects(bounds) else { continue }
-            let c0 = max(0, Int(((r.minX - origin.x) / cellWidth).rounded(.down)))
-            let c1 = min(columns - 1, Int(((r.maxX - origin.x) / cellWidth).rounded(.down)))
-            let r0 = max(0, Int(((r.minY - origin.y) / cellHeight).rounded(.down)))
-            let r1 = min(rows - 1, Int(((r.maxY - origin.y) / cellHeight).rounded(.down)))
+            // (A NaN anywhere fails these comparisons: such a child can hold no point.)
+            guard regions[child].isHittable, r.width > 0, r.height > 0, r.intersects(area) else { continue }
+            let c0 = Self.slot(r.minX, area.minX, cellWidth, columns)
+            let c1 = Self.slot(r.maxX, area.minX, cellWidth, columns)
+            let r0 = Self.slot(r.minY, area.minY, cellHeight, rows)
+            let r1 = Self.slot(r.maxY, area.minY, cellHeight, rows)
             guard c0 <= c1, r0 <= r1 else { continue }
             for row in r0...r1 { for col in c0...c1 { buckets[row * columns + col].append(Int32(child)) } }
         }
@@ -41,12 +52,20 @@ struct ChildGrid: Sendable {
         items = flat
     }
 
-    /// The cell holding `p`, or nil when `p` is outside the grid.
+    /// The cell along one axis that holds `value`, clamped to `0 ..< count` (below the area,
+    /// NaN and a degenerate axis give 0; above it, the last cell).
+    @inline(__always)
+    static func slot(_ value: Double, _ origin: Double, _ cell: Double, _ count: Int) -> Int {
+        let f = ((value - origin) / cell).rounded(.down)
+        guard f >= 0 else { return 0 }
+        guard f < Double(count) else { return count - 1 }
+        return Int(f)
+    }
+
+    /// The cell holding `p`, or nil when `p` is outside the grid's area.
     @inline(__always)
     func cell(for p: Point) -> Int? {
-        let col = Int(((p.x - origin.x) / cellWidth).rounded(.down))
-        let row = Int(((p.y - origin.y) / cellHeight).rounded(.down))
-        guard col >= 0, col < columns, row >= 0, row < rows else { return nil }
-        return row * columns + col
+        guard area.contains(p) else { return nil }
+        return Self.slot(p.y, area.minY, cellHeight, rows) * columns + Self.slot(p.x, area.minX, cellWidth, columns)
     }
 }

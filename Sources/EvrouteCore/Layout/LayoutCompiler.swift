@@ -107,21 +107,16 @@ struct LayoutCompiler {
             }
             presentedOver.append(o == i ? nil : o)
         }
-        for (i, s) in spec.screens.enumerated() {
-            var seen: Set<Int> = [i]
-            var cur = presentedOver[i]
-            while let c = cur {
-                if !seen.insert(c).inserted {
-                    error("'presented-over' forms a cycle through screen '\(s.name)'", s.presentedOverLocation ?? s.location)
-                    break
-                }
-                cur = presentedOver[c]
-            }
+        let screenInCycle = Self.reachesCycle(count: spec.screens.count) { presentedOver[$0] }
+        for (i, s) in spec.screens.enumerated() where screenInCycle[i] {
+            error("'presented-over' forms a cycle through screen '\(s.name)'", s.presentedOverLocation ?? s.location)
         }
         // Displays: screens, initial screen.
         var displays: [DisplayNode] = []
+        var screensOfDisplay = [[Int]](repeating: [], count: spec.displays.count)
+        for (s, d) in screenDisplays.enumerated() where d >= 0 && d < screensOfDisplay.count { screensOfDisplay[d].append(s) }
         for (di, d) in spec.displays.enumerated() {
-            let mine = spec.screens.indices.filter { screenDisplays[$0] == di }
+            let mine = screensOfDisplay[di]
             var initial = mine.first { presentedOver[$0] == nil }
             if let name = d.initialScreen {
                 if let s = screenIndex[name], screenDisplays[s] == di { initial = s }
@@ -228,6 +223,13 @@ struct LayoutCompiler {
     mutating func resolveNextLinks(screenRegionRanges: [Range<Int>]) {
         var specByIndex: [RegionSpec] = []
         for s in spec.screens { flatten(s.root, into: &specByIndex) }
+        // Each screen's regions by name (the first of a name, as a scan would find), built once.
+        var regionByName: [[String: Int]] = []
+        for range in screenRegionRanges {
+            var byName: [String: Int] = [:]
+            for r in range where byName[regions[r].name] == nil { byName[regions[r].name] = r }
+            regionByName.append(byName)
+        }
         for (i, rs) in specByIndex.enumerated() {
             guard let target = rs.next else { continue }
             let loc = rs.nextLocation ?? rs.location
@@ -241,25 +243,47 @@ struct LayoutCompiler {
             } else if target.hasPrefix("display:") {
                 let n = String(target.dropFirst(8))
                 if let d = displayIndex[n] { resolved = .display(d) } else { error("unknown display '\(n)' in 'next'", loc) }
-            } else if let r = screenRegionRanges[screen].first(where: { regions[$0].name == target }) {
+            } else if let r = regionByName[screen][target] {
                 resolved = .region(r)
             } else {
                 error("unknown 'next' target '\(target)' (expected a region of screen '\(spec.screens[screen].name)', screen:NAME, display:NAME, application or fallback)", loc)
             }
             if let resolved { regions[i] = regions[i].with(children: regions[i].children, handlers: regions[i].handlers, next: resolved) }
         }
-        // Cycles: follow region links (next or parent) from each region that overrides `next`.
-        for (i, rs) in specByIndex.enumerated() where regions[i].next != nil {
-            var seen: Set<Int> = [i]
-            var cur = regions[i].next
-            while case .region(let r)? = cur {
-                if !seen.insert(r).inserted {
-                    error("'next' of region '\(regions[i].path)' forms a cycle in the responder chain", rs.nextLocation ?? rs.location)
-                    break
-                }
-                cur = regions[r].next ?? regions[r].parent.map { .region($0) }
-            }
+        // Cycles: a region that overrides `next` and whose chain (next, or else parent, region
+        // by region) comes back to a region it passed is an error. Each region has one region
+        // after it (or none), so one walk over all of them finds every such chain.
+        let inCycle = Self.reachesCycle(count: regions.count) { r -> Int? in
+            guard let next = regions[r].next else { return regions[r].parent }
+            if case .region(let target) = next { return target }
+            return nil
         }
+        for (i, rs) in specByIndex.enumerated() where regions[i].next != nil && inCycle[i] {
+            error("'next' of region '\(regions[i].path)' forms a cycle in the responder chain", rs.nextLocation ?? rs.location)
+        }
+    }
+
+    /// For nodes `0 ..< count` that each lead to at most one other (`successor`), which ones
+    /// lead, step by step, into a cycle (a node met twice). Linear: every node is walked once,
+    /// and a walk that meets a node already decided takes its answer.
+    static func reachesCycle(count: Int, successor: (Int) -> Int?) -> [Bool] {
+        var state = [UInt8](repeating: 0, count: count)   // 0 new, 1 on the current walk, 2 decided
+        var result = [Bool](repeating: false, count: count)
+        var path: [Int] = []
+        for start in 0..<count where state[start] == 0 {
+            path.removeAll(keepingCapacity: true)
+            var cycle = false
+            var cur: Int? = start
+            while let c = cur, c >= 0, c < count {
+                if state[c] == 2 { cycle = result[c]; break }
+                if state[c] == 1 { cycle = true; break }
+                state[c] = 1
+                path.append(c)
+                cur = successor(c)
+            }
+            for p in path { state[p] = 2; result[p] = cycle }
+        }
+        return result
     }
 
     mutating func checkGestures(screenRegionRanges: [Range<Int>]) {
@@ -283,13 +307,59 @@ struct LayoutCompiler {
             } }
             // require-to-fail cycles: each would wait forever for the other.
             var reported: Set<String> = []
-            for g in order where !reported.contains(g.name) {
+            // Only a gesture on a cycle can start one: find those first (linear), so that the
+            // path search below never runs from the others (a long chain was quadratic).
+            let onCycle = Self.namesOnCycles(requires)
+            for g in order where onCycle.contains(g.name) && !reported.contains(g.name) {
                 if let cycle = requireCycle(from: g.name, requires) {
                     cycle.forEach { reported.insert($0) }
                     error("'require-to-fail' forms a cycle: \((cycle + [g.name]).joined(separator: " → ")) (each would wait for the other to fail)", g.location)
                 }
             }
         }
+    }
+
+    /// The names that lie on a cycle of `edges` (in a strongly connected component of more
+    /// than one name, or with an edge to themselves): Tarjan's algorithm, iterative, linear.
+    static func namesOnCycles(_ edges: [String: [String]]) -> Set<String> {
+        let names = Array(edges.keys)
+        var index: [String: Int] = [:]
+        for (i, n) in names.enumerated() { index[n] = i }
+        let next: [[Int]] = names.map { (edges[$0] ?? []).compactMap { index[$0] } }
+        var order = [Int](repeating: -1, count: names.count), low = [Int](repeating: 0, count: names.count)
+        var onStack = [Bool](repeating: false, count: names.count)
+        var stack: [Int] = [], counter = 0
+        var result: Set<String> = []
+        for root in names.indices where order[root] < 0 {
+            var work: [(node: Int, edge: Int)] = [(root, 0)]
+            order[root] = counter; low[root] = counter; counter += 1
+            stack.append(root); onStack[root] = true
+            while let (v, e) = work.last {
+                if e < next[v].count {
+                    work[work.count - 1].edge += 1
+                    let w = next[v][e]
+                    if order[w] < 0 {
+                        order[w] = counter; low[w] = counter; counter += 1
+                        stack.append(w); onStack[w] = true
+                        work.append((w, 0))
+                    } else if onStack[w] {
+                        low[v] = min(low[v], order[w])
+                    }
+                    continue
+                }
+                work.removeLast()
+                if let parent = work.last?.node { low[parent] = min(low[parent], low[v]) }
+                guard low[v] == order[v] else { continue }
+                var component: [Int] = []
+                while let w = stack.popLast() {
+                    onStack[w] = false
+                    component.append(w)
+                    if w == v { break }
+                }
+                if component.count > 1 || next[v].contains(v) { for w in component { result.insert(names[w]) } }
+            }
+        }
+        return result
     }
 
     /// A path `start → … → (back to start)` through `require-to-fail`, if any (without the final repeat).

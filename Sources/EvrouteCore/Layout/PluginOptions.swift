@@ -132,7 +132,7 @@ struct PluginOptionReader {
     /// A duration given in seconds (fractions allowed).
     mutating func seconds(_ key: String, default d: Double) -> Timestamp.Duration {
         guard let v = value(key) else { return .seconds(d) }
-        guard let n = v.number, n > 0, n <= 86_400 else { fail(key, "`\(key)` must be a number of seconds, > 0"); return .seconds(d) }
+        guard let n = v.number, n > 0, n <= 86_400 else { fail(key, "`\(key)` must be a number of seconds, > 0 and ≤ 86400"); return .seconds(d) }
         return .seconds(n)
     }
 

@@ -100,7 +100,7 @@ public enum LayoutChangeError: Error, Sendable, CustomStringConvertible {
     case nothingPresented(display: String, screen: String?)
     /// `focus`: the region, or its ancestor `blocker` (a path), is hidden or disabled.
     case cannotFocus(path: String, blocker: String, reason: FocusBlock)
-    /// `frame`: not finite, or a negative width or height.
+    /// `frame`: x or y outside ±``LayoutLimits/coordinate``, width or height outside 0 … that (NaN too).
     case invalidFrame(path: String, Rect)
     /// The layout with the change does not compile (e.g. new children with a duplicate name);
     /// `errors` are the compiler's, with the places they were written.
@@ -131,7 +131,8 @@ public enum LayoutChangeError: Error, Sendable, CustomStringConvertible {
             if blocker == path { return "region '\(path)' cannot become first responder: it is \(what)" }
             return "region '\(path)' cannot become first responder: its ancestor '\(blocker)' is \(what)"
         case .invalidFrame(let path, let f):
-            return "frame \(f) for region '\(path)': x, y, width and height must be finite numbers, width and height ≥ 0"
+            let c = LayoutLimits.text(LayoutLimits.coordinate)
+            return "frame \(f) for region '\(path)': x and y must be between -\(c) and \(c), width and height between 0 and \(c)"
         case .doesNotCompile(let path, let change, let errors):
             let what = change == .children ? "the new children of region '\(path)'" : "the \(change.rawValue) change of region '\(path)'"
             return "\(what) do not fit the layout:\n" + errors.map(\.description).joined(separator: "\n")

@@ -69,3 +69,86 @@ extension Layout {
         return nil
     }
 }
+
+/// The length of every responder's chain as the layout alone defines it (no run-time
+/// presentation), computed once for all regions and screens in linear time, so that tools can
+/// show a long chain in part (``Layout/responderChain(from:limit:lengths:)``) without walking
+/// it from every region — chains can be as long as the layout is large (20,000 regions linked
+/// by `next`, 10,000 screens presented over one another), and printing each in full is quadratic.
+public struct ResponderChainLengths: Sendable {
+    let regionLength: [Int]
+    let screenLength: [Int]
+
+    public init(_ layout: Layout) {
+        // display → application → fallback
+        let tailLength = 3
+        var screenLength = [Int](repeating: 0, count: layout.screens.count)
+        var path: [Int] = []
+        for start in layout.screens.indices where screenLength[start] == 0 {
+            path.removeAll(keepingCapacity: true)
+            var cur: Int? = start
+            var rest = tailLength
+            // (A compiled layout has no presentation cycle; a walk that meets itself stops.)
+            while let s = cur {
+                if screenLength[s] > 0 { rest = screenLength[s]; break }
+                if screenLength[s] < 0 { break }
+                screenLength[s] = -1
+                path.append(s)
+                cur = layout.screens[s].presentedOver
+            }
+            for s in path.reversed() { rest += 1; screenLength[s] = rest }
+        }
+        var regionLength = [Int](repeating: 0, count: layout.regions.count)
+        func length(_ responder: ResponderID) -> Int {
+            switch responder {
+            case .region(let r): regionLength[r]
+            case .screen(let s): screenLength[s]
+            case .display: tailLength
+            case .application: 2
+            case .fallback: 1
+            }
+        }
+        for start in layout.regions.indices where regionLength[start] == 0 {
+            path.removeAll(keepingCapacity: true)
+            var cur: ResponderID? = .region(start)
+            var rest = 0
+            while let c = cur {
+                guard case .region(let r) = c else { rest = length(c); break }
+                if regionLength[r] > 0 { rest = regionLength[r]; break }
+                if regionLength[r] < 0 { break }   // (no `next` cycle in a compiled layout)
+                regionLength[r] = -1
+                path.append(r)
+                cur = layout.nextResponder(after: c, presentation: StaticPresentation())
+            }
+            for r in path.reversed() { rest += 1; regionLength[r] = rest }
+        }
+        self.regionLength = regionLength
+        self.screenLength = screenLength
+    }
+
+    /// How many responders the chain from `responder` has, `responder` included.
+    public func length(from responder: ResponderID) -> Int {
+        switch responder {
+        case .region(let r): regionLength[r]
+        case .screen(let s): screenLength[s]
+        case .display: 3
+        case .application: 2
+        case .fallback: 1
+        }
+    }
+}
+
+extension Layout {
+    /// The first `limit` responders of the chain from `start` (as the layout alone defines it),
+    /// and how many come after them (0 when the chain is no longer than `limit`). Costs
+    /// O(`limit`) with `lengths` made once for the layout.
+    public func responderChain(from start: ResponderID, limit: Int, lengths: ResponderChainLengths) -> (head: [ResponderID], omitted: Int) {
+        var head: [ResponderID] = []
+        var cur: ResponderID? = start
+        while let c = cur, head.count < limit {
+            head.append(c)
+            cur = nextResponder(after: c, presentation: StaticPresentation())
+        }
+        return (head, cur == nil ? 0 : max(0, lengths.length(from: start) - head.count))
+    }
+}

@@ -71,7 +71,7 @@ extension Router {
             try changeRegion(path, .enabled, time: time) { $0.interactive = true }
         case .frame(let path, let frame):
             let f = frame
-            guard f.minX.isFinite, f.minY.isFinite, f.width.isFinite, f.height.isFinite, f.width >= 0, f.height >= 0 else {
+            guard LayoutLimits.contains(frame: f) else {
                 _ = try region(path: path)
                 throw .invalidFrame(path: path, frame)
             }

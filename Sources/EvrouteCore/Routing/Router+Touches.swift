@@ -9,6 +9,17 @@ extension Router {
         }
         for sample in frame.contacts {
             let key = TouchKey(device: frame.device, contact: sample.contact)
+            // A point that is not finite cannot be hit-tested or reported (the input layer
+            // drops such samples and warns; this is the core's own guard): a touch does not
+            // begin or move there, and ends where it last was.
+            guard sample.location.isFinite else {
+                if sample.change == .ended || sample.change == .cancelled, touches[key] != nil {
+                    finishTouch(key, change: sample.change, location: nil, time: frame.time, sample: sample)
+                } else if sample.change == .ended || sample.change == .cancelled, !orphanedContacts.isEmpty {
+                    orphanedContacts.remove(key)
+                }
+                continue
+            }
             switch sample.change {
             case .began:
                 if !orphanedContacts.isEmpty { orphanedContacts.remove(key) }

@@ -96,6 +96,7 @@ extension Daemon {
             ("unhandled", .int(c.unhandled)), ("devices_added", .int(c.devicesAdded)),
             ("devices_removed", .int(c.devicesRemoved)), ("touches_cancelled_by_reload", .int(c.touchesCancelledByReload)),
             ("region_changes", .int(c.regionChanges)), ("touches_cancelled_by_changes", .int(c.touchesCancelledByChanges)),
+            ("contacts_dropped", .int(session.contactsDropped)),
         ])
         let summary: JSONValue = .object([
             ("displays", .int(layout.displays.count)), ("screens", .int(layout.screens.count)),

@@ -120,6 +120,9 @@ public final class Daemon {
         session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
             log.info("device ignored: \"\(description.name)\" (\(kind.rawValue)): \(reason)")
         }
+        session.onDeviceWarning = { [log] info, warning, _ in
+            log.warning("input: device \"\(info.name)\" (rule \(info.ruleName)): \(warning)")
+        }
         observer = DaemonObserver(log: log)
         do {
             plugins = try PluginHost(layout: layout, loop: loop, log: log)

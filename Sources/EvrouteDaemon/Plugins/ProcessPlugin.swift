@@ -76,8 +76,11 @@ final class ProcessPlugin: Plugin {
         do {
             let input = try Pipe.make(), output = try Pipe.make(), errors = try Pipe.make()
             opened = [input.read, input.write, output.read, output.write, errors.read, errors.write]
+            // Its own process group, killed with it: a helper's background children do not
+            // outlive it (not its exit, not a restart, not the daemon's shutdown).
             let child = try ChildProcess.spawn(config.command, environment: environment, stdin: input.read,
-                                               stdout: output.write, stderr: errors.write, loop: context.loop)
+                                               stdout: output.write, stderr: errors.write, loop: context.loop,
+                                               killsGroupOnExit: true)
             for fd in [input.read, output.write, errors.write] { try? SystemCall.close(fd) }
             opened = [input.write, output.read, errors.read]
             for fd in opened { try SystemCall.setNonBlocking(fd) }
@@ -143,6 +146,9 @@ final class ProcessPlugin: Plugin {
 
     private func helperExited(_ child: ChildProcess) {
         exiting.removeAll { $0 === child }
+        if child.killedLeftovers {
+            context.log.info("process \(spec.name): helper [\(child.pid)] exited; killed what it left running in its process group")
+        }
         if let h = helper, h.child === child {
             takeDown(h, why: child.exitDescription)
         }
@@ -175,7 +181,7 @@ final class ProcessPlugin: Plugin {
             h.child.signal(SIGTERM)
             if h.child.isRunning {
                 exiting.append(h.child)
-                h.child.onExit = { [weak self] child in self?.exiting.removeAll { $0 === child } }
+                h.child.onExit = { [weak self] child in self?.helperExited(child) }
             }
         }
         updateGauges()

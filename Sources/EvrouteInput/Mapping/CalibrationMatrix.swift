@@ -13,11 +13,12 @@ public struct CalibrationMatrix: Hashable, Sendable {
     public static let identity = CalibrationMatrix(1, 0, 0, 0, 1, 0)
 
     /// Parses the udev property's value: six floating-point numbers separated by spaces
-    /// (tabs and commas are accepted too). Nil when there are not exactly six valid finite numbers.
+    /// (tabs and commas are accepted too). Nil when there are not exactly six numbers, each
+    /// within ±1000 (the range a config's `calibration` has, docs/config.md "Limits").
     public init?(udevProperty text: String) {
         var values: [Double] = []
         for token in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," || $0 == "\n" }) {
-            guard let value = Double(token), value.isFinite else { return nil }
+            guard let value = Double(token), value.isFinite, abs(value) <= 1000 else { return nil }
             values.append(value)
         }
         guard values.count == 6 else { return nil }

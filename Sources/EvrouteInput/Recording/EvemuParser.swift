@@ -160,6 +160,7 @@ struct EvemuParser {
             }
             fields.append(UInt16(value))
         }
+        cursor.skipSpaces()   // trailing blanks are not a fifth field
         guard cursor.atEndOrComment() else { return "I: has more than 4 fields" }
         identity = (fields[0], fields[1], fields[2], fields[3])
         return nil

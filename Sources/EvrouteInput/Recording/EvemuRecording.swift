@@ -25,7 +25,15 @@ public struct EvemuRecording: Sendable {
         self.formatVersion = formatVersion
     }
 
-    /// Reads a recording from a file.
+    /// The largest recording file read (256 MiB, some 8 million events); a larger one, or a
+    /// file that is not a regular file (`/dev/zero`, a FIFO, a directory), is an error naming
+    /// the path, not read.
+    public static let maximumRecordingSize = 256 << 20
+    /// The largest description file read (`--desc`, a sibling `.desc`): 1 MiB (a real one is a
+    /// few KiB).
+    public static let maximumDescriptionSize = 1 << 20
+
+    /// Reads a recording from a file (a regular file of at most ``maximumRecordingSize`` bytes).
     ///
     /// - Parameters:
     ///   - path: the recording.
@@ -37,7 +45,7 @@ public struct EvemuRecording: Sendable {
     /// - Throws: `EvemuError` naming `path:line` and what was wrong.
     public static func load(path: String, descriptionPath: String? = nil) throws(EvemuError) -> EvemuRecording {
         let bytes: [UInt8]
-        switch FileBytes.read(path) {
+        switch FileBytes.read(path, limit: maximumRecordingSize, what: "a recording") {
         case .success(let b): bytes = b
         case .failure(let error): throw error
         }
@@ -66,10 +74,11 @@ public struct EvemuRecording: Sendable {
         try parse(bytes: Array(text.utf8), path: path, description: description)
     }
 
-    /// Reads a description-only file (events in it, if any, are ignored).
+    /// Reads a description-only file (events in it, if any, are ignored): a regular file of at
+    /// most ``maximumDescriptionSize`` bytes.
     public static func loadDescription(path: String) throws(EvemuError) -> DeviceDescription {
         let bytes: [UInt8]
-        switch FileBytes.read(path, limit: FileBytes.descriptionLimit) {
+        switch FileBytes.read(path, limit: maximumDescriptionSize, what: "a device description") {
         case .success(let b): bytes = b
         case .failure(let error): throw error
         }

@@ -68,13 +68,13 @@ struct ContactMatcher {
         } else {
             let pairs = min(live.count, reported.count)
             for _ in 0..<pairs {
-                var best = (i: -1, j: -1, distance: Int64.max)
+                var best = (i: -1, j: -1, distance: UInt64.max)
                 for i in live.indices where !liveTaken[i] {
                     for j in reported.indices where assignment[j] < 0 {
-                        let dx = Int64(live[i].values.x) - Int64(reported[j].x)
-                        let dy = Int64(live[i].values.y) - Int64(reported[j].y)
-                        let distance = dx * dx + dy * dy
-                        if distance < best.distance { best = (i, j, distance) }
+                        let distance = Self.squaredDistance(x0: live[i].values.x, y0: live[i].values.y,
+                                                            x1: reported[j].x, y1: reported[j].y)
+                        // The first pair is taken even at the largest distance.
+                        if best.i < 0 || distance < best.distance { best = (i, j, distance) }
                     }
                 }
                 guard best.i >= 0 else { break }
@@ -104,6 +104,16 @@ struct ContactMatcher {
             }
         }
         swap(&live, &nextLive)
+    }
+
+    /// The squared distance between two device points, for any Int32 coordinates: each
+    /// axis difference (at most 2^32 − 1) squared fits a UInt64, their sum saturates at
+    /// `UInt64.max` (two contacts that far apart compare equal, which only decides ties).
+    @inline(__always)
+    static func squaredDistance(x0: Int32, y0: Int32, x1: Int32, y1: Int32) -> UInt64 {
+        let dx = (Int64(x0) - Int64(x1)).magnitude, dy = (Int64(y0) - Int64(y1)).magnitude
+        let (sum, overflow) = (dx * dx).addingReportingOverflow(dy * dy)
+        return overflow ? .max : sum
     }
 
     /// The kernel's `input_defuzz_abs_event`: small changes are damped, tiny ones dropped.

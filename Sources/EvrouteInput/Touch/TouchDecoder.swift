@@ -32,6 +32,14 @@ public final class TouchDecoder {
     /// The stream follows `SYN_DROPPED` with a complete resync (live devices via libevdev).
     private let appliesResync: Bool
     private var scratch: [ContactSample] = []
+    /// Contacts the decoder could not track (beyond the slot or per-frame limits).
+    public private(set) var droppedContacts = 0
+    /// Samples dropped because their point was not finite.
+    public private(set) var droppedSamples = 0
+    private var pendingWarnings: [Warning] = []
+    private var warnedKinds: UInt8 = 0
+    /// The slots the device declares (may be more than it tracks).
+    private let declaredSlots: Int
 
     // Protocol B
     private var slots: [SlotState] = []
@@ -65,9 +73,12 @@ public final class TouchDecoder {
         let touchProtocol = TouchProtocol.of(description)
         self.touchProtocol = touchProtocol
         let abs = description.events[EventType.abs] ?? []
-        let matrix = calibration
-            ?? description.udevProperties["LIBINPUT_CALIBRATION_MATRIX"].flatMap(CalibrationMatrix.init(udevProperty:))
-            ?? .identity
+        var matrix = calibration ?? .identity
+        var badProperty: String?
+        if calibration == nil, let text = description.udevProperties["LIBINPUT_CALIBRATION_MATRIX"] {
+            if let m = CalibrationMatrix(udevProperty: text) { matrix = m } else { badProperty = text }
+        }
+        declaredSlots = Int(description.absinfo[AbsCode.mtSlot]?.maximum ?? 0) + 1
         let axes: (UInt16, UInt16)?
         switch touchProtocol {
         case .slots, .contactReports:
@@ -106,6 +117,7 @@ public final class TouchDecoder {
             reported.reserveCapacity(ContactMatcher.maximumContacts)
         }
         scratch.reserveCapacity(16)
+        if let badProperty { warn(.calibrationPropertyIgnored(badProperty)) }
     }
 
     /// How many contacts are down.
@@ -155,11 +167,11 @@ public final class TouchDecoder {
         switch touchProtocol {
         case .slots:
             for index in slots.indices {
-                if slots[index].contact > 0 { scratch.append(sample(slots[index].contact, .cancelled, slots[index].committed)) }
+                if slots[index].contact > 0 { emit(slots[index].contact, .cancelled, slots[index].committed) }
                 slots[index].reset()
             }
         case .contactReports:
-            for live in matcher.live { scratch.append(sample(live.contact, .cancelled, live.values)) }
+            for live in matcher.live { emit(live.contact, .cancelled, live.values) }
             matcher.live.removeAll(keepingCapacity: true)
             reported.removeAll(keepingCapacity: true)
             building = RawContact()
@@ -167,7 +179,7 @@ public final class TouchDecoder {
             buildingHasTrackingID = false
             allReportedHaveIDs = true
         case .singleTouch:
-            if single.contact > 0 { scratch.append(sample(single.contact, .cancelled, single.committed)) }
+            if single.contact > 0 { emit(single.contact, .cancelled, single.committed) }
             single.contact = 0
             single.changed = false
             touching = false
@@ -192,7 +204,7 @@ public final class TouchDecoder {
                                         touchMajor: read.touchMajor, touchMinor: read.touchMinor, toolType: read.toolType)
                 var slot = slots[index]
                 if slot.contact > 0 && slot.committed.trackingID != values.trackingID {
-                    scratch.append(sample(slot.contact, .cancelled, slot.committed))
+                    emit(slot.contact, .cancelled, slot.committed)
                     slot.contact = 0
                 }
                 slot.pending = values
@@ -201,9 +213,9 @@ public final class TouchDecoder {
                 if values.trackingID >= 0 {
                     if slot.contact == 0 {
                         slot.contact = takeContactNumber()
-                        scratch.append(sample(slot.contact, .began, values))
+                        emit(slot.contact, .began, values)
                     } else if slot.committed != values {
-                        scratch.append(sample(slot.contact, .moved, values))
+                        emit(slot.contact, .moved, values)
                     }
                     slot.committed = values
                 }
@@ -221,14 +233,14 @@ public final class TouchDecoder {
             single.changed = false
             touching = snapshot.touching
             if single.contact > 0 && !touching {
-                scratch.append(sample(single.contact, .cancelled, single.committed))
+                emit(single.contact, .cancelled, single.committed)
                 single.contact = 0
             } else if touching {
                 if single.contact == 0 {
                     single.contact = takeContactNumber()
-                    scratch.append(sample(single.contact, .began, single.pending))
+                    emit(single.contact, .began, single.pending)
                 } else if single.committed != single.pending {
-                    scratch.append(sample(single.contact, .moved, single.pending))
+                    emit(single.contact, .moved, single.pending)
                 }
                 single.committed = single.pending
             }
@@ -262,7 +274,14 @@ public final class TouchDecoder {
             currentSlot = Int(event.value)
             return
         }
-        guard currentSlot >= 0 && currentSlot < slots.count else { return }
+        guard currentSlot >= 0 && currentSlot < slots.count else {
+            // A contact the slot limit leaves out: counted and said once, never silently.
+            if event.code == AbsCode.mtTrackingID, event.value >= 0, currentSlot >= slots.count {
+                droppedContacts += 1
+                warn(.slotBeyondLimit(slot: currentSlot, declared: declaredSlots))
+            }
+            return
+        }
         if event.code == AbsCode.mtTrackingID {
             if event.value != slots[currentSlot].pending.trackingID {
                 slots[currentSlot].pending.trackingID = event.value < 0 ? -1 : event.value
@@ -286,16 +305,16 @@ public final class TouchDecoder {
                     last = slot.pending
                     last.trackingID = slot.committed.trackingID
                 }
-                scratch.append(sample(slot.contact, .ended, last))
+                emit(slot.contact, .ended, last)
                 slot.contact = 0
             }
             if slot.pending.trackingID >= 0 {
                 if slot.contact == 0 {
                     slot.contact = takeContactNumber()
-                    scratch.append(sample(slot.contact, .began, slot.pending))
+                    emit(slot.contact, .began, slot.pending)
                     slot.committed = slot.pending
                 } else if slot.changed {
-                    scratch.append(sample(slot.contact, .moved, slot.pending))
+                    emit(slot.contact, .moved, slot.pending)
                     slot.committed = slot.pending
                 }
             }
@@ -328,8 +347,12 @@ public final class TouchDecoder {
             buildingHasTrackingID = false
         }
         // An empty report (no position) says "no contacts"; a report with a negative id is a lift.
-        guard buildingHasPosition, !(buildingHasTrackingID && building.trackingID < 0),
-              reported.count < ContactMatcher.maximumContacts else { return }
+        guard buildingHasPosition, !(buildingHasTrackingID && building.trackingID < 0) else { return }
+        guard reported.count < ContactMatcher.maximumContacts else {
+            droppedContacts += 1
+            warn(.tooManyContacts)
+            return
+        }
         if !buildingHasTrackingID { allReportedHaveIDs = false }
         reported.append(building)
     }
@@ -339,12 +362,12 @@ public final class TouchDecoder {
         matcher.match(reported, byTrackingID: allReportedHaveIDs && !reported.isEmpty)
         for change in matcher.changes {
             switch change.kind {
-            case .ended: scratch.append(sample(change.contact, .ended, change.values))
-            case .moved: scratch.append(sample(change.contact, .moved, change.values))
+            case .ended: emit(change.contact, .ended, change.values)
+            case .moved: emit(change.contact, .moved, change.values)
             case .began:
                 let number = takeContactNumber()
                 matcher.assignContact(number, toLiveAt: change.liveIndex)
-                scratch.append(sample(number, .began, change.values))
+                emit(number, .began, change.values)
             }
         }
         reported.removeAll(keepingCapacity: true)
@@ -371,14 +394,14 @@ public final class TouchDecoder {
 
     private func finishSingleTouch() {
         if single.contact > 0 && !touching {
-            scratch.append(sample(single.contact, .ended, single.pending))
+            emit(single.contact, .ended, single.pending)
             single.contact = 0
         } else if single.contact == 0 && touching {
             single.contact = takeContactNumber()
-            scratch.append(sample(single.contact, .began, single.pending))
+            emit(single.contact, .began, single.pending)
             single.committed = single.pending
         } else if single.contact > 0 && single.changed {
-            scratch.append(sample(single.contact, .moved, single.pending))
+            emit(single.contact, .moved, single.pending)
             single.committed = single.pending
         }
         single.changed = false
@@ -407,15 +430,81 @@ public final class TouchDecoder {
         return nextContact
     }
 
+    /// Adds one contact's change to the frame being built. A point the mapping made
+    /// non-finite is never reported as a place: such a `began` or `moved` is dropped (the
+    /// contact begins at its next finite point), an `ended` or `cancelled` still ends the
+    /// contact (the router keeps its last point); either way it is counted and warned about once.
     @inline(__always)
-    private func sample(_ contact: Int, _ change: ContactChange, _ values: RawContact) -> ContactSample {
+    private func emit(_ contact: Int, _ change: ContactChange, _ values: RawContact) {
         let mapper = self.mapper!
+        let location = mapper.map(x: values.x, y: values.y)
+        if !location.isFinite {
+            droppedSamples += 1
+            warn(.nonFiniteCoordinates(x: values.x, y: values.y))
+            if change == .began || change == .moved { return }
+        }
         let major = reportsMajor ? mapper.length(values.touchMajor) / 2 : nil
         let minor = reportsMinor ? mapper.length(values.touchMinor) / 2 : major
-        return ContactSample(contact: contact, change: change, location: mapper.map(x: values.x, y: values.y),
-                             pressure: reportsPressure ? Double(values.pressure) : nil,
-                             majorRadius: major, minorRadius: minor,
-                             toolType: reportsToolType ? Int(values.toolType) : nil)
+        scratch.append(ContactSample(contact: contact, change: change, location: location,
+                                     pressure: reportsPressure ? Double(values.pressure) : nil,
+                                     majorRadius: major, minorRadius: minor,
+                                     toolType: reportsToolType ? Int(values.toolType) : nil))
+    }
+
+    // MARK: Warnings
+
+    /// Records `warning` unless one of its kind was recorded before (each kind is said once
+    /// per device; the counts go on in ``droppedContacts`` and ``droppedSamples``).
+    private func warn(_ warning: Warning) {
+        guard warnedKinds & warning.kindBit == 0 else { return }
+        warnedKinds |= warning.kindBit
+        pendingWarnings.append(warning)
+    }
+
+    /// Whether ``takeWarnings()`` has anything (cheap: checked after each event).
+    public var hasWarnings: Bool { !pendingWarnings.isEmpty }
+
+    /// The warnings recorded since the last call, oldest first.
+    public func takeWarnings() -> [Warning] {
+        defer { pendingWarnings.removeAll() }
+        return pendingWarnings
+    }
+}
+
+extension TouchDecoder {
+    /// Input the decoder could not take as the device sent it: each kind is reported once per
+    /// device (``TouchDecoder/takeWarnings()``), naming the limit, and counted.
+    public enum Warning: Equatable, Sendable, CustomStringConvertible {
+        /// A contact in a slot beyond ``TouchProtocol/maximumSlots`` (the device declares `declared`).
+        case slotBeyondLimit(slot: Int, declared: Int)
+        /// A protocol-A frame with more than ``ContactMatcher/maximumContacts`` contacts.
+        case tooManyContacts
+        /// The mapping of a device point was not finite (a broken calibration or axis range).
+        case nonFiniteCoordinates(x: Int32, y: Int32)
+        /// The device's `LIBINPUT_CALIBRATION_MATRIX` udev property is not 6 numbers within ±1000.
+        case calibrationPropertyIgnored(String)
+
+        var kindBit: UInt8 {
+            switch self {
+            case .slotBeyondLimit: 1
+            case .tooManyContacts: 2
+            case .nonFiniteCoordinates: 4
+            case .calibrationPropertyIgnored: 8
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .slotBeyondLimit(let slot, let declared):
+                "a contact in slot \(slot) is ignored: evroute tracks at most \(TouchProtocol.maximumSlots) slots per device (this one declares \(declared)); further ones are ignored too and counted as contacts_dropped in status"
+            case .tooManyContacts:
+                "a frame reported more than \(ContactMatcher.maximumContacts) contacts (protocol A): evroute tracks at most \(ContactMatcher.maximumContacts) per frame and ignores the rest; further ones are counted as contacts_dropped in status"
+            case .nonFiniteCoordinates(let x, let y):
+                "device point (\(x), \(y)) maps to no finite display point (check the calibration and the axis ranges): its begin and moves are dropped, an end keeps the last point; further ones are counted as contacts_dropped in status"
+            case .calibrationPropertyIgnored(let text):
+                "udev property LIBINPUT_CALIBRATION_MATRIX=\"\(text)\" is not 6 numbers between -1000 and 1000; the identity matrix is used"
+            }
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import EvrouteCore
 import EvrouteJSON
 import EvrouteSystem
 
@@ -11,29 +12,84 @@ public enum ControlClient {
     /// Why a request got no answer.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        /// The daemon could not take the connection just then (tried again until the retry time is up).
+        var retryable = false
+
+        public init(description: String) { self.description = description }
+        init(description: String, retryable: Bool) {
+            self.description = description
+            self.retryable = retryable
+        }
     }
 
     /// The default socket path (what the daemon and the systemd unit use).
     public static let defaultPath = "/run/evroute/control.sock"
 
     /// Sends `request` to the daemon listening on `path` and returns its answer.
-    public static func request(_ request: JSONValue, to path: String, timeoutSeconds: Int = 10) throws(Failure) -> JSONValue {
-        guard let address = UnixSocketAddress(path) else { throw Failure(description: "\(path): not a usable socket path") }
+    ///
+    /// A daemon that is momentarily unable to take the connection — its listen queue full
+    /// (`EAGAIN`), its socket not accepting yet or any more (`ECONNREFUSED`, e.g. while it
+    /// restarts), or all its control places taken (the `"busy"` answer) — is tried again with a
+    /// short backoff (50 ms doubling to 500 ms) for up to `retrySeconds`; any other failure is
+    /// reported at once.
+    public static func request(_ request: JSONValue, to path: String, timeoutSeconds: Int = 10,
+                               retrySeconds: Double = 10) throws(Failure) -> JSONValue {
+        let giveUp = MonotonicClock.now() + .seconds(retrySeconds)
+        var delay = Timestamp.Duration.milliseconds(50)
+        while true {
+            let outcome = attempt(request, to: path, timeoutSeconds: timeoutSeconds)
+            let retryable: Bool
+            switch outcome {
+            case .success(let answer): retryable = answer["busy"]?.boolValue == true
+            case .failure(let failure): retryable = failure.retryable
+            }
+            if !retryable || MonotonicClock.now() + delay > giveUp { return try outcome.get() }
+            usleep(useconds_t(delay.microseconds))
+            delay = Timestamp.Duration(microseconds: min(delay.microseconds * 2, 500_000))
+        }
+    }
+
+    private struct Attempt: Error {
+        var failure: Failure
+        var retryable = false
+    }
+
+    private static func attempt(_ request: JSONValue, to path: String, timeoutSeconds: Int) -> Result<JSONValue, Failure> {
+        do throws(Attempt) {
+            return .success(try connectAndAsk(request, to: path, timeoutSeconds: timeoutSeconds))
+        } catch {
+            return .failure(error.retryable ? Failure(description: error.failure.description, retryable: true) : error.failure)
+        }
+    }
+
+    private static func connectAndAsk(_ request: JSONValue, to path: String, timeoutSeconds: Int) throws(Attempt) -> JSONValue {
+        func fail(_ description: String) -> Attempt { Attempt(failure: Failure(description: description)) }
+        guard let address = UnixSocketAddress(path) else { throw fail("\(path): not a usable socket path") }
         let fd = socket(AF_UNIX, SocketType.stream, 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw fail("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
+        // Connect without waiting: a full listen queue is EAGAIN at once (then tried again)
+        // instead of a wait of the whole send timeout.
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        var connected = address.withSockaddr({ connect(fd, $0, $1) }) == 0
+        while !connected && errno == EINTR { connected = address.withSockaddr({ connect(fd, $0, $1) }) == 0 }
+        guard connected else {
             let e = errno
             let hint = switch e {
             case ENOENT, ECONNREFUSED: " (is the evroute daemon running? see `systemctl status evroute`)"
             case EACCES: " (only root, the daemon's user and the socket's group may use it)"
+            case EAGAIN: " (the daemon is not accepting connections fast enough)"
             default: ""
             }
-            throw Failure(description: "cannot connect to \(path): \(String(cString: strerror(e)))\(hint)")
+            var attempt = fail("cannot connect to \(path): \(String(cString: strerror(e)))\(hint)")
+            attempt.retryable = e == EAGAIN || e == ECONNREFUSED
+            throw attempt
         }
+        _ = fcntl(fd, F_SETFL, flags)
         var bytes = Array((request.serialized + "\n").utf8)
         var offset = 0
         // A daemon that refuses the peer answers at once and closes: sending then fails
@@ -46,7 +102,7 @@ public enum ControlClient {
             offset += n
         }
         if let e = sendFailure, e != EPIPE && e != ECONNRESET {
-            throw Failure(description: "\(path): send: \(String(cString: strerror(e)))")
+            throw fail("\(path): send: \(String(cString: strerror(e)))")
         }
         shutdown(fd, Int32(SHUT_WR))
         var answer: [UInt8] = []
@@ -54,18 +110,18 @@ public enum ControlClient {
         while !answer.contains(0x0A) {
             let n = read(fd, &chunk, chunk.count)
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw Failure(description: "\(path): no answer within \(timeoutSeconds) s") }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw fail("\(path): no answer within \(timeoutSeconds) s") }
             guard n > 0 else { break }
             answer += chunk[0..<n]
         }
         guard let newline = answer.firstIndex(of: 0x0A) else {
-            if let e = sendFailure { throw Failure(description: "\(path): send: \(String(cString: strerror(e)))") }
-            throw Failure(description: "\(path): the daemon closed the connection without answering")
+            if let e = sendFailure { throw fail("\(path): send: \(String(cString: strerror(e)))") }
+            throw fail("\(path): the daemon closed the connection without answering")
         }
         do {
             return try JSONValue.parse(String(decoding: answer[..<newline], as: UTF8.self))
         } catch {
-            throw Failure(description: "\(path): \(error)")
+            throw fail("\(path): \(error)")
         }
     }
 }

@@ -16,6 +16,12 @@ import EvrouteSystem
 /// file's group (primary or supplementary: `SO_PEERGROUPS`, Linux 4.13+, else `getgrouplist`
 /// of the peer's uid; never `/proc`) are served; anyone else gets `{"ok":false,"error":"permission denied"}`
 /// and is disconnected. Built on the system layer's ``UnixListener`` and ``LineConnection``.
+///
+/// Limits (docs/daemon.md, "Control socket"): at most ``maximumClients`` at once — one more is
+/// answered ``busyAnswer(maximumClients:)`` and disconnected, never left waiting; a client that
+/// completes no request for ``idleTimeout`` is closed; a request line is at most
+/// ``maximumRequest`` bytes; a client that lets more than ``maximumQueuedAnswers`` bytes of
+/// answers pile up is disconnected. Each is logged.
 public final class ControlServer {
     /// A failure to set the socket up.
     public struct SetupError: Error, CustomStringConvertible {
@@ -30,38 +36,46 @@ public final class ControlServer {
     public private(set) var requests = 0
 
     private let log: Log
-    private let loop: EventLoop
     private var listener: UnixListener?
-    /// Each open connection and when it last completed a request (or connected).
-    private var activity: [ObjectIdentifier: (connection: LineConnection, since: Timestamp)] = [:]
-    private var sweep: EventLoop.TimerID?
 
-    /// Most clients served at once; more wait in the listen backlog.
-    static let maximumClients = 16
-    /// A client that sends no complete request for this long (after connecting, or after its
-    /// last answer) is disconnected: idle connections cannot hold the 16 places and lock out
-    /// `evroute status` (a waiting client is in the listen backlog meanwhile, and `evroute`
-    /// waits 10 s for an answer).
-    static let idleTimeout = Timestamp.Duration.seconds(5)
+    /// Most clients connected at once; one more is answered ``busyAnswer`` and disconnected
+    /// at once (it does not wait, and cannot starve the others).
+    public static let maximumClients = 64
     /// Longest accepted request line.
-    static let maximumRequest = 64 * 1024
-    /// Most answer bytes queued for one client that does not read them.
-    static let maximumQueuedAnswers = 1 << 20
+    public static let maximumRequest = 64 * 1024
+    /// Most answer bytes queued for one client that does not read them; past it the client is
+    /// disconnected (with a log line).
+    public static let maximumQueuedAnswers = 1 << 20
+    /// A connection that completes no request line for this long is closed (with a log line),
+    /// so idle clients cannot hold the socket's places.
+    public static let idleTimeout = Timestamp.Duration.seconds(10)
+
+    /// The line a client beyond ``maximumClients`` gets before it is disconnected; `"busy"`
+    /// tells ``ControlClient`` to try again shortly.
+    public static func busyAnswer(maximumClients: Int) -> JSONValue {
+        .object([("ok", .bool(false)), ("error", .string("too many control clients (\(maximumClients) connected); try again")),
+                 ("busy", .bool(true))])
+    }
+
+    private var refusedSinceLog = 0
+    private var lastRefusalLog: Timestamp?
 
     /// Creates, binds (mode 0660; the parent directory is created 0755 when missing) and
     /// listens on `path`. A stale socket file left by a dead daemon is replaced; a live one
     /// (something answers on it) is an error, as is a path that exists and is not a socket.
-    public init(path: String, loop: EventLoop, log: Log, handleRequest: @escaping (JSONValue) -> JSONValue) throws(SetupError) {
+    /// `maximumClients` and `idleTimeout` are for tests; the daemon uses the defaults.
+    public init(path: String, loop: EventLoop, log: Log, maximumClients: Int = ControlServer.maximumClients,
+                idleTimeout: Timestamp.Duration = ControlServer.idleTimeout,
+                handleRequest: @escaping (JSONValue) -> JSONValue) throws(SetupError) {
         self.path = path
         self.log = log
-        self.loop = loop
         self.handleRequest = handleRequest
         guard path.hasPrefix("/") || path.hasPrefix("."), UnixSocketAddress(path) != nil else {
             throw SetupError(description: "control socket \(path): not a usable socket path (absolute, at most 107 bytes)")
         }
         do {
-            listener = try UnixListener(path: path, mode: 0o660, loop: loop, maximumConnections: ControlServer.maximumClients,
-                                        overflow: .wait, maximumLineLength: ControlServer.maximumRequest,
+            listener = try UnixListener(path: path, mode: 0o660, loop: loop, maximumConnections: maximumClients,
+                                        overflow: .refuse, maximumLineLength: ControlServer.maximumRequest,
                                         maximumOutput: ControlServer.maximumQueuedAnswers, createParentDirectories: true)
         } catch {
             let reason = switch error.errno {
@@ -72,6 +86,19 @@ public final class ControlServer {
             throw SetupError(description: "control socket \(error.path ?? path): \(reason)")
         }
         listener?.onConnection = { [unowned self] connection in accepted(connection) }
+        listener?.idleTimeout = idleTimeout
+        listener?.refusal = Array((ControlServer.busyAnswer(maximumClients: maximumClients).serialized + "\n").utf8)
+        listener?.onRefused = { [unowned self] in refused(maximumClients) }
+    }
+
+    /// A client beyond the limit was told it is busy: logged, at most once per 10 s with a count.
+    private func refused(_ maximumClients: Int) {
+        refusedSinceLog += 1
+        let now = MonotonicClock.now()
+        if let last = lastRefusalLog, now - last < .seconds(10) { return }
+        log.warning("control socket: refused \(refusedSinceLog) client(s): \(maximumClients) connected, the most served at once")
+        refusedSinceLog = 0
+        lastRefusalLog = now
     }
 
     deinit { shutdown() }
@@ -81,28 +108,8 @@ public final class ControlServer {
 
     /// Closes every connection and the listening socket, and removes the socket file.
     public func shutdown() {
-        if let sweep { loop.cancel(sweep) }
-        sweep = nil
-        activity = [:]
         listener?.close()
         listener = nil
-    }
-
-    /// Closes connections idle for ``idleTimeout``; runs once a second while any is open.
-    private func sweepIdle() {
-        sweep = nil
-        let now = MonotonicClock.now()
-        for (key, entry) in activity where now - entry.since >= ControlServer.idleTimeout {
-            log.debug("control socket: closed a connection idle for \(ControlServer.idleTimeout.seconds) s")
-            activity[key] = nil
-            entry.connection.close()
-        }
-        scheduleSweep()
-    }
-
-    private func scheduleSweep() {
-        guard sweep == nil, !activity.isEmpty else { return }
-        sweep = loop.schedule(after: .seconds(1)) { [unowned self] in sweepIdle() }
     }
 
     // MARK: Connections
@@ -114,21 +121,12 @@ public final class ControlServer {
             connection.closeWhenFlushed()
             return
         }
-        let key = ObjectIdentifier(connection)
-        activity[key] = (connection, MonotonicClock.now())
-        scheduleSweep()
-        connection.onClose = { [unowned self] in
-            activity[key] = nil
-            // No connection, no sweep: an idle daemon makes no wakeup.
-            if activity.isEmpty, let sweep {
-                loop.cancel(sweep)
-                self.sweep = nil
-            }
-        }
         connection.onLine = { [unowned self, unowned connection] line in
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { return }
-            activity[key] = (connection, MonotonicClock.now())
             respond(connection, answer(String(decoding: line, as: UTF8.self)))
+        }
+        connection.onIdle = { [unowned self, unowned connection] in
+            log.info("control socket: closed client \(connection.number): no request for \(connection.idleTimeout.map { "\($0.seconds)" } ?? "?") s")
         }
         connection.onOverlong = { [unowned self, unowned connection] in
             respond(connection, .object([("ok", .bool(false)), ("error", .string("request line too long"))]))
@@ -167,7 +165,7 @@ public final class ControlServer {
         do {
             try connection.send(Array((response.serialized + "\n").utf8))
         } catch .overLimit {
-            log.warning("control socket: dropped a client that does not read its answers")
+            log.warning("control socket: dropped client \(connection.number): it does not read its answers (\(connection.queuedBytes) bytes waiting, the most is \(ControlServer.maximumQueuedAnswers))")
             connection.close()
         } catch {}
     }

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// `check` and `tree` on very large layouts stay linear (issue 16: `tree` on 10,000 presented
+/// screens took more than 10 s and printed 840 MB — every region's chain in full).
+@Suite("Large layouts on the command line")
+struct LargeLayoutCLITests {
+    /// `count` screens, each presented over the one before.
+    static func presentedScreens(_ count: Int) -> String {
+        var lines = ["displays: [{name: main, size: [1280, 800]}]", "screens:"]
+        for i in 0..<count {
+            let over = i > 0 ? ", presented-over: s\(i - 1)" : ""
+            lines.append("  - {name: s\(i), display: main, root: {name: root, frame: [0, 0, 1280, 800]}\(over)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func write(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "evroute-large-\(UUID().uuidString).yaml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func longChainsArePrintedInPart() throws {
+        let path = try write(Self.presentedScreens(100))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try runEvroute(["tree", "--config", path])
+        #expect(text.status == 0, "\(text.err)")
+        // s99's root: → screen:s99 … screen:s36 (64 shown), then s35 … s0, display, application, fallback.
+        let last = text.out.components(separatedBy: "\n").filter { $0.contains("chain:") }.last ?? ""
+        #expect(last.hasSuffix("→ screen:s36 → … (39 more)"), "\(last)")
+        // Short chains are whole, as before.
+        #expect(text.out.contains("chain: → screen:s1 → screen:s0 → display:main → application → fallback\n"), "\(text.out.prefix(600))")
+        let json = try runEvroute(["tree", "--format", "json", "--config", path])
+        #expect(json.status == 0)
+        #expect(json.out.contains("\"chain_omitted\":39"))
+    }
+
+    @Test func checkAndTreeOf10000PresentedScreensAreQuick() throws {
+        let path = try write(Self.presentedScreens(10_000))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let start = Date()
+        let check = try runEvroute(["check", "--config", path])
+        #expect(check.status == 0, "\(check.err)")
+        let tree = try runEvroute(["tree", "--config", path])
+        #expect(tree.status == 0)
+        let elapsed = Date().timeIntervalSince(start)
+        print("check + tree of 10,000 presented screens: \(elapsed) s, \(tree.out.utf8.count) bytes of tree")
+        #expect(elapsed < 20, "\(elapsed) s")
+        #expect(tree.out.utf8.count < 20_000_000, "the tree is linear in the layout")
+    }
+}

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import EvrouteCore
+import EvrouteJSON
+import EvrouteRuntime
+import EvrouteSystem
+import Testing
+
+/// The control socket under abuse (issue 16), on real sockets: idle clients are closed after
+/// the idle timeout, a client beyond the limit is told "busy" at once instead of waiting
+/// forever, `ControlClient` (every `evroute status`/`reload`/`ctl`) tries a busy daemon again,
+/// and a client that pipelines requests without reading the answers is dropped at the
+/// output bound.
+@Suite("Control socket limits", .serialized)
+struct ControlSocketLimitTests {
+    /// An in-process control server on its own loop, logging to a file.
+    final class Rig {
+        let loop: EventLoop
+        let path: String
+        let logPath: String
+        let logFD: Int32
+        var server: ControlServer!
+        var requests: [String] = []
+
+        init(maximumClients: Int, idleTimeout: Timestamp.Duration, answer: JSONValue = .object([("ok", .bool(true))])) throws {
+            loop = try EventLoop()
+            path = temporaryPath("control.sock")
+            logPath = temporaryPath("control.log")
+            logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            server = try ControlServer(path: path, loop: loop, log: Log(threshold: .info, fd: logFD),
+                                       maximumClients: maximumClients, idleTimeout: idleTimeout) { [unowned self] request in
+                requests.append(request.serialized)
+                return answer
+            }
+        }
+
+        deinit {
+            server.shutdown()
+            close(logFD)
+            unlink(logPath)
+        }
+
+        @discardableResult
+        func run(upTo seconds: Double, until done: @escaping () -> Bool) -> Bool {
+            let loop = self.loop
+            let deadline = MonotonicClock.now() + .seconds(seconds)
+            func check() {
+                if done() || MonotonicClock.now() >= deadline { loop.stop(); return }
+                loop.schedule(after: .milliseconds(5)) { check() }
+            }
+            loop.schedule(after: .milliseconds(1)) { check() }
+            loop.run()
+            return done()
+        }
+
+        var log: String { harnessRead(logPath) ?? "" }
+
+        /// A connected client socket (blocking; reads time out after 2 s).
+        func connectClient() throws -> Int32 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            var timeout = timeval(tv_sec: 2, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            guard let address = UnixSocketAddress(path), address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
+                throw DaemonHarnessError("connect \(path): \(String(cString: strerror(errno)))")
+            }
+            return fd
+        }
+    }
+
+    static func send(_ fd: Int32, _ text: String) {
+        _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
+    /// Whether the peer has closed `fd` (no data waiting, end of file), without blocking.
+    static func isClosedByPeer(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 0
+    }
+
+    /// Everything readable now on `fd`, up to end of file or `seconds`.
+    static func readAll(_ fd: Int32) -> String {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func idleClientsAreClosedAfterTheIdleTimeoutAndActiveOnesStay() throws {
+        let rig = try Rig(maximumClients: 8, idleTimeout: .milliseconds(300))
+        let idle1 = try rig.connectClient(), idle2 = try rig.connectClient(), active = try rig.connectClient()
+        defer { close(idle1); close(idle2); close(active) }
+        // A partial line is not a request: it does not keep a connection alive.
+        Self.send(idle2, "{\"command\":")
+        let start = MonotonicClock.now()
+        var lastSent = start
+        rig.run(upTo: 3) {
+            if MonotonicClock.now() - lastSent > .milliseconds(100) {
+                Self.send(active, "{\"command\":\"status\"}\n")
+                lastSent = MonotonicClock.now()
+            }
+            return rig.server.clientCount == 1 && MonotonicClock.now() - start > .milliseconds(700)
+        }
+        #expect(rig.server.clientCount == 1, "only the active client is left")
+        #expect(Self.isClosedByPeer(idle1) && Self.isClosedByPeer(idle2))
+        #expect(!Self.isClosedByPeer(active))
+        #expect(rig.requests.count >= 5)
+        #expect(rig.log.split(separator: "\n").filter { $0.contains("no request for 0.3 s") }.count == 2, "\(rig.log)")
+    }
+
+    @Test func aClientBeyondTheLimitIsToldBusyAtOnce() throws {
+        let rig = try Rig(maximumClients: 2, idleTimeout: .seconds(30))
+        let a = try rig.connectClient(), b = try rig.connectClient()
+        defer { close(a); close(b) }
+        rig.run(upTo: 2) { rig.server.clientCount == 2 }
+        let c = try rig.connectClient()
+        defer { close(c) }
+        rig.run(upTo: 2) { rig.log.contains("refused") }
+        #expect(Self.readAll(c) == "{\"ok\":false,\"error\":\"too many control clients (2 connected); try again\",\"busy\":true}\n")
+        #expect(rig.log.contains("control socket: refused 1 client(s): 2 connected, the most served at once"), "\(rig.log)")
+        #expect(rig.server.clientCount == 2)
+    }
+
+    @Test func theClientTriesABusyDaemonAgainUntilAPlaceFrees() throws {
+        // One place, held by an idle client for 0.5 s: `evroute reload` (ControlClient) is told
+        // "busy", tries again, and is served once the idle client is closed.
+        let rig = try Rig(maximumClients: 1, idleTimeout: .milliseconds(500),
+                          answer: .object([("ok", .bool(true)), ("config", .string("x.yaml")), ("reloads", .int(1))]))
+        let holder = try rig.connectClient()
+        defer { close(holder) }
+        rig.run(upTo: 2) { rig.server.clientCount == 1 }
+        let binary = try #require(harnessBinary(), "the evroute binary is not next to the test bundle")
+        let logPath = temporaryPath("reload.err")
+        let start = MonotonicClock.now()
+        let cli = try DaemonProcess(binary, arguments: ["reload", "--control-socket", rig.path], logPath: logPath)
+        defer { cli.kill9(); unlink(logPath); unlink(logPath + ".out") }
+        rig.run(upTo: 8) { cli.waitForExit(seconds: 0.001) != nil }
+        #expect(cli.waitForExit(seconds: 0.001) == 0, "stderr: \(cli.log); server log: \(rig.log)")
+        #expect(harnessRead(logPath + ".out") == "reloaded x.yaml\n")
+        #expect(MonotonicClock.now() - start >= .milliseconds(400), "it had to wait for the place")
+        #expect(rig.requests == ["{\"command\":\"reload\"}"])
+        #expect(rig.log.contains("refused"))
+    }
+
+    @Test func aClientThatDoesNotReadItsAnswersIsDroppedAtTheBound() throws {
+        // 2 KB answers to 4000 pipelined requests: 8 MB if buffered; the bound is 1 MiB.
+        let big = String(repeating: "x", count: 2000)
+        let rig = try Rig(maximumClients: 4, idleTimeout: .seconds(30), answer: .object([("ok", .bool(true)), ("pad", .string(big))]))
+        let client = try rig.connectClient()
+        defer { close(client) }
+        var sent = 0
+        let request = "{\"command\":\"status\"}\n"
+        rig.run(upTo: 10) {
+            while sent < 4000, Glibc.send(client, request, request.utf8.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) > 0 { sent += 1 }
+            return rig.log.contains("does not read its answers")
+        }
+        #expect(rig.log.contains("control socket: dropped client 1: it does not read its answers"), "\(rig.log)")
+        #expect(rig.server.clientCount == 0)
+        #expect(rig.requests.count < 4000, "answering stopped with the client")
+    }
+}
