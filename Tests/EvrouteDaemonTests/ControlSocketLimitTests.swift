@@ -163,4 +163,27 @@ struct ControlSocketLimitTests {
         #expect(rig.server.clientCount == 0)
         #expect(rig.requests.count < 4000, "answering stopped with the client")
     }
+
+    @Test func aSocketLeftByADeadDaemonIsReportedAfterAShortRetry() throws {
+        // Bound but not listening: connect says ECONNREFUSED (a daemon restarting looks the same
+        // for a moment). Tried again for 2 s, then reported with the hint.
+        let path = temporaryPath("stale.sock")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd); unlink(path) }
+        #expect(UnixSocketAddress(path)!.withSockaddr { bind(fd, $0, $1) } == 0)
+        let start = MonotonicClock.now()
+        var message = ""
+        do {
+            _ = try ControlClient.request(.object([("command", .string("status"))]), to: path)
+        } catch {
+            message = error.description
+        }
+        let elapsed = MonotonicClock.now() - start
+        #expect(message == "cannot connect to \(path): Connection refused (is the evroute daemon running? see `systemctl status evroute`)")
+        #expect(elapsed >= .milliseconds(1500) && elapsed < .seconds(4), "\(elapsed.seconds) s")
+        // No socket at all: at once.
+        let none = MonotonicClock.now()
+        #expect(throws: ControlClient.Failure.self) { _ = try ControlClient.request(.object([]), to: path + ".none") }
+        #expect(MonotonicClock.now() - none < .milliseconds(500))
+    }
 }

@@ -112,4 +112,51 @@ struct HostileDaemonTests {
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(seconds: 20) == 0)
     }
+
+    /// An evemu recording of a touchscreen that declares `slots` slots and puts a finger in each.
+    static func manySlots(_ slots: Int) -> String {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ") }
+        var keyBits = [UInt8](repeating: 0, count: 42)
+        keyBits[330 / 8] |= 1 << (330 % 8)                       // BTN_TOUCH
+        var absBits = [UInt8](repeating: 0, count: 8)
+        for code in [0, 1, 0x2f, 0x35, 0x36, 0x39] { absBits[code / 8] |= UInt8(1 << (code % 8)) }
+        var lines = ["# EVEMU 1.3", "N: hostile \(slots)-slot panel", "I: 0003 1209 0001 0001",
+                     "P: 02 00 00 00 00 00 00 00",               // INPUT_PROP_DIRECT
+                     "B: 00 " + hex([0x0b, 0, 0, 0, 0, 0, 0, 0]),  // EV_SYN, EV_KEY, EV_ABS
+                     "B: 01 " + hex(keyBits), "B: 03 " + hex(absBits),
+                     "A: 00 0 999 0 0 0", "A: 01 0 999 0 0 0", "A: 2f 0 \(slots - 1) 0 0 0",
+                     "A: 35 0 999 0 0 0", "A: 36 0 999 0 0 0", "A: 39 0 65535 0 0 0"]
+        for s in 0..<slots {
+            lines += ["E: 1.000000 0003 002f \(s)", "E: 1.000000 0003 0039 \(s)",
+                      "E: 1.000000 0003 0035 \(s * 3 % 1000)", "E: 1.000000 0003 0036 500"]
+        }
+        lines += ["E: 1.000000 0001 014a 1", "E: 1.000000 0000 0000 0"]
+        for s in 0..<slots { lines += ["E: 1.100000 0003 002f \(s)", "E: 1.100000 0003 0039 -1"] }
+        lines += ["E: 1.100000 0001 014a 0", "E: 1.100000 0000 0000 0"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func contactsPastTheSlotLimitAreLoggedAndCountedInStatus() throws {
+        let rig = try Rig()
+        defer { rig.scratch.cleanUp() }
+        let recording = rig.scratch.write("panel.events", Self.manySlots(300))
+        let daemon = try rig.start(["--replay", recording, "--keep-replay-devices"])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        var status: JSONValue?
+        let deadline = harnessNow() + 20
+        while harnessNow() < deadline {
+            status = harnessControl("status", rig.control)
+            if status?["input"]?.stringValue == "replay finished" { break }
+            usleep(50_000)
+        }
+        #expect(status?["events"]?["contacts_dropped"]?.intValue == 44, "\(status?["events"]?.serialized ?? "no status")")
+        #expect(status?["events"]?["touch"]?.intValue ?? 0 >= 256)
+        let warnings = daemon.log.split(separator: "\n").filter { $0.contains("slots per device") }
+        #expect(warnings.count == 1, "\(daemon.log)")
+        #expect(warnings.first?.contains("warning: input: device \"hostile 300-slot panel\" (rule touch): a contact in slot 256 is ignored") == true,
+                "\(warnings)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
 }

@@ -14,11 +14,14 @@ public enum ControlClient {
         public var description: String
         /// The daemon could not take the connection just then (tried again until the retry time is up).
         var retryable = false
+        /// The socket refused the connection (`ECONNREFUSED`).
+        var refused = false
 
         public init(description: String) { self.description = description }
-        init(description: String, retryable: Bool) {
+        init(description: String, retryable: Bool, refused: Bool) {
             self.description = description
             self.retryable = retryable
+            self.refused = refused
         }
     }
 
@@ -28,22 +31,26 @@ public enum ControlClient {
     /// Sends `request` to the daemon listening on `path` and returns its answer.
     ///
     /// A daemon that is momentarily unable to take the connection — its listen queue full
-    /// (`EAGAIN`), its socket not accepting yet or any more (`ECONNREFUSED`, e.g. while it
-    /// restarts), or all its control places taken (the `"busy"` answer) — is tried again with a
-    /// short backoff (50 ms doubling to 500 ms) for up to `retrySeconds`; any other failure is
-    /// reported at once.
+    /// (`EAGAIN`) or all its control places taken (the `"busy"` answer) — is tried again with a
+    /// short backoff (50 ms doubling to 500 ms) for up to `retrySeconds`; a socket that refuses
+    /// connections (`ECONNREFUSED`: a daemon restarting, or a socket file left by a dead one)
+    /// for up to `refusedRetrySeconds`. Any other failure is reported at once.
     public static func request(_ request: JSONValue, to path: String, timeoutSeconds: Int = 10,
-                               retrySeconds: Double = 10) throws(Failure) -> JSONValue {
-        let giveUp = MonotonicClock.now() + .seconds(retrySeconds)
+                               retrySeconds: Double = 10, refusedRetrySeconds: Double = 2) throws(Failure) -> JSONValue {
+        let start = MonotonicClock.now()
+        let giveUp = start + .seconds(retrySeconds), giveUpRefused = start + .seconds(refusedRetrySeconds)
         var delay = Timestamp.Duration.milliseconds(50)
         while true {
             let outcome = attempt(request, to: path, timeoutSeconds: timeoutSeconds)
+            var deadline = giveUp
             let retryable: Bool
             switch outcome {
             case .success(let answer): retryable = answer["busy"]?.boolValue == true
-            case .failure(let failure): retryable = failure.retryable
+            case .failure(let failure):
+                retryable = failure.retryable
+                if failure.refused { deadline = giveUpRefused }
             }
-            if !retryable || MonotonicClock.now() + delay > giveUp { return try outcome.get() }
+            if !retryable || MonotonicClock.now() + delay > deadline { return try outcome.get() }
             usleep(useconds_t(delay.microseconds))
             delay = Timestamp.Duration(microseconds: min(delay.microseconds * 2, 500_000))
         }
@@ -52,13 +59,14 @@ public enum ControlClient {
     private struct Attempt: Error {
         var failure: Failure
         var retryable = false
+        var refused = false
     }
 
     private static func attempt(_ request: JSONValue, to path: String, timeoutSeconds: Int) -> Result<JSONValue, Failure> {
         do throws(Attempt) {
             return .success(try connectAndAsk(request, to: path, timeoutSeconds: timeoutSeconds))
         } catch {
-            return .failure(error.retryable ? Failure(description: error.failure.description, retryable: true) : error.failure)
+            return .failure(Failure(description: error.failure.description, retryable: error.retryable, refused: error.refused))
         }
     }
 
@@ -87,6 +95,7 @@ public enum ControlClient {
             }
             var attempt = fail("cannot connect to \(path): \(String(cString: strerror(e)))\(hint)")
             attempt.retryable = e == EAGAIN || e == ECONNREFUSED
+            attempt.refused = e == ECONNREFUSED
             throw attempt
         }
         _ = fcntl(fd, F_SETFL, flags)
