@@ -101,6 +101,11 @@ public final class MonitorWriter: RouteReport {
             line(e.time, "action", "\(name) from \(e.start.map { e.layout.describe($0) } ?? "the first responder") → \(taker)")
         case .gesture(let name, let state):
             line(e.time, "gesture", "\(name) \(state) in \(e.gestureRegion.map { e.layout.regions[$0].path } ?? "-") → \(taker)")
+        case .text:
+            var quoted: [UInt8] = []
+            JSONText.appendString(e.text ?? "", to: &quoted)
+            let first = e.start.map { e.layout.describe($0) } ?? "none"
+            line(e.time, "text", "\(String(decoding: quoted, as: UTF8.self)), first responder \(first) → \(taker)")
         }
     }
 

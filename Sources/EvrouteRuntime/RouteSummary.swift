@@ -11,6 +11,7 @@ public final class RouteSummary: RouteObserver {
     public private(set) var keys = 0
     public private(set) var actions = 0
     public private(set) var gestures = 0
+    public private(set) var texts = 0
     public private(set) var handled = 0
     public private(set) var unhandled = 0
     public private(set) var devices = 0
@@ -36,6 +37,7 @@ public final class RouteSummary: RouteObserver {
             case .key(_, let phase): if phase == .down { keys += 1 }
             case .action: actions += 1
             case .gesture: gestures += 1
+            case .text: texts += 1
             }
         }
         next.record(record)
@@ -48,6 +50,7 @@ public final class RouteSummary: RouteObserver {
     /// 310 events handled, 4 unhandled; touches by region: home/root/back 2 (2 handled), …`
     public func line(inputEvents: Int) -> String {
         var out = "summary: \(inputEvents) input events from \(devices) device(s); \(touches) touch(es), \(keys) key press(es)"
+        if texts > 0 { out += ", \(texts) text event(s)" }
         out += ", \(actions) action(s), \(gestures) gesture event(s); \(handled) event(s) handled, \(unhandled) unhandled"
         guard !regions.isEmpty else { return out }
         let busiest = regions.sorted { ($0.value.touches, $1.key) > ($1.value.touches, $0.key) }

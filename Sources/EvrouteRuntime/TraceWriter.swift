@@ -176,6 +176,14 @@ public final class TraceWriter: RouteReport {
             json.field("handled_by", handledBy.map { e.layout.describe($0) })
             json.field("handler", handler?.plugin)
             if let v = e.gesture { writeGestureValues(v) }
+        case .text:
+            json.field("type", "text")
+            json.field("time", time: e.time.microseconds)
+            json.field("device", e.device?.ruleName)
+            json.field("text", e.text ?? "")
+            json.field("region", e.regionPath)
+            json.field("handled_by", handledBy.map { e.layout.describe($0) })
+            json.field("handler", handler?.plugin)
         }
     }
 
@@ -247,6 +255,11 @@ public final class TraceWriter: RouteReport {
                 text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("action \(name)", 41)) \(pad(e.regionPath ?? "-", regionColumn(e.layout))) \(outcome(e, by, handler))"
             case .gesture(let name, let state):
                 text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("gesture \(name) \(state)", 41)) \(pad(e.regionPath ?? "-", regionColumn(e.layout))) \(outcome(e, by, handler))"
+            case .text:
+                // The whole text, quoted as JSON quotes it (the trace is complete; the log obfuscates).
+                var quoted: [UInt8] = []
+                JSONText.appendString(e.text ?? "", to: &quoted)
+                text += "\(stamp(e.time))  \(device) \(pad("text " + String(decoding: quoted, as: UTF8.self), 41)) \(pad(e.regionPath ?? "(no first responder)", regionColumn(e.layout))) \(outcome(e, by, handler))"
             }
         case .focus(let screen, let region, let layout, let time):
             text += "\(stamp(time))  \(pad("-", 10)) focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")"

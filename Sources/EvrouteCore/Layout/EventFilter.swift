@@ -13,6 +13,8 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     case action(String)
     /// A gesture recognizer's event (`gesture:admin-hold`).
     case gesture(String)
+    /// Text typed on a keyboard (`text`).
+    case text
     /// Everything.
     case any
 
@@ -26,6 +28,7 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
         case "touch-cancelled": self = .touchCancelled
         case "tap": self = .tap
         case "key": self = .key
+        case "text": self = .text
         case "any": self = .any
         default:
             func suffix(_ p: String) -> String? {
@@ -41,7 +44,7 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The spellings accepted in `on:`, for error messages.
-    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, action:NAME, gesture:NAME, any"
+    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, text, action:NAME, gesture:NAME, any"
 
     public var description: String {
         switch self {
@@ -55,6 +58,7 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
         case .keyNamed(let k): "key:\(k)"
         case .action(let a): "action:\(a)"
         case .gesture(let g): "gesture:\(g)"
+        case .text: "text"
         case .any: "any"
         }
     }

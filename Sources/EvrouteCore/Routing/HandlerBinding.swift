@@ -38,6 +38,7 @@ public struct HandlerBinding: Sendable {
     private let takesTap: Bool
     private let takesAny: Bool
     private let takesAllKeys: Bool
+    private let takesText: Bool
 
     init(index: Int, spec: HandlerSpec, pluginType: PluginKind, owner: ResponderID) {
         self.index = index
@@ -46,7 +47,7 @@ public struct HandlerBinding: Sendable {
         self.owner = owner
         self.isBuiltIn = pluginType.isRoutingBuiltIn
         var mask: UInt8 = 0
-        var tap = false, any = false, keys = false
+        var tap = false, any = false, keys = false, text = false
         for f in spec.on {
             switch f {
             case .touch: mask |= 0b1_1111
@@ -57,6 +58,7 @@ public struct HandlerBinding: Sendable {
             case .tap: tap = true
             case .key: keys = true
             case .any: any = true
+            case .text: text = true
             case .keyNamed, .action, .gesture: break
             }
         }
@@ -64,6 +66,7 @@ public struct HandlerBinding: Sendable {
         takesTap = tap
         takesAny = any
         takesAllKeys = keys
+        takesText = text
     }
 
     @inline(__always)
@@ -96,6 +99,8 @@ public struct HandlerBinding: Sendable {
             if takesAny { return true }
             for case .gesture(let g) in filters where g == name { return true }
             return false
+        case .text:
+            return takesAny || takesText
         }
     }
 }

@@ -35,6 +35,9 @@ enum EventEnvironment {
             set("TYPE", "gesture")
             set("PHASE", state)
             set("GESTURE", name)
+        case .text:
+            set("TYPE", "text")
+            set("TEXT", e.text)
         }
         set("REGION", e.regionPath)
         set("DEVICE", e.device?.ruleName)
