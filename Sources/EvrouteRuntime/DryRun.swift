@@ -41,6 +41,7 @@ public final class DryRun {
             report.deviceIgnored(node: nil, name: description.name, kind: kind,
                                  reason: matcher.whyNone(for: description, kind: kind), time: time)
         }
+        session.onWarning = { [unowned self] message, _ in warn("evroute: warning: " + message) }
     }
 
     /// Prints the summary line of a replay that routed `inputEvents` events.
@@ -179,8 +180,8 @@ public final class DryRun {
     }
 }
 
-/// Keeps one loop timer on the router's next gesture-recognizer deadline, for live input: a
-/// long press fires while the finger rests and nothing arrives. Live event times are
+/// Keeps one loop timer on the session's next deadline (a gesture recognizer's, a scanner's
+/// line timeout), for live input: a long press fires while the finger rests and nothing arrives. Live event times are
 /// `CLOCK_MONOTONIC`, the loop's clock, so a deadline is used as it is. No pending recognizer,
 /// no timer. Call ``rearm()`` after routing (once per loop wakeup is enough).
 public final class GestureTimer {
@@ -197,7 +198,7 @@ public final class GestureTimer {
 
     /// Arms the timer for the router's next deadline, if that changed.
     public func rearm() {
-        let deadline = isEnabled ? session.router.nextTimerDeadline : nil
+        let deadline = isEnabled ? session.nextDeadline : nil
         if armed?.deadline == deadline { return }
         if let armed { loop.cancel(armed.id) }
         armed = nil

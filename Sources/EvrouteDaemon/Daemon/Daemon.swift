@@ -120,6 +120,7 @@ public final class Daemon {
         session.onDeviceIgnored = { [log] description, kind, _ in
             log.info("device ignored: \"\(description.name)\" (\(kind.rawValue)): no device rule matches")
         }
+        session.onWarning = { [log] message, _ in log.warning(message) }
         observer = DaemonObserver(log: log)
         do {
             plugins = try PluginHost(layout: layout, loop: loop, log: log)
