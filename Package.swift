@@ -78,6 +78,7 @@ let package = Package(
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
         .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
-        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem"]),
+        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem"],
+                    exclude: ["Fixtures"]),
     ]
 )

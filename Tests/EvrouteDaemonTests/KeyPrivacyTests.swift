@@ -98,7 +98,7 @@ struct KeyPrivacyTests {
     }
 
     @Test func theTypingBlock() {
-        for name in ["KEY_A", "KEY_Z", "KEY_1", "KEY_0", "KEY_SPACE", "KEY_MINUS", "KEY_SLASH", "KEY_KP7", "KEY_KPPLUS", "KEY_KPDOT", "KEY_102ND"] {
+        for name in ["KEY_A", "KEY_Z", "KEY_1", "KEY_0", "KEY_SPACE", "KEY_MINUS", "KEY_SLASH", "KEY_KP7", "KEY_KPPLUS", "KEY_KPDOT", "KEY_102ND", "KEY_NUMERIC_1", "KEY_NUMERIC_POUND"] {
             #expect(KeyNames.isTyping(name), "\(name)")
         }
         for name in ["KEY_ENTER", "KEY_KPENTER", "KEY_LEFTSHIFT", "KEY_ESC", "KEY_F1", "KEY_UP", "KEY_BACKSPACE", "KEY_TAB", "BTN_LEFT", "KEY_VOLUMEUP"] {
