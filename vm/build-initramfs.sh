@@ -160,6 +160,11 @@ for b in debug-events list-devices record; do
 done
 cp -r "$ROOT/usr/share/libinput" usr/share/   # quirks: libinput refuses to start without them
 cp -r "$ROOT/usr/share/libwacom" usr/share/   # libwacom database (libinput loads it for Wacom devices)
+# evroute's text (libxkbcommon): the keymaps (xkb-data) and libX11's compose tables (libx11-data)
+mkdir -p usr/share/X11
+for d in xkb locale; do
+	[ -d "$ROOT/usr/share/X11/$d" ] && cp -r "$ROOT/usr/share/X11/$d" usr/share/X11/
+done
 
 # evroute, when there is one
 if [ -n "$EVROUTE" ] && [ ! -x "$EVROUTE" ]; then
