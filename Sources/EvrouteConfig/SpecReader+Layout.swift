@@ -1,7 +1,10 @@
 import EvrouteCore
 
 extension SpecReader {
-    static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback"]
+    static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback", "motion"]
+    static let motionKeys = ["handlers", "rate", "shake", "orientation"]
+    static let shakeKeys = ["threshold", "window-ms"]
+    static let orientationKeys = ["hysteresis"]
     static let displayKeys = ["name", "size", "screen"]
     static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab", "log-keys", "keymap", "text",
                              "line-timeout-ms"]
@@ -24,6 +27,52 @@ extension SpecReader {
         if let v = f["screens"] { spec.screens = items(v, "'screens'", screen) }
         if let v = f["application"] { spec.applicationHandlers = handlerHolder(v, "'application'") }
         if let v = f["fallback"] { spec.fallbackHandlers = handlerHolder(v, "'fallback'") }
+        if let v = f["motion"] { spec.motion = motion(v) }
+        return spec
+    }
+
+    /// `motion:` — the accelerometers' handlers (samples, orientation changes), the sample rate,
+    /// shake and orientation detection.
+    func motion(_ node: YAMLNode) -> MotionSpec? {
+        var spec = MotionSpec(location: location(node))
+        if node.scalar != nil, tagName(node) == .null { return spec }
+        guard let f = fields(node, "'motion'", known: Self.motionKeys) else { return nil }
+        if let h = f["handlers"] {
+            spec.handlers = items(h, "'handlers'", handler)
+            // Samples and orientation changes come here; nothing else ever does.
+            for item in isSequence(h) ? oneOrMany(h) : [] {
+                guard case .mapping(let pairs) = item.content,
+                      let on = pairs.first(where: { $0.0.scalar?.string == "on" })?.1 else { continue }
+                for kind in oneOrMany(on) {
+                    guard let s = kind.scalar?.string, let filter = EventFilter(parsing: s) else { continue }
+                    switch filter {
+                    case .motion, .orientation, .any: break
+                    default:
+                        error(kind, .invalidValue, "'motion' handlers get accelerometer samples (motion) and orientation changes (orientation) only; '\(s)' never comes here")
+                    }
+                }
+            }
+        }
+        if let r = f["rate"], let hz = number(r, "'motion' 'rate'") {
+            if hz > 0 && hz <= 1000 { spec.rate = hz }
+            else { error(r, .invalidValue, "'rate' must be samples per second, more than 0 and at most 1000, found \(render(r))") }
+        }
+        if let sh = f["shake"], let sf = fields(sh, "'shake'", known: Self.shakeKeys) {
+            if let t = sf["threshold"], let g = number(t, "'shake' 'threshold'") {
+                if g > 0 && g <= 16 { spec.shakeThreshold = g }
+                else { error(t, .invalidValue, "'threshold' must be in g, more than 0 and at most 16, found \(render(t))") }
+            }
+            if let w = sf["window-ms"], let ms = integer(w, "'shake' 'window-ms'") {
+                if ms >= 50 && ms <= 10_000 { spec.shakeWindowMs = ms }
+                else { error(w, .invalidValue, "'window-ms' must be a whole number of milliseconds from 50 to 10000, found \(ms)") }
+            }
+        }
+        if let o = f["orientation"], let of = fields(o, "'orientation'", known: Self.orientationKeys) {
+            if let hy = of["hysteresis"], let deg = number(hy, "'orientation' 'hysteresis'") {
+                if deg >= 0 && deg < 45 { spec.orientationHysteresis = deg }
+                else { error(hy, .invalidValue, "'hysteresis' must be degrees from 0 to less than 45, found \(render(hy))") }
+            }
+        }
         return spec
     }
 

@@ -106,6 +106,16 @@ public final class MonitorWriter: RouteReport {
             JSONText.appendString(e.text ?? "", to: &quoted)
             let first = e.start.map { e.layout.describe($0) } ?? "none"
             line(e.time, "text", "\(String(decoding: quoted, as: UTF8.self)), first responder \(first) → \(taker)")
+        case .motion(let values):
+            switch values {
+            case .sample:
+                break   // a stream (motion.rate a second): the monitor shows orientation and shakes
+            case .orientation(let o):
+                line(e.time, "motion", "orientation \(o.rawValue) → \(taker)")
+            case .shake(let phase):
+                let first = e.start.map { e.layout.describe($0) } ?? "none"
+                line(e.time, "motion", "shake \(phase.rawValue), first responder \(first) → \(taker)")
+            }
         }
     }
 

@@ -12,6 +12,7 @@ public final class RouteSummary: RouteObserver {
     public private(set) var actions = 0
     public private(set) var gestures = 0
     public private(set) var texts = 0
+    public private(set) var motions = 0
     public private(set) var handled = 0
     public private(set) var unhandled = 0
     public private(set) var devices = 0
@@ -38,6 +39,7 @@ public final class RouteSummary: RouteObserver {
             case .action: actions += 1
             case .gesture: gestures += 1
             case .text: texts += 1
+            case .motion: motions += 1
             }
         }
         next.record(record)
@@ -51,6 +53,7 @@ public final class RouteSummary: RouteObserver {
     public func line(inputEvents: Int) -> String {
         var out = "summary: \(inputEvents) input events from \(devices) device(s); \(touches) touch(es), \(keys) key press(es)"
         if texts > 0 { out += ", \(texts) text event(s)" }
+        if motions > 0 { out += ", \(motions) motion event(s)" }
         out += ", \(actions) action(s), \(gestures) gesture event(s); \(handled) event(s) handled, \(unhandled) unhandled"
         guard !regions.isEmpty else { return out }
         let busiest = regions.sorted { ($0.value.touches, $1.key) > ($1.value.touches, $0.key) }

@@ -25,6 +25,8 @@ public final class RoutingSession {
         let text: TextDecoder?
         /// `text: line`: the line being collected (and its keys are not routed).
         var line: LineCollector?
+        /// Accelerometers: axes → samples in g.
+        var motion: MotionDecoder?
 
         init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?, text: TextDecoder?, line: LineCollector?) {
             self.info = info
@@ -116,6 +118,12 @@ public final class RoutingSession {
             }
         }
         let ctx = DeviceContext(info: info, description: description, touch: decoder, text: text, line: line)
+        if kind == .accelerometer, let motion = MotionDecoder(device: id, description: description) {
+            ctx.motion = motion
+            if motion.assumedScale {
+                onWarning?("device \"\(description.name)\" (rule \(rule.name)): an accelerometer axis has no resolution; its range is taken as ±2 g", time)
+            }
+        }
         devices[id] = ctx
         if line != nil { lineDevices.append(ctx) }
         router.addDevice(info, time: time)
@@ -157,6 +165,7 @@ public final class RoutingSession {
 
     @inline(__always)
     func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
+        if ctx.motion != nil, let sample = ctx.motion!.feed(event) { router.handle(sample) }
         if let decoder = ctx.touch {
             if let frame = decoder.feed(event), !frame.contacts.isEmpty { router.handle(frame) }
         }

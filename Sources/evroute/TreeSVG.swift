@@ -31,7 +31,7 @@ struct TreeSVG {
         switch responder {
         case .region(let r): layout.regions[r].screen
         case .screen(let s): s
-        case .display, .application, .fallback: nil
+        case .display, .application, .fallback, .motion: nil
         }
     }
 

@@ -89,4 +89,22 @@ struct TextPluginTests {
         #expect(vars.contains("EVROUTE_TEXT=\(Self.scan)"))
         #expect(!vars.contains { $0.hasPrefix("EVROUTE_KEY=") || $0.hasPrefix("EVROUTE_PHASE=") })
     }
+
+    @Test func execCommandsGetMotion() throws {
+        let layout = try pluginLayout(PluginSpec(name: "shell", type: .exec), buttonOn: [.motion])
+        let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
+        func vars(_ values: MotionValues) -> [String] {
+            let event = RoutedEvent(kind: .motion(values), time: Timestamp(microseconds: 1), layout: layout, display: 0, start: .motion)
+            return EventEnvironment.variables(for: PluginDelivery(id: 1, event: event, handler: handler, responder: .motion, json: []))
+        }
+        let sample = vars(.sample(x: 0, y: 1, z: -0.25))
+        #expect(sample.contains("EVROUTE_TYPE=motion") && sample.contains("EVROUTE_Y=1") && sample.contains("EVROUTE_Z=-0.25"))
+        #expect(sample.contains("EVROUTE_HANDLED_BY=motion"))
+        #expect(vars(.orientation(.landscape)).contains("EVROUTE_ORIENTATION=landscape"))
+        let shake = vars(.shake(.began))
+        #expect(shake.contains("EVROUTE_MOTION=shake") && shake.contains("EVROUTE_PHASE=began"))
+        let line = LogPlugin.describe(RoutedEvent(kind: .motion(.shake(.ended)), time: .zero, layout: layout, start: .motion),
+                                      responder: .motion, handler: handler)
+        #expect(line.hasPrefix("motion shake ended (no region) → motion [shell]"), "\(line)")
+    }
 }

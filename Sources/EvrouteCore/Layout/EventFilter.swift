@@ -15,6 +15,10 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     case gesture(String)
     /// Text typed on a keyboard (`text`).
     case text
+    /// Motion: a shake (in the chain), an accelerometer's samples (under `motion:`).
+    case motion
+    /// An accelerometer's orientation changes (under `motion:`).
+    case orientation
     /// Everything.
     case any
 
@@ -29,6 +33,8 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
         case "tap": self = .tap
         case "key": self = .key
         case "text": self = .text
+        case "motion": self = .motion
+        case "orientation": self = .orientation
         case "any": self = .any
         default:
             func suffix(_ p: String) -> String? {
@@ -44,7 +50,7 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The spellings accepted in `on:`, for error messages.
-    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, text, action:NAME, gesture:NAME, any"
+    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, text, motion, orientation, action:NAME, gesture:NAME, any"
 
     public var description: String {
         switch self {
@@ -59,6 +65,8 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
         case .action(let a): "action:\(a)"
         case .gesture(let g): "gesture:\(g)"
         case .text: "text"
+        case .motion: "motion"
+        case .orientation: "orientation"
         case .any: "any"
         }
     }

@@ -8,6 +8,8 @@ public struct LayoutSpec: Sendable {
     public var screens: [ScreenSpec]
     public var applicationHandlers: [HandlerSpec]
     public var fallbackHandlers: [HandlerSpec]
+    /// The top-level `motion:` section (accelerometers), if any.
+    public var motion: MotionSpec?
     /// The file the spec came from (for messages), if any.
     public var source: String?
 

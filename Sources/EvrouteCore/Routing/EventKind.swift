@@ -8,4 +8,6 @@ public enum EventKind: Sendable, Equatable {
     case gesture(name: String, state: String)
     /// Text typed on a keyboard (``RoutedEvent/text`` holds it).
     case text
+    /// An accelerometer's sample, orientation change or shake (``RoutedEvent/motion``).
+    case motion(MotionValues)
 }

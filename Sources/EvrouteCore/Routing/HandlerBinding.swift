@@ -39,6 +39,8 @@ public struct HandlerBinding: Sendable {
     private let takesAny: Bool
     private let takesAllKeys: Bool
     private let takesText: Bool
+    private let takesMotion: Bool
+    private let takesOrientation: Bool
 
     init(index: Int, spec: HandlerSpec, pluginType: PluginKind, owner: ResponderID) {
         self.index = index
@@ -47,7 +49,7 @@ public struct HandlerBinding: Sendable {
         self.owner = owner
         self.isBuiltIn = pluginType.isRoutingBuiltIn
         var mask: UInt8 = 0
-        var tap = false, any = false, keys = false, text = false
+        var tap = false, any = false, keys = false, text = false, motion = false, orientation = false
         for f in spec.on {
             switch f {
             case .touch: mask |= 0b1_1111
@@ -59,6 +61,8 @@ public struct HandlerBinding: Sendable {
             case .key: keys = true
             case .any: any = true
             case .text: text = true
+            case .motion: motion = true
+            case .orientation: orientation = true
             case .keyNamed, .action, .gesture: break
             }
         }
@@ -67,6 +71,8 @@ public struct HandlerBinding: Sendable {
         takesAny = any
         takesAllKeys = keys
         takesText = text
+        takesMotion = motion
+        takesOrientation = orientation
     }
 
     @inline(__always)
@@ -101,6 +107,10 @@ public struct HandlerBinding: Sendable {
             return false
         case .text:
             return takesAny || takesText
+        case .motion(let values):
+            if takesAny { return true }
+            if case .orientation = values { return takesOrientation }
+            return takesMotion
         }
     }
 }

@@ -26,7 +26,7 @@ extension Layout {
             return .display(screens[s].display)
         case .display: return .application
         case .application: return .fallback
-        case .fallback: return nil
+        case .fallback, .motion: return nil
         }
     }
 

@@ -19,6 +19,11 @@ public struct RoutedEvent: Sendable {
     public var gesture: GestureValues?
     /// The text, for text events.
     public var text: String?
+    /// What a motion event carries (a sample, an orientation, a shake's phase).
+    public var motion: MotionValues? {
+        if case .motion(let v) = kind { return v }
+        return nil
+    }
 
     public init(kind: EventKind, time: Timestamp, layout: Layout, display: Int? = nil, start: ResponderID? = nil,
                 region: Int? = nil, device: DeviceInfo? = nil, touch: Touch? = nil, key: KeyInput? = nil,

@@ -12,6 +12,7 @@ final class DaemonObserver: RouteObserver {
         var actions = 0
         var gestures = 0
         var texts = 0
+        var motions = 0
         var handled = 0
         var unhandled = 0
         var devicesAdded = 0
@@ -43,6 +44,7 @@ final class DaemonObserver: RouteObserver {
             case .action: counts.actions += 1
             case .gesture: counts.gestures += 1
             case .text: counts.texts += 1
+            case .motion: counts.motions += 1
             }
             if by == nil { counts.unhandled += 1 } else { counts.handled += 1 }
         case .layoutReplaced(_, let cancelled):

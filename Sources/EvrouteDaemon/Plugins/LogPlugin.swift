@@ -81,6 +81,23 @@ final class LogPlugin: Plugin {
                 JSONText.appendInteger(Int64(text.count), to: &line.bytes)
                 line.append(text.count == 1 ? " char)" : " chars)")
             }
+        case .motion(let values):
+            switch values {
+            case .sample(let x, let y, let z):
+                line.append("motion (")
+                coordinate(x, into: &line)
+                line.append(", ")
+                coordinate(y, into: &line)
+                line.append(", ")
+                coordinate(z, into: &line)
+                line.append(") g")
+            case .orientation(let o):
+                line.append("orientation ")
+                line.append(o.rawValue)
+            case .shake(let phase):
+                line.append("motion shake ")
+                line.append(phase.rawValue)
+            }
         }
         line.append(" ")
         line.append(e.regionPath ?? "(no region)")
