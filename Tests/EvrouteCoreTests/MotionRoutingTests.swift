@@ -81,6 +81,8 @@ struct MotionRoutingTests {
         }
         let shakes = trace.entries.filter { $0.kind == "shake" }
         #expect(shakes.map(\.phase) == ["began"])
+        #expect(trace.entries.filter { $0.kind.hasPrefix("orientation:") }.map(\.kind) == ["orientation:portrait"],
+                "a shake (2.7 g) does not turn the device")
         #expect(shakes.first?.region == "home/root/game")
         #expect(shakes.first?.handledBy == "home/root/game")
         // The third onset began it (at 200 ms: onsets at 100, 200 … the jolts are at 100, 200, 300, 400).

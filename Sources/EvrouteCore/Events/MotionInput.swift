@@ -105,4 +105,7 @@ public struct MotionSpec: Sendable {
     public static let defaultOrientationHysteresis = 15.0
     /// Below this much gravity in the x-y plane (g) the device lies flat: the orientation stays.
     public static let flatLimit = 0.5
+    /// Orientation reads only samples whose length is within this much of 1 g (g): a device
+    /// being moved or shaken does not turn.
+    public static let restTolerance = 0.3
 }

@@ -51,8 +51,10 @@ extension Router {
 
     /// The orientation a sample shows: the nearest of the four to gravity's direction in the
     /// x-y plane; a change needs gravity within 45° − `hysteresis` of the new orientation's
-    /// axis; nil (no opinion) while the device lies flat.
+    /// axis; the current one (no opinion) while the device lies flat or is moving (its length
+    /// more than ``MotionSpec/restTolerance`` from 1 g).
     public static func orientation(of s: MotionSample, current: Orientation?, hysteresis: Double) -> Orientation? {
+        guard abs(s.magnitude - 1) <= MotionSpec.restTolerance else { return current }
         let planar = (s.x * s.x + s.y * s.y).squareRoot()
         guard planar >= MotionSpec.flatLimit else { return current }
         let angle = gestureAtan2(s.y, s.x)
