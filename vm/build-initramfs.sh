@@ -304,6 +304,16 @@ while IFS= read -r r; do
 	mkdir -p "$(dirname "$dst")"
 	cp "$src" "$dst"
 done
+# synthesized device descriptions of the repository's tests ("# rec-repo: PATH" lines, PATH
+# relative to the repo root; no such device is among the shared recordings: a consumer-control
+# interface, an IR receiver, accelerometers) at /rec/repo/FILE
+sed -n 's/^# rec-repo: *//p' "$VM_DIR"/guest/scenarios/*.sh | sort -u |
+while IFS= read -r r; do
+	[ -n "$r" ] || continue
+	[ -f "$REPO/$r" ] || die "description not found: $REPO/$r"
+	mkdir -p rec/repo
+	cp "$REPO/$r" "rec/repo/$(basename "$r")"
+done
 # single-touch recordings derived from multi-touch ones ("# rec-single-touch:
 # SUBDIR/FILE" lines; vm/derive-single-touch.sh) at /rec/single-touch/FILE
 sed -n 's/^# rec-single-touch: *//p' "$VM_DIR"/guest/scenarios/*.sh | sort -u |
