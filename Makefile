@@ -13,11 +13,12 @@ SWIFT      ?= swift
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      ?= .build
-APT_DEPS   := libevdev-dev libudev-dev libyaml-dev pkg-config python3
+APT_DEPS   := libevdev-dev libudev-dev libyaml-dev libxkbcommon-dev xkb-data pkg-config python3
 # What the tests run besides the build: the shells whose completions are tested, man(1) for the
 # pages, what `make deb` and its check use (dpkg-shlibdeps, strip, lintian), and xmllint and
-# rsvg-convert for the tree's SVG.
-TEST_DEPS  := bash zsh fish man-db dpkg-dev binutils lintian libxml2-utils librsvg2-bin
+# rsvg-convert for the tree's SVG, and libX11's compose tables (libx11-data) for the dead-key and
+# compose tests of text.
+TEST_DEPS  := bash zsh fish man-db dpkg-dev binutils lintian libxml2-utils librsvg2-bin libx11-data
 EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events

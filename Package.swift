@@ -32,6 +32,9 @@ let package = Package(
                        providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        // Keys → text: keymaps (xkeyboard-config's layouts, from xkb-data), key state, compose.
+        .systemLibrary(name: "CXkbcommon", pkgConfig: "xkbcommon",
+                       providers: [.apt(["libxkbcommon-dev", "xkb-data"])]),
 
         // MARK: System: typed descriptors, the errno choke point, the event loop, clock, sockets,
         // child processes, sd_notify, logging. Everything evroute asks of Linux goes through here.
@@ -46,7 +49,7 @@ let package = Package(
         .target(name: "EvrouteJSON"),
 
         // MARK: Input: devices and recordings as one stream of raw events → core frames
-        .target(name: "EvrouteInput", dependencies: ["EvrouteCore", "EvrouteSystem", "CEvdev", "CUdev"]),
+        .target(name: "EvrouteInput", dependencies: ["EvrouteCore", "EvrouteSystem", "CEvdev", "CUdev", "CXkbcommon"]),
 
         // MARK: Runtime: the session that ties input, routing and output together (dry-run, daemon)
         // MemberImportVisibility (here and in EvrouteDaemon): a module's members are visible only
@@ -75,6 +78,7 @@ let package = Package(
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
         .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
-        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"]),
+        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"],
+                    exclude: ["Fixtures"]),
     ]
 )

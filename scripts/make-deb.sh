@@ -6,7 +6,8 @@
 #   scripts/make-deb.sh BIN [OUTDIR]      (`make deb` runs it after `make release`)
 #
 # Depends: is computed by dpkg-shlibdeps from the libraries the binary links (libc6, libevdev2,
-# libudev1, libyaml-0-2, libstdc++6 …). The maintainer scripts create the user and directories
+# libudev1, libyaml-0-2, libxkbcommon0, libstdc++6 …), plus xkb-data (the keymaps text is typed
+# with); libx11-data (the compose tables: dead keys, compose sequences) is recommended. The maintainer scripts create the user and directories
 # (systemd-sysusers, systemd-tmpfiles) and run `systemctl daemon-reload`, but never enable or
 # start the service: a kiosk's layout must be written first.
 set -eu
@@ -128,8 +129,8 @@ Version: $version-$revision
 Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $size
-Depends: $depends
-Recommends: systemd
+Depends: $depends, xkb-data
+Recommends: systemd, libx11-data
 Section: misc
 Priority: optional
 Description: touchscreen and keyboard event router for touch kiosks

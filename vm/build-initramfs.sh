@@ -160,6 +160,11 @@ for b in debug-events list-devices record; do
 done
 cp -r "$ROOT/usr/share/libinput" usr/share/   # quirks: libinput refuses to start without them
 cp -r "$ROOT/usr/share/libwacom" usr/share/   # libwacom database (libinput loads it for Wacom devices)
+# evroute's text (libxkbcommon): the keymaps (xkb-data) and libX11's compose tables (libx11-data)
+mkdir -p usr/share/X11
+for d in xkb locale; do
+	[ -d "$ROOT/usr/share/X11/$d" ] && cp -r "$ROOT/usr/share/X11/$d" usr/share/X11/
+done
 
 # evroute, when there is one
 if [ -n "$EVROUTE" ] && [ ! -x "$EVROUTE" ]; then
@@ -298,6 +303,16 @@ while IFS= read -r r; do
 	[ -f "$src" ] || die "recording not found: $src (set EVROUTE_RECORDINGS)"
 	mkdir -p "$(dirname "$dst")"
 	cp "$src" "$dst"
+done
+# synthesized device descriptions of the repository's tests ("# rec-repo: PATH" lines, PATH
+# relative to the repo root; no such device is among the shared recordings: a consumer-control
+# interface, an IR receiver, accelerometers) at /rec/repo/FILE
+sed -n 's/^# rec-repo: *//p' "$VM_DIR"/guest/scenarios/*.sh | sort -u |
+while IFS= read -r r; do
+	[ -n "$r" ] || continue
+	[ -f "$REPO/$r" ] || die "description not found: $REPO/$r"
+	mkdir -p rec/repo
+	cp "$REPO/$r" "rec/repo/$(basename "$r")"
 done
 # single-touch recordings derived from multi-touch ones ("# rec-single-touch:
 # SUBDIR/FILE" lines; vm/derive-single-touch.sh) at /rec/single-touch/FILE

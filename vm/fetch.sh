@@ -54,9 +54,12 @@ KERNEL_PKG=$(pick_kernel)
 # ldd check at the end reports anything still missing. systemd (PID 1,
 # journald, systemctl, journalctl, sysusers, tmpfiles, systemd-analyze) is
 # for the scenarios that boot it (85-systemd-unit: "# boot: systemd").
+# libxkbcommon0, xkb-data and libx11-data are evroute's text: the library,
+# the keymaps and the compose tables.
 PKGS="$KERNEL_PKG
 busybox-static
 evemu-tools libevemu3 libevdev2 libyaml-0-2
+libxkbcommon0 xkb-data libx11-data
 udev libudev1
 libinput-tools libinput-bin libinput10 libmtdev1 libwacom9 libwacom-common
 libgudev-1.0-0 libglib2.0-0

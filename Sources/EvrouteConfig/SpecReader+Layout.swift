@@ -1,9 +1,14 @@
 import EvrouteCore
 
 extension SpecReader {
-    static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback"]
+    static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback", "motion"]
+    static let motionKeys = ["handlers", "rate", "shake", "orientation"]
+    static let shakeKeys = ["threshold", "window-ms"]
+    static let orientationKeys = ["hysteresis"]
     static let displayKeys = ["name", "size", "screen"]
-    static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab", "log-keys"]
+    static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab", "log-keys", "keymap", "text",
+                             "line-timeout-ms"]
+    static let keymapKeys = ["layout", "variant", "options"]
     static let matchKeys = ["kind", "name", "vendor", "product", "udev"]
     static let screenKeys = ["name", "display", "handlers", "root", "presented-over"]
     static let regionKeys = ["name", "frame", "regions", "handlers", "hidden", "interactive", "opacity", "shape",
@@ -22,6 +27,52 @@ extension SpecReader {
         if let v = f["screens"] { spec.screens = items(v, "'screens'", screen) }
         if let v = f["application"] { spec.applicationHandlers = handlerHolder(v, "'application'") }
         if let v = f["fallback"] { spec.fallbackHandlers = handlerHolder(v, "'fallback'") }
+        if let v = f["motion"] { spec.motion = motion(v) }
+        return spec
+    }
+
+    /// `motion:` — the accelerometers' handlers (samples, orientation changes), the sample rate,
+    /// shake and orientation detection.
+    func motion(_ node: YAMLNode) -> MotionSpec? {
+        var spec = MotionSpec(location: location(node))
+        if node.scalar != nil, tagName(node) == .null { return spec }
+        guard let f = fields(node, "'motion'", known: Self.motionKeys) else { return nil }
+        if let h = f["handlers"] {
+            spec.handlers = items(h, "'handlers'", handler)
+            // Samples and orientation changes come here; nothing else ever does.
+            for item in isSequence(h) ? oneOrMany(h) : [] {
+                guard case .mapping(let pairs) = item.content,
+                      let on = pairs.first(where: { $0.0.scalar?.string == "on" })?.1 else { continue }
+                for kind in oneOrMany(on) {
+                    guard let s = kind.scalar?.string, let filter = EventFilter(parsing: s) else { continue }
+                    switch filter {
+                    case .motion, .orientation, .any: break
+                    default:
+                        error(kind, .invalidValue, "'motion' handlers get accelerometer samples (motion) and orientation changes (orientation) only; '\(s)' never comes here")
+                    }
+                }
+            }
+        }
+        if let r = f["rate"], let hz = number(r, "'motion' 'rate'") {
+            if hz > 0 && hz <= 1000 { spec.rate = hz }
+            else { error(r, .invalidValue, "'rate' must be samples per second, more than 0 and at most 1000, found \(render(r))") }
+        }
+        if let sh = f["shake"], let sf = fields(sh, "'shake'", known: Self.shakeKeys) {
+            if let t = sf["threshold"], let g = number(t, "'shake' 'threshold'") {
+                if g > 0 && g <= 16 { spec.shakeThreshold = g }
+                else { error(t, .invalidValue, "'threshold' must be in g, more than 0 and at most 16, found \(render(t))") }
+            }
+            if let w = sf["window-ms"], let ms = integer(w, "'shake' 'window-ms'") {
+                if ms >= 50 && ms <= 10_000 { spec.shakeWindowMs = ms }
+                else { error(w, .invalidValue, "'window-ms' must be a whole number of milliseconds from 50 to 10000, found \(ms)") }
+            }
+        }
+        if let o = f["orientation"], let of = fields(o, "'orientation'", known: Self.orientationKeys) {
+            if let hy = of["hysteresis"], let deg = number(hy, "'orientation' 'hysteresis'") {
+                if deg >= 0 && deg < 45 { spec.orientationHysteresis = deg }
+                else { error(hy, .invalidValue, "'hysteresis' must be degrees from 0 to less than 45, found \(render(hy))") }
+            }
+        }
         return spec
     }
 
@@ -104,11 +155,113 @@ extension SpecReader {
         }
         let grab = f["grab"].flatMap { bool($0, "'grab'") } ?? false
         let logKeys = f["log-keys"].flatMap { bool($0, "'log-keys'") } ?? false
+        let keymap = f["keymap"].flatMap(keymap) ?? .default
+        var text = TextMode.on
+        var textInvalid = false
+        if let t = f["text"] {
+            if tagName(t) == .bool, let b = t.scalar?.bool { text = b ? .on : .off }
+            else if t.scalar?.string == "line", tagName(t) == .str { text = .line }
+            else {
+                textInvalid = true
+                var message = "'text' must be true (text events as keys are typed), false (keys only) or line (one text event per line: scanners), found \(describe(t))"
+                if let s = t.scalar?.string, tagName(t) == .str, let guess = closest(s, in: ["line", "true", "false"]) { message += "; did you mean '\(guess)'?" }
+                error(t, isMapping(t) || isSequence(t) ? .wrongType : .invalidValue, message)
+            }
+        }
+        var lineTimeout = DeviceRuleSpec.defaultLineTimeoutMs
+        if let node = f["line-timeout-ms"], let ms = integer(node, "'line-timeout-ms'") {
+            if text != .line {
+                if !textInvalid {
+                    error(f.keyNode("line-timeout-ms"), .invalidValue, "'line-timeout-ms' applies to 'text: line' only (a scanner's line is sent after this silence)")
+                }
+            } else if ms < 0 || ms > 60_000 {
+                error(node, .invalidValue, "'line-timeout-ms' must be a whole number of milliseconds from 0 (wait for Enter) to 60000, found \(ms)")
+            } else {
+                lineTimeout = ms
+            }
+        }
         guard let name, let match else { return nil }
         var rule = DeviceRuleSpec(name: name, match: match, display: display, rotate: rotate, calibration: calibration,
                                   grab: grab, location: location(nameNode), displayLocation: location(f["display"]))
         rule.logKeys = logKeys
+        rule.keymap = keymap
+        rule.text = text
+        rule.lineTimeoutMs = lineTimeout
+        rule.keymapLocation = location(f["keymap"])
         return rule
+    }
+
+    /// `keymap: { layout: de, variant: nodeadkeys, options: [compose:ralt] }`, or `keymap: de`
+    /// (a layout). Names are checked against xkb-data when it is installed here (``XkbCatalog``).
+    func keymap(_ node: YAMLNode) -> KeymapSpec? {
+        var spec = KeymapSpec()
+        var layoutNode: YAMLNode? = node, variantNode: YAMLNode?
+        if isMapping(node) {
+            guard let f = fields(node, "'keymap'", known: Self.keymapKeys) else { return nil }
+            layoutNode = f["layout"]
+            variantNode = f["variant"]
+            if let o = f["options"] {
+                var options: [String] = []
+                for item in oneOrMany(o) {
+                    guard let s = name(item, "each of 'options'") else { continue }
+                    for part in s.split(separator: ",") {
+                        let option = String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+                        if !option.isEmpty { options.append(option) }
+                        checkKeymapOption(option, at: item)
+                    }
+                }
+                spec.options = options
+            }
+        } else if !(node.scalar != nil && tagName(node) == .str) {
+            wrongType(node, "'keymap'", expected: "a mapping { layout, variant, options } or a layout name")
+            return nil
+        }
+        if let l = layoutNode {
+            guard let layout = name(l, "keymap 'layout'") else { return nil }
+            spec.layout = layout
+        }
+        if let v = variantNode {
+            guard let variant = string(v, "keymap 'variant'") else { return nil }
+            spec.variant = variant
+        }
+        checkKeymapNames(spec, layoutNode: layoutNode ?? node, variantNode: variantNode)
+        return spec
+    }
+
+    /// Each layout (comma-separated) and its variant, against xkb-data.
+    func checkKeymapNames(_ spec: KeymapSpec, layoutNode: YAMLNode, variantNode: YAMLNode?) {
+        guard catalog() != nil else { return }
+        let layouts = spec.layout.split(separator: ",", omittingEmptySubsequences: false).map { String($0.filter { $0 != " " }) }
+        let variants = spec.variant.isEmpty ? [] : spec.variant.split(separator: ",", omittingEmptySubsequences: false).map { String($0.filter { $0 != " " }) }
+        if variants.count > layouts.count, let variantNode {
+            error(variantNode, .invalidValue, "keymap 'variant' has \(variants.count) variants for \(layouts.count) layout(s) ('\(spec.layout)'); give one per layout, comma-separated")
+            return
+        }
+        for (i, layout) in layouts.enumerated() {
+            guard withCatalog({ $0.hasLayout(layout) }) else {
+                var message = "unknown keymap layout '\(layout)' (no such layout in xkb-data under \(catalogRoot))"
+                if let guess = closest(layout, in: withCatalog { $0.listedLayouts }) { message += "; did you mean '\(guess)'?" }
+                error(layoutNode, .invalidValue, message)
+                continue
+            }
+            guard i < variants.count, !variants[i].isEmpty, let variantNode else { continue }
+            let known = withCatalog { $0.variants(of: layout) }
+            if !known.contains(variants[i]) {
+                let shown = known.prefix(12).joined(separator: ", ") + (known.count > 12 ? ", …" : "")
+                var message = "unknown variant '\(variants[i])' of keymap layout '\(layout)' (it has: \(shown))"
+                if let guess = closest(variants[i], in: known) { message += "; did you mean '\(guess)'?" }
+                error(variantNode, .invalidValue, message)
+            }
+        }
+    }
+
+    func checkKeymapOption(_ option: String, at node: YAMLNode) {
+        guard catalog() != nil, !option.isEmpty else { return }
+        let options = withCatalog { $0.options }
+        guard !options.contains(option) else { return }
+        var message = "unknown keymap option '\(option)' (xkb-data's options are GROUP:NAME, e.g. compose:ralt, ctrl:nocaps)"
+        if let guess = closest(option, in: options.sorted()) { message += "; did you mean '\(guess)'?" }
+        error(node, .invalidValue, message)
     }
 
     func deviceMatch(_ node: YAMLNode) -> DeviceMatch? {

@@ -34,6 +34,26 @@ final class SpecReader {
 
     init(file: String) { self.file = file }
 
+    // MARK: xkb-data, for keymaps
+
+    /// xkb-data's catalog, read the first time a keymap is checked (nil: not installed here).
+    private var xkbCatalog: XkbCatalog??
+
+    func catalog() -> XkbCatalog? {
+        if xkbCatalog == nil { xkbCatalog = .some(XkbCatalog.installed()) }
+        return xkbCatalog!
+    }
+
+    /// Runs `body` on the catalog (which caches the layout files it reads). Only after
+    /// ``catalog()`` said there is one.
+    func withCatalog<T>(_ body: (inout XkbCatalog) -> T) -> T {
+        var c = catalog()!
+        defer { xkbCatalog = .some(c) }
+        return body(&c)
+    }
+
+    var catalogRoot: String { catalog()?.root ?? "/usr/share/X11/xkb" }
+
     // MARK: Errors and locations
 
     func location(_ node: YAMLNode?) -> SourceLocation? {

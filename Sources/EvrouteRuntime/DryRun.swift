@@ -46,6 +46,7 @@ public final class DryRun {
         session.onDeviceWarning = { info, warning, time in
             report.deviceWarning(name: info.name, message: "\(warning)", time: time)
         }
+        session.onWarning = { [unowned self] message, _ in warn("evroute: warning: " + message) }
     }
 
     /// Names the replayed devices' recordings to the report and to ignored-device lines.
@@ -191,8 +192,8 @@ public final class DryRun {
     }
 }
 
-/// Keeps one loop timer on the router's next gesture-recognizer deadline, for live input: a
-/// long press fires while the finger rests and nothing arrives. Live event times are
+/// Keeps one loop timer on the session's next deadline (a gesture recognizer's, a scanner's
+/// line timeout), for live input: a long press fires while the finger rests and nothing arrives. Live event times are
 /// `CLOCK_MONOTONIC`, the loop's clock, so a deadline is used as it is. No pending recognizer,
 /// no timer. Call ``rearm()`` after routing (once per loop wakeup is enough).
 public final class GestureTimer {
@@ -209,7 +210,7 @@ public final class GestureTimer {
 
     /// Arms the timer for the router's next deadline, if that changed.
     public func rearm() {
-        let deadline = isEnabled ? session.router.nextTimerDeadline : nil
+        let deadline = isEnabled ? session.nextDeadline : nil
         if armed?.deadline == deadline { return }
         if let armed { loop.cancel(armed.id) }
         armed = nil

@@ -148,6 +148,21 @@ public final class MonitorWriter: RouteReport {
                 if let n = gestureSteps.removeValue(forKey: key) { what += " (after \(n) change(s))" }
             }
             line(e.time, "gesture", "\(name) \(what) in \(e.gestureRegion.map { e.layout.regions[$0].path } ?? "-") → \(taker)")
+        case .text:
+            var quoted: [UInt8] = []
+            JSONText.appendString(e.text ?? "", to: &quoted)
+            let first = e.start.map { e.layout.describe($0) } ?? "none"
+            line(e.time, "text", "\(String(decoding: quoted, as: UTF8.self)), first responder \(first) → \(taker)")
+        case .motion(let values):
+            switch values {
+            case .sample:
+                break   // a stream (motion.rate a second): the monitor shows orientation and shakes
+            case .orientation(let o):
+                line(e.time, "motion", "orientation \(o.rawValue) → \(taker)")
+            case .shake(let phase):
+                let first = e.start.map { e.layout.describe($0) } ?? "none"
+                line(e.time, "motion", "shake \(phase.rawValue), first responder \(first) → \(taker)")
+            }
         }
     }
 

@@ -11,6 +11,8 @@ public final class RouteSummary: RouteObserver {
     public private(set) var keys = 0
     public private(set) var actions = 0
     public private(set) var gestures = 0
+    public private(set) var texts = 0
+    public private(set) var motions = 0
     public private(set) var handled = 0
     public private(set) var unhandled = 0
     /// Devices a rule took (`device-added`).
@@ -44,6 +46,8 @@ public final class RouteSummary: RouteObserver {
             case .key(_, let phase): if phase == .down { keys += 1 }
             case .action: actions += 1
             case .gesture: gestures += 1
+            case .text: texts += 1
+            case .motion: motions += 1
             }
         }
         next.record(record)
@@ -57,6 +61,8 @@ public final class RouteSummary: RouteObserver {
     /// (2 handled), …` — `inputEvents` counts every event read, also those of devices no rule takes.
     public func line(inputEvents: Int) -> String {
         var out = "summary: \(inputEvents) input events, \(devices) routed device(s); \(touches) touch(es), \(keys) key press(es)"
+        if texts > 0 { out += ", \(texts) text event(s)" }
+        if motions > 0 { out += ", \(motions) motion event(s)" }
         out += ", \(actions) action(s), \(gestures) gesture event(s); \(handled) event(s) handled, \(unhandled) unhandled"
         guard !regions.isEmpty else { return out }
         let busiest = regions.sorted { ($0.value.touches, $1.key) > ($1.value.touches, $0.key) }

@@ -31,17 +31,34 @@ public final class RoutingSession {
         let info: DeviceInfo
         let touch: TouchDecoder?
         var keys: KeyDecoder?
+        /// Keys → text (libxkbcommon), for devices with typing keys whose rule wants text.
+        let text: TextDecoder?
+        /// `text: line`: the line being collected (and its keys are not routed).
+        var line: LineCollector?
+        /// Accelerometers: axes → samples in g.
+        var motion: MotionDecoder?
 
-        init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?) {
+        init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?, text: TextDecoder?, line: LineCollector?) {
             self.info = info
             self.touch = touch
             let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
             keys = hasKeys ? KeyDecoder(device: info.id, description: description) : nil
+            self.text = text
+            self.line = line
         }
     }
 
     /// Devices being routed; events of any other device (one no rule matched) are dropped.
     var devices: [DeviceID: DeviceContext] = [:]
+    /// The devices collecting lines (`text: line`), for their deadlines.
+    var lineDevices: [DeviceContext] = []
+    /// The xkbcommon context, keymaps and compose table, made when the first keyboard comes.
+    lazy var keymaps = KeymapLibrary()
+    /// Said once per session: no compose table could be loaded.
+    var composeProblemSaid = false
+    /// Called with what keeps a device from typing text as its rule says (a keymap that does
+    /// not compile, no compose table): the device still routes its keys.
+    public var onWarning: ((String, Timestamp) -> Void)?
 
     public init(layout: Layout, clock: EventClock = ManualClock()) {
         router = Router(layout: layout, clock: clock)
@@ -53,12 +70,27 @@ public final class RoutingSession {
     /// The router's time: the latest item's, or later.
     public var now: Timestamp { router.clock.now }
 
-    /// Moves the router's time forward (never back), firing gesture deadlines on the way.
-    public func advanceTime(to time: Timestamp) { router.advanceTime(to: time) }
+    /// Moves the router's time forward (never back), firing gesture deadlines and sending
+    /// scanners' lines whose `line-timeout-ms` ran out on the way, each at its own time.
+    @inline(__always)
+    public func advanceTime(to time: Timestamp) {
+        if !lineDevices.isEmpty { sendTimedOutLines(until: time) }
+        router.advanceTime(to: time)
+    }
+
+    /// The next time something is due without input: a gesture recognizer's timer or a
+    /// scanner's line timeout. A live loop arms its timer for it (``GestureTimer``).
+    public var nextDeadline: Timestamp? {
+        var next = router.nextTimerDeadline
+        for ctx in lineDevices {
+            if let d = ctx.line?.deadline, next.map({ d < $0 }) ?? true { next = d }
+        }
+        return next
+    }
 
     /// Takes one item of the input stream, at its time.
     public func handle(_ item: InputItem) {
-        router.advanceTime(to: item.time)
+        advanceTime(to: item.time)
         switch item {
         case .event(let id, let event):
             guard let ctx = devices[id] else { return }
@@ -88,18 +120,61 @@ public final class RoutingSession {
                                    rotation: DisplayRotation(degrees: rule.rotate) ?? .none,
                                    calibration: rule.calibration.map { CalibrationMatrix($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) })
         }
-        let context = DeviceContext(info: info, description: description, touch: decoder)
-        devices[id] = context
+        var text: TextDecoder?
+        var line: LineCollector?
+        if !touchLike, rule.text != .off, Self.hasTypingKeys(description) {
+            text = textDecoder(for: rule, device: info, time: time)
+            if text != nil, rule.text == .line {
+                line = LineCollector(timeout: rule.lineTimeoutMs > 0 ? .milliseconds(Int64(rule.lineTimeoutMs)) : nil)
+            }
+        }
+        let ctx = DeviceContext(info: info, description: description, touch: decoder, text: text, line: line)
+        if kind == .accelerometer, let motion = MotionDecoder(device: id, description: description) {
+            ctx.motion = motion
+            if motion.assumedScale {
+                onWarning?("device \"\(description.name)\" (rule \(rule.name)): an accelerometer axis has no resolution; its range is taken as ±2 g", time)
+            }
+        }
+        devices[id] = ctx
+        if line != nil { lineDevices.append(ctx) }
         router.addDevice(info, time: time)
-        if let decoder, decoder.hasWarnings { reportWarnings(decoder, context, time) }
+        if let decoder, decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
     }
 
     func reportWarnings(_ decoder: TouchDecoder, _ ctx: DeviceContext, _ time: Timestamp) {
         for warning in decoder.takeWarnings() { onDeviceWarning?(ctx.info, warning, time) }
     }
 
+    /// Whether a device has a key that types (a letter, digit, symbol or keypad key).
+    static func hasTypingKeys(_ description: DeviceDescription) -> Bool {
+        (description.events[EventType.key] ?? []).contains { KeyNames.isTyping(EventCodeNames.keyName($0)) }
+    }
+
+    /// A text decoder on the rule's keymap; nil, after a warning, when the keymap does not compile.
+    func textDecoder(for rule: DeviceRuleSpec, device: DeviceInfo, time: Timestamp) -> TextDecoder? {
+        let keymap: Keymap
+        do {
+            keymap = try keymaps.keymap(rule.keymap)
+        } catch {
+            let place = rule.keymapLocation.map { "\($0): " } ?? ""
+            onWarning?("\(place)device \"\(device.name)\" (rule \(rule.name)): \(error); it types no text, its keys route as keys", time)
+            return nil
+        }
+        let compose = keymaps.compose()
+        if compose == nil, !composeProblemSaid, let problem = keymaps.composeProblem {
+            composeProblemSaid = true
+            onWarning?(problem, time)
+        }
+        return TextDecoder(keymap: keymap, composeTable: compose)
+    }
+
     func remove(_ id: DeviceID, at time: Timestamp) {
         guard let ctx = devices.removeValue(forKey: id) else { return }
+        if ctx.line != nil {
+            lineDevices.removeAll { $0 === ctx }
+            // A line still collecting goes out now, as if its silence had run out.
+            if let line = ctx.line?.take() { router.handle(TextInput(device: id, time: time, text: line)) }
+        }
         if let frame = ctx.touch?.cancelAll(at: time), !frame.contacts.isEmpty { router.handle(frame) }
         if let decoder = ctx.touch {
             if decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
@@ -110,12 +185,38 @@ public final class RoutingSession {
 
     @inline(__always)
     func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
+        if ctx.motion != nil, let sample = ctx.motion!.feed(event) { router.handle(sample) }
         if let decoder = ctx.touch {
             if let frame = decoder.feed(event), !frame.contacts.isEmpty { router.handle(frame) }
             if decoder.hasWarnings { reportWarnings(decoder, ctx, event.time) }
         }
         if event.type == EventType.key, let key = ctx.keys?.feed(event) {
+            guard let text = ctx.text else { return router.handle(key) }
+            let typed = text.feed(key)
+            if ctx.line != nil {
+                // A scanner: its keys make a line, not key events.
+                if let line = ctx.line!.feed(typed, at: key.time) {
+                    router.handle(TextInput(device: ctx.info.id, time: key.time, text: line))
+                }
+                return
+            }
             router.handle(key)
+            if case .text(let s) = typed { router.handle(TextInput(device: ctx.info.id, time: key.time, text: s)) }
+        }
+    }
+
+    /// Sends, in deadline order, each line whose silence ran out by `time`, at its deadline.
+    func sendTimedOutLines(until time: Timestamp) {
+        while true {
+            var due: (ctx: DeviceContext, deadline: Timestamp)?
+            for ctx in lineDevices {
+                if let d = ctx.line?.deadline, d <= time, due.map({ d < $0.deadline }) ?? true { due = (ctx, d) }
+            }
+            guard let due else { return }
+            router.advanceTime(to: due.deadline)
+            if let line = due.ctx.line?.take() {
+                router.handle(TextInput(device: due.ctx.info.id, time: due.deadline, text: line))
+            }
         }
     }
 

@@ -24,7 +24,7 @@ public final class TouchTrails: RouteObserver {
         static func of(_ responder: ResponderID?) -> Outcome {
             switch responder {
             case .region?, .screen?: .handled
-            case .display?, .application?, .fallback?: .fellThrough
+            case .display?, .application?, .fallback?, .motion?: .fellThrough
             case nil: .unhandled
             }
         }

@@ -182,6 +182,38 @@ public final class TraceWriter: RouteReport {
             json.field("handled_by", handledBy.map { e.layout.describe($0) })
             json.field("handler", handler?.plugin)
             if let v = e.gesture { writeGestureValues(v) }
+        case .text:
+            json.field("type", "text")
+            json.field("time", time: e.time.microseconds)
+            json.field("device", e.device?.ruleName)
+            json.field("text", e.text ?? "")
+            json.field("region", e.regionPath)
+            json.field("handled_by", handledBy.map { e.layout.describe($0) })
+            json.field("handler", handler?.plugin)
+        case .motion(let values):
+            switch values {
+            case .sample(let x, let y, let z):
+                json.field("type", "motion")
+                json.field("time", time: e.time.microseconds)
+                json.field("device", e.device?.ruleName)
+                json.field("x", x)
+                json.field("y", y)
+                json.field("z", z)
+            case .orientation(let o):
+                json.field("type", "orientation")
+                json.field("time", time: e.time.microseconds)
+                json.field("device", e.device?.ruleName)
+                json.field("orientation", o.rawValue)
+            case .shake(let phase):
+                json.field("type", "motion")
+                json.field("time", time: e.time.microseconds)
+                json.field("device", e.device?.ruleName)
+                json.field("motion", "shake")
+                json.field("phase", phase.rawValue)
+                json.field("region", e.regionPath)
+            }
+            json.field("handled_by", handledBy.map { e.layout.describe($0) })
+            json.field("handler", handler?.plugin)
         }
     }
 
@@ -253,6 +285,25 @@ public final class TraceWriter: RouteReport {
                 text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("action \(name)", 41)) \(pad(e.regionPath ?? "-", regionColumn(e.layout))) \(outcome(e, by, handler))"
             case .gesture(let name, let state):
                 text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("gesture \(name) \(state)", 41)) \(pad(e.regionPath ?? "-", regionColumn(e.layout))) \(outcome(e, by, handler))"
+            case .text:
+                // The whole text, quoted as JSON quotes it (the trace is complete; the log obfuscates).
+                var quoted: [UInt8] = []
+                JSONText.appendString(e.text ?? "", to: &quoted)
+                text += "\(stamp(e.time))  \(device) \(pad("text " + String(decoding: quoted, as: UTF8.self), 41)) \(pad(e.regionPath ?? "(no first responder)", regionColumn(e.layout))) \(outcome(e, by, handler))"
+            case .motion(let values):
+                let what: String, at: String
+                switch values {
+                case .sample(let x, let y, let z):
+                    what = "motion (\(coordinate(x)), \(coordinate(y)), \(coordinate(z))) g"
+                    at = "-"
+                case .orientation(let o):
+                    what = "orientation \(o.rawValue)"
+                    at = "-"
+                case .shake(let phase):
+                    what = "motion shake \(phase.rawValue)"
+                    at = e.regionPath ?? "(no first responder)"
+                }
+                text += "\(stamp(e.time))  \(device) \(pad(what, 41)) \(pad(at, regionColumn(e.layout))) \(outcome(e, by, handler))"
             }
         case .focus(let screen, let region, let layout, let time):
             text += "\(stamp(time))  \(pad("-", 10)) focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")"

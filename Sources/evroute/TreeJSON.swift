@@ -18,7 +18,7 @@ struct TreeJSON {
     }
 
     func render() -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("displays", .array(layout.displays.map { display in
                 .object([
                     ("name", .string(display.name)),
@@ -29,7 +29,10 @@ struct TreeJSON {
             })),
             ("application", handlers(layout.applicationHandlers)),
             ("fallback", handlers(layout.fallbackHandlers)),
-        ])
+        ]
+        // The accelerometers' handlers (not a chain), when the layout has any.
+        if !layout.motionHandlers.isEmpty { members.append(("motion", handlers(layout.motionHandlers))) }
+        return .object(members)
     }
 
     func screen(_ s: Int) -> JSONValue {

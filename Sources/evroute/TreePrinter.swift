@@ -30,6 +30,7 @@ struct TreePrinter {
         }
         if !layout.applicationHandlers.isEmpty { out += "application\(handlerText(layout.applicationHandlers))\n" }
         if !layout.fallbackHandlers.isEmpty { out += "fallback\(handlerText(layout.fallbackHandlers))\n" }
+        if !layout.motionHandlers.isEmpty { out += "motion (accelerometers, not a chain)\(handlerText(layout.motionHandlers))\n" }
         return out
     }
 

@@ -47,7 +47,7 @@ struct TreeSVG {
         switch responder {
         case .region(let r): layout.regions[r].screen
         case .screen(let s): s
-        case .display, .application, .fallback: nil
+        case .display, .application, .fallback, .motion: nil
         }
     }
 

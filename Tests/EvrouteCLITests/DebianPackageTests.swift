@@ -24,7 +24,7 @@ struct DebianPackageTests {
             #expect(contents.contains(" \(path)\n"), "\(path) missing from the package")
         }
         let control = try runProgram("/usr/bin/dpkg-deb", ["-f", deb]).out
-        for dependency in ["libc6", "libevdev2", "libudev1", "libyaml-0-2"] {
+        for dependency in ["libc6", "libevdev2", "libudev1", "libyaml-0-2", "libxkbcommon0", "xkb-data"] {
             #expect(control.contains(dependency), "Depends lacks \(dependency): \(control)")
         }
 

@@ -42,6 +42,8 @@ extension Trace {
                 case .action(let n): return "action:\(n) \(by.map { e.layout.describe($0) } ?? "unhandled")"
                 case .key(let n, let phase): return "key:\(n) \(phase.rawValue) \(e.regionPath ?? "-")"
                 case .gesture(let n, let s): return "gesture:\(n) \(s)"
+                case .text: return "text \(e.text ?? "") \(e.regionPath ?? "-")"
+                case .motion: return "motion \(e.regionPath ?? "-")"
                 }
             case .layoutReplaced: return "layout-replaced"
             default: return nil

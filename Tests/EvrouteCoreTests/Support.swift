@@ -53,6 +53,13 @@ final class Trace: RouteObserver {
             case .key(let name, let phase): entry.kind = "key:\(name)"; entry.phase = phase.rawValue
             case .action(let name): entry.kind = "action:\(name)"
             case .gesture(let name, let state): entry.kind = "gesture:\(name)"; entry.phase = state
+            case .text: entry.kind = "text:\(e.text ?? "")"
+            case .motion(let v):
+                switch v {
+                case .sample: entry.kind = "motion"
+                case .orientation(let o): entry.kind = "orientation:\(o.rawValue)"
+                case .shake(let phase): entry.kind = "shake"; entry.phase = phase.rawValue
+                }
             }
             entries.append(entry)
         case .focus(_, let r, let layout, _):

@@ -24,8 +24,18 @@ struct KeyPrivacyTests {
           - { name: keys, match: { kind: keyboard }\(ruleLogKeys ? ", log-keys: true" : "") }
         screens: [{ name: home, root: { name: root, frame: [0, 0, 800, 480], focusable: true } }]
         application:
-          handlers: [{ plugin: log, on: key\(handlerLogKeys ? ", log-keys: true" : "") }]
+          handlers: [{ plugin: log, on: [key, text]\(handlerLogKeys ? ", log-keys: true" : "") }]
         """
+    }
+
+    /// The `text …` part of the log's text lines, up to the region.
+    static func loggedTexts(_ log: String) -> [String] {
+        log.split(separator: "\n").compactMap { line -> String? in
+            guard let r = line.firstRange(of: ": text ") else { return nil }
+            let rest = line[r.upperBound...]
+            guard let end = rest.firstRange(of: " (no region)") ?? rest.firstRange(of: " home/") else { return String(rest) }
+            return String(rest[..<end.lowerBound])
+        }
     }
 
     /// Key names in the log's `key NAME phase` lines.
@@ -38,6 +48,10 @@ struct KeyPrivacyTests {
     }
 
     func run(config: String, extra: [String] = []) throws -> [String] {
+        try runLog(config: config, extra: extra).keys
+    }
+
+    func runLog(config: String, extra: [String] = []) throws -> (keys: [String], texts: [String]) {
         let rig = try DaemonProcessTests.Rig()
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", config)
@@ -47,7 +61,21 @@ struct KeyPrivacyTests {
         let daemon = try rig.start(args + ["--exit-after-replay"] + extra)
         defer { daemon.kill9() }
         #expect(daemon.waitForExit(seconds: 60) == 0, "log:\n\(daemon.log)")
-        return Self.loggedKeys(daemon.log)
+        return (Self.loggedKeys(daemon.log), Self.loggedTexts(daemon.log))
+    }
+
+    @Test("typed text is logged as text \"***\" (N chars), unless keys may be named", .enabled(if: access(keyboards, R_OK) == 0))
+    func textIsObfuscated() throws {
+        let hidden = try runLog(config: Self.config()).texts
+        #expect(hidden.count >= 10, "the recordings type text: \(hidden)")
+        #expect(hidden.allSatisfy { $0 == "\"***\" (1 char)" }, "\(Set(hidden))")
+        for (config, extra) in [(Self.config(), ["--show-keycodes"]), (Self.config(ruleLogKeys: true), []), (Self.config(handlerLogKeys: true), [])] {
+            let shown = try runLog(config: config, extra: extra).texts
+            #expect(shown.count == hidden.count)
+            #expect(!shown.contains { $0.contains("***") }, "\(extra) \(config)")
+            // The demo types "demo" (its o held down: repeats type again).
+            #expect(shown.prefix(3) == ["\"d\"", "\"e\"", "\"m\""] || shown.contains("\"d\""), "\(shown)")
+        }
     }
 
     @Test("by default no typing key is named; others (Enter, Shift, arrows) are", .enabled(if: access(keyboards, R_OK) == 0))
@@ -70,7 +98,7 @@ struct KeyPrivacyTests {
     }
 
     @Test func theTypingBlock() {
-        for name in ["KEY_A", "KEY_Z", "KEY_1", "KEY_0", "KEY_SPACE", "KEY_MINUS", "KEY_SLASH", "KEY_KP7", "KEY_KPPLUS", "KEY_KPDOT", "KEY_102ND"] {
+        for name in ["KEY_A", "KEY_Z", "KEY_1", "KEY_0", "KEY_SPACE", "KEY_MINUS", "KEY_SLASH", "KEY_KP7", "KEY_KPPLUS", "KEY_KPDOT", "KEY_102ND", "KEY_NUMERIC_1", "KEY_NUMERIC_POUND"] {
             #expect(KeyNames.isTyping(name), "\(name)")
         }
         for name in ["KEY_ENTER", "KEY_KPENTER", "KEY_LEFTSHIFT", "KEY_ESC", "KEY_F1", "KEY_UP", "KEY_BACKSPACE", "KEY_TAB", "BTN_LEFT", "KEY_VOLUMEUP"] {

@@ -47,16 +47,25 @@ extension Router {
     /// ``advanceTime(to:)`` when it expires.
     public var nextTimerDeadline: Timestamp? {
         purgeStaleTimers()
-        return timers.first?.deadline
+        let gesture = timers.first?.deadline
+        guard let shake = nextShakeDeadline else { return gesture }
+        return gesture.map { min($0, shake) } ?? shake
     }
 
-    /// Moves event time forward to `time`, firing every recognizer timer due by then, in
-    /// deadline order (each at its own deadline). ``handle(_:)`` calls it before each frame or key.
+    /// Moves event time forward to `time`, firing every recognizer timer (and ending every
+    /// shake) due by then, in deadline order (each at its own deadline). ``handle(_:)`` calls it
+    /// before each frame or key.
     public func advanceTime(to time: Timestamp) {
-        if timers.isEmpty { clock.advance(to: time); return }
+        if timers.isEmpty && shakingDevices == 0 { clock.advance(to: time); return }
         while true {
             purgeStaleTimers()
-            guard let first = timers.first, first.deadline <= time else { break }
+            let gesture = timers.first.flatMap { $0.deadline <= time ? $0 : nil }
+            if let shake = dueShake(by: time), gesture.map({ shake.deadline < $0.deadline }) ?? true {
+                clock.advance(to: shake.deadline)
+                endShake(of: shake.device, .ended, at: shake.deadline)
+                continue
+            }
+            guard let first = gesture else { break }
             timers.removeFirst()
             clock.advance(to: first.deadline)
             fireTimer(first.recognizer, at: max(first.deadline, clock.now))

@@ -13,6 +13,12 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     case action(String)
     /// A gesture recognizer's event (`gesture:admin-hold`).
     case gesture(String)
+    /// Text typed on a keyboard (`text`).
+    case text
+    /// Motion: a shake (in the chain), an accelerometer's samples (under `motion:`).
+    case motion
+    /// An accelerometer's orientation changes (under `motion:`).
+    case orientation
     /// Everything.
     case any
 
@@ -26,6 +32,9 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
         case "touch-cancelled": self = .touchCancelled
         case "tap": self = .tap
         case "key": self = .key
+        case "text": self = .text
+        case "motion": self = .motion
+        case "orientation": self = .orientation
         case "any": self = .any
         default:
             func suffix(_ p: String) -> String? {
@@ -41,7 +50,7 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The spellings accepted in `on:`, for error messages.
-    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, action:NAME, gesture:NAME, any"
+    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, text, motion, orientation, action:NAME, gesture:NAME, any"
 
     public var description: String {
         switch self {
@@ -55,6 +64,9 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
         case .keyNamed(let k): "key:\(k)"
         case .action(let a): "action:\(a)"
         case .gesture(let g): "gesture:\(g)"
+        case .text: "text"
+        case .motion: "motion"
+        case .orientation: "orientation"
         case .any: "any"
         }
     }

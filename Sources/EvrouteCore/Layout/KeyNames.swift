@@ -17,14 +17,16 @@ public enum KeyNames {
         "BTN_Y": "BTN_WEST",
     ]
 
-    /// Keys of the typing block — letters, digits, the symbol keys, space and the keypad — whose
-    /// names would spell what was typed (a PIN, a scanned code, a password): the daemon's log
-    /// shows them as ``obfuscatedName`` unless asked not to, as libinput's debug-events does.
+    /// Keys of the typing block — letters, digits, the symbol keys, space and the keypad, and the
+    /// numeric keys of phones, PIN pads and remotes (`KEY_NUMERIC_*`) — whose names would spell
+    /// what was typed (a PIN, a scanned code, a password): the daemon's log shows them as
+    /// ``obfuscatedName`` unless asked not to, as libinput's debug-events does.
     public static func isTyping(_ name: String) -> Bool {
         guard name.hasPrefix("KEY_") else { return false }
         let rest = name.dropFirst(4)
         if rest.count == 1, let c = rest.first, c.isASCII, c.isLetter || c.isNumber { return true }
         return typingNames.contains(name) || (rest.hasPrefix("KP") && !keypadNonTyping.contains(name))
+            || rest.hasPrefix("NUMERIC_")
     }
 
     /// How the log writes a typing key's name.

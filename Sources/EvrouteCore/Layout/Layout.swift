@@ -14,6 +14,8 @@ public final class Layout: @unchecked Sendable {
     public let handlers: [HandlerBinding]
     public let applicationHandlers: [Int]
     public let fallbackHandlers: [Int]
+    /// The top-level `motion:` handlers (accelerometer samples and orientation changes).
+    public let motionHandlers: [Int]
     /// Declared plugins plus the built-in instances.
     public let plugins: [PluginSpec]
     public let deviceRules: [DeviceRuleSpec]
@@ -43,7 +45,7 @@ public final class Layout: @unchecked Sendable {
     let gesturesByScreen: [[String: GestureRef]]
 
     init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
-         handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int],
+         handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int], motionHandlers: [Int] = [],
          plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int],
          pluginOptions: [String: PluginOptions] = [:], execCommands: [Int: [String]] = [:], warnings: [LayoutWarning] = [],
          pluginErrors: [LayoutError] = []) {
@@ -58,6 +60,7 @@ public final class Layout: @unchecked Sendable {
         self.handlers = handlers
         self.applicationHandlers = applicationHandlers
         self.fallbackHandlers = fallbackHandlers
+        self.motionHandlers = motionHandlers
         self.plugins = plugins
         self.deviceRules = deviceRules
         self.deviceRuleDisplays = deviceRuleDisplays
@@ -116,6 +119,7 @@ public final class Layout: @unchecked Sendable {
         case .display(let d): "display:\(displays[d].name)"
         case .application: "application"
         case .fallback: "fallback"
+        case .motion: "motion"
         }
     }
 
@@ -128,6 +132,7 @@ public final class Layout: @unchecked Sendable {
         case .display(let d): displays[d].handlers
         case .application: applicationHandlers
         case .fallback: fallbackHandlers
+        case .motion: motionHandlers
         }
     }
 

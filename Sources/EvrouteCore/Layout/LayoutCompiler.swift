@@ -131,6 +131,7 @@ struct LayoutCompiler {
         }
         let app = bind(spec.applicationHandlers, owner: .application)
         let fallback = bind(spec.fallbackHandlers, owner: .fallback)
+        let motion = bind(spec.motion?.handlers ?? [], owner: .motion)
         // Device rules.
         var ruleNames: [String: SourceLocation?] = [:]
         var ruleDisplays: [Int] = []
@@ -144,7 +145,7 @@ struct LayoutCompiler {
         checkActionTargets()
         if !errors.isEmpty { throw LayoutErrors(errors) }
         return Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
-                      applicationHandlers: app, fallbackHandlers: fallback, plugins: plugins,
+                      applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
                       deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
                       pluginOptions: pluginOptions, execCommands: execCommands, warnings: warnings,
                       pluginErrors: pluginErrors)
@@ -175,6 +176,10 @@ struct LayoutCompiler {
             }
             if h.on.isEmpty { error("handler for plugin '\(h.plugin)' takes no events: give 'on' at least one kind (\(EventFilter.spellings))", h.location) }
             checkTargets(of: h)
+            if owner != .motion, let i = h.on.firstIndex(of: .orientation) {
+                warn("a handler on 'orientation' outside 'motion:' never gets an event: orientation changes go to the top-level motion: handlers only",
+                     i < h.onLocations.count ? h.onLocations[i] : h.location)
+            }
             checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
             let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type, owner: owner)
             handlers.append(b)

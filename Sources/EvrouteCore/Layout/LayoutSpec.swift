@@ -8,6 +8,8 @@ public struct LayoutSpec: Sendable {
     public var screens: [ScreenSpec]
     public var applicationHandlers: [HandlerSpec]
     public var fallbackHandlers: [HandlerSpec]
+    /// The top-level `motion:` section (accelerometers), if any.
+    public var motion: MotionSpec?
     /// The file the spec came from (for messages), if any.
     public var source: String?
 
@@ -78,6 +80,15 @@ public struct DeviceRuleSpec: Sendable {
     /// Let the daemon's log name this device's typing keys (`log-keys: true`); by default
     /// they are written `KEY_***` (``KeyNames/isTyping(_:)``).
     public var logKeys: Bool = false
+    /// The keymap text is typed with (default `us`).
+    public var keymap: KeymapSpec = .default
+    /// Text events as keys are typed (default), one per line (scanners), or none.
+    public var text: TextMode = .on
+    /// `text: line`: the silence (milliseconds) after which a line without Enter is sent;
+    /// 0 waits for Enter.
+    public var lineTimeoutMs: Int = DeviceRuleSpec.defaultLineTimeoutMs
+    /// Where `keymap` was written (messages about it at device add).
+    public var keymapLocation: SourceLocation?
     public var location: SourceLocation?
     public var displayLocation: SourceLocation?
 
@@ -95,6 +106,11 @@ public struct DeviceRuleSpec: Sendable {
     }
 }
 
+extension DeviceRuleSpec {
+    /// A scanner's line is sent after this much silence when no Enter comes (milliseconds).
+    public static let defaultLineTimeoutMs = 300
+}
+
 extension DeviceRuleSpec: Equatable {
     /// Two rules are equal when they take the same devices the same way; where they are
     /// written (their source locations) and what the log may show (`logKeys`, read per event)
@@ -102,6 +118,7 @@ extension DeviceRuleSpec: Equatable {
     public static func == (a: DeviceRuleSpec, b: DeviceRuleSpec) -> Bool {
         a.name == b.name && a.match == b.match && a.display == b.display && a.rotate == b.rotate
             && a.calibration == b.calibration && a.grab == b.grab
+            && a.keymap == b.keymap && a.text == b.text && a.lineTimeoutMs == b.lineTimeoutMs
     }
 }
 

@@ -6,4 +6,8 @@ public enum EventKind: Sendable, Equatable {
     case action(String)
     /// A gesture recognizer's event (recognized, began, changed, ended, …).
     case gesture(name: String, state: String)
+    /// Text typed on a keyboard (``RoutedEvent/text`` holds it).
+    case text
+    /// An accelerometer's sample, orientation change or shake (``RoutedEvent/motion``).
+    case motion(MotionValues)
 }

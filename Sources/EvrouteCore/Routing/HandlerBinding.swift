@@ -38,6 +38,9 @@ public struct HandlerBinding: Sendable {
     private let takesTap: Bool
     private let takesAny: Bool
     private let takesAllKeys: Bool
+    private let takesText: Bool
+    private let takesMotion: Bool
+    private let takesOrientation: Bool
 
     init(index: Int, spec: HandlerSpec, pluginType: PluginKind, owner: ResponderID) {
         self.index = index
@@ -46,7 +49,7 @@ public struct HandlerBinding: Sendable {
         self.owner = owner
         self.isBuiltIn = pluginType.isRoutingBuiltIn
         var mask: UInt8 = 0
-        var tap = false, any = false, keys = false
+        var tap = false, any = false, keys = false, text = false, motion = false, orientation = false
         for f in spec.on {
             switch f {
             case .touch: mask |= 0b1_1111
@@ -57,6 +60,9 @@ public struct HandlerBinding: Sendable {
             case .tap: tap = true
             case .key: keys = true
             case .any: any = true
+            case .text: text = true
+            case .motion: motion = true
+            case .orientation: orientation = true
             case .keyNamed, .action, .gesture: break
             }
         }
@@ -64,6 +70,9 @@ public struct HandlerBinding: Sendable {
         takesTap = tap
         takesAny = any
         takesAllKeys = keys
+        takesText = text
+        takesMotion = motion
+        takesOrientation = orientation
     }
 
     @inline(__always)
@@ -96,6 +105,12 @@ public struct HandlerBinding: Sendable {
             if takesAny { return true }
             for case .gesture(let g) in filters where g == name { return true }
             return false
+        case .text:
+            return takesAny || takesText
+        case .motion(let values):
+            if takesAny { return true }
+            if case .orientation = values { return takesOrientation }
+            return takesMotion
         }
     }
 }

@@ -26,7 +26,7 @@ extension Layout {
             return .display(screens[s].display)
         case .display: return .application
         case .application: return .fallback
-        case .fallback: return nil
+        case .fallback, .motion: return nil
         }
     }
 
@@ -105,7 +105,7 @@ public struct ResponderChainLengths: Sendable {
             case .screen(let s): screenLength[s]
             case .display: tailLength
             case .application: 2
-            case .fallback: 1
+            case .fallback, .motion: 1
             }
         }
         for start in layout.regions.indices where regionLength[start] == 0 {
@@ -133,7 +133,7 @@ public struct ResponderChainLengths: Sendable {
         case .screen(let s): screenLength[s]
         case .display: 3
         case .application: 2
-        case .fallback: 1
+        case .fallback, .motion: 1
         }
     }
 }

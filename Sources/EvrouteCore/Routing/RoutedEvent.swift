@@ -1,4 +1,4 @@
-/// One event walking a responder chain: a touch phase, a key, an action or a gesture event.
+/// One event walking a responder chain: a touch phase, a key, text, an action or a gesture event.
 public struct RoutedEvent: Sendable {
     public var kind: EventKind
     public var time: Timestamp
@@ -17,10 +17,17 @@ public struct RoutedEvent: Sendable {
     public var gestureRegion: Int?
     /// What the recognizer measured, for gesture events.
     public var gesture: GestureValues?
+    /// The text, for text events.
+    public var text: String?
+    /// What a motion event carries (a sample, an orientation, a shake's phase).
+    public var motion: MotionValues? {
+        if case .motion(let v) = kind { return v }
+        return nil
+    }
 
     public init(kind: EventKind, time: Timestamp, layout: Layout, display: Int? = nil, start: ResponderID? = nil,
                 region: Int? = nil, device: DeviceInfo? = nil, touch: Touch? = nil, key: KeyInput? = nil,
-                gestureRegion: Int? = nil, gesture: GestureValues? = nil) {
+                gestureRegion: Int? = nil, gesture: GestureValues? = nil, text: String? = nil) {
         self.kind = kind
         self.time = time
         self.layout = layout
@@ -32,6 +39,7 @@ public struct RoutedEvent: Sendable {
         self.key = key
         self.gestureRegion = gestureRegion
         self.gesture = gesture
+        self.text = text
     }
 
     /// The bound region's path, or nil.

@@ -15,17 +15,8 @@ extension Router {
                 return
             }
             let display = devices[key.device]?.display ?? 0
-            var held = HeldKey(name: key.name, start: nil, region: nil, layout: layout, display: display)
-            if display < screenStacks.count, let screen = screenStacks[display].last {
-                if let fr = firstResponders[screen] {
-                    held.start = .region(fr)
-                    held.region = fr
-                } else {
-                    held.start = .screen(screen)
-                }
-            } else if display < layout.displays.count {
-                held.start = .display(display)
-            }
+            let (start, region) = keyboardStart(display: display)
+            let held = HeldKey(name: key.name, start: start, region: region, layout: layout, display: display)
             heldKeys[k] = held
             routeKey(key, held: held)
         case .repeat:
@@ -35,6 +26,28 @@ extension Router {
             guard let held = heldKeys.removeValue(forKey: k) else { return }
             routeKey(key, held: held)
         }
+    }
+
+    /// Where a keyboard's events start on `display`: the first responder of its active screen
+    /// (and that region), else the screen, else the display.
+    func keyboardStart(display: Int) -> (start: ResponderID?, region: Int?) {
+        if display < screenStacks.count, let screen = screenStacks[display].last {
+            if let fr = firstResponders[screen] { return (.region(fr), fr) }
+            return (.screen(screen), nil)
+        }
+        if display < layout.displays.count { return (.display(display), nil) }
+        return (nil, nil)
+    }
+
+    /// Routes text a keyboard typed (UIKit's `insertText`) from the first responder of the
+    /// active screen on the keyboard's display (else the screen, else the display), like a
+    /// key going down; the first handler that declares `text` (or `any`) takes it.
+    public func handle(_ text: TextInput) {
+        advanceTime(to: text.time)
+        let display = devices[text.device]?.display ?? 0
+        let (start, region) = keyboardStart(display: display)
+        walk(RoutedEvent(kind: .text, time: text.time, layout: layout, display: display, start: start, region: region,
+                         device: devices[text.device]?.info, text: text.text))
     }
 
     func routeKey(_ key: KeyInput, held: HeldKey) {

@@ -74,6 +74,10 @@ public final class Router {
     @exclusivity(unchecked) var orphanedContacts: Set<TouchKey> = []
     /// Regions changed at run time since the config was loaded, by path (see Router+Changes).
     @exclusivity(unchecked) var overrides: [String: OverrideEntry] = [:]
+    /// Accelerometers' orientation, shakes and sample pacing (see Router+Motion).
+    @exclusivity(unchecked) var motionStates: [DeviceID: MotionState] = [:]
+    /// Devices shaking now (their shakes' ends are timers).
+    @exclusivity(unchecked) var shakingDevices = 0
 
     // Gesture recognizers (see Gestures/).
     @exclusivity(unchecked) var recognizers: [GestureKey: GestureRecognizer] = [:]
@@ -156,6 +160,7 @@ public final class Router {
         if !orphanedContacts.isEmpty { orphanedContacts = orphanedContacts.filter { $0.device != id } }
         settleTimers(device: id, time: time)
         cancelHeldKeys(ofDevice: id, time: time)
+        if !motionStates.isEmpty { forgetMotion(of: id, time: time) }
         if let state = devices.removeValue(forKey: id) { emit(.deviceRemoved(state.info, time: time)) }
     }
 
@@ -277,6 +282,7 @@ public final class Router {
             cancelTouches(ofDevice: id, time: time)
             cancelHeldKeys(ofDevice: id, time: time)
         }
+        for id in motionStates.keys.sorted(by: { $0.rawValue < $1.rawValue }) { endShake(of: id, .cancelled, at: time) }
         settleTimers(device: nil, time: time)
     }
 

@@ -92,7 +92,7 @@ extension Daemon {
         let c = observer.counts
         let events: JSONValue = .object([
             ("input", .int(inputEvents)), ("touch", .int(c.touchEvents)), ("key", .int(c.keyEvents)),
-            ("action", .int(c.actions)), ("gesture", .int(c.gestures)), ("handled", .int(c.handled)),
+            ("text", .int(c.texts)), ("motion", .int(c.motions)), ("action", .int(c.actions)), ("gesture", .int(c.gestures)), ("handled", .int(c.handled)),
             ("unhandled", .int(c.unhandled)), ("devices_added", .int(c.devicesAdded)),
             ("devices_removed", .int(c.devicesRemoved)), ("touches_cancelled_by_reload", .int(c.touchesCancelledByReload)),
             ("region_changes", .int(c.regionChanges)), ("touches_cancelled_by_changes", .int(c.touchesCancelledByChanges)),

@@ -123,6 +123,7 @@ public final class Daemon {
         session.onDeviceWarning = { [log] info, warning, _ in
             log.warning("input: device \"\(info.name)\" (rule \(info.ruleName)): \(warning)")
         }
+        session.onWarning = { [log] message, _ in log.warning(message) }
         observer = DaemonObserver(log: log)
         do {
             plugins = try PluginHost(layout: layout, loop: loop, log: log)

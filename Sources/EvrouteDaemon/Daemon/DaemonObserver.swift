@@ -11,6 +11,8 @@ final class DaemonObserver: RouteObserver {
         var keyEvents = 0
         var actions = 0
         var gestures = 0
+        var texts = 0
+        var motions = 0
         var handled = 0
         var unhandled = 0
         var devicesAdded = 0
@@ -41,6 +43,8 @@ final class DaemonObserver: RouteObserver {
             case .key: counts.keyEvents += 1
             case .action: counts.actions += 1
             case .gesture: counts.gestures += 1
+            case .text: counts.texts += 1
+            case .motion: counts.motions += 1
             }
             if by == nil { counts.unhandled += 1 } else { counts.handled += 1 }
         case .layoutReplaced(_, let cancelled):

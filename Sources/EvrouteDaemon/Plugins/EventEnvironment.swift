@@ -35,6 +35,24 @@ enum EventEnvironment {
             set("TYPE", "gesture")
             set("PHASE", state)
             set("GESTURE", name)
+        case .text:
+            set("TYPE", "text")
+            set("TEXT", e.text)
+        case .motion(let values):
+            switch values {
+            case .sample(let x, let y, let z):
+                set("TYPE", "motion")
+                set("X", JSONText.number(x, style: .shortest))
+                set("Y", JSONText.number(y, style: .shortest))
+                set("Z", JSONText.number(z, style: .shortest))
+            case .orientation(let o):
+                set("TYPE", "orientation")
+                set("ORIENTATION", o.rawValue)
+            case .shake(let phase):
+                set("TYPE", "motion")
+                set("MOTION", "shake")
+                set("PHASE", phase.rawValue)
+            }
         }
         set("REGION", e.regionPath)
         set("DEVICE", e.device?.ruleName)

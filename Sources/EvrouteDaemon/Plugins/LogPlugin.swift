@@ -6,7 +6,7 @@ import EvrouteSystem
 /// `log`: one info line per event in the daemon's log (journald), with the fields of the
 /// dry-run trace (the handler's options too, as the text trace shows them). Always handles.
 /// Typing keys (``KeyNames/isTyping(_:)``: what a PIN or a scanned code is typed with) are
-/// written `KEY_***` unless the run (`--show-keycodes`), the device's rule or the handler
+/// written `KEY_***`, and text `text "***" (N chars)`, unless the run (`--show-keycodes`), the device's rule or the handler
 /// (`log-keys: true`) lets them be named.
 final class LogPlugin: Plugin {
     let spec: PluginSpec
@@ -69,6 +69,35 @@ final class LogPlugin: Plugin {
             line.append(name)
             line.append(" ")
             line.append(state)
+        case .text:
+            // Typed text is what typing keys make (a PIN, a scanned code): `text "***" (12 chars)`
+            // unless keys may be named.
+            let text = e.text ?? ""
+            line.append("text ")
+            if showKeys {
+                JSONText.appendString(text, to: &line.bytes)
+            } else {
+                line.append("\"***\" (")
+                JSONText.appendInteger(Int64(text.count), to: &line.bytes)
+                line.append(text.count == 1 ? " char)" : " chars)")
+            }
+        case .motion(let values):
+            switch values {
+            case .sample(let x, let y, let z):
+                line.append("motion (")
+                coordinate(x, into: &line)
+                line.append(", ")
+                coordinate(y, into: &line)
+                line.append(", ")
+                coordinate(z, into: &line)
+                line.append(") g")
+            case .orientation(let o):
+                line.append("orientation ")
+                line.append(o.rawValue)
+            case .shake(let phase):
+                line.append("motion shake ")
+                line.append(phase.rawValue)
+            }
         }
         line.append(" ")
         line.append(e.regionPath ?? "(no region)")
@@ -89,9 +118,12 @@ final class LogPlugin: Plugin {
         JSONText.appendFixed(e.time.microseconds, decimals: 6, to: &line.bytes)
     }
 
-    /// Whether the handler or the event's device rule says `log-keys: true`.
+    /// Whether the handler or the event's device rule says `log-keys: true` (for keys and text).
     static func mayName(_ e: RoutedEvent, handler: HandlerBinding) -> Bool {
-        guard case .key = e.kind else { return false }
+        switch e.kind {
+        case .key, .text: break
+        default: return false
+        }
         if handler.options["log-keys"]?.bool == true { return true }
         guard let rule = e.device?.ruleName else { return false }
         return e.layout.deviceRules.first { $0.name == rule }?.logKeys == true

@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+import EvrouteConfig
+import EvrouteCore
+import EvrouteInput
+@testable import EvrouteRuntime
+
+/// Synthesized keyboard recordings: a real keyboard's description (from the shared recordings)
+/// with key presses written by ``EvemuWriter``, as a barcode scanner or a person types them.
+enum Typist {
+    static let keyboards = (sharedRecordings ?? "/nonexistent") + "/keyboards"
+    /// A real USB keyboard (1532:011b) whose description alone is shared: the scanner.
+    static var razerDescription: String { keyboards + "/Razer Razer BlackWidow 2013.keyboard.desc" }
+    static var available: Bool { FileManager.default.fileExists(atPath: razerDescription) }
+
+    /// Key events for `keys` from `start` (seconds), a press every `step` (down, up half a step
+    /// later, the next one step after that): a name presses and releases that key; `+NAME` holds
+    /// it until `-NAME`; `pause:S` waits S seconds.
+    static func events(_ keys: [String], start: Double, step: Double = 0.008) throws -> [InputEvent] {
+        var out: [InputEvent] = []
+        var t = Timestamp(microseconds: Int64(start * 1_000_000))
+        func emit(_ code: UInt16, _ value: Int32) {
+            out.append(InputEvent(time: t, type: EventType.key, code: code, value: value))
+            out.append(InputEvent(time: t, type: EventType.syn, code: 0, value: 0))
+        }
+        for k in keys {
+            if k.hasPrefix("pause:"), let s = Double(k.dropFirst(6)) {
+                t = t + Timestamp.Duration(microseconds: Int64(s * 1_000_000))
+                continue
+            }
+            let name = k.hasPrefix("+") || k.hasPrefix("-") ? String(k.dropFirst()) : k
+            let code = try #require(EventCodeNames.code(named: name, type: EventType.key), "\(name)")
+            switch k.first {
+            case "+": emit(code, 1)
+            case "-": emit(code, 0)
+            default:
+                emit(code, 1)
+                t = t + Timestamp.Duration(microseconds: Int64(step * 500_000))
+                emit(code, 0)
+            }
+            t = t + Timestamp.Duration(microseconds: Int64(step * 1_000_000))
+        }
+        return out
+    }
+
+    /// Digits as key names (`"40"` → KEY_4, KEY_0).
+    static func digits(_ s: String) -> [String] { s.map { "KEY_\($0)" } }
+
+    /// Writes a recording of the Razer keyboard typing `keys` into `directory`; its path.
+    static func write(_ keys: [String], start: Double, step: Double = 0.008, name: String, in directory: URL) throws -> String {
+        let description = try EvemuRecording.loadDescription(path: razerDescription)
+        let text = EvemuWriter.write(description: description, events: try events(keys, start: start, step: step))
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    static func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-text-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// Text in the dry-run (issue 15): a `de` keymap turns KEY_Y into "z"; a scan (`text: line`)
+/// arrives as one text event at the focused region, its keys not one by one.
+@Suite("Text in the dry-run", .enabled(if: Typist.available))
+struct TextReplayTests {
+    static func yaml(scanner: String = "text: line", keys: String = "") -> String {
+        """
+        displays: [{ name: main, size: [800, 480] }]
+        devices:
+          - { name: scanner, match: { vendor: 0x1532, product: 0x011b }, \(scanner) }
+          - { name: keys, match: { kind: keyboard }\(keys) }
+        screens:
+          - name: home
+            root:
+              name: root
+              frame: [0, 0, 800, 480]
+              regions:
+                - { name: search, frame: [0, 0, 400, 60], focusable: true, handlers: [{ plugin: log, on: [text, key] }] }
+                - { name: notes, frame: [0, 60, 400, 60], focusable: true }
+        fallback: { handlers: [{ plugin: log, on: [any] }] }
+        """
+    }
+
+    /// JSON trace objects of a dry-run over `paths`, with `focus` the first responder from the start.
+    func run(_ paths: [String], yaml: String, focus: String? = "home/root/search",
+             warnings: inout [String]) throws -> [[String: Any]] {
+        let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "text.yaml")
+        let sink = MemorySink()
+        let dry = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
+        var said: [String] = []
+        dry.warn = { said.append($0) }
+        if let focus { dry.session.router.setFirstResponder(layout.region(path: focus)) }
+        try dry.runReplays(paths: paths, descriptionPath: nil)
+        warnings = said
+        return try sink.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    func run(_ paths: [String], yaml: String, focus: String? = "home/root/search") throws -> [[String: Any]] {
+        var warnings: [String] = []
+        let out = try run(paths, yaml: yaml, focus: focus, warnings: &warnings)
+        #expect(warnings.isEmpty, "\(warnings)")
+        return out
+    }
+
+    @Test("keymap: { layout: de } turns KEY_Y into z; the key is still sent")
+    func germanY() throws {
+        let dir = try Typist.scratch()
+        let path = try Typist.write(["KEY_Y", "+KEY_LEFTSHIFT", "KEY_Y", "-KEY_LEFTSHIFT"], start: 10, name: "de.events", in: dir)
+        let objects = try run([path], yaml: Self.yaml(scanner: "keymap: { layout: de }"))
+        let texts = objects.filter { $0["type"] as? String == "text" }
+        #expect(texts.map { $0["text"] as? String } == ["z", "Z"])
+        #expect(texts.allSatisfy { $0["region"] as? String == "home/root/search" && $0["handled_by"] as? String == "home/root/search" })
+        let downs = objects.filter { $0["type"] as? String == "key" && $0["phase"] as? String == "down" }.map { $0["key"] as? String }
+        #expect(downs == ["KEY_Y", "KEY_LEFTSHIFT", "KEY_Y"])
+        // Each text follows its key.
+        let order = objects.compactMap { o -> String? in
+            switch o["type"] as? String {
+            case "text": "text:\(o["text"]!)"
+            case "key" where o["phase"] as? String == "down": "\(o["key"]!)"
+            default: nil
+            }
+        }
+        #expect(order == ["KEY_Y", "text:z", "KEY_LEFTSHIFT", "KEY_Y", "text:Z"])
+        // The same keys with the default keymap (us) type y.
+        let us = try run([path], yaml: Self.yaml(scanner: "text: true"))
+        #expect(us.filter { $0["type"] as? String == "text" }.map { $0["text"] as? String } == ["y", "Y"])
+    }
+
+    @Test("A scan is one text event at the focused region; its keys are not sent")
+    func scanIsOneTextEvent() throws {
+        let dir = try Typist.scratch()
+        let code = "4006381333931"
+        let scan = try Typist.write(Typist.digits(code) + ["KEY_ENTER"], start: 20, name: "scan.events", in: dir)
+        let objects = try run([scan], yaml: Self.yaml())
+        let routed = objects.filter { ["key", "text"].contains($0["type"] as? String) }
+        #expect(routed.count == 1, "\(routed)")
+        let text = try #require(routed.first)
+        #expect(text["type"] as? String == "text")
+        #expect(text["text"] as? String == code)
+        #expect(text["device"] as? String == "scanner")
+        #expect(text["region"] as? String == "home/root/search")
+        #expect(text["handled_by"] as? String == "home/root/search")
+        #expect(text["handler"] as? String == "log")
+        // At Enter's time (the 14th press, one every 12 ms).
+        #expect(text["time"] as? Double == 20 + 13 * 0.012)
+    }
+
+    @Test("A person's keyboard beside the scanner keeps its keys and its own text")
+    func keyboardBesideScanner() throws {
+        let dir = try Typist.scratch()
+        let scan = try Typist.write(Typist.digits("12345") + ["KEY_ENTER"], start: 30, name: "scan.events", in: dir)
+        let logitech = Typist.keyboards + "/Logitech K400 Plus.events"
+        let objects = try run([scan, logitech], yaml: Self.yaml())
+        let scanner = objects.filter { $0["device"] as? String == "scanner" && $0["type"] as? String != "device-added" && $0["type"] as? String != "device-removed" }
+        #expect(scanner.map { $0["type"] as? String } == ["text"])
+        #expect(scanner.first?["text"] as? String == "12345")
+        let keys = objects.filter { $0["device"] as? String == "keys" && $0["type"] as? String == "key" }
+        #expect(!keys.isEmpty, "the Logitech keyboard's keys still route")
+    }
+
+    @Test("Without Enter the line goes after line-timeout-ms of silence, or when the device goes")
+    func lineTimeout() throws {
+        let dir = try Typist.scratch()
+        let first = try Typist.write(Typist.digits("777") + ["pause:0.5", "KEY_8", "KEY_ENTER"], start: 40, name: "a.events", in: dir)
+        let objects = try run([first], yaml: Self.yaml(scanner: "text: line, line-timeout-ms: 100"))
+        let texts = objects.filter { $0["type"] as? String == "text" }
+        #expect(texts.map { $0["text"] as? String } == ["777", "8"])
+        // The last 7 went down at 40.024: its silence ran out 100 ms later.
+        #expect(texts.first?["time"] as? Double == 40.124)
+        let only = try Typist.write(Typist.digits("777"), start: 40, name: "b.events", in: dir)
+        // line-timeout-ms: 0 waits for Enter; the end of the recording sends what is left.
+        let waiting = try run([only], yaml: Self.yaml(scanner: "text: line, line-timeout-ms: 0"))
+        let left = waiting.filter { $0["type"] as? String == "text" }
+        #expect(left.map { $0["text"] as? String } == ["777"])
+        let removed = try #require(waiting.first { $0["type"] as? String == "device-removed" })
+        #expect(left.first?["time"] as? Double == removed["time"] as? Double)
+    }
+
+    @Test("A keymap that does not compile at device add: a warning, and keys without text")
+    func keymapFailsAtDeviceAdd() throws {
+        let dir = try Typist.scratch()
+        let path = try Typist.write(["KEY_Y"], start: 10, name: "k.events", in: dir)
+        // Built without the config reader's xkb-data check, as on a host without xkb-data.
+        var spec = try ConfigLoader.parse(yaml: Self.yaml(scanner: "text: line"), file: "text.yaml")
+        spec.devices[0].keymap = KeymapSpec(layout: "no-such-layout")
+        let layout = try ConfigLoader.compile(spec, file: "text.yaml")
+        let sink = MemorySink()
+        let dry = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
+        var warnings: [String] = []
+        dry.warn = { warnings.append($0) }
+        try dry.runReplays(paths: [path], descriptionPath: nil)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("device \"Razer Razer BlackWidow 2013\" (rule scanner): keymap no-such-layout could not be compiled") == true,
+                "\(warnings)")
+        #expect(warnings.first?.contains("its keys route as keys") == true)
+        let lines = sink.lines
+        #expect(lines.contains { $0.contains("\"type\":\"key\"") && $0.contains("KEY_Y") })
+        #expect(!lines.contains { $0.contains("\"type\":\"text\"") })
+    }
+
+    @Test("The text trace and the process: a scan after the demo's tap on its search field")
+    func demoScanThroughTheCommandLine() throws {
+        let dir = try Typist.scratch()
+        // The demo taps its search field at 101.3 s; the scan comes at 102.5 s.
+        let scan = try Typist.write(Typist.digits("4006381333931") + ["KEY_ENTER"], start: 102.5, name: "scan.events", in: dir)
+        var config = try String(contentsOfFile: repoRoot + "/config/demo.yaml", encoding: .utf8)
+        config = config.replacingOccurrences(of: "devices:\n", with: """
+            devices:
+              - name: scanner
+                match: { vendor: 0x1532, product: 0x011b }
+                display: main
+                text: line
+
+            """)
+        let configPath = dir.appendingPathComponent("demo.yaml").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let r = try runEvroute(["--config", configPath, "--dry-run", "--replay", "demo/touchscreen.events", "--replay", scan])
+        #expect(r.status == 0, "\(r.err)")
+        let scanner = r.out.split(separator: "\n").filter { $0.contains(" scanner ") && !$0.contains("device ") }
+        #expect(scanner.count == 1, "\(scanner)")
+        let line = String(scanner.first ?? "")
+        #expect(line.contains("text \"4006381333931\""))
+        #expect(line.contains("home/root/header/search"))
+        let json = try runEvroute(["--config", configPath, "--dry-run", "--format", "json",
+                                   "--replay", "demo/touchscreen.events", "--replay", scan])
+        let text = try #require(json.out.split(separator: "\n").first { $0.contains("\"type\":\"text\"") })
+        #expect(text == "{\"type\":\"text\",\"time\":102.656,\"device\":\"scanner\",\"text\":\"4006381333931\",\"region\":\"home/root/header/search\",\"handled_by\":\"home/root/header/search\",\"handler\":\"ui\",\"options\":{\"field\":\"search\"}}",
+                "\(text)")
+    }
+}
