@@ -23,7 +23,7 @@ EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events
 
-.PHONY: all deps test-deps build release demo test test-unit install uninstall deb deb-check clean bench
+.PHONY: all deps test-deps build release demo test test-unit install uninstall deb deb-check fuzz clean bench
 
 all: build
 
@@ -70,6 +70,7 @@ test-unit: test-deps
 VM_CAPABLE := $(shell [ "$$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 && echo yes)
 
 test: test-unit
+	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 ifeq ($(EVROUTE_SKIP_VM),1)
 	@echo "real-kernel tests skipped (EVROUTE_SKIP_VM=1)"
 else ifeq ($(VM_CAPABLE),yes)
@@ -144,6 +145,28 @@ deb: $(if $(filter $(BUILD)/release/evroute,$(BIN)),release)
 # deb-check: the package of a release build (static Swift runtime), linted: no lintian error.
 deb-check: deb
 	lintian --tag-display-limit 0 --fail-on error $(DEB_DIR)/evroute_*_$$(dpkg --print-architecture).deb
+
+# fuzz: every libFuzzer target of Fuzz/ (the evemu parser, the config reader, control requests,
+# the decoders fed arbitrary event streams, the router as a state machine) for FUZZ_SECONDS each,
+# from the corpus kept in Fuzz/Corpus (new inputs go to .build-fuzz/corpus, not into the repo).
+# A crash, a trap, a leak of the RSS limit or a broken invariant fails it and leaves the input
+# in .build-fuzz/artifacts. `make test` runs each for TEST_FUZZ_SECONDS. See docs/fuzzing.md.
+FUZZ_SECONDS      ?= 60
+TEST_FUZZ_SECONDS ?= 15
+FUZZ_TARGETS      := FuzzEvemu FuzzConfig FuzzControl FuzzDecoders FuzzRouter
+fuzz: deps
+	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer
+	@mkdir -p .build-fuzz/artifacts
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p .build-fuzz/corpus/$$t; \
+		printf '%s: ' "$$t"; \
+		if .build-fuzz/debug/$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
+			-artifact_prefix=.build-fuzz/artifacts/$$t- .build-fuzz/corpus/$$t Fuzz/Corpus/$$t >.build-fuzz/$$t.log 2>&1; then \
+			grep -E '^Done [0-9]+ runs' .build-fuzz/$$t.log || echo done; \
+		else \
+			echo "FAILED"; tail -n 40 .build-fuzz/$$t.log; exit 1; \
+		fi; \
+	done
 
 # Benchmarks (SPEC §7): a separate package in Benchmarks/ (package-benchmark, malloc counters on).
 # Prints every figure; see docs/performance.md. A few seconds per benchmark, plus the first build.

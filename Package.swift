@@ -12,6 +12,8 @@ let package = Package(
         // Devices and recordings → core frames; the routing session and dry-run (used by Benchmarks/).
         .library(name: "EvrouteInput", targets: ["EvrouteInput"]),
         .library(name: "EvrouteRuntime", targets: ["EvrouteRuntime"]),
+        // One JSON module (values, writer, escaper): the fuzz targets read control requests with it.
+        .library(name: "EvrouteJSON", targets: ["EvrouteJSON"]),
         .executable(name: "evroute", targets: ["evroute"]),
     ],
     dependencies: [

@@ -1,0 +1,27 @@
+import FuzzSupport
+import EvrouteConfig
+
+/// Any bytes as a layout (the reader `check`, start, reload and `ctl regions` share): errors are
+/// fine, a trap or a hang is not. Also `ctl regions` documents.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    if let (_, layout) = try? ConfigLoader.compile(yaml: text, file: "fuzz.yaml") {
+        _ = ConfigLoader.warnings(of: layout, file: "fuzz.yaml")
+    }
+    _ = try? ConfigLoader.parseRegions(yaml: text, file: "fuzz-regions.yaml")
+    return 0
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// SwiftPM links an executable's entry as `<target>_main`: hand it to libFuzzer's driver.
+@_cdecl("FuzzConfig_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOne(data, size) }
+}
