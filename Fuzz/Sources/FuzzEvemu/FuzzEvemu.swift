@@ -16,14 +16,8 @@ enum EvrouteRecordingProbe {
     }
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
-/// SwiftPM links an executable's entry as `<target>_main`: hand it to libFuzzer's driver.
+/// SwiftPM links an executable's entry as `<target>_main`: libFuzzer's driver takes it from here.
 @_cdecl("FuzzEvemu_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOne(data, size) }
+    runFuzzer(argc, argv) { data, size in fuzzOne(data, size) }
 }

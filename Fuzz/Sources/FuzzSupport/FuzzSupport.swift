@@ -53,3 +53,16 @@ public final class TouchCounter: RouteObserver {
         }
     }
 }
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// Hands a fuzz target's command line to libFuzzer's driver with its test function (each target's
+/// `<target>_main`, the entry SwiftPM links an executable with, calls this).
+public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                      _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv, test)
+}
