@@ -6,11 +6,7 @@ extension DeviceListingRow {
     /// `evroute devices --format json`: `{"node", "name", "kind", "vendor", "product", "rule",
     /// "problem"}`, ids as lsusb writes them (4 hex digits), null where unknown or none.
     public var json: JSONValue {
-        func hex(_ v: UInt16?) -> JSONValue {
-            guard let v else { return .null }
-            let digits = String(v, radix: 16)
-            return .string(String(repeating: "0", count: 4 - digits.count) + digits)
-        }
+        func hex(_ v: UInt16?) -> JSONValue { v.map { .string(DeviceListingRow.hex4(Int($0))) } ?? .null }
         return .object([
             ("node", .string(node)), ("name", .string(name)), ("kind", .string(kind?.rawValue)),
             ("vendor", hex(vendor)), ("product", hex(product)), ("rule", .string(rule)), ("problem", .string(problem)),

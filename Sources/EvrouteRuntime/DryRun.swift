@@ -135,10 +135,7 @@ public final class DryRun {
     public func runLive(control: ControlOptions? = nil) throws {
         let loop = try EventLoop()
         let source = try LiveInputSource(rules: layout.deviceRules)
-        source.onError = { error in
-            let line = "evroute: \(error)\n"
-            _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
-        }
+        source.onError = { [unowned self] error in warn("evroute: \(error)") }
         let timer = GestureTimer(loop: loop, session: session)
         let server = try control.map { options in
             try serve(options, loop: loop, now: { [session] in

@@ -34,7 +34,7 @@ public struct DeviceListingRow: Sendable, Hashable {
     /// `045e:00db` (lower-case hex), or `-` when unknown.
     public var vendorProduct: String {
         guard let vendor, let product else { return "-" }
-        return "\(hex4(vendor)):\(hex4(product))"
+        return "\(Self.hex4(Int(vendor))):\(Self.hex4(Int(product)))"
     }
 
     /// The kind's name, or `-`.
@@ -43,7 +43,9 @@ public struct DeviceListingRow: Sendable, Hashable {
     /// The rule's name, or `-`.
     public var ruleColumn: String { rule ?? "-" }
 
-    private func hex4(_ value: UInt16) -> String {
+    /// A USB/Bluetooth id as lsusb writes it: 4 lower-case hex digits (`046d`). The one id
+    /// formatter: the listing, its JSON and the rule matcher's reasons use it.
+    public static func hex4(_ value: Int) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

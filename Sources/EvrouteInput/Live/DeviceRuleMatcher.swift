@@ -64,11 +64,8 @@ public struct DeviceRuleMatcher: Sendable {
         return nil
     }
 
-    /// `0x046d`, as lsusb and the config write ids.
-    static func hex(_ v: Int) -> String {
-        let digits = String(v, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
+    /// `0x046d`, as the config writes ids.
+    static func hex(_ v: Int) -> String { "0x" + DeviceListingRow.hex4(v) }
 
     /// Shell-style glob match of the whole `text` (`fnmatch(3)` without flags).
     public static func globMatches(_ pattern: String, _ text: String) -> Bool {

@@ -113,13 +113,7 @@ struct EvemuParser {
     private mutating func warnBackwards(_ time: Timestamp, after previous: Timestamp) {
         guard warnings.count < Self.maxWarnings else { backwardsNotKept += 1; return }
         warnings.append(EvemuWarning(path: path, line: line,
-                                     message: "timestamp \(Self.text(time)) goes backwards (the event before is at \(Self.text(previous))); events are replayed in file order"))
-    }
-
-    /// `sec.usec` as evemu writes it.
-    static func text(_ time: Timestamp) -> String {
-        let micros = String(time.microseconds % 1_000_000)
-        return "\(time.microseconds / 1_000_000)." + String(repeating: "0", count: 6 - micros.count) + micros
+                                     message: "timestamp \(time) goes backwards (the event before is at \(previous)); events are replayed in file order"))
     }
 
     private func error(_ message: String) -> EvemuError {
