@@ -179,6 +179,14 @@ extension FileDescriptor {
 }
 
 extension SystemCall {
+    /// Creates or replaces `path` (mode 0644 before the umask) with `text`: generated files
+    /// (man pages, a heatmap).
+    public static func writeFile(_ path: String, _ text: String) throws(SystemError) {
+        let fd = try open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
+        defer { try? close(fd, path: path) }
+        try writeAll(fd, text, path: path)
+    }
+
     /// Reads a whole (small) file: at most `limit` bytes, retrying `EINTR`; what is beyond the
     /// limit is not read. For /proc/self files and request files.
     public static func readFile(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> [UInt8] {

@@ -117,9 +117,7 @@ enum EvrouteCLI {
                 let svg = TreeSVG(layout: layout, source: spec.source ?? ConfigLoader.builtInName,
                                   trails: trails.trails, trailSources: p.values("replay")).render()
                 do {
-                    let fd = try SystemCall.open(heatmap, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
-                    defer { try? SystemCall.close(fd, path: heatmap) }
-                    try SystemCall.writeAll(fd, svg, path: heatmap)
+                    try SystemCall.writeFile(heatmap, svg)
                 } catch {
                     throw failure("cannot write the heatmap: \(error)")
                 }

@@ -26,11 +26,8 @@ extension EvrouteCLI {
             guard what == "man" else { throw p.usageError("'\(what)' is not one of: man, bash, zsh, fish") }
             guard let directory = p.argument("directory") else { throw p.usageError("man needs the directory to write the pages into") }
             for page in ManualPage.pages(for: root, version: evrouteVersion, sections: manualSections, commonSections: [exitStatusSection]) {
-                let path = directory + "/" + page.fileName
                 do {
-                    let fd = try SystemCall.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
-                    defer { try? SystemCall.close(fd, path: path) }
-                    try SystemCall.writeAll(fd, page.text, path: path)
+                    try SystemCall.writeFile(directory + "/" + page.fileName, page.text)
                 } catch {
                     throw failure("\(error)")
                 }
