@@ -99,15 +99,15 @@ public enum JSONText {
     @inlinable
     public static func appendInteger(_ v: UInt64, to out: inout [UInt8]) {
         if v < 10 { out.append(UInt8(truncatingIfNeeded: 0x30 + v)); return }
-        var n = v
-        // UInt64.max has 20 digits; they are produced last first, into a stack buffer.
-        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &tmp) { p in
-            var i = 20
-            while n > 0 { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10); n /= 10 }
-            out.append(contentsOf: p[i..<20])
+        // UInt64.max has 20 digits; they are produced last first, into a stack buffer, and
+        // appended in one copy.
+        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &tmp) { raw in
+            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var i = 24
+            var n = v
+            repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10); n /= 10 } while n > 0
+            out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: 24 - i))
         }
     }
 
@@ -117,21 +117,24 @@ public enum JSONText {
     @inlinable
     public static func appendFixed(_ units: Int64, decimals: Int, to out: inout [UInt8]) {
         precondition((1...18).contains(decimals), "1...18 decimals")
-        var scale: UInt64 = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let m = units.magnitude
-        if units < 0 { out.append(UInt8(ascii: "-")) }
-        appendInteger(m / scale, to: &out)
-        out.append(UInt8(ascii: "."))
-        var frac = m % scale
-        if frac == 0 { out.append(UInt8(ascii: "0")); return }
-        var digits = decimals
-        while frac % 10 == 0 { frac /= 10; digits -= 1 }
-        var div: UInt64 = 1
-        for _ in 1..<digits { div *= 10 }
-        while div > 0 {
-            out.append(UInt8(truncatingIfNeeded: 0x30 + (frac / div) % 10))
-            div /= 10
+        // Sign, at most 20 digits, the point and at least one fraction digit fit in 40 bytes:
+        // written last first into a stack buffer and appended in one copy.
+        var tmp: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &tmp) { raw in
+            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var i = 40
+            var n = units.magnitude
+            var significant = false
+            for _ in 0..<decimals {
+                let digit = UInt8(truncatingIfNeeded: n % 10)
+                n /= 10
+                if digit != 0 || significant { significant = true; i -= 1; p[i] = 0x30 + digit }
+            }
+            if !significant { i -= 1; p[i] = UInt8(ascii: "0") }
+            i -= 1; p[i] = UInt8(ascii: ".")
+            repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10); n /= 10 } while n > 0
+            if units < 0 { i -= 1; p[i] = UInt8(ascii: "-") }
+            out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: 40 - i))
         }
     }
 

@@ -30,13 +30,13 @@ public final class RoutingSession {
     final class DeviceContext {
         let info: DeviceInfo
         let touch: TouchDecoder?
-        var keys: KeyDecoder?
+        @exclusivity(unchecked) var keys: KeyDecoder?
         /// Keys → text (libxkbcommon), for devices with typing keys whose rule wants text.
         let text: TextDecoder?
         /// `text: line`: the line being collected (and its keys are not routed).
-        var line: LineCollector?
+        @exclusivity(unchecked) var line: LineCollector?
         /// Accelerometers: axes → samples in g.
-        var motion: MotionDecoder?
+        @exclusivity(unchecked) var motion: MotionDecoder?
 
         init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?, text: TextDecoder?, line: LineCollector?) {
             self.info = info
@@ -49,9 +49,14 @@ public final class RoutingSession {
     }
 
     /// Devices being routed; events of any other device (one no rule matched) are dropped.
-    var devices: [DeviceID: DeviceContext] = [:]
+    @exclusivity(unchecked) var devices: [DeviceID: DeviceContext] = [:] {
+        didSet { lastDevice = nil }
+    }
+    /// The device of the previous event (a device's events come in runs: one read of a live
+    /// device, a frame of a recording), so most events find their context without a hash.
+    @exclusivity(unchecked) private var lastDevice: DeviceContext?
     /// The devices collecting lines (`text: line`), for their deadlines.
-    var lineDevices: [DeviceContext] = []
+    @exclusivity(unchecked) var lineDevices: [DeviceContext] = []
     /// The xkbcommon context, keymaps and compose table, made when the first keyboard comes.
     lazy var keymaps = KeymapLibrary()
     /// Said once per session: no compose table could be loaded.
@@ -93,7 +98,9 @@ public final class RoutingSession {
         advanceTime(to: item.time)
         switch item {
         case .event(let id, let event):
+            if let ctx = lastDevice, ctx.info.id == id { return handleEvent(event, ctx) }
             guard let ctx = devices[id] else { return }
+            lastDevice = ctx
             handleEvent(event, ctx)
         case .added(let id, let description, _):
             add(id, description)

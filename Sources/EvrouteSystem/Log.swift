@@ -11,13 +11,14 @@ public final class Log: @unchecked Sendable {
     public enum Level: Int, Comparable, Sendable {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
-        var word: String {
+        /// What a line at this level begins with outside the journal.
+        var prefix: StaticString {
             switch self {
-            case .error: "error"
-            case .warning: "warning"
-            case .notice: "notice"
-            case .info: "info"
-            case .debug: "debug"
+            case .error: "evroute: error: "
+            case .warning: "evroute: warning: "
+            case .notice: "evroute: notice: "
+            case .info: "evroute: info: "
+            case .debug: "evroute: debug: "
             }
         }
     }
@@ -64,9 +65,7 @@ public final class Log: @unchecked Sendable {
             line.bytes.append(UInt8(truncatingIfNeeded: 0x30 + level.rawValue))
             line.bytes.append(UInt8(ascii: ">"))
         } else {
-            line.append("evroute: ")
-            line.append(level.word)
-            line.append(": ")
+            line.append(level.prefix)
         }
         write(&line)
         line.bytes.append(0x0A)
@@ -107,7 +106,21 @@ public struct LogLine {
 
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Appends a literal of the program's own (it holds no newline): one copy, no scan.
+    @inline(__always)
+    public mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends UTF-8 prepared for a log line (newlines already replaced, e.g. by an earlier
+    /// ``append(_:)-(String)`` into another line): one copy.
+    @inline(__always)
+    public mutating func append(prepared: [UInt8]) {
+        bytes.append(contentsOf: prepared)
+    }
+
     /// Appends `text`, each newline as ` ⏎ `.
+    @_disfavoredOverload
     public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { p in

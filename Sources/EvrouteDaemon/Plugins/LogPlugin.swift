@@ -23,10 +23,19 @@ final class LogPlugin: Plugin {
     func stop(_ reason: PluginStopReason) {}
     var liveChildren: [ChildProcess] { [] }
 
+    /// Each line's tail (` REGION → RESPONDER [PLUGIN] OPTIONS device RULE`), made once per
+    /// place: it depends only on the layout, the bound region, the responder, the handler and
+    /// the device, and writing its names anew for every event was most of a line's cost.
+    private var tails = LogLineTails()
+
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         statistics.handled += 1
         let showKeys = context.showKeycodes || LogPlugin.mayName(d.event, handler: d.handler)
-        context.log.log(.info) { line in LogPlugin.describe(d.event, responder: d.responder, handler: d.handler, showKeys: showKeys, into: &line) }
+        context.log.log(.info) { line in
+            LogPlugin.describeHead(d.event, showKeys: showKeys, into: &line)
+            line.append(prepared: tails.tail(of: d.event, responder: d.responder, handler: d.handler))
+            LogPlugin.describeTime(d.event, into: &line)
+        }
         return .handled
     }
 
@@ -40,6 +49,13 @@ final class LogPlugin: Plugin {
     /// Writes the line in place: one per event, so no `String` is built (the log's cost per
     /// event is what the live path spent most on).
     static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool, into line: inout LogLine) {
+        describeHead(e, showKeys: showKeys, into: &line)
+        describeTail(e, responder: responder, handler: handler, into: &line)
+        describeTime(e, into: &line)
+    }
+
+    /// What happened: `touch 3 began (412.5, 96)`, `key KEY_ENTER down`, ….
+    static func describeHead(_ e: RoutedEvent, showKeys: Bool, into line: inout LogLine) {
         switch e.kind {
         case .touch(let phase, let isTap):
             let t = e.touch
@@ -99,6 +115,10 @@ final class LogPlugin: Plugin {
                 line.append(phase.rawValue)
             }
         }
+    }
+
+    /// Where it went: ` home/root/header/back → home/root/header/back [shell] device touch`.
+    static func describeTail(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, into line: inout LogLine) {
         line.append(" ")
         line.append(e.regionPath ?? "(no region)")
         line.append(" → ")
@@ -114,6 +134,10 @@ final class LogPlugin: Plugin {
             line.append(" device ")
             line.append(device.ruleName)
         }
+    }
+
+    /// When: ` t=1508.125`.
+    static func describeTime(_ e: RoutedEvent, into line: inout LogLine) {
         line.append(" t=")
         JSONText.appendFixed(e.time.microseconds, decimals: 6, to: &line.bytes)
     }
@@ -134,5 +158,41 @@ final class LogPlugin: Plugin {
         guard v.isFinite, abs(v) < JSONText.integralLimit else { line.append(JSONText.number(v, style: .shortest)); return }
         let units = Int64((v * 1000).rounded())
         if units % 1000 == 0 { JSONText.appendInteger(units / 1000, to: &line.bytes) } else { JSONText.appendFixed(units, decimals: 3, to: &line.bytes) }
+    }
+}
+
+/// The log plugin's line tails by place (layout, bound region, responder, handler, device), as
+/// written bytes. Bounded: it holds the places of at most ``maximumLayouts`` layouts (a touch
+/// may still route through the layout it began in after a reload) and ``maximumEntries``
+/// tails, and starts again empty past either.
+struct LogLineTails {
+    static let maximumLayouts = 4
+    static let maximumEntries = 4096
+
+    private struct Place: Hashable {
+        var layout: ObjectIdentifier
+        var region: Int
+        var responder: ResponderID
+        var handler: Int
+        var device: DeviceID?
+    }
+
+    /// The layouts the entries belong to, held so that their identities stay theirs.
+    private var layouts: [Layout] = []
+    private var entries: [Place: [UInt8]] = [:]
+
+    mutating func tail(of e: RoutedEvent, responder: ResponderID, handler: HandlerBinding) -> [UInt8] {
+        let place = Place(layout: ObjectIdentifier(e.layout), region: e.region ?? -1, responder: responder,
+                          handler: handler.index, device: e.device?.id)
+        if let bytes = entries[place] { return bytes }
+        if !layouts.contains(where: { $0 === e.layout }) {
+            if layouts.count == LogLineTails.maximumLayouts { layouts.removeAll(); entries.removeAll() }
+            layouts.append(e.layout)
+        }
+        if entries.count == LogLineTails.maximumEntries { entries.removeAll() }
+        var line = LogLine(bytes: [])
+        LogPlugin.describeTail(e, responder: responder, handler: handler, into: &line)
+        entries[place] = line.bytes
+        return line.bytes
     }
 }

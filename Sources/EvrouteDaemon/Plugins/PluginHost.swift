@@ -25,6 +25,11 @@ public final class PluginHost: HandlerDispatcher {
     /// Stopped instances whose children have not exited yet.
     private var retired: [any Plugin] = []
     private var delivered: [String: Int] = [:]
+    /// The dispatch table of the current layout (the one last started or reloaded): for each
+    /// of its handlers (``HandlerBinding/index``), the running instance and its delivery count,
+    /// so a dispatch costs no lookup by name. Events of a touch bound to an older layout take
+    /// the lookup by name.
+    @exclusivity(unchecked) private var table = DispatchTable()
     private var nextEventID: UInt64 = 1
     private let trace = TraceWriter(format: .json, sink: MemorySink())
     private var context: PluginContext!
@@ -49,6 +54,7 @@ public final class PluginHost: HandlerDispatcher {
             order.append(p.spec.name)
         }
         for p in created { p.start() }
+        table = DispatchTable(layout: layout, plugins: plugins)
     }
 
     /// Let the log name typing keys for this run (`--show-keycodes`); set by the daemon.
@@ -93,8 +99,10 @@ public final class PluginHost: HandlerDispatcher {
             nextOrder.append(name)
         }
         let leaving = plugins.filter { next[$0.key] !== $0.value }.map(\.value)
+        syncDeliveredCounts()
         plugins = next
         order = nextOrder
+        table = DispatchTable(layout: layout, plugins: plugins)
         for p in leaving {
             log.info("plugin \(p.spec.name) (\(p.spec.type)): stopped (reload)")
             p.stop(.reload)
@@ -129,6 +137,7 @@ public final class PluginHost: HandlerDispatcher {
     /// Counters for `evroute status`, in declaration order.
     public var statistics: [PluginStatistics] {
         pruneRetired()
+        syncDeliveredCounts()
         return order.compactMap { name in
             guard var s = plugins[name]?.statistics else { return nil }
             s.delivered = delivered[name] ?? 0
@@ -139,15 +148,37 @@ public final class PluginHost: HandlerDispatcher {
     // MARK: Dispatch
 
     public func dispatch(_ event: RoutedEvent, to handler: HandlerBinding, at responder: ResponderID) -> HandlerVerdict {
-        guard let plugin = plugins[handler.plugin] else {
+        let plugin: any Plugin
+        if event.layout !== table.layout, event.layout === router?.layout {
+            // A run-time change (`evroute ctl hide`, `frame`, `regions` …) made the router a new
+            // layout with the same plugins: the table follows it.
+            syncDeliveredCounts()
+            table = DispatchTable(layout: event.layout, plugins: plugins)
+        }
+        if let entry = table.entry(for: handler, of: event.layout) {
+            plugin = table.instances[entry].plugin
+            table.instances[entry].delivered += 1
+        } else if let named = plugins[handler.plugin] {
+            plugin = named
+            syncDeliveredCounts()
+            delivered[handler.plugin, default: 0] += 1
+        } else {
             log.limited(.warning, &unknownLogs, "no running plugin \(handler.plugin) (type \(handler.pluginType)); event declined")
             return .declined
         }
-        delivered[handler.plugin, default: 0] += 1
         let id = nextEventID
         nextEventID += 1
-        let json = plugin is LogPlugin ? [] : eventJSON(event, handler: handler, responder: responder, id: id)
+        let json = handler.pluginType == .log ? [] : eventJSON(event, handler: handler, responder: responder, id: id)
         return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder, json: json))
+    }
+
+    /// Moves the table's delivery counts into ``delivered`` (by name), before the table is
+    /// replaced or the counts are read.
+    private func syncDeliveredCounts() {
+        for i in table.instances.indices where table.instances[i].delivered > 0 {
+            delivered[table.instances[i].plugin.spec.name, default: 0] += table.instances[i].delivered
+            table.instances[i].delivered = 0
+        }
     }
 
     /// The trace's JSON object for the event as handled here, with `"id"` last; one line.
@@ -179,5 +210,40 @@ public final class PluginHost: HandlerDispatcher {
 
     private func pruneRetired() {
         retired.removeAll { $0.liveChildren.isEmpty }
+    }
+}
+
+/// The current layout's handlers → running plugin instances, by index (see `PluginHost.table`).
+private struct DispatchTable {
+    struct Instance {
+        let plugin: any Plugin
+        /// Deliveries not yet added to the host's counts by name.
+        var delivered = 0
+    }
+    /// The layout the table is for (held: its identity is what events are checked against).
+    private(set) var layout: Layout?
+    private(set) var instanceOfHandler: [Int] = []
+    var instances: [Instance] = []
+
+    init() {}
+
+    init(layout: Layout, plugins: [String: any Plugin]) {
+        self.layout = layout
+        var indexByName: [String: Int] = [:]
+        instanceOfHandler = layout.handlers.map { handler in
+            if let i = indexByName[handler.plugin] { return i }
+            guard let plugin = plugins[handler.plugin] else { return -1 }
+            indexByName[handler.plugin] = instances.count
+            instances.append(Instance(plugin: plugin))
+            return instances.count - 1
+        }
+    }
+
+    /// The instance entry for `handler` of `layout`, when `layout` is the table's.
+    @inline(__always)
+    func entry(for handler: HandlerBinding, of layout: Layout) -> Int? {
+        guard layout === self.layout, handler.index < instanceOfHandler.count else { return nil }
+        let i = instanceOfHandler[handler.index]
+        return i >= 0 ? i : nil
     }
 }

@@ -16,7 +16,10 @@ import EvrouteCore
 /// ID changed or vanished during the drop are cancelled (their end was lost), contacts that stayed
 /// down keep their identity and move, new ones begin — as with `resync(_:at:)`.
 ///
-/// In steady state `feed` allocates nothing but the array of a frame it returns.
+/// In steady state `feed` allocates nothing: a frame's contacts share the decoder's own buffer
+/// (copied only when a caller keeps a frame past the next one). Its state is confined to the
+/// thread that feeds it (the event loop), so its stored properties skip dynamic exclusivity
+/// checks: one per event was a measurable share of the live path.
 public final class TouchDecoder {
     public let device: DeviceID
     public let touchProtocol: TouchProtocol
@@ -27,35 +30,35 @@ public final class TouchDecoder {
     private let reportsMajor: Bool
     private let reportsMinor: Bool
     private let reportsToolType: Bool
-    private var nextContact = 1
-    private var dropping = false
+    @exclusivity(unchecked) private var nextContact = 1
+    @exclusivity(unchecked) private var dropping = false
     /// The stream follows `SYN_DROPPED` with a complete resync (live devices via libevdev).
     private let appliesResync: Bool
-    private var scratch: [ContactSample] = []
+    @exclusivity(unchecked) private var scratch: [ContactSample] = []
     /// Contacts the decoder could not track (beyond the slot or per-frame limits).
-    public private(set) var droppedContacts = 0
+    @exclusivity(unchecked) public private(set) var droppedContacts = 0
     /// Samples dropped because their point was not finite.
-    public private(set) var droppedSamples = 0
-    private var pendingWarnings: [Warning] = []
+    @exclusivity(unchecked) public private(set) var droppedSamples = 0
+    @exclusivity(unchecked) private var pendingWarnings: [Warning] = []
     private var warnedKinds: UInt8 = 0
     /// The slots the device declares (may be more than it tracks).
     private let declaredSlots: Int
 
     // Protocol B
-    private var slots: [SlotState] = []
-    private var currentSlot = 0
+    @exclusivity(unchecked) private var slots: [SlotState] = []
+    @exclusivity(unchecked) private var currentSlot = 0
 
     // Protocol A
-    private var matcher = ContactMatcher()
-    private var reported: [RawContact] = []
-    private var building = RawContact()
-    private var buildingHasPosition = false
-    private var buildingHasTrackingID = false
-    private var allReportedHaveIDs = true
+    @exclusivity(unchecked) private var matcher = ContactMatcher()
+    @exclusivity(unchecked) private var reported: [RawContact] = []
+    @exclusivity(unchecked) private var building = RawContact()
+    @exclusivity(unchecked) private var buildingHasPosition = false
+    @exclusivity(unchecked) private var buildingHasTrackingID = false
+    @exclusivity(unchecked) private var allReportedHaveIDs = true
 
     // Single-touch
-    private var single = SlotState()
-    private var touching = false
+    @exclusivity(unchecked) private var single = SlotState()
+    @exclusivity(unchecked) private var touching = false
 
     /// - Parameters:
     ///   - device: the id every frame carries.
@@ -422,7 +425,7 @@ public final class TouchDecoder {
 
     private func makeFrame(at time: Timestamp) -> TouchFrameInput? {
         guard !scratch.isEmpty else { return nil }
-        return TouchFrameInput(device: device, time: time, contacts: Array(scratch))
+        return TouchFrameInput(device: device, time: time, contacts: scratch)
     }
 
     private func takeContactNumber() -> Int {

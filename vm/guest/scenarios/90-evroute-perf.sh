@@ -62,6 +62,12 @@ start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
 start_quiet evtest "$DEVNODE" evtest "$DEVNODE"
 start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
 readers="evroute-daemon evroute-dryrun libinput evtest evemu-record"
+# the floor: the smallest possible reader (vm-evlat: a blocking read(2) per wake-up, a number
+# per frame), what any reader pays in this guest for being woken and reading
+if command -v vm-evlat >/dev/null; then
+	start_quiet floor-c "$DEVNODE" vm-evlat "$DEVNODE"
+	readers="$readers floor-c"
+fi
 if command -v python3 >/dev/null && python3 -c 'import evdev' 2>python-evdev.err; then
 	start_quiet python-evdev "$DEVNODE" python3 /vm/perf/evdev-hit.py "$DEVNODE"
 	readers="$readers python-evdev"
@@ -96,7 +102,7 @@ remove_device
 for r in evroute_daemon evroute_dryrun; do
 	eval "c=\${cpu_$r:-}"
 	[ -n "$c" ] || continue
-	for peer in libinput evemu_record python_evdev; do
+	for peer in libinput evemu_record python_evdev floor_c; do
 		eval "p=\${cpu_$peer:-}"
 		[ -n "$p" ] && [ "$p" -gt 0 ] || continue
 		ratio=$(awk -v a="$c" -v b="$p" 'BEGIN { printf "%.2f", a / b }')
@@ -179,23 +185,37 @@ else
 	perf pass=syscalls result=SKIP reason=no-strace-in-image
 fi
 
-# ---- pass 4: where the daemon's CPU goes (perf record, cpu-clock sampling: TCG
-# has no hardware counters), the top symbols of the evroute process
+# ---- pass 4: where the CPU goes (perf record -a, cpu-clock sampling: TCG has no
+# hardware counters), the daemon and its peers side by side on one more replay:
+# each reader's samples, the share of them in the kernel's switch into it
+# (finish_task_switch: under TCG the context switch, its TLB flush included, is
+# charged there, to the task switched in), and the daemon's top symbols.
 # (`perf` alone is lib.sh's function that prints these PERF lines: the tool is /usr/bin/perf)
 if [ -x /usr/bin/perf ]; then
 	create_device "$REC_FILE"
 	start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
+	start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
+	start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
+	command -v vm-evlat >/dev/null && start_quiet floor-c "$DEVNODE" vm-evlat "$DEVNODE"
 	sleep 1
 	eval "pid=\$_reader_evroute_daemon"
-	/usr/bin/perf record -e cpu-clock -F 2000 -p "$pid" -o /tmp/perf.data >perf-record.out 2>&1 &
+	/usr/bin/perf record -a -e cpu-clock -F 2000 -o /tmp/perf.data >perf-record.out 2>&1 &
 	prec=$!
 	sleep 1
 	replay "$DEVNODE" "$REC_FILE"
 	sleep 1
 	kill -INT "$prec" 2>/dev/null; wait "$prec" 2>/dev/null
-	stop_reader evroute-daemon
+	for r in evroute-daemon libinput evemu-record floor-c; do stop_reader "$r" 2>/dev/null; done
 	remove_device
-	/usr/bin/perf report -i /tmp/perf.data --stdio --no-children --sort dso,symbol --percent-limit 1 2>/dev/null \
+	# per reader: samples, and the share in finish_task_switch
+	/usr/bin/perf report -i /tmp/perf.data --stdio --no-children --sort comm,symbol -F overhead,sample,comm,sym 2>/dev/null \
+		| awk '$1 ~ /%$/ { n[$3] += $2; if ($0 ~ /finish_task_switch/) f[$3] += $2 }
+			END { for (c in n) printf "%s %d %d\n", c, n[c], f[c] }' | sort >perf.comm
+	while read -r comm n f; do
+		case "$comm" in evroute|libinput-debug-events|libinput-debug-|evemu-record|vm-evlat) ;; *) continue ;; esac
+		perf pass=profile-readers reader=$comm samples=$n switch_samples=$f switch_pct=$(awk -v a="$f" -v b="$n" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
+	done <perf.comm
+	/usr/bin/perf report -i /tmp/perf.data --stdio --no-children --comm evroute --sort dso,symbol --percent-limit 1 2>/dev/null \
 		| awk '$1 ~ /%$/ { pct = $1; dso = $2; $1 = ""; $2 = ""; $3 = ""; sub(/^ +/, ""); printf "%s %s %s\n", pct, dso, $0 }' >perf.top
 	rank=0
 	while read -r pct dso sym; do
@@ -203,7 +223,7 @@ if [ -x /usr/bin/perf ]; then
 		[ $rank -le 25 ] || break
 		perf pass=profile reader=evroute-daemon rank=$rank pct=$pct dso=$dso symbol=$(echo "$sym" | tr ' ' '_')
 	done <perf.top
-	note "perf: $(wc -l <perf.top) symbols above 1%"
+	note "perf: $(wc -l <perf.top) symbols above 1%; readers: $(tr '\n' ';' <perf.comm)"
 	[ -s perf.top ] || { note "perf record said:"; sed 's/^/    /' perf-record.out; /usr/bin/perf report -i /tmp/perf.data --stdio 2>&1 | head -n 20 | sed 's/^/    /'; }
 else
 	perf pass=profile result=SKIP reason=no-perf-in-image
