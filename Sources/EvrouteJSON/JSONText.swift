@@ -91,24 +91,14 @@ public enum JSONText {
     /// Appends `v` in decimal (`Int64.min` too).
     @inlinable
     public static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
-        if v < 0 { out.append(UInt8(ascii: "-")) }
-        appendInteger(v.magnitude, to: &out)
+        withStackBuffer(maximumIntegerLength, { writeInteger(v, to: $0) }) { out.append(contentsOf: $0) }
     }
 
     /// Appends `v` in decimal.
     @inlinable
     public static func appendInteger(_ v: UInt64, to out: inout [UInt8]) {
         if v < 10 { out.append(UInt8(truncatingIfNeeded: 0x30 + v)); return }
-        // UInt64.max has 20 digits; they are produced last first, into a stack buffer, and
-        // appended in one copy.
-        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &tmp) { raw in
-            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var i = 24
-            var n = v
-            repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10); n /= 10 } while n > 0
-            out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: 24 - i))
-        }
+        withStackBuffer(maximumIntegerLength, { writeInteger(v, to: $0) }) { out.append(contentsOf: $0) }
     }
 
     /// Appends a fixed-point decimal: `units` of 10^-`decimals` (1...18), trailing zeros of the
@@ -116,25 +106,70 @@ public enum JSONText {
     /// `(96000, 3)` → `96.0`, `(-1, 3)` → `-0.001`.
     @inlinable
     public static func appendFixed(_ units: Int64, decimals: Int, to out: inout [UInt8]) {
+        withStackBuffer(maximumFixedLength, { writeFixed(units, decimals: decimals, to: $0) }) { out.append(contentsOf: $0) }
+    }
+
+    // MARK: Numbers into memory (the formatter itself; the appends above and writers that
+    // keep their own buffers, like the log's, go through these)
+
+    /// The most bytes ``writeInteger(_:to:)-(Int64,_)`` and ``writeInteger(_:to:)-(UInt64,_)`` write.
+    public static let maximumIntegerLength = 20
+    /// The most bytes ``writeFixed(_:decimals:to:)`` writes.
+    public static let maximumFixedLength = 40
+
+    /// Writes `v` in decimal at `p`; returns the length (at most ``maximumIntegerLength``).
+    @inlinable
+    public static func writeInteger(_ v: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard v < 0 else { return writeInteger(v.magnitude, to: p) }
+        p[0] = UInt8(ascii: "-")
+        return 1 + writeInteger(v.magnitude, to: p + 1)
+    }
+
+    /// Writes `v` in decimal at `p`; returns the length (at most ``maximumIntegerLength``).
+    @inlinable
+    public static func writeInteger(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        if v < 10 { p[0] = UInt8(truncatingIfNeeded: 0x30 + v); return 1 }
+        var length = 1
+        var limit: UInt64 = 10
+        while length < 20 && v >= limit { length += 1; limit = limit &* 10 }
+        var n = v
+        var i = length
+        repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10); n /= 10 } while i > 0
+        return length
+    }
+
+    /// Writes a fixed-point decimal (as ``appendFixed(_:decimals:to:)`` appends it) at `p`;
+    /// returns the length (at most ``maximumFixedLength``).
+    @inlinable
+    public static func writeFixed(_ units: Int64, decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
         precondition((1...18).contains(decimals), "1...18 decimals")
-        // Sign, at most 20 digits, the point and at least one fraction digit fit in 40 bytes:
-        // written last first into a stack buffer and appended in one copy.
-        var tmp: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        var scale: UInt64 = 1
+        for _ in 0..<decimals { scale = scale &* 10 }
+        let m = units.magnitude
+        var length = 0
+        if units < 0 { p[0] = UInt8(ascii: "-"); length = 1 }
+        length += writeInteger(m / scale, to: p + length)
+        p[length] = UInt8(ascii: ".")
+        length += 1
+        var fraction = m % scale
+        if fraction == 0 { p[length] = UInt8(ascii: "0"); return length + 1 }
+        var digits = decimals
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        var i = length + digits
+        let end = i
+        repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + fraction % 10); fraction /= 10 } while i > length
+        return end
+    }
+
+    /// Runs `write` on `capacity` bytes of stack and `use` on what it wrote.
+    @inlinable
+    static func withStackBuffer(_ capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int,
+                                _ use: (UnsafeBufferPointer<UInt8>) -> Void) {
+        // 48 bytes: more than either maximum length.
+        var tmp: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &tmp) { raw in
             let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var i = 40
-            var n = units.magnitude
-            var significant = false
-            for _ in 0..<decimals {
-                let digit = UInt8(truncatingIfNeeded: n % 10)
-                n /= 10
-                if digit != 0 || significant { significant = true; i -= 1; p[i] = 0x30 + digit }
-            }
-            if !significant { i -= 1; p[i] = UInt8(ascii: "0") }
-            i -= 1; p[i] = UInt8(ascii: ".")
-            repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10); n /= 10 } while n > 0
-            if units < 0 { i -= 1; p[i] = UInt8(ascii: "-") }
-            out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: 40 - i))
+            use(UnsafeBufferPointer(start: p, count: write(p)))
         }
     }
 

@@ -29,7 +29,8 @@ public final class Log: @unchecked Sendable {
     /// loop flushes when idle or within 50 ms: one write(2) for a burst of events instead of one
     /// per line); notices, warnings and errors are written at once.
     public var buffered = false
-    private var pending: [UInt8] = []
+    /// Lines not yet written. Confined to the loop's thread like the rest of the log.
+    private let pending = LogBuffer(capacity: 1 << 12)
     public let toJournal: Bool
     private let fd: Int32
 
@@ -54,40 +55,42 @@ public final class Log: @unchecked Sendable {
         log(level) { line in line.append(message()) }
     }
 
-    /// Logs a line written in place (the per-event path: no `String` is built). Nothing is
-    /// written, and `write` is not called, when `level` is above the threshold.
+    /// Logs a line written in place, into the log's own buffer (the per-event path: no `String`
+    /// is built, nothing is allocated). Nothing is written, and `write` is not called, when
+    /// `level` is above the threshold.
     public func log(_ level: Level, _ write: (inout LogLine) -> Void) {
         guard level <= threshold else { return }
-        var line = LogLine(bytes: pending)
-        pending = []
+        var line = LogLine(buffer: pending)
         if toJournal {
-            line.bytes.append(UInt8(ascii: "<"))
-            line.bytes.append(UInt8(truncatingIfNeeded: 0x30 + level.rawValue))
-            line.bytes.append(UInt8(ascii: ">"))
+            let p = pending.reserve(3)
+            p[0] = UInt8(ascii: "<")
+            p[1] = UInt8(truncatingIfNeeded: 0x30 + level.rawValue)
+            p[2] = UInt8(ascii: ">")
+            pending.advance(3)
         } else {
             line.append(level.prefix)
         }
         write(&line)
-        line.bytes.append(0x0A)
-        pending = line.bytes
+        pending.reserve(1)[0] = 0x0A
+        pending.advance(1)
         // Notices, warnings and errors are rare and wanted now; info and debug lines (one per
         // event from the log plugin) wait for the loop's flush.
         if !buffered || level <= .notice || pending.count >= 1 << 16 { flush() }
     }
 
     /// Whether lines wait for ``flush()`` (buffered mode).
-    public var hasPending: Bool { !pending.isEmpty }
+    public var hasPending: Bool { pending.count > 0 }
 
     /// Writes the collected lines (buffered mode).
     public func flush() {
-        guard !pending.isEmpty else { return }
+        guard pending.count > 0 else { return }
         var offset = 0
         while offset < pending.count {
-            let n = pending.withUnsafeBytes { p in write(fd, p.baseAddress! + offset, p.count - offset) }
+            let n = Glibc.write(fd, pending.base + offset, pending.count - offset)
             if n < 0 { if errno == EINTR { continue }; break }
             offset += n
         }
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
     }
 
     public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
@@ -97,26 +100,101 @@ public final class Log: @unchecked Sendable {
     public func debug(_ m: @autoclosure () -> String) { log(.debug, m()) }
 }
 
-/// A log line being written, as UTF-8 appended to the log's own buffer: text appended with
-/// ``append(_:)`` has its newlines replaced (one journal entry per message); numbers are
-/// appended to ``bytes`` directly by the writer.
-public struct LogLine {
-    /// The bytes of the line so far (and of the lines before it still buffered).
-    public var bytes: [UInt8]
+/// Bytes being collected for output: a growable buffer written through raw pointers (no
+/// uniqueness or bounds bookkeeping per byte, unlike an array), for the log's lines. Confined
+/// to one thread.
+public final class LogBuffer {
+    @exclusivity(unchecked) public private(set) var base: UnsafeMutablePointer<UInt8>
+    /// The bytes collected.
+    public var count: Int { length }
+    @exclusivity(unchecked) @usableFromInline var length = 0
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
 
-    public init(bytes: [UInt8]) { self.bytes = bytes }
-
-    /// Appends a literal of the program's own (it holds no newline): one copy, no scan.
-    @inline(__always)
-    public mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    public init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
-    /// Appends UTF-8 prepared for a log line (newlines already replaced, e.g. by an earlier
-    /// ``append(_:)-(String)`` into another line): one copy.
-    @inline(__always)
+    deinit { base.deallocate() }
+
+    /// Room for `n` more bytes at the end; write them there, then ``advance(_:)``.
+    @inlinable @inline(__always)
+    @discardableResult
+    public func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + n > capacity { grow(to: count + n) }
+        return base + count
+    }
+
+    /// Counts `n` bytes written at ``reserve(_:)``'s place.
+    @inlinable @inline(__always)
+    public func advance(_ n: Int) { length += n }
+
+    /// Appends `bytes`.
+    @inlinable @inline(__always)
+    public func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count).update(from: source, count: bytes.count)
+        length += bytes.count
+    }
+
+    /// Forgets the contents (the memory stays for the next ones).
+    public func removeAll() { length = 0 }
+
+    /// A copy of the bytes from `offset` on.
+    public func bytes(from offset: Int = 0) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: base + offset, count: count - offset))
+    }
+
+    @usableFromInline
+    func grow(to minimum: Int) {
+        let newCapacity = max(minimum, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+}
+
+/// A log line being written, as UTF-8 appended to a ``LogBuffer`` (the log's own, or a line of
+/// its own): text appended with ``append(_:)-(String)`` has its newlines replaced (one journal
+/// entry per message); literals, prepared bytes and numbers (``write(maximum:_:)``) are copied
+/// as they are.
+public struct LogLine {
+    @usableFromInline let buffer: LogBuffer
+    /// Where this line begins in ``buffer``.
+    let start: Int
+
+    init(buffer: LogBuffer) {
+        self.buffer = buffer
+        start = buffer.count
+    }
+
+    /// A line on a buffer of its own (to keep or to turn into a `String`).
+    public init() { self.init(buffer: LogBuffer(capacity: 128)) }
+
+    /// The bytes of this line so far.
+    public var bytes: [UInt8] { buffer.bytes(from: start) }
+
+    /// Appends a literal of the program's own (it holds no newline): one copy, no scan.
+    @inlinable @inline(__always)
+    public mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { buffer.append($0) }
+    }
+
+    /// Appends UTF-8 prepared for a log line (newlines already replaced, e.g. the ``bytes`` of
+    /// another line): one copy.
+    @inlinable @inline(__always)
     public mutating func append(prepared: [UInt8]) {
-        bytes.append(contentsOf: prepared)
+        prepared.withUnsafeBufferPointer { buffer.append($0) }
+    }
+
+    /// Lets `body` write at most `maximum` bytes in place (no newline); it returns how many it
+    /// wrote. For numbers: `line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(…, to: $0) }`.
+    @inlinable @inline(__always)
+    public mutating func write(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let n = body(buffer.reserve(maximum))
+        buffer.advance(n)
     }
 
     /// Appends `text`, each newline as ` ⏎ `.
@@ -125,12 +203,17 @@ public struct LogLine {
         var text = text
         text.withUTF8 { p in
             guard let base = p.baseAddress, memchr(base, 0x0A, p.count) != nil else {
-                bytes.append(contentsOf: p)   // the usual case: one copy
+                buffer.append(p)   // the usual case: one copy
                 return
             }
-            for c in p {
-                if c == 0x0A { bytes.append(contentsOf: [0x20, 0xE2, 0x8F, 0x8E, 0x20]) } else { bytes.append(c) }
+            let newline: StaticString = " ⏎ "
+            var runStart = 0
+            for i in 0..<p.count where p[i] == 0x0A {
+                buffer.append(UnsafeBufferPointer(rebasing: p[runStart..<i]))
+                newline.withUTF8Buffer { buffer.append($0) }
+                runStart = i + 1
             }
+            buffer.append(UnsafeBufferPointer(rebasing: p[runStart...]))
         }
     }
 }
@@ -139,7 +222,7 @@ extension String {
     /// One journal entry per message: embedded newlines become ` ⏎ `.
     public func replacingNewlines() -> String {
         guard utf8.contains(0x0A) else { return self }
-        var line = LogLine(bytes: [])
+        var line = LogLine()
         line.append(self)
         return String(decoding: line.bytes, as: UTF8.self)
     }

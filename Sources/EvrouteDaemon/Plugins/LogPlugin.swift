@@ -41,7 +41,7 @@ final class LogPlugin: Plugin {
 
     /// `touch 3 began (412.5, 96) home/root/header/back → home/root/header/back [shell] device touch t=1508.125`.
     static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool = false) -> String {
-        var line = LogLine(bytes: [])
+        var line = LogLine()
         describe(e, responder: responder, handler: handler, showKeys: showKeys, into: &line)
         return String(decoding: line.bytes, as: UTF8.self)
     }
@@ -60,9 +60,9 @@ final class LogPlugin: Plugin {
         case .touch(let phase, let isTap):
             let t = e.touch
             line.append("touch ")
-            JSONText.appendInteger(Int64(t?.id ?? 0), to: &line.bytes)
+            integer(Int64(t?.id ?? 0), into: &line)
             line.append(" ")
-            line.append(phase.rawValue)
+            line.append(phaseName(phase))
             line.append(" (")
             coordinate(t?.location.x ?? 0, into: &line)
             line.append(", ")
@@ -70,7 +70,7 @@ final class LogPlugin: Plugin {
             line.append(")")
             if isTap {
                 line.append(" tap ×")
-                JSONText.appendInteger(Int64(t?.tapCount ?? 1), to: &line.bytes)
+                integer(Int64(t?.tapCount ?? 1), into: &line)
             }
         case .key(let name, let phase):
             line.append("key ")
@@ -91,10 +91,12 @@ final class LogPlugin: Plugin {
             let text = e.text ?? ""
             line.append("text ")
             if showKeys {
-                JSONText.appendString(text, to: &line.bytes)
+                var quoted: [UInt8] = []
+                JSONText.appendString(text, to: &quoted)
+                line.append(prepared: quoted)
             } else {
                 line.append("\"***\" (")
-                JSONText.appendInteger(Int64(text.count), to: &line.bytes)
+                integer(Int64(text.count), into: &line)
                 line.append(text.count == 1 ? " char)" : " chars)")
             }
         case .motion(let values):
@@ -139,7 +141,7 @@ final class LogPlugin: Plugin {
     /// When: ` t=1508.125`.
     static func describeTime(_ e: RoutedEvent, into line: inout LogLine) {
         line.append(" t=")
-        JSONText.appendFixed(e.time.microseconds, decimals: 6, to: &line.bytes)
+        line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(e.time.microseconds, decimals: 6, to: $0) }
     }
 
     /// Whether the handler or the event's device rule says `log-keys: true` (for keys and text).
@@ -157,42 +159,83 @@ final class LogPlugin: Plugin {
     static func coordinate(_ v: Double, into line: inout LogLine) {
         guard v.isFinite, abs(v) < JSONText.integralLimit else { line.append(JSONText.number(v, style: .shortest)); return }
         let units = Int64((v * 1000).rounded())
-        if units % 1000 == 0 { JSONText.appendInteger(units / 1000, to: &line.bytes) } else { JSONText.appendFixed(units, decimals: 3, to: &line.bytes) }
+        if units % 1000 == 0 {
+            integer(units / 1000, into: &line)
+        } else {
+            line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(units, decimals: 3, to: $0) }
+        }
+    }
+
+    /// The phase's name (its raw value) as a literal: no `String` per line.
+    static func phaseName(_ phase: TouchPhase) -> StaticString {
+        switch phase {
+        case .began: "began"
+        case .moved: "moved"
+        case .stationary: "stationary"
+        case .ended: "ended"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    static func integer(_ v: Int64, into line: inout LogLine) {
+        line.write(maximum: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
     }
 }
 
-/// The log plugin's line tails by place (layout, bound region, responder, handler, device), as
-/// written bytes. Bounded: it holds the places of at most ``maximumLayouts`` layouts (a touch
-/// may still route through the layout it began in after a reload) and ``maximumEntries``
-/// tails, and starts again empty past either.
+/// The log plugin's line tails by place (layout, handler, bound region, device), as written
+/// bytes: for each of the two layouts seen last (a touch may still route through the layout it
+/// began in after a reload), a list per handler (``HandlerBinding/index``; the handler fixes
+/// the responder), searched by bound region and device — no hashing per line. Bounded: at most
+/// ``maximumPerHandler`` tails per handler, the list starts again empty past it.
 struct LogLineTails {
-    static let maximumLayouts = 4
-    static let maximumEntries = 4096
+    static let maximumPerHandler = 64
 
-    private struct Place: Hashable {
-        var layout: ObjectIdentifier
+    private struct Tail {
         var region: Int
-        var responder: ResponderID
-        var handler: Int
         var device: DeviceID?
+        var bytes: [UInt8]
     }
 
-    /// The layouts the entries belong to, held so that their identities stay theirs.
-    private var layouts: [Layout] = []
-    private var entries: [Place: [UInt8]] = [:]
+    private struct LayoutTails {
+        let layout: Layout
+        var byHandler: [[Tail]]
+
+        init(layout: Layout) {
+            self.layout = layout
+            byHandler = Array(repeating: [], count: layout.handlers.count)
+        }
+    }
+
+    /// The layout seen last first.
+    private var layouts: [LayoutTails] = []
 
     mutating func tail(of e: RoutedEvent, responder: ResponderID, handler: HandlerBinding) -> [UInt8] {
-        let place = Place(layout: ObjectIdentifier(e.layout), region: e.region ?? -1, responder: responder,
-                          handler: handler.index, device: e.device?.id)
-        if let bytes = entries[place] { return bytes }
-        if !layouts.contains(where: { $0 === e.layout }) {
-            if layouts.count == LogLineTails.maximumLayouts { layouts.removeAll(); entries.removeAll() }
-            layouts.append(e.layout)
+        let slot: Int
+        if let first = layouts.first, first.layout === e.layout {
+            slot = 0
+        } else if layouts.count > 1, layouts[1].layout === e.layout {
+            slot = 1
+        } else {
+            layouts.insert(LayoutTails(layout: e.layout), at: 0)
+            if layouts.count > 2 { layouts.removeLast() }
+            slot = 0
         }
-        if entries.count == LogLineTails.maximumEntries { entries.removeAll() }
-        var line = LogLine(bytes: [])
+        let region = e.region ?? -1, device = e.device?.id
+        guard handler.index < layouts[slot].byHandler.count else { return LogLineTails.make(e, responder, handler) }
+        for tail in layouts[slot].byHandler[handler.index] where tail.region == region && tail.device == device {
+            return tail.bytes
+        }
+        let bytes = LogLineTails.make(e, responder, handler)
+        if layouts[slot].byHandler[handler.index].count == LogLineTails.maximumPerHandler {
+            layouts[slot].byHandler[handler.index].removeAll()
+        }
+        layouts[slot].byHandler[handler.index].append(Tail(region: region, device: device, bytes: bytes))
+        return bytes
+    }
+
+    private static func make(_ e: RoutedEvent, _ responder: ResponderID, _ handler: HandlerBinding) -> [UInt8] {
+        var line = LogLine()
         LogPlugin.describeTail(e, responder: responder, handler: handler, into: &line)
-        entries[place] = line.bytes
         return line.bytes
     }
 }

@@ -208,14 +208,15 @@ if [ -x /usr/bin/perf ]; then
 	for r in evroute-daemon libinput evemu-record floor-c; do stop_reader "$r" 2>/dev/null; done
 	remove_device
 	# per reader: samples, and the share in finish_task_switch
-	/usr/bin/perf report -i /tmp/perf.data --stdio --no-children --sort comm,symbol -F overhead,sample,comm,sym 2>/dev/null \
-		| awk '$1 ~ /%$/ { n[$3] += $2; if ($0 ~ /finish_task_switch/) f[$3] += $2 }
-			END { for (c in n) printf "%s %d %d\n", c, n[c], f[c] }' | sort >perf.comm
-	while read -r comm n f; do
+	# per reader: samples, those in the kernel, and those in finish_task_switch
+	/usr/bin/perf report -i /tmp/perf.data --stdio --no-children --sort comm,dso,symbol -F overhead,sample,comm,dso,sym 2>/dev/null \
+		| awk '$1 ~ /%$/ { n[$3] += $2; if ($4 == "[kernel.kallsyms]") k[$3] += $2; if ($0 ~ /finish_task_switch/) f[$3] += $2 }
+			END { for (c in n) printf "%s %d %d %d\n", c, n[c], k[c], f[c] }' | sort >perf.comm
+	while read -r comm n k f; do
 		case "$comm" in evroute|libinput-debug-events|libinput-debug-|evemu-record|vm-evlat) ;; *) continue ;; esac
-		perf pass=profile-readers reader=$comm samples=$n switch_samples=$f switch_pct=$(awk -v a="$f" -v b="$n" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
+		perf pass=profile-readers reader=$comm samples=$n kernel_samples=$k user_samples=$((n - k)) switch_samples=$f
 	done <perf.comm
-	/usr/bin/perf report -i /tmp/perf.data --stdio --no-children --comm evroute --sort dso,symbol --percent-limit 1 2>/dev/null \
+	/usr/bin/perf report -i /tmp/perf.data --stdio --no-children --comm evroute --percentage relative --sort dso,symbol --percent-limit 1 2>/dev/null \
 		| awk '$1 ~ /%$/ { pct = $1; dso = $2; $1 = ""; $2 = ""; $3 = ""; sub(/^ +/, ""); printf "%s %s %s\n", pct, dso, $0 }' >perf.top
 	rank=0
 	while read -r pct dso sym; do
