@@ -129,3 +129,32 @@ private final class BackgroundThreadStart: Sendable {
         self.body = body
     }
 }
+
+extension BackgroundJob where Output == Void {
+    /// Lets `object` go on a thread of its own: `object` is set to nil here, and the reference
+    /// that was in it is dropped on the new thread, so if it was the last one, the object and
+    /// everything only it holds are freed there, not on the loop (the daemon's replaced layout:
+    /// freeing 40,000 regions takes about 15 ms). `done` runs on the loop afterwards, while the
+    /// returned job is kept. Without a thread to be had, the object is let go here, `done` is
+    /// called at once, and the result is nil.
+    public static func release<Object: AnyObject & Sendable>(_ object: inout Object?, loop: EventLoop,
+                                                             done: @escaping () -> Void) -> BackgroundJob<Void>? {
+        let box = ReleaseBox<Object>()
+        box.object = object
+        object = nil
+        do {
+            return try BackgroundJob(loop: loop, name: "evroute-release", work: { box.drop() }) { _ in done() }
+        } catch {
+            box.drop()
+            done()
+            return nil
+        }
+    }
+}
+
+/// The one reference ``BackgroundJob/release(_:loop:)`` hands to its thread. Only that thread
+/// touches it once the thread is started (the loop drops its own reference to the box too).
+private final class ReleaseBox<Object: AnyObject & Sendable>: @unchecked Sendable {
+    var object: Object?
+    func drop() { object = nil }
+}

@@ -4,6 +4,7 @@ import Glibc
 #endif
 @testable import EvrouteSystem
 import EvrouteCore
+import Synchronization
 
 @Suite("Event loop")
 struct EventLoopTests {
@@ -98,6 +99,37 @@ struct BackgroundJobTests {
         let fd: Int32
         init(fd: Int32) { self.fd = fd }
         deinit { var one: UInt8 = 1; _ = write(fd, &one, 1) }
+    }
+
+    /// Where ``Tracked``'s deinit ran.
+    final class Seen: Sendable {
+        let thread = Mutex<pthread_t?>(nil)
+    }
+
+    /// Notes the thread its deinit runs on.
+    final class Tracked: Sendable {
+        let seen: Seen
+        init(_ seen: Seen) { self.seen = seen }
+        deinit { seen.thread.withLock { $0 = pthread_self() } }
+    }
+
+    @Test func releaseLetsTheLastReferenceGoOnItsOwnThreadThenTellsTheLoop() throws {
+        let loop = try EventLoop()
+        let seen = Seen()
+        var object: Tracked? = Tracked(seen)
+        var doneOnLoop: Bool?
+        let job = BackgroundJob.release(&object, loop: loop) {
+            doneOnLoop = seen.thread.withLock { $0 } != nil
+            loop.stop()
+        }
+        #expect(object == nil)
+        #expect(job != nil)
+        let guardTimer = loop.schedule(after: .seconds(20)) { loop.stop() }
+        loop.run()
+        loop.cancel(guardTimer)
+        #expect(doneOnLoop == true, "done runs on the loop after the object was freed")
+        let freedOn = try #require(seen.thread.withLock { $0 })
+        #expect(pthread_equal(freedOn, pthread_self()) == 0, "freed on the job's thread, not the loop's")
     }
 
     @Test func aCancelledJobsResultIsDropped() throws {

@@ -67,6 +67,12 @@ static inline void evroute_name_this_thread(const char *name) {
     (void)pthread_setname_np(pthread_self(), shortName);
 }
 
+/// malloc_trim(3): gives the free memory of every malloc arena back to the kernel (whole free
+/// pages, not only the top of each heap). After a reload: the config's reader ran on its own
+/// thread, in an arena of its own, whose freed pages would otherwise stay resident.
+#include <malloc.h>
+static inline int evroute_malloc_trim(void) { return malloc_trim(0); }
+
 /// SO_PEERGROUPS (Linux 4.13+): the peer's supplementary groups, without reading /proc.
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS 59

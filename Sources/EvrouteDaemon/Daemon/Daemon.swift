@@ -73,6 +73,8 @@ public final class Daemon {
     /// (each client is answered by the first compile that began after its request).
     private var reloadAnswers: [ControlServer.PendingAnswer] = []
     private var nextReloadAnswers: [ControlServer.PendingAnswer] = []
+    /// The thread freeing the layout a reload replaced (nil: none).
+    private var layoutRelease: BackgroundJob<Void>?
     /// Whether a reload is being compiled (or one is queued behind it): `reloading` in `status`.
     var isReloading: Bool { reloadJob != nil || reloadAgain }
     private var liveEvents = 0
@@ -360,10 +362,20 @@ public final class Daemon {
         if reloadAgain && !stopping {
             reloadAgain = false
             startReloadCompile()
-        } else if errors.isEmpty {
-            // The reader and compiler are not run again until the next reload (docs/daemon.md).
-            ResidentCode.release()
+        } else if layoutRelease == nil {
+            releaseResidentMemory()   // else once the replaced layout is freed
         }
+    }
+
+    /// After a reload (and the freeing of the layout it replaced), unless another compile runs:
+    /// the reader's and compiler's code is not run again until the next reload, and the pages of
+    /// their freed data (in the reader thread's malloc arena) would stay resident (docs/daemon.md).
+    private func releaseResidentMemory() {
+        guard reloadJob == nil, !stopping else { return }
+        let start = MonotonicClock.now()
+        ResidentCode.release()
+        ResidentCode.releaseFreeHeap()
+        log.debug("reload: resident code and free heap given back in \(Daemon.milliseconds(MonotonicClock.now() - start)) ms")
     }
 
     /// A reload that was not done: `ok: false` with `error`.
@@ -384,6 +396,7 @@ public final class Daemon {
     ///
     /// - Returns: the errors; empty when the new config is running.
     private func swapIn(_ load: ConfigLoad, compileTime: Timestamp.Duration?) -> [String] {
+        let swapStart = MonotonicClock.now()
         let layout: Layout
         switch load {
         case .failed(let errors):
@@ -399,9 +412,16 @@ public final class Daemon {
             layout = l
             configSource = source
         }
-        let old = session.layout
+        var old: Layout? = session.layout
+        let rulesChanged = old?.deviceRules != layout.deviceRules
         session.replaceLayout(layout, time: currentTime)
-        if let live, old.deviceRules != layout.deviceRules {
+        // The replaced layout is freed off the loop (unless a touch still bound to it holds it);
+        // then the loop gives back what the reload left resident.
+        layoutRelease = BackgroundJob.release(&old, loop: loop) { [unowned self] in
+            layoutRelease = nil
+            releaseResidentMemory()
+        }
+        if let live, rulesChanged {
             log.notice("reload: device rules changed; reopening input devices")
             live.stop()
             self.live = nil
@@ -409,7 +429,8 @@ public final class Daemon {
         }
         reloads += 1
         lastReloadErrors = []
-        let took = compileTime.map { " (read and compiled in \(Daemon.milliseconds($0)) ms off the loop)" } ?? ""
+        let swapped = "swapped in on the loop in \(Daemon.milliseconds(MonotonicClock.now() - swapStart)) ms"
+        let took = compileTime.map { " (read and compiled off the loop in \(Daemon.milliseconds($0)) ms; \(swapped))" } ?? " (\(swapped))"
         log.notice("reloaded: \(statusLine())\(took)")
         notifier.notify("READY=1", "STATUS=\(statusLine())")
         return []
