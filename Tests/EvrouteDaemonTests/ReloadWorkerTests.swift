@@ -48,9 +48,14 @@ struct ReloadWorkerTests {
             let line = request + "\n"
             _ = line.withCString { Glibc.send(connection.fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         }
-        /// The first answer line (waits up to `seconds`).
+        private var taken = 0
+        /// The next answer line (waits up to `seconds` for it).
         func answer(seconds: Double = 60) -> JSONValue? {
-            connection.wait(seconds: seconds) { _ in true }.flatMap { try? JSONValue.parse($0) }
+            let index = taken
+            _ = connection.wait(seconds: seconds) { [connection] _ in connection.lines.count > index }
+            guard connection.lines.count > index else { return nil }
+            taken += 1
+            return try? JSONValue.parse(connection.lines[index])
         }
     }
 
@@ -211,6 +216,38 @@ struct ReloadWorkerTests {
         let messages = rig.notify.drain(seconds: 0.2)
         #expect(messages.filter { $0.split(separator: "\n").contains("RELOADING=1") }.count == 1, "the second's; the first's was taken above: \(messages)")
         #expect(messages.filter { $0.split(separator: "\n").contains("READY=1") }.count == 2, "\(messages)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
+    }
+
+    @Test("reloads pipelined on one connection are answered in order; one let in by an answer queues behind the compile that answer started")
+    func pipelinedReloads() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", DaemonProcessTests.config(socket: rig.uiSocket, marker: rig.marker))
+        let daemon = try rig.start([])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+
+        _ = rig.scratch.write("evroute.yaml", Self.chainedConfig(socket: rig.uiSocket))
+        // Two reloads on one connection: the second is read only once the first is answered.
+        let pipelined = try Client(rig.control, send: #"{"command":"reload"}"# + "\n" + #"{"command":"reload"}"#)
+        try #require(rig.notify.wait(for: "RELOADING=1") != nil, "log:\n\(daemon.log)")
+        // A SIGHUP during the first compile queues a second compile. When the first ends, the
+        // second starts, then the first answer goes out and lets the connection's second reload
+        // in: it queues a third (it asked after the second began), rather than starting a compile
+        // beside the second.
+        daemon.signal(SIGHUP)
+        #expect(Self.status(rig)?["reloading"]?.boolValue == true)
+        let first = pipelined.answer()
+        let second = pipelined.answer()
+        #expect(first?["reloads"]?.intValue == 1, "\(first?.serialized ?? "no answer"); log:\n\(daemon.log)")
+        #expect(second?["reloads"]?.intValue == 3, "\(second?.serialized ?? "no answer"); log:\n\(daemon.log)")
+        let after = Self.status(rig)
+        #expect(after?["reloads"]?.intValue == 3)
+        #expect(after?["reloading"]?.boolValue == false)
+        let reloadedLines = daemon.log.split(separator: "\n").filter { $0.contains("reloaded:") }
+        #expect(reloadedLines.count == 3, "\(daemon.log)")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
     }

@@ -358,12 +358,15 @@ public final class Daemon {
         let waiting = reloadAnswers
         reloadAnswers = nextReloadAnswers
         nextReloadAnswers = []
+        // The queued compile starts before the answers go out: answering lets a client's next
+        // request in (``LineConnection/resume()``), and a reload among those then queues behind
+        // this compile instead of starting one of its own beside it.
+        let again = reloadAgain && !stopping
+        reloadAgain = false
+        if again { startReloadCompile() }
         for client in waiting { client.send(answer) }
-        if reloadAgain && !stopping {
-            reloadAgain = false
-            startReloadCompile()
-        } else if layoutRelease == nil {
-            releaseResidentMemory()   // else once the replaced layout is freed
+        if !again && layoutRelease == nil {
+            releaseResidentMemory()   // else once the replaced layout is freed (it checks that no compile runs)
         }
     }
 
