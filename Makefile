@@ -181,6 +181,8 @@ bench: deps
 	$(MAKE) release
 	@echo "== daemon: start-up to READY=1, idle RSS and CPU (release, static Swift runtime)"
 	python3 scripts/bench-daemon.py $(BUILD)/release/evroute config/minimal.yaml
+	@echo "== daemon: reload of a 4 MiB config (40,001 regions) - the loop's longest silence meanwhile, the reload's time"
+	python3 scripts/bench-reload.py $(BUILD)/release/evroute
 ifeq ($(VM_CAPABLE),yes)
 	@echo "== in a real-kernel guest: latency kernel timestamp -> handler, CPU per 10,000 events vs libinput, evtest, evemu-record, python-evdev"
 	$(MAKE) vm-perf VM_EVROUTE=$(abspath $(BUILD))/release/evroute

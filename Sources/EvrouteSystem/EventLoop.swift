@@ -8,7 +8,9 @@ import EvrouteCore
 /// descriptors, signals through signalfd, and timers through one timerfd armed for the
 /// earliest deadline (`CLOCK_MONOTONIC`, ``MonotonicClock``). It blocks in `epoll_wait` until
 /// something happens: with no ready descriptor and no timer due, an idle process makes no
-/// system calls. Single-threaded: every callback runs on the thread that called ``run()``.
+/// system calls. Single-threaded: every callback runs on the thread that called ``run()``. Work
+/// too long to run here (a reload's config compile) runs on a ``BackgroundJob`` thread, whose
+/// result comes back as one more watched descriptor (an eventfd).
 public final class EventLoop {
     /// What a watched descriptor is ready for.
     public struct Readiness: OptionSet, Sendable {

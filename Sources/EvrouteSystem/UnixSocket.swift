@@ -191,6 +191,12 @@ public final class UnixListener {
 /// buffer: reading never blocks (at most a budget per wakeup, so one flooding peer cannot
 /// starve the loop), writing never waits (what the socket does not take is queued, up to
 /// `maximumOutput`).
+///
+/// A line whose answer comes later (a reload's, when its compile ends) ``hold()``s the
+/// connection: the lines after it wait, in order, until ``resume()``; the socket is not read
+/// meanwhile (the kernel's buffer holds what the peer sends on), the idle timeout does not run,
+/// and a peer that shut down only its sending side still gets the answer before the connection
+/// closes. A peer that hangs up entirely meanwhile is closed at once.
 public final class LineConnection {
     /// Why ``send(_:)`` did not queue the bytes.
     public enum SendFailure: Error, Sendable {
@@ -223,6 +229,16 @@ public final class LineConnection {
     private var interest: EventLoop.Readiness = .readable
     private var closeAfterFlush = false
     public private(set) var isClosed = false
+    /// Between ``hold()`` and ``resume()``.
+    public private(set) var isHeld = false
+    /// What arrived after the line that held the connection, delivered on ``resume()``.
+    private enum HeldInput {
+        case line([UInt8])
+        case overlong
+    }
+    private var heldInput: [HeldInput] = []
+    /// The peer's end of input was read while held: close once the answer is out.
+    private var inputEnded = false
 
     init(fd: FileDescriptor, number: Int, loop: EventLoop, maximumLineLength: Int, maximumOutput: Int,
          idleTimeout: Timestamp.Duration? = nil) {
@@ -235,25 +251,58 @@ public final class LineConnection {
     }
 
     func start() throws(SystemError) {
+        let timed = idleTimeout != nil
+        reader.onLine = { [unowned self] line in
+            if closeAfterFlush { return }
+            if isHeld { heldInput.append(.line(Array(line))); return }
+            if timed { lastLine = MonotonicClock.now() }
+            onLine(line)
+        }
+        reader.onOverlong = { [unowned self] in
+            if isHeld { heldInput.append(.overlong) } else { onOverlong() }
+        }
         if let idleTimeout {
-            reader.onLine = { [unowned self] line in
-                lastLine = MonotonicClock.now()
-                if !closeAfterFlush { onLine(line) }
-            }
             lastLine = MonotonicClock.now()
             armIdleTimer(at: lastLine + idleTimeout)
-        } else {
-            reader.onLine = { [unowned self] line in if !closeAfterFlush { onLine(line) } }
         }
-        reader.onOverlong = { [unowned self] in onOverlong() }
         try loop.watch(fd) { [unowned self] ready in service(ready) }
+    }
+
+    /// Holds the connection until ``resume()``: call it when the line just delivered is answered
+    /// later. Lines already read wait in order; the socket is not read; the idle timer stops.
+    public func hold() {
+        guard !isClosed, !isHeld else { return }
+        isHeld = true
+        if let idleTimer { loop.cancel(idleTimer); self.idleTimer = nil }
+        updateInterest()
+    }
+
+    /// Ends a ``hold()`` (after the answer was sent): the lines that waited are delivered in order
+    /// (one of them may hold the connection again), reading goes on, and the idle time counts
+    /// from now. A peer whose end of input came meanwhile is closed once its answers are written.
+    public func resume() {
+        guard isHeld else { return }
+        isHeld = false
+        guard !isClosed else { return }
+        if let idleTimeout {
+            lastLine = MonotonicClock.now()
+            if idleTimer == nil { armIdleTimer(at: lastLine + idleTimeout) }
+        }
+        while !isHeld, !isClosed, !closeAfterFlush, !heldInput.isEmpty {
+            switch heldInput.removeFirst() {
+            case .line(let line): onLine(line[...])
+            case .overlong: onOverlong()
+            }
+        }
+        guard !isHeld, !isClosed, !closeAfterFlush else { return }
+        if inputEnded { closeWhenFlushed() } else { updateInterest() }
     }
 
     /// One timer per connection, re-armed from the last line when it fires (a line costs a
     /// clock read, not a timer change).
     private func armIdleTimer(at deadline: Timestamp) {
         idleTimer = loop.schedule(at: deadline) { [weak self] in
-            guard let self, !isClosed, let timeout = idleTimeout else { return }
+            guard let self, !isClosed, !isHeld, let timeout = idleTimeout else { return }
             idleTimer = nil
             let due = lastLine + timeout
             if MonotonicClock.now() < due { armIdleTimer(at: due); return }
@@ -331,19 +380,34 @@ public final class LineConnection {
             }
         }
         guard !closeAfterFlush else { return }
+        if isHeld {
+            // Not reading while an answer is pending. Only a hang-up or error is reported now
+            // (level-triggered, it would be reported again and again): a peer that closed its
+            // end entirely cannot read the answer, so the connection goes.
+            if !ready.isDisjoint(with: .hangup) { close() }
+            return
+        }
         if ready.contains(.readable) || !ready.isDisjoint(with: .hangup) {
             if reader.readAvailable(budget: 64 * 1024) == .endOfFile {
-                // Answer what was complete, then close once written.
-                closeWhenFlushed()
+                if isHeld {
+                    // A line read just now holds the connection: its answer first, then close.
+                    inputEnded = true
+                    updateInterest()
+                } else {
+                    // Answer what was complete, then close once written.
+                    closeWhenFlushed()
+                }
             }
         }
     }
 
-    /// Readable while reading, writable while bytes wait (only writable once closing).
+    /// Readable while reading (not once closing, nor while held), writable while bytes wait.
     private func updateInterest() {
         guard !isClosed else { return }
         let waiting = output.queued > 0
-        let wanted: EventLoop.Readiness = closeAfterFlush ? (waiting ? .writable : []) : (waiting ? [.readable, .writable] : .readable)
+        let reading = !closeAfterFlush && !isHeld
+        var wanted: EventLoop.Readiness = reading ? .readable : []
+        if waiting { wanted.insert(.writable) }
         guard wanted != interest else { return }
         interest = wanted
         try? loop.change(fd, to: wanted)

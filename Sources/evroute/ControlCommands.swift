@@ -103,10 +103,11 @@ extension EvrouteCLI {
 
     /// Sends `{"command": command, …fields}` to the control socket the command line names (or
     /// the default one) and returns the answer; not reaching the daemon ends with status 1.
-    static func send(_ command: String, _ fields: [(String, JSONValue)] = [], _ p: ParsedCommandLine, what: String) throws -> JSONValue {
+    static func send(_ command: String, _ fields: [(String, JSONValue)] = [], _ p: ParsedCommandLine, what: String,
+                     timeoutSeconds: Int = 10) throws -> JSONValue {
         do {
             return try ControlClient.request(.object([("command", .string(command))] + fields),
-                                             to: p.value("control-socket") ?? ControlClient.defaultPath)
+                                             to: p.value("control-socket") ?? ControlClient.defaultPath, timeoutSeconds: timeoutSeconds)
         } catch {
             throw CommandLineExit.failure("\(what): \(error)")
         }

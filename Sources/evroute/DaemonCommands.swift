@@ -19,11 +19,14 @@ extension EvrouteCLI {
         })
 
     /// `evroute reload`: make the running daemon reload its config, and say whether it took.
+    /// The daemon answers when its compile of the config ends (off its loop; a large config takes
+    /// a second or so, and a reload already compiling is finished first), so this waits longer
+    /// for the answer than the other commands.
     static let reload = Command(
         "reload", abstract: "Make the running daemon reload its config; print the errors (file:line:col) and exit 1 when it has any.",
         options: [controlSocketOption],
         run: { p in
-            let answer = try send("reload", [], p, what: "evroute reload")
+            let answer = try send("reload", [], p, what: "evroute reload", timeoutSeconds: reloadAnswerSeconds)
             if answer["ok"]?.boolValue == true {
                 writeOut("reloaded \(answer["config"]?.stringValue ?? "the config")\n")
                 return
@@ -31,6 +34,12 @@ extension EvrouteCLI {
             for line in answer["errors"]?.arrayValue ?? [] { printError(line.stringValue ?? line.serialized) }
             throw CommandLineExit.failure("evroute reload: \(answer["error"]?.stringValue ?? answer.serialized)")
         })
+}
+
+extension EvrouteCLI {
+    /// How long `evroute reload` waits for the daemon's answer (below systemd's default 90 s for
+    /// the unit's `ExecReload=`).
+    static let reloadAnswerSeconds = 60
 }
 
 /// The status answer as text for people.
@@ -51,7 +60,8 @@ enum StatusText {
         out += "evroute \(str(s["version"])) daemon, pid \(str(s["pid"])), up \(str(s["uptime"])) s (ready after \(str(s["startup_seconds"])) s)\n"
         out += "config: \(str(s["config"])) (\(str(s["layout"]?["displays"])) display(s), \(str(s["layout"]?["screens"])) screen(s), "
         out += "\(str(s["layout"]?["regions"])) region(s), \(str(s["layout"]?["handlers"])) handler(s)); "
-        out += "reloads \(str(s["reloads"])), failed \(str(s["failed_reloads"]))\n"
+        out += "reloads \(str(s["reloads"])), failed \(str(s["failed_reloads"]))"
+        out += s["reloading"]?.boolValue == true ? "; reloading now (the config is being compiled)\n" : "\n"
         for e in s["last_reload_errors"]?.arrayValue ?? [] { out += "  last reload error: \(str(e))\n" }
         out += "input: \(str(s["input"]))\n"
 

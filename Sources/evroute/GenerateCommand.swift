@@ -61,7 +61,8 @@ extension EvrouteCLI {
             """),
         .init("Signals", """
             SIGHUP
-              reload the layout; a bad one is refused with file:line:col and the running one kept.
+              reload the layout (read and compiled off the event loop, which goes on routing); a bad
+              one is refused with file:line:col and the running one kept.
             SIGTERM, SIGINT
               cancel every touch still down, drain the plugins and exit 0.
             """),

@@ -23,17 +23,23 @@ struct ControlSocketLimitTests {
         let logFD: Int32
         var server: ControlServer!
         var requests: [String] = []
+        /// The requests whose command is `deferred`, not answered yet.
+        var pending: [ControlServer.PendingAnswer] = []
 
-        init(maximumClients: Int, idleTimeout: Timestamp.Duration, answer: JSONValue = .object([("ok", .bool(true))])) throws {
+        /// Answers every request `answer` at once, except those whose command is `deferred`,
+        /// which wait in ``pending``.
+        init(maximumClients: Int, idleTimeout: Timestamp.Duration, answer: JSONValue = .object([("ok", .bool(true))]),
+             deferred: String? = nil) throws {
             loop = try EventLoop()
             path = temporaryPath("control.sock")
             logPath = temporaryPath("control.log")
             logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             server = try ControlServer(path: path, loop: loop, log: Log(threshold: .info, fd: logFD),
-                                       maximumClients: maximumClients, idleTimeout: idleTimeout) { [unowned self] request in
+                                       maximumClients: maximumClients, idleTimeout: idleTimeout,
+                                       answering: { [unowned self] request, reply in
                 requests.append(request.serialized)
-                return answer
-            }
+                if let deferred, request["command"]?.stringValue == deferred { pending.append(reply) } else { reply.send(answer) }
+            })
         }
 
         deinit {
@@ -145,6 +151,60 @@ struct ControlSocketLimitTests {
         #expect(MonotonicClock.now() - start >= .milliseconds(400), "it had to wait for the place")
         #expect(rig.requests == ["{\"command\":\"reload\"}"])
         #expect(rig.log.contains("refused"))
+    }
+
+    @Test func anAnswerSentLaterHoldsItsConnectionsNextRequestsAndTheIdleTimeoutLetsItWait() throws {
+        // A slow request (answered later, as the daemon answers a reload when its compile ends)
+        // pipelined with a status, and the client's end of input right after them (as
+        // `evroute reload` sends). Meanwhile another client is served at once, and an idle one
+        // is closed by the idle timeout: the waiting client is not.
+        let rig = try Rig(maximumClients: 8, idleTimeout: .milliseconds(200), answer: .object([("ok", .bool(true)), ("n", .int(1))]),
+                          deferred: "slow")
+        let waiting = try rig.connectClient()
+        defer { close(waiting) }
+        Self.send(waiting, "{\"command\":\"slow\"}\n{\"command\":\"status\"}\n")
+        shutdown(waiting, Int32(SHUT_WR))
+        rig.run(upTo: 5) { rig.pending.count == 1 }
+        // Connected after the waiting client's last line: once it is closed as idle, the waiting
+        // one has gone at least as long without a line.
+        let idle = try rig.connectClient(), other = try rig.connectClient()
+        defer { close(idle); close(other) }
+        Self.send(other, "{\"command\":\"status\"}\n")
+        // Clients 1 (waiting), 2 (idle) and 3 (other, idle too once answered).
+        rig.run(upTo: 10) { rig.log.contains("closed client 2: no request for 0.2 s") && rig.requests.count == 2 }
+        #expect(rig.log.contains("closed client 2: no request for 0.2 s"), "\(rig.log)")
+        #expect(!rig.log.contains("closed client 1:"), "the waiting client is not idle: \(rig.log)")
+        #expect(Self.isClosedByPeer(idle))
+        #expect(rig.requests == ["{\"command\":\"slow\"}", "{\"command\":\"status\"}"], "the waiting client's status waits behind its slow request")
+        var byte: UInt8 = 0
+        #expect(recv(other, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 1, "the other client was answered at once")
+        #expect(recv(waiting, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == -1 && errno == EAGAIN, "nothing yet for the waiting client, and not closed")
+
+        // The answer comes: then its status is answered, then the connection closes.
+        rig.pending[0].send(.object([("ok", .bool(true)), ("slow", .bool(true))]))
+        rig.run(upTo: 5) { rig.requests.count == 3 }
+        #expect(rig.requests.count == 3)
+        #expect(Self.readAll(waiting) == "{\"ok\":true,\"slow\":true}\n{\"ok\":true,\"n\":1}\n")
+        #expect(Self.isClosedByPeer(waiting), "closed after its answers (its end of input came while it waited)")
+        // Answering twice, or after the client left, sends nothing and does not trap.
+        rig.pending[0].send(.object([("ok", .bool(false))]))
+        #expect(!rig.pending[0].isConnected)
+    }
+
+    @Test func aClientThatHangsUpWhileItsAnswerWaitsIsClosed() throws {
+        let rig = try Rig(maximumClients: 8, idleTimeout: .seconds(30), deferred: "slow")
+        let client = try rig.connectClient()
+        Self.send(client, "{\"command\":\"slow\"}\n")
+        rig.run(upTo: 5) { rig.pending.count == 1 }
+        #expect(rig.pending[0].isConnected)
+        close(client)
+        let wakeupsBefore = rig.loop.wakeups
+        rig.run(upTo: 5) { rig.server.clientCount == 0 }
+        #expect(rig.server.clientCount == 0)
+        #expect(!rig.pending[0].isConnected)
+        rig.pending[0].send(.object([("ok", .bool(true))]))
+        // Closed, not left reporting its hang-up on every turn of the loop: a few wakeups, not thousands.
+        #expect(rig.loop.wakeups - wakeupsBefore < 50, "\(rig.loop.wakeups - wakeupsBefore) wakeups")
     }
 
     @Test func aClientThatDoesNotReadItsAnswersIsDroppedAtTheBound() throws {

@@ -233,17 +233,7 @@ struct DaemonProcessTests {
         let rig = try Rig()
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket, marker: rig.marker))
-        // The demo recording cut after its third frame: one finger down, never lifted.
-        var kept: [Substring] = []
-        var reports = 0
-        for line in harnessRead(Self.demoTouchscreen)!.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("E:") {
-                guard reports < 3 else { break }
-                if line.contains(" 0000 0000 0000") { reports += 1 }
-            }
-            kept.append(line)
-        }
-        let recording = rig.scratch.write("finger-down.events", kept.joined(separator: "\n") + "\n")
+        let recording = rig.scratch.write("finger-down.events", Self.fingerDown())
         let daemon = try rig.start(["--replay", recording, "--keep-replay-devices", "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
@@ -262,6 +252,20 @@ struct DaemonProcessTests {
         #expect(rig.notify.wait(for: "STOPPING=1") != nil)
         #expect(daemon.waitForExit(seconds: 20) == 0)
         #expect(access(rig.marker, F_OK) != 0, "a cancelled touch did not end: the touch-ended handler did not run")
+    }
+
+    /// The demo recording cut after its third frame: one finger down, never lifted.
+    static func fingerDown() -> String {
+        var kept: [Substring] = []
+        var reports = 0
+        for line in harnessRead(demoTouchscreen)!.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("E:") {
+                guard reports < 3 else { break }
+                if line.contains(" 0000 0000 0000") { reports += 1 }
+            }
+            kept.append(line)
+        }
+        return kept.joined(separator: "\n") + "\n"
     }
 
     @Test("no devices: READY, idle without wakeups, `evroute status` shows devices and plugins")

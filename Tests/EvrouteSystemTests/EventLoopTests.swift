@@ -4,6 +4,7 @@ import Glibc
 #endif
 @testable import EvrouteSystem
 import EvrouteCore
+import Synchronization
 
 @Suite("Event loop")
 struct EventLoopTests {
@@ -28,5 +29,135 @@ struct EventLoopTests {
         // Three wakeups at most: timer (write), pipe readable, timer (kill) + signal, possibly merged.
         #expect(loop.wakeups <= 4)
         close(fds[0]); close(fds[1])
+    }
+}
+
+/// ``BackgroundJob``: work on a thread of its own, its result back on the loop.
+@Suite("Background job")
+struct BackgroundJobTests {
+    /// What the job's thread saw of itself.
+    struct ThreadFacts: Sendable {
+        var thread: pthread_t
+        var blocked: [Int32]
+        var name: String
+        var waited: UInt8
+    }
+
+    /// Reads one byte from `fd` (blocking): the work cannot end before the loop has written it.
+    static func readByte(_ fd: Int32) -> UInt8 {
+        var b: UInt8 = 0
+        while read(fd, &b, 1) < 0 && errno == EINTR {}
+        return b
+    }
+
+    static func facts(waitingOn fd: Int32) -> ThreadFacts {
+        var mask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &mask)
+        let blocked = [SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGUSR1, SIGPIPE].filter { sigismember(&mask, $0) == 1 }
+        let name = (try? SystemCall.readFile("/proc/thread-self/comm")).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        return ThreadFacts(thread: pthread_self(), blocked: blocked, name: name, waited: readByte(fd))
+    }
+
+    @Test func theWorkRunsOnItsOwnThreadWhileTheLoopRunsAndItsResultComesBackOnTheLoop() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let input = fds[0]
+        var order: [String] = []
+        var result: ThreadFacts?
+        var completionThread: pthread_t?
+        let job = try BackgroundJob(loop: loop, name: "evroute-test-job", work: { Self.facts(waitingOn: input) }) { facts in
+            order.append("completion")
+            result = facts
+            completionThread = pthread_self()
+            loop.stop()
+        }
+        #expect(job.isRunning)
+        // The work waits for this byte, which only the running loop writes.
+        loop.schedule(after: .milliseconds(10)) {
+            order.append("loop timer")
+            var b: UInt8 = 42
+            _ = write(fds[1], &b, 1)
+        }
+        let guardTimer = loop.schedule(after: .seconds(20)) { order.append("timeout"); loop.stop() }
+        loop.run()
+        loop.cancel(guardTimer)
+        #expect(order == ["loop timer", "completion"])
+        #expect(!job.isRunning)
+        let facts = try #require(result)
+        #expect(facts.waited == 42)
+        #expect(completionThread.map { pthread_equal($0, pthread_self()) != 0 } == true, "the completion runs on the loop's thread")
+        #expect(pthread_equal(facts.thread, pthread_self()) == 0, "the work ran on another thread")
+        #expect(facts.blocked == [SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGUSR1, SIGPIPE], "every signal is blocked there")
+        #expect(facts.name == "evroute-test-jo\n", "the thread's name, cut to 15 bytes")
+    }
+
+    /// Writes a byte to `fd` when released: the job's thread lets go of its work (and so of
+    /// this) only after it has handed the result over.
+    final class Sentinel: Sendable {
+        let fd: Int32
+        init(fd: Int32) { self.fd = fd }
+        deinit { var one: UInt8 = 1; _ = write(fd, &one, 1) }
+    }
+
+    /// Where ``Tracked``'s deinit ran.
+    final class Seen: Sendable {
+        let thread = Mutex<pthread_t?>(nil)
+    }
+
+    /// Notes the thread its deinit runs on.
+    final class Tracked: Sendable {
+        let seen: Seen
+        init(_ seen: Seen) { self.seen = seen }
+        deinit { seen.thread.withLock { $0 = pthread_self() } }
+    }
+
+    @Test func releaseLetsTheLastReferenceGoOnItsOwnThreadThenTellsTheLoop() throws {
+        let loop = try EventLoop()
+        let seen = Seen()
+        var object: Tracked? = Tracked(seen)
+        var doneOnLoop: Bool?
+        let job = BackgroundJob.release(&object, loop: loop) {
+            doneOnLoop = seen.thread.withLock { $0 } != nil
+            loop.stop()
+        }
+        #expect(object == nil)
+        #expect(job != nil)
+        let guardTimer = loop.schedule(after: .seconds(20)) { loop.stop() }
+        loop.run()
+        loop.cancel(guardTimer)
+        #expect(doneOnLoop == true, "done runs on the loop after the object was freed")
+        let freedOn = try #require(seen.thread.withLock { $0 })
+        #expect(pthread_equal(freedOn, pthread_self()) == 0, "freed on the job's thread, not the loop's")
+    }
+
+    @Test func aCancelledJobsResultIsDropped() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [0, 0], done: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0 && pipe(&done) == 0)
+        defer { close(fds[0]); close(fds[1]); close(done[0]); close(done[1]) }
+        let input = fds[0]
+        var completions = 0
+        // Held only by the work, so released when the thread lets go of it.
+        let job = try BackgroundJob(loop: loop, name: "cancelled", work: { [sentinel = Sentinel(fd: done[1])] () -> Int in
+            _ = sentinel
+            return Int(Self.readByte(input))
+        }) { _ in completions += 1 }
+        job.cancel()
+        #expect(!job.isRunning)
+        // Let the work end; once `done` is readable the result has been handed over, and the
+        // loop turn that sees `done` would see the handoff too, were it still watched.
+        var b: UInt8 = 7
+        _ = write(fds[1], &b, 1)
+        try loop.watch(FileDescriptor(rawValue: done[0])) { _ in
+            _ = Self.readByte(done[0])
+            loop.unwatch(FileDescriptor(rawValue: done[0]))
+            loop.schedule(after: .milliseconds(1)) { loop.stop() }
+        }
+        let guardTimer = loop.schedule(after: .seconds(20)) { loop.stop() }
+        loop.run()
+        loop.cancel(guardTimer)
+        #expect(completions == 0)
     }
 }

@@ -50,6 +50,29 @@ static inline int evroute_spawn_closefrom(posix_spawn_file_actions_t *fa, int fr
     return posix_spawn_file_actions_addclosefrom_np(fa, from);
 }
 
+// MARK: Work off the loop (BackgroundJob): an eventfd the loop watches, a named worker thread.
+#include <sys/eventfd.h>
+#include <pthread.h>
+extern int pthread_setname_np(pthread_t thread, const char *name);
+
+/// eventfd(2), non-blocking and close-on-exec: a counter another thread adds to, which the
+/// loop reads when it becomes readable.
+static inline int evroute_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+/// Names the calling thread (at most 15 bytes are kept; `ps -L`, `top -H` and /proc show it).
+static inline void evroute_name_this_thread(const char *name) {
+    char shortName[16];
+    int i = 0;
+    for (; i < 15 && name[i]; i++) shortName[i] = name[i];
+    shortName[i] = 0;
+    (void)pthread_setname_np(pthread_self(), shortName);
+}
+
+/// malloc_trim(3): gives the free memory of every malloc arena back to the kernel (whole free
+/// pages, not only the top of each heap). After a reload: the config's reader ran on its own
+/// thread, in an arena of its own, whose freed pages would otherwise stay resident.
+#include <malloc.h>
+static inline int evroute_malloc_trim(void) { return malloc_trim(0); }
+
 /// SO_PEERGROUPS (Linux 4.13+): the peer's supplementary groups, without reading /proc.
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS 59

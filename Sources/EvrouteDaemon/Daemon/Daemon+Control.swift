@@ -9,21 +9,24 @@ import EvrouteSystem
 
 extension Daemon {
     /// Answers one control request: `{"command":"status"}`, `{"command":"reload"}`, and
-    /// `{"command":"replay"}` (starts a replay held by `--replay-paused`).
+    /// `{"command":"replay"}` (starts a replay held by `--replay-paused`), and the layout commands.
     /// Every answer carries `"ok"`; a failure also `"error"` (and `"errors"` for a reload).
+    /// A reload is answered when its compile ends (``reload(answer:)``); the rest at once.
+    func answer(_ request: JSONValue, _ answer: ControlServer.PendingAnswer) {
+        if request["command"]?.stringValue == "reload" {
+            log.notice("control socket: reload requested")
+            reload(answer: answer)
+        } else {
+            answer.send(self.answer(request))
+        }
+    }
+
+    /// The answer to a request answered at once (every one but `reload`).
     func answer(_ request: JSONValue) -> JSONValue {
         if let answer = layoutControl.answer(request) { return answer }
         switch request["command"]?.stringValue {
         case "status":
             return status()
-        case "reload":
-            log.notice("control socket: reload requested")
-            let errors = reload()
-            if errors.isEmpty {
-                return .object([("ok", .bool(true)), ("config", .string(configSource)), ("reloads", .int(reloads))])
-            }
-            return .object([("ok", .bool(false)), ("error", .string("the config has errors; the previous configuration keeps running")),
-                            ("errors", .array(errors.map { .string($0) }))])
         case "replay":
             let started = startReplay()
             return started ? .object([("ok", .bool(true))])
@@ -112,6 +115,7 @@ extension Daemon {
         members.append(("config", .string(configSource)))
         members.append(("layout", summary))
         members.append(("reloads", .int(reloads)))
+        members.append(("reloading", .bool(isReloading)))
         members.append(("failed_reloads", .int(failedReloads)))
         members.append(("last_reload_errors", .array(lastReloadErrors.map { .string($0) })))
         members.append(("input", .string(input)))

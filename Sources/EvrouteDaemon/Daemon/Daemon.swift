@@ -14,11 +14,13 @@ import CLinux
 /// ``ReplayDriver`` standing in for it), the ``RoutingSession``, the plugins, the control socket
 /// and systemd notification. Routing happens on the loop thread as events arrive and never waits
 /// for a handler. The config is read in this process (libyaml, no Foundation) at start and on
-/// every reload; no child process is started for it.
+/// every reload; no child process is started for it. A reload reads and compiles it on a thread
+/// of its own (``BackgroundJob``), so a large config does not stall routing or the control
+/// socket; the new layout is swapped in on the loop.
 ///
 /// - Startup: config (errors → exit 1, each as `file:line:col`), plugins, control socket,
 ///   devices, then `READY=1` with a `STATUS=` line.
-/// - `SIGHUP` (or `{"command":"reload"}` on the control socket): reload; see ``reload()``.
+/// - `SIGHUP` (or `{"command":"reload"}` on the control socket): reload; see ``reload(answer:)``.
 /// - `SIGTERM` / `SIGINT`: `STOPPING=1`, active touches and held keys cancelled (routed to
 ///   their handlers), plugins shut down, devices closed (ungrabbed), the control socket
 ///   removed, exit 0.
@@ -63,6 +65,18 @@ public final class Daemon {
     private(set) var reloads = 0
     private(set) var failedReloads = 0
     private(set) var lastReloadErrors: [String] = []
+    /// The config being read and compiled off the loop for a reload (nil: none).
+    private var reloadJob: BackgroundJob<ConfigLoad>?
+    /// A reload was asked for while `reloadJob` ran: one more compile follows it.
+    private var reloadAgain = false
+    /// Control clients answered when `reloadJob` ends, and those answered by the compile after it
+    /// (each client is answered by the first compile that began after its request).
+    private var reloadAnswers: [ControlServer.PendingAnswer] = []
+    private var nextReloadAnswers: [ControlServer.PendingAnswer] = []
+    /// The thread freeing the layout a reload replaced (nil: none).
+    private var layoutRelease: BackgroundJob<Void>?
+    /// Whether a reload is being compiled (or one is queued behind it): `reloading` in `status`.
+    var isReloading: Bool { reloadJob != nil || reloadAgain }
     private var liveEvents = 0
     /// Raw input events routed (live and replayed).
     var inputEvents: Int { liveEvents + (replay?.eventsFed ?? 0) }
@@ -112,7 +126,7 @@ public final class Daemon {
     // MARK: Startup
 
     func start() throws {
-        let layout = try loadConfig().get()
+        let layout = try takeConfig(Daemon.readConfig(path: options.configPath)).get()
         loop = try EventLoop()
         try loop.handleSignals(Daemon.handledSignals) { [unowned self] signal in self.signalled(signal) }
 
@@ -142,7 +156,8 @@ public final class Daemon {
         session.router.observer = observer
 
         if let path = options.controlSocketPath {
-            control = try ControlServer(path: path, loop: loop, log: log) { [unowned self] request in self.answer(request) }
+            control = try ControlServer(path: path, loop: loop, log: log,
+                                        answering: { [unowned self] request, answer in self.answer(request, answer) })
         }
 
         if options.replayPaths.isEmpty {
@@ -170,19 +185,40 @@ public final class Daemon {
         ResidentCode.release()
     }
 
-    /// Reads and compiles the config in this process (logging its warnings); the errors, each as
-    /// `file:line:col: error: …`.
-    func loadConfig() -> Result<Layout, StartupError> {
+    /// What reading and compiling the config gave: the layout with the file it came from and its
+    /// warnings (each `file:line:col: message`), or the errors (each `file:line:col: error: …`).
+    /// Plain values: it is made off the loop and handed to it.
+    enum ConfigLoad: Sendable {
+        case loaded(Layout, source: String, warnings: [String])
+        case failed([String])
+    }
+
+    /// Reads and compiles the config: pure work (file reads, libyaml, the spec reader, the layout
+    /// compiler, the checks), no daemon state, so a reload runs it on a ``BackgroundJob`` thread.
+    static func readConfig(path: String?) -> ConfigLoad {
         do {
-            let (spec, layout) = try ConfigLoader.loadLayout(path: options.configPath)
-            configSource = spec.source ?? options.configPath ?? ConfigLoader.builtInName
-            // What `evroute check` warns about, in the journal at start and at each reload.
-            for w in ConfigLoader.warnings(of: layout, file: configSource) {
-                log.warning(w.line > 0 ? "\(w.file):\(w.line):\(w.column): \(w.message)" : "\(w.file): \(w.message)")
+            let (spec, layout) = try ConfigLoader.loadLayout(path: path)
+            let source = spec.source ?? path ?? ConfigLoader.builtInName
+            // What `evroute check` warns about, for the journal at start and at each reload.
+            let warnings = ConfigLoader.warnings(of: layout, file: source).map { w in
+                w.line > 0 ? "\(w.file):\(w.line):\(w.column): \(w.message)" : "\(w.file): \(w.message)"
             }
-            return .success(layout)
+            return .loaded(layout, source: source, warnings: warnings)
         } catch {
-            return .failure(StartupError(description: error.description))
+            return .failed(error.description.split(separator: "\n").map(String.init))
+        }
+    }
+
+    /// At start: logs a loaded config's warnings and takes its source as the running one's name
+    /// (the caller then runs the layout); the errors of a failed one.
+    private func takeConfig(_ load: ConfigLoad) -> Result<Layout, StartupError> {
+        switch load {
+        case .loaded(let layout, let source, let warnings):
+            configSource = source
+            for w in warnings { log.warning(w) }
+            return .success(layout)
+        case .failed(let errors):
+            return .failure(StartupError(description: errors.joined(separator: "\n")))
         }
     }
 
@@ -253,7 +289,7 @@ public final class Daemon {
         switch signal {
         case SIGHUP:
             log.notice("SIGHUP: reloading \(options.configPath ?? configSource)")
-            _ = reload()
+            reload(answer: nil)
         default:
             log.notice("signal \(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
             stop()
@@ -267,7 +303,90 @@ public final class Daemon {
         return session.now
     }
 
-    /// Reloads the config. A config with errors changes nothing (they are logged and returned,
+    /// Reloads the config. The file is read and compiled off the loop, on a ``BackgroundJob``
+    /// thread (pure work: no router, plugin, log or connection is touched there), while the loop
+    /// goes on routing and answering; the result is swapped in on the loop (``finishReload(_:)``).
+    /// `answer` (a control client's `reload`) gets the outcome then: `{"ok":true,"config":…,
+    /// "reloads":N}`, or `ok: false` with every error as `file:line:col: error: …`.
+    ///
+    /// One compile at a time. A reload asked for while one compiles starts no second one: it is
+    /// noted, and one more compile starts when the current one ends (the file may have changed
+    /// since that one read it); every client waiting then is answered by that next compile. A
+    /// storm of `SIGHUP`s costs at most the compile in flight and one queued.
+    ///
+    /// `RELOADING=1` (with `MONOTONIC_USEC`) goes to systemd when a compile starts, `READY=1` with
+    /// the new `STATUS=` when it ends, whatever its outcome.
+    public func reload(answer: ControlServer.PendingAnswer? = nil) {
+        guard !stopping else {
+            answer?.send(Daemon.reloadRefusal("the daemon is stopping"))
+            return
+        }
+        if reloadJob != nil {
+            reloadAgain = true
+            if let answer { nextReloadAnswers.append(answer) }
+            log.info("reload: a reload is being compiled; one more follows it")
+            return
+        }
+        if let answer { reloadAnswers.append(answer) }
+        startReloadCompile()
+    }
+
+    private func startReloadCompile() {
+        notifier.reloading(at: MonotonicClock.now())
+        let path = options.configPath
+        do {
+            reloadJob = try BackgroundJob(loop: loop, name: "evroute-reload", work: { Daemon.readConfig(path: path) }) {
+                [unowned self] load in finishReload(load)
+            }
+        } catch {
+            // No thread to be had (the task limit): read it here, stalling the loop as before.
+            log.warning("reload: cannot start a thread for the config (\(error.call): \(error.message)); reading it on the loop")
+            finishReload(Daemon.readConfig(path: path))
+        }
+    }
+
+    /// On the loop, when the compile is done: the swap (or the errors), the waiting clients'
+    /// answers, `READY=1`; then the queued compile, if one was asked for meanwhile.
+    private func finishReload(_ load: ConfigLoad) {
+        let started = reloadJob?.started
+        reloadJob = nil
+        let errors = swapIn(load, compileTime: started.map { MonotonicClock.now() - $0 })
+        let answer: JSONValue = errors.isEmpty
+            ? .object([("ok", .bool(true)), ("config", .string(configSource)), ("reloads", .int(reloads))])
+            : .object([("ok", .bool(false)), ("error", .string("the config has errors; the previous configuration keeps running")),
+                       ("errors", .array(errors.map { .string($0) }))])
+        let waiting = reloadAnswers
+        reloadAnswers = nextReloadAnswers
+        nextReloadAnswers = []
+        // The queued compile starts before the answers go out: answering lets a client's next
+        // request in (``LineConnection/resume()``), and a reload among those then queues behind
+        // this compile instead of starting one of its own beside it.
+        let again = reloadAgain && !stopping
+        reloadAgain = false
+        if again { startReloadCompile() }
+        for client in waiting { client.send(answer) }
+        if !again && layoutRelease == nil {
+            releaseResidentMemory()   // else once the replaced layout is freed (it checks that no compile runs)
+        }
+    }
+
+    /// After a reload (and the freeing of the layout it replaced), unless another compile runs:
+    /// the reader's and compiler's code is not run again until the next reload, and the pages of
+    /// their freed data (in the reader thread's malloc arena) would stay resident (docs/daemon.md).
+    private func releaseResidentMemory() {
+        guard reloadJob == nil, !stopping else { return }
+        let start = MonotonicClock.now()
+        ResidentCode.release()
+        ResidentCode.releaseFreeHeap()
+        log.debug("reload: resident code and free heap given back in \(Daemon.milliseconds(MonotonicClock.now() - start)) ms")
+    }
+
+    /// A reload that was not done: `ok: false` with `error`.
+    static func reloadRefusal(_ why: String) -> JSONValue {
+        .object([("ok", .bool(false)), ("error", .string("\(why); the reload was not applied"))])
+    }
+
+    /// Runs a compiled config (a config with errors changes nothing: they are logged and returned,
     /// each as `file:line:col: error: …`). A good one replaces the layout — active touches stay
     /// bound to their old regions until they end (those whose region is gone are cancelled),
     /// new touches use the new layout — and the plugins.
@@ -279,25 +398,33 @@ public final class Daemon {
     /// start after the reload.
     ///
     /// - Returns: the errors; empty when the new config is running.
-    @discardableResult
-    public func reload() -> [String] {
-        notifier.reloading(at: MonotonicClock.now())
+    private func swapIn(_ load: ConfigLoad, compileTime: Timestamp.Duration?) -> [String] {
+        let swapStart = MonotonicClock.now()
         let layout: Layout
-        switch loadConfig() {
-        case .failure(let error):
-            return reloadFailed(error.description.split(separator: "\n").map(String.init))
-        case .success(let l):
+        switch load {
+        case .failed(let errors):
+            return reloadFailed(errors)
+        case .loaded(let l, let source, let warnings):
+            for w in warnings { log.warning(w) }
+            do {
+                // Checked first: a plugin option error leaves everything as it was.
+                try plugins?.reload(layout: l)
+            } catch {
+                return reloadFailed(["\(error)"])
+            }
             layout = l
+            configSource = source
         }
-        do {
-            // Checked first: a plugin option error leaves everything as it was.
-            try plugins?.reload(layout: layout)
-        } catch {
-            return reloadFailed(["\(error)"])
-        }
-        let old = session.layout
+        var old: Layout? = session.layout
+        let rulesChanged = old?.deviceRules != layout.deviceRules
         session.replaceLayout(layout, time: currentTime)
-        if let live, old.deviceRules != layout.deviceRules {
+        // The replaced layout is freed off the loop (unless a touch still bound to it holds it);
+        // then the loop gives back what the reload left resident.
+        layoutRelease = BackgroundJob.release(&old, loop: loop) { [unowned self] in
+            layoutRelease = nil
+            releaseResidentMemory()
+        }
+        if let live, rulesChanged {
             log.notice("reload: device rules changed; reopening input devices")
             live.stop()
             self.live = nil
@@ -305,11 +432,14 @@ public final class Daemon {
         }
         reloads += 1
         lastReloadErrors = []
-        log.notice("reloaded: \(statusLine())")
-        ResidentCode.release()
+        let swapped = "swapped in on the loop in \(Daemon.milliseconds(MonotonicClock.now() - swapStart)) ms"
+        let took = compileTime.map { " (read and compiled off the loop in \(Daemon.milliseconds($0)) ms; \(swapped))" } ?? " (\(swapped))"
+        log.notice("reloaded: \(statusLine())\(took)")
         notifier.notify("READY=1", "STATUS=\(statusLine())")
         return []
     }
+
+    static func milliseconds(_ d: Timestamp.Duration) -> Int { Int(d.microseconds / 1000) }
 
     private func reloadFailed(_ errors: [String]) -> [String] {
         for line in errors { log.error("reload: \(line)") }
@@ -326,8 +456,23 @@ public final class Daemon {
         guard !stopping else { return }
         stopping = true
         notifier.stopping()
+        abandonReload()
         shutdown()
         loop.stop()
+    }
+
+    /// Stopping while a reload compiles: its result is dropped (the thread is not waited for: it
+    /// only computes, and ends with the process), and the clients waiting for it are told.
+    private func abandonReload() {
+        guard let job = reloadJob else { return }
+        job.cancel()
+        reloadJob = nil
+        reloadAgain = false
+        log.notice("stopping: the reload being compiled is abandoned")
+        let waiting = reloadAnswers + nextReloadAnswers
+        reloadAnswers = []
+        nextReloadAnswers = []
+        for client in waiting { client.send(Daemon.reloadRefusal("the daemon is stopping")) }
     }
 
     private func shutdown() {

@@ -22,7 +22,44 @@ import EvrouteSystem
 /// completes no request for ``idleTimeout`` is closed; a request line is at most
 /// ``maximumRequest`` bytes; a client that lets more than ``maximumQueuedAnswers`` bytes of
 /// answers pile up is disconnected. Each is logged.
+///
+/// Answers later: a request's handler gets a ``PendingAnswer`` and may keep it (the daemon's
+/// `reload` is answered when its compile, off the loop, ends). Meanwhile that connection is held
+/// (``LineConnection/hold()``): its later requests wait and are answered in order after it, and
+/// the idle timeout does not close it; every other connection is served as usual.
 public final class ControlServer {
+    /// The answer to one request, sent once with ``send(_:)``: at once by most handlers, or
+    /// later. Until it is sent, the request's connection is held. Sending after the client left
+    /// does nothing (the answer is dropped).
+    public final class PendingAnswer {
+        private weak var server: ControlServer?
+        private weak var connection: LineConnection?
+        /// Whether ``send(_:)`` was called.
+        public private(set) var isAnswered = false
+        /// Whether the connection was held for this answer.
+        fileprivate var holds = false
+
+        fileprivate init(server: ControlServer, connection: LineConnection) {
+            self.server = server
+            self.connection = connection
+        }
+
+        /// Whether the client is still connected to get it.
+        public var isConnected: Bool { connection.map { !$0.isClosed } ?? false }
+
+        /// Sends the answer (the first call only) and lets the connection's next request in.
+        public func send(_ answer: JSONValue) {
+            guard !isAnswered else { return }
+            isAnswered = true
+            guard let server, let connection, !connection.isClosed else { return }
+            server.respond(connection, answer)
+            if holds {
+                holds = false
+                connection.resume()
+            }
+        }
+    }
+
     /// A failure to set the socket up.
     public struct SetupError: Error, CustomStringConvertible {
         public var description: String
@@ -30,8 +67,8 @@ public final class ControlServer {
 
     /// The socket's path.
     public let path: String
-    /// Answers one request. Runs on the event loop.
-    public var handleRequest: (JSONValue) -> JSONValue
+    /// Answers one request, through its ``PendingAnswer`` (now or later). Runs on the event loop.
+    public var handleRequest: (JSONValue, PendingAnswer) -> Void
     /// Requests answered so far.
     public private(set) var requests = 0
 
@@ -64,9 +101,19 @@ public final class ControlServer {
     /// listens on `path`. A stale socket file left by a dead daemon is replaced; a live one
     /// (something answers on it) is an error, as is a path that exists and is not a socket.
     /// `maximumClients` and `idleTimeout` are for tests; the daemon uses the defaults.
+    /// `handleRequest` answers every request at once.
+    public convenience init(path: String, loop: EventLoop, log: Log, maximumClients: Int = ControlServer.maximumClients,
+                            idleTimeout: Timestamp.Duration = ControlServer.idleTimeout,
+                            handleRequest: @escaping (JSONValue) -> JSONValue) throws(SetupError) {
+        try self.init(path: path, loop: loop, log: log, maximumClients: maximumClients, idleTimeout: idleTimeout,
+                      answering: { request, answer in answer.send(handleRequest(request)) })
+    }
+
+    /// As above, with a handler that answers through the ``PendingAnswer`` it is given, at once
+    /// or later.
     public init(path: String, loop: EventLoop, log: Log, maximumClients: Int = ControlServer.maximumClients,
                 idleTimeout: Timestamp.Duration = ControlServer.idleTimeout,
-                handleRequest: @escaping (JSONValue) -> JSONValue) throws(SetupError) {
+                answering handleRequest: @escaping (JSONValue, PendingAnswer) -> Void) throws(SetupError) {
         self.path = path
         self.log = log
         self.handleRequest = handleRequest
@@ -123,7 +170,13 @@ public final class ControlServer {
         }
         connection.onLine = { [unowned self, unowned connection] line in
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { return }
-            respond(connection, answer(String(decoding: line, as: UTF8.self)))
+            let answer = PendingAnswer(server: self, connection: connection)
+            handle(String(decoding: line, as: UTF8.self), answer)
+            if !answer.isAnswered && !connection.isClosed {
+                // Answered later: the connection's next requests wait for this one.
+                answer.holds = true
+                connection.hold()
+            }
         }
         connection.onIdle = { [unowned self, unowned connection] in
             log.info("control socket: closed client \(connection.number): no request for \(connection.idleTimeout.map { "\($0.seconds)" } ?? "?") s")
@@ -151,17 +204,20 @@ public final class ControlServer {
         return supplementaryGroups().contains(group)
     }
 
-    private func answer(_ line: String) -> JSONValue {
+    private func handle(_ line: String, _ answer: PendingAnswer) {
         requests += 1
+        let request: JSONValue
         do {
-            return handleRequest(try JSONValue.parse(line))
+            request = try JSONValue.parse(line)
         } catch {
-            return .object([("ok", .bool(false)), ("error", .string("\(error)"))])
+            answer.send(.object([("ok", .bool(false)), ("error", .string("\(error)"))]))
+            return
         }
+        handleRequest(request, answer)
     }
 
     /// Queues one answer line; a client that lets answers pile up past the bound is dropped.
-    private func respond(_ connection: LineConnection, _ response: JSONValue) {
+    fileprivate func respond(_ connection: LineConnection, _ response: JSONValue) {
         do {
             try connection.send(Array((response.serialized + "\n").utf8))
         } catch .overLimit {
