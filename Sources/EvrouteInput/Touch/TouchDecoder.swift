@@ -25,6 +25,9 @@ public final class TouchDecoder {
     public let touchProtocol: TouchProtocol
     /// Device → display mapping of the axes the protocol uses; nil for non-touch devices.
     public let mapper: CoordinateMapper?
+    /// Whether the device speaks a touch protocol (``mapper`` is set): checked per event
+    /// without copying the mapper out of its optional.
+    private let decodes: Bool
 
     private let reportsPressure: Bool
     private let reportsMajor: Bool
@@ -47,6 +50,10 @@ public final class TouchDecoder {
     // Protocol B
     @exclusivity(unchecked) private var slots: [SlotState] = []
     @exclusivity(unchecked) private var currentSlot = 0
+    /// Slots below 64 that events of the current frame addressed (bit per slot).
+    @exclusivity(unchecked) private var touchedSlots: UInt64 = 0
+    /// An event of the current frame addressed a slot of 64 or beyond.
+    @exclusivity(unchecked) private var touchedSlotsBeyondMask = false
 
     // Protocol A
     @exclusivity(unchecked) private var matcher = ContactMatcher()
@@ -110,6 +117,7 @@ public final class TouchDecoder {
         } else {
             mapper = nil
         }
+        decodes = mapper != nil
         if case .slots(let count) = touchProtocol {
             slots = Array(repeating: SlotState(), count: count)
             currentSlot = initialSlot
@@ -135,7 +143,7 @@ public final class TouchDecoder {
 
     /// Feeds one event; returns a frame on a `SYN_REPORT` that changed any contact.
     public func feed(_ event: InputEvent) -> TouchFrameInput? {
-        guard mapper != nil else { return nil }
+        guard decodes else { return nil }
         if event.type == EventType.syn {
             switch event.code {
             case SynCode.report:
@@ -277,6 +285,7 @@ public final class TouchDecoder {
             currentSlot = Int(event.value)
             return
         }
+        if currentSlot >= 0 && currentSlot < 64 { touchedSlots |= 1 << UInt64(currentSlot) } else { touchedSlotsBeyondMask = true }
         guard currentSlot >= 0 && currentSlot < slots.count else {
             // A contact the slot limit leaves out: counted and said once, never silently.
             if event.code == AbsCode.mtTrackingID, event.value >= 0, currentSlot >= slots.count {
@@ -298,7 +307,27 @@ public final class TouchDecoder {
     }
 
     private func finishSlots() {
-        for index in slots.indices where slots[index].interrupted || slots[index].changed {
+        // Only the slots this frame's events touched can have changed: below 64, a bit each,
+        // visited in slot order; beyond (devices with more slots), every slot.
+        if touchedSlotsBeyondMask {
+            touchedSlotsBeyondMask = false
+            touchedSlots = 0
+            for index in slots.indices { finishSlot(index) }
+            return
+        }
+        var mask = touchedSlots
+        touchedSlots = 0
+        while mask != 0 {
+            let index = mask.trailingZeroBitCount
+            mask &= mask - 1
+            if index < slots.count { finishSlot(index) }
+        }
+    }
+
+    @inline(__always)
+    private func finishSlot(_ index: Int) {
+        guard slots[index].interrupted || slots[index].changed else { return }
+        do {
             var slot = slots[index]
             if slot.contact > 0 && slot.interrupted {
                 // Lifted (or replaced by a new tracking ID): ends where it was last seen; a lift
