@@ -129,12 +129,10 @@ public enum JSONText {
     @inlinable
     public static func writeInteger(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         if v < 10 { p[0] = UInt8(truncatingIfNeeded: 0x30 + v); return 1 }
-        var length = 1
-        var limit: UInt64 = 10
+        var length = 2
+        var limit: UInt64 = 100
         while length < 20 && v >= limit { length += 1; limit = limit &* 10 }
-        var n = v
-        var i = length
-        repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10); n /= 10 } while i > 0
+        writeDigits(v, count: length, endingAt: p + length)
         return length
     }
 
@@ -155,11 +153,32 @@ public enum JSONText {
         if fraction == 0 { p[length] = UInt8(ascii: "0"); return length + 1 }
         var digits = decimals
         while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        var i = length + digits
-        let end = i
-        repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: 0x30 + fraction % 10); fraction /= 10 } while i > length
-        return end
+        writeDigits(fraction, count: digits, endingAt: p + length + digits)
+        return length + digits
     }
+
+    /// Writes the last `count` decimal digits of `v` (leading zeros included) so that they end
+    /// just before `end`, two digits per division.
+    @inlinable
+    static func writeDigits(_ v: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var n = v
+        var p = end
+        var left = count
+        while left >= 2 {
+            let r = Int(truncatingIfNeeded: n % 100)
+            n /= 100
+            p -= 2
+            p[0] = pairs[2 &* r]
+            p[1] = pairs[2 &* r &+ 1]
+            left -= 2
+        }
+        if left == 1 { (p - 1).pointee = UInt8(truncatingIfNeeded: 0x30 + n % 10) }
+    }
+
+    /// "00", "01", … "99" in a row: the two digits of each value below 100.
+    @usableFromInline
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// Runs `write` on `capacity` bytes of stack and `use` on what it wrote.
     @inlinable

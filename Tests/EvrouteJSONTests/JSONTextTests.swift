@@ -133,4 +133,42 @@ struct JSONTextTests {
         #expect(text { JSONText.appendFixed(-1, decimals: 6, to: &$0) } == "-0.000001")
         #expect(text { JSONText.appendFixed(Int64.min, decimals: 3, to: &$0) } == "-9223372036854775.808")
     }
+
+    /// The formatter writes two digits per division: every digit count, both signs and every
+    /// number of decimals against Swift's own integer description (an independent reference).
+    @Test func integersAndFixedPointAgreeWithSwiftsDescription() {
+        var values: [Int64] = [0, 1, -1, 9, 10, 99, 100, 101, 999, 1000, Int64.max, Int64.min, Int64.max - 1]
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -(power - 1), -power]
+        }
+        for _ in 0..<2000 {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            let v = Int64(bitPattern: x) >> Int64(x % 60)
+            values.append(v)
+        }
+        for v in values {
+            var out: [UInt8] = []
+            JSONText.appendInteger(v, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == String(v))
+            for decimals in 1...18 {
+                var fixed: [UInt8] = []
+                JSONText.appendFixed(v, decimals: decimals, to: &fixed)
+                #expect(String(decoding: fixed, as: UTF8.self) == Self.reference(v, decimals: decimals), "\(v) \(decimals)")
+            }
+        }
+    }
+
+    /// `units` × 10^-`decimals` from the integer's digits: the point moved, trailing zeros trimmed.
+    static func reference(_ units: Int64, decimals: Int) -> String {
+        var digits = String(units.magnitude)
+        if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
+        var whole = String(digits.dropLast(decimals))
+        var fraction = String(digits.suffix(decimals))
+        while fraction.count > 1, fraction.hasSuffix("0") { fraction.removeLast() }
+        if whole.isEmpty { whole = "0" }
+        return (units < 0 ? "-" : "") + whole + "." + fraction
+    }
 }
