@@ -171,16 +171,21 @@ fuzz: deps
 # Benchmarks (SPEC §7): a separate package in Benchmarks/ (package-benchmark, malloc counters on).
 # Prints every figure; see docs/performance.md. A few seconds per benchmark, plus the first build.
 bench: deps
-	@dpkg-query -W -f='$${Status}' libjemalloc-dev 2>/dev/null | grep -q "ok installed" || { \
-		echo "installing: libjemalloc-dev"; \
+	@missing=""; for p in libjemalloc-dev valgrind; do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
 		if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
-		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjemalloc-dev || \
-		{ $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjemalloc-dev; }; \
-	}
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || \
+		{ $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }; \
+	fi
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --no-progress
 	$(MAKE) release
 	@echo "== daemon: start-up to READY=1, idle RSS and CPU (release, static Swift runtime)"
 	python3 scripts/bench-daemon.py $(BUILD)/release/evroute config/minimal.yaml
+	@echo "== the live path's instructions per event: decode, route, dispatch, log line (callgrind)"
+	scripts/bench-live-path.sh $(BUILD)/release/evroute
 	@echo "== daemon: reload of a 4 MiB config (40,001 regions) - the loop's longest silence meanwhile, the reload's time"
 	python3 scripts/bench-reload.py $(BUILD)/release/evroute
 ifeq ($(VM_CAPABLE),yes)

@@ -11,7 +11,7 @@ import EvrouteSystem
 final class LogPlugin: Plugin {
     let spec: PluginSpec
     private let context: PluginContext
-    private(set) var statistics: PluginStatistics
+    @exclusivity(unchecked) private(set) var statistics: PluginStatistics
 
     init(spec: PluginSpec, context: PluginContext) {
         self.spec = spec
@@ -26,7 +26,7 @@ final class LogPlugin: Plugin {
     /// Each line's tail (` REGION → RESPONDER [PLUGIN] OPTIONS device RULE`), made once per
     /// place: it depends only on the layout, the bound region, the responder, the handler and
     /// the device, and writing its names anew for every event was most of a line's cost.
-    private var tails = LogLineTails()
+    @exclusivity(unchecked) private var tails = LogLineTails()
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         statistics.handled += 1
