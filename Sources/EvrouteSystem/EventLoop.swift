@@ -28,13 +28,15 @@ public final class EventLoop {
     private let epfd: FileDescriptor
     private let timerfd: FileDescriptor
     private var signalfd = FileDescriptor.invalid
-    private var handlers: [FileDescriptor: (Readiness) -> Void] = [:]
+    /// The callback of each watched descriptor, indexed by its number (descriptors are small
+    /// integers: a wake-up finds its callback without hashing).
+    @exclusivity(unchecked) private var handlers: [((Readiness) -> Void)?] = []
     private var signalHandlers: [Int32: (Int32) -> Void] = [:]
     private var signalMask = sigset_t()
-    private var timers: [(deadline: Timestamp, id: Int, fire: () -> Void)] = []
-    private var armedDeadline: Timestamp?
+    @exclusivity(unchecked) private var timers: [(deadline: Timestamp, id: Int, fire: () -> Void)] = []
+    @exclusivity(unchecked) private var armedDeadline: Timestamp?
     private var nextTimerID = 1
-    private var stopping = false
+    @exclusivity(unchecked) private var stopping = false
     /// Called after the callbacks of each wakeup (e.g. to flush buffered output once per burst).
     public var afterWakeup: (() -> Void)?
     /// Output that may wait a little (log lines, a dry-run's trace): written when the loop has
@@ -57,7 +59,7 @@ public final class EventLoop {
     }
     /// See ``LazyFlush``; nil: nothing is deferred.
     public var lazyFlush: LazyFlush?
-    private var flushDeadline: Timestamp?
+    @exclusivity(unchecked) private var flushDeadline: Timestamp?
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
     public private(set) var wakeups = 0
 
@@ -87,8 +89,10 @@ public final class EventLoop {
 
     /// Calls `handler` whenever `fd` is ready (level-triggered). Hang-up is always reported.
     public func watch(_ fd: FileDescriptor, for readiness: Readiness = .readable, _ handler: @escaping (Readiness) -> Void) throws(SystemError) {
-        try control(handlers[fd] != nil ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, readiness)
-        handlers[fd] = handler
+        try control(isWatching(fd) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, readiness)
+        let index = Int(fd.rawValue)
+        if index >= handlers.count { handlers += Array(repeating: nil, count: index + 1 - handlers.count) }
+        handlers[index] = handler
     }
 
     /// Changes what `fd` is watched for (e.g. add `.writable` while output is queued).
@@ -97,13 +101,23 @@ public final class EventLoop {
     }
 
     /// Whether `fd` is watched.
-    public func isWatching(_ fd: FileDescriptor) -> Bool { handlers[fd] != nil }
+    public func isWatching(_ fd: FileDescriptor) -> Bool {
+        let index = Int(fd.rawValue)
+        return index >= 0 && index < handlers.count && handlers[index] != nil
+    }
 
     /// Stops watching `fd` (call before closing it).
     public func unwatch(_ fd: FileDescriptor) {
-        guard handlers.removeValue(forKey: fd) != nil else { return }
+        guard isWatching(fd) else { return }
+        handlers[Int(fd.rawValue)] = nil
         var ev = epoll_event()
         _ = epoll_ctl(epfd.rawValue, EPOLL_CTL_DEL, fd.rawValue, &ev)
+    }
+
+    @inline(__always)
+    private func handler(of fd: FileDescriptor) -> ((Readiness) -> Void)? {
+        let index = Int(fd.rawValue)
+        return index >= 0 && index < handlers.count ? handlers[index] : nil
     }
 
     /// Delivers `signals` through a signalfd (they are blocked for normal delivery) to `handler`.
@@ -222,7 +236,7 @@ public final class EventLoop {
                 let ready = Readiness(rawValue: events[i].events)
                 if fd == timerfd { fireDueTimers() }
                 else if fd == signalfd { drainSignals() }
-                else if let h = handlers[fd] { h(ready) }
+                else if let h = handler(of: fd) { h(ready) }
                 if stopping { break }
             }
             afterWakeup?()

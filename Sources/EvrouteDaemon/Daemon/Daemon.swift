@@ -77,7 +77,7 @@ public final class Daemon {
     private var layoutRelease: BackgroundJob<Void>?
     /// Whether a reload is being compiled (or one is queued behind it): `reloading` in `status`.
     var isReloading: Bool { reloadJob != nil || reloadAgain }
-    private var liveEvents = 0
+    @exclusivity(unchecked) private var liveEvents = 0
     /// Raw input events routed (live and replayed).
     var inputEvents: Int { liveEvents + (replay?.eventsFed ?? 0) }
     private var exitStatus: Int32 = 0
@@ -227,7 +227,10 @@ public final class Daemon {
             let source = try LiveInputSource(rules: rules)
             source.onError = { [log] error in log.warning("input: \(error)") }
             live = source
-            try source.start(in: loop) { [unowned self] item in
+            // Per event: the daemon owns the source and stops it before it goes (unowned(unsafe):
+            // no reference-count check per event), and the session is taken as it is now.
+            let session = self.session!
+            try source.start(in: loop) { [unowned(unsafe) self] item in
                 if case .event = item { liveEvents += 1 }
                 session.handle(item)
             }

@@ -149,9 +149,9 @@ public final class EvdevDevice {
 
     /// How many events one `read(2)` takes at most.
     public static let readBatch = 64
-    private var readBuffer = [input_event](repeating: input_event(), count: EvdevDevice.readBatch)
+    @exclusivity(unchecked) private var readBuffer = [input_event](repeating: input_event(), count: EvdevDevice.readBatch)
     /// The keys this reader has seen down (for the key differences of a resync).
-    private var keysDown = KeyBits()
+    @exclusivity(unchecked) private var keysDown = KeyBits()
 
     /// After `SYN_DROPPED`: discards what is still queued, reads the device's state and states
     /// it (see ``readAvailable(into:)``).

@@ -74,10 +74,20 @@ public final class LiveInputSource {
 
     private let context: UdevContext
     private let monitor: UdevMonitor
-    private var open: [DeviceID: (device: EvdevDevice, info: LiveDevice)] = [:]
+    /// An open device and what is known of it (a reference: a wake-up reads through it without
+    /// copying the description).
+    private final class OpenDevice {
+        let device: EvdevDevice
+        let info: LiveDevice
+        init(device: EvdevDevice, info: LiveDevice) {
+            self.device = device
+            self.info = info
+        }
+    }
+    private var open: [DeviceID: OpenDevice] = [:]
     private var idByPath: [String: DeviceID] = [:]
     /// Events of one read, reused across reads.
-    private var readBuffer: [InputEvent] = []
+    @exclusivity(unchecked) private var readBuffer: [InputEvent] = []
     private var loop: EventLoop?
     private var deliver: (InputItem) -> Void = { _ in }
 
@@ -144,8 +154,8 @@ public final class LiveInputSource {
 
     /// Reads everything pending on a device, each event delivered as it is read from a buffer
     /// reused across calls (the steady-state read path allocates nothing).
-    private func readDevice(_ id: DeviceID) {
-        guard let entry = open[id] else { return }
+    private func readDevice(_ entry: OpenDevice) {
+        let id = entry.info.id
         readBuffer.removeAll(keepingCapacity: true)
         let result = entry.device.readAvailable(into: &readBuffer)
         for event in readBuffer { deliver(.event(id, event)) }
@@ -203,17 +213,20 @@ public final class LiveInputSource {
             }
         }
         let id = ProcessDeviceIDs.next()
+        let info = LiveDevice(id: id, path: path, syspath: candidate.syspath, description: description,
+                              kind: kind, rule: rule, isGrabbed: device.isGrabbed,
+                              fileDescriptor: device.fileDescriptor)
+        let entry = OpenDevice(device: device, info: info)
         do {
-            try loop.watch(device.fileDescriptor) { [unowned self] _ in readDevice(id) }
+            // The source unwatches every device before it goes (close, deinit): unowned(unsafe)
+            // spares the callback a reference-count check per wake-up.
+            try loop.watch(device.fileDescriptor) { [unowned(unsafe) self] _ in readDevice(entry) }
         } catch {
             onError?(error)
             device.close()
             return
         }
-        let info = LiveDevice(id: id, path: path, syspath: candidate.syspath, description: description,
-                              kind: kind, rule: rule, isGrabbed: device.isGrabbed,
-                              fileDescriptor: device.fileDescriptor)
-        open[id] = (device, info)
+        open[id] = entry
         idByPath[path] = id
         let now = MonotonicClock.now()
         deliver(.added(id, description, now))
