@@ -23,7 +23,7 @@ final class DaemonObserver: RouteObserver {
         var touchesCancelledByChanges = 0
     }
 
-    private(set) var counts = Counts()
+    @exclusivity(unchecked) private(set) var counts = Counts()
     weak var next: RouteObserver?
     private let log: Log
 
