@@ -64,6 +64,24 @@ final class GestureRecognizer {
         display = layout.screens[layout.regions[ref.region].screen].display
     }
 
+    /// The gesture parts of this recognizer's last routed event.
+    private var lastDetails: RoutedEvent.Details?
+
+    /// The gesture parts of an event of this recognizer: the box of its last event, reused
+    /// when nothing kept that event (a pan's `changed` per frame allocates nothing), else a new one.
+    func eventDetails(region: Int, values: GestureValues) -> RoutedEvent.Details {
+        // (Unique only when nothing but this recognizer holds it; false for nil.)
+        if isKnownUniquelyReferenced(&lastDetails) {
+            let box = lastDetails!
+            box.gestureRegion = region
+            box.gesture = values
+            return box
+        }
+        let box = RoutedEvent.Details(gestureRegion: region, gesture: values)
+        lastDetails = box
+        return box
+    }
+
     var isContinuous: Bool { spec.kind != .tap && spec.kind != .swipe }
 
     /// Whether it takes a new touch: only while possible (and not waiting on another
