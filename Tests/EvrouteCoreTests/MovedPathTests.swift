@@ -174,4 +174,47 @@ struct MovedPathTests {
         #expect(kept.last?.touch.pressure == 20)
         #expect(r.activeTouches.first?.pressure == 90)
     }
+
+    @Test func manyContactsKeepFindingTheirOwnTouches() throws {
+        // A finger that keeps moving while a hundred others begin (the table grows and rehashes)
+        // and end around it, and contacts whose low bits collide in the table's memo.
+        let (r, t) = makeRouter(try presented())
+        var expected: [Int: Int] = [:]                   // contact → touch id
+        var nextID = 1
+        var step: Int64 = 0
+        func begin(_ c: Int) {
+            step += 1
+            r.touch(c, .began, Double(c), 500, at: step)
+            expected[c] = nextID
+            nextID += 1
+        }
+        func end(_ c: Int) {
+            step += 1
+            r.touch(c, .ended, Double(c), 500, at: step)
+            expected[c] = nil
+        }
+        func move(_ c: Int) {
+            guard expected[c] != nil else { return }     // (a move of an unknown contact begins a touch)
+            step += 1
+            r.touch(c, .moved, Double(c) + Double(step) / 10_000, 500, at: step)   // never stationary
+            #expect(t.touchEntries.last?.touch == expected[c], "contact \(c)")
+        }
+        begin(1)
+        move(1)
+        for c in 2..<120 {
+            begin(c)
+            move(1)
+            move(c)
+            if c % 3 == 0 {
+                end(c - 1)
+                move(1)
+                move(c)
+                move(c - 2)
+            }
+            if c % 4 == 1 { move(c - 4) }
+        }
+        for c in [5, 9, 13, 1] { end(c) }
+        for c in [17, 21, 2, 3, 119, 118] { move(c) }
+        #expect(r.activeTouches.count == expected.count)
+    }
 }

@@ -82,7 +82,7 @@ extension Router {
         nextTouchID += 1
         let gesture = blocked == nil && region.map { layout.regionHasGestures[$0] } == true
             ? gestureEntry(for: touch, key: key, device: device?.info) : nil
-        touches[key] = LiveTouch(touch: touch, device: device?.info, gesture: gesture)
+        touches.insert(LiveTouch(touch: touch, device: device?.info, gesture: gesture), forKey: key)
         deliver(touch, gesture: gesture, device: device?.info, time: time)
     }
 
@@ -91,15 +91,19 @@ extension Router {
         moveTouch(at: i, sample: sample, time: time)
     }
 
-    /// The moved path: the touch is updated in place in `touches` (one hash lookup per move,
-    /// in `handle`; its device info and recognizer state are beside it, and, while nothing
-    /// else holds its previous phase, its storage is written in place).
-    func moveTouch(at i: Dictionary<TouchKey, LiveTouch>.Index, sample: ContactSample, time: Timestamp) {
-        let moved = touches.values[i].touch.apply(sample, time: time)
+    /// The moved path: the touch is updated in place in `touches` (found in `handle`: at most
+    /// one hash lookup, none while its contact is remembered); its device info and recognizer
+    /// state are beside it; while nothing else holds its previous phase, its storage is
+    /// written in place; its first taker is cached (``route(_:device:time:)``).
+    func moveTouch(at i: TouchTable.Index, sample: ContactSample, time: Timestamp) {
+        let moved = touches[i].touch.apply(sample, time: time)
         // A stationary touch is part of the frame, not an event of its own (as in UIKit).
-        if moved {
-            let live = touches.values[i]
-            deliver(live.touch, gesture: live.gesture, device: live.device, time: time)
+        guard moved else { return }
+        let live = touches[i]
+        if let gesture = live.gesture {
+            deliverThroughGestures(live.touch, entry: gesture, device: live.device, time: time)
+        } else {
+            route(live.touch, device: live.device, time: time)
         }
     }
 
@@ -158,7 +162,8 @@ extension Router {
     /// the kind `touch moved` are the same for every move until the chain generation changes,
     /// so the chain is walked once per generation, not once per move. What happens at the
     /// taker (a dispatcher declining, and the walk going on) is unchanged.
-    func route(_ touch: consuming Touch, device: DeviceInfo?, time: Timestamp) {
+    @inline(__always)
+    func route(_ touch: consuming Touch, device: consuming DeviceInfo?, time: Timestamp) {
         let s = touch.storage
         let phase = s.values.phase
         let start: ResponderID?

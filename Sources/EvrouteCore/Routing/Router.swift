@@ -73,8 +73,9 @@ public final class Router {
     }
 
     @exclusivity(unchecked) var devices: [DeviceID: DeviceState] = [:]
-    /// Active touches: the one lookup a moved sample costs.
-    @exclusivity(unchecked) var touches: [TouchKey: LiveTouch] = [:]
+    /// Active touches: the one lookup a moved sample costs (none while its contact is
+    /// remembered, see ``TouchTable``).
+    @exclusivity(unchecked) var touches = TouchTable(capacity: 32)
     @exclusivity(unchecked) var heldKeys: [KeyKey: HeldKey] = [:]
     @exclusivity(unchecked) var regionTouchCounts: [RegionKey: Int] = [:]
     @exclusivity(unchecked) var exclusive: [ExclusiveState]
@@ -127,7 +128,6 @@ public final class Router {
         lastTap = Array(repeating: nil, count: layout.displays.count)
         screenStacks = Router.initialStacks(layout)
         firstResponders = Array(repeating: nil, count: layout.screens.count)
-        touches.reserveCapacity(32)
         regionTouchCounts.reserveCapacity(32)
     }
 
@@ -174,6 +174,9 @@ public final class Router {
         guard let observer else { return }
         let record = RouteRecord.routed(event, handledBy: responder, handler: handler)
         observer.record(record)
+        // Taken apart again rather than destroyed whole (the optimizer destroys a whole record
+        // through its type metadata, several times slower).
+        if case .routed(let e, _, let h) = consume record { _ = consume e; _ = consume h }
     }
 
     // MARK: Devices
@@ -185,7 +188,7 @@ public final class Router {
         // The device's touches carry its info from now on (a device registered again, or a
         // touch of a device registered late).
         if !touches.isEmpty {
-            for i in touches.indices where touches.keys[i].device == info.id { touches.values[i].device = info }
+            for i in touches.indices where touches.key(at: i).device == info.id { touches[i].device = info }
         }
         emit(.deviceAdded(info, time: time))
     }
@@ -204,7 +207,7 @@ public final class Router {
 
     /// Cancels a device's touches, oldest first.
     func cancelTouches(ofDevice id: DeviceID, time: Timestamp) {
-        for (key, _) in touches.sorted(by: { $0.value.touch.id < $1.value.touch.id }) where key.device == id {
+        for (key, _) in touches.sortedByTouchID() where key.device == id {
             finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
         }
     }
@@ -245,7 +248,7 @@ public final class Router {
     /// cancelled touches' phases.
     func swapLayout(to new: Layout, time: Timestamp) -> (cancelled: Int, unfocused: [Int]) {
         var cancelled = 0
-        for (key, live) in touches.sorted(by: { $0.value.touch.id < $1.value.touch.id }) {
+        for (key, live) in touches.sortedByTouchID() {
             let t = live.touch
             if let r = t.region, new.region(path: t.layout.regions[r].path) == nil {
                 finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
