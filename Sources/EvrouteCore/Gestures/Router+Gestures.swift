@@ -2,7 +2,8 @@
 /// touch as its recognizers see it. A class, made when the touch begins and kept both in
 /// `Router.gestureTouches` (by touch id, for the recognizers) and beside the touch in
 /// `Router.touches` (so a move finds it without a lookup); updated in place (no copy-on-write
-/// of its arrays, no allocation per move).
+/// of its arrays, no allocation per move). Confined to the router's event loop: no dynamic
+/// exclusivity checks on its stored properties.
 final class GestureTouch {
     enum Delivery {
         /// Phases route (possibly held back by delaying recognizers).
@@ -15,23 +16,23 @@ final class GestureTouch {
     /// The touch's id.
     let id: Int
     let key: Router.TouchKey
-    var device: DeviceInfo?
+    @exclusivity(unchecked) var device: DeviceInfo?
     /// The recognizers that track it, each with the generation that tracked it.
-    var recognizers: [(GestureRecognizer, Int)]
-    var delivery = Delivery.normal
-    var beganDelivered = false
+    @exclusivity(unchecked) var recognizers: [(GestureRecognizer, Int)]
+    @exclusivity(unchecked) var delivery = Delivery.normal
+    @exclusivity(unchecked) var beganDelivered = false
     /// The phase values the recognizers saw last. The touch itself stays the router's while it
     /// is down (a second reference to it here would make every move copy it); a recognizer
     /// that cancels it routes its `cancelled` phase from these values.
-    var lastValues: Touch.PhaseValues
+    @exclusivity(unchecked) var lastValues: Touch.PhaseValues
     /// The touch once it has ended or been cancelled by its device (the router has let it go).
-    var ended: Touch?
+    @exclusivity(unchecked) var ended: Touch?
     /// Phases waiting for delaying recognizers.
-    var queue: [Touch] = []
+    @exclusivity(unchecked) var queue: [Touch] = []
     /// The touch has ended or been cancelled by its device.
-    var finished = false
+    @exclusivity(unchecked) var finished = false
     /// Done with: removed from `Router.gestureTouches` (``Router/forget(_:)``).
-    var forgotten = false
+    @exclusivity(unchecked) var forgotten = false
 
     init(touch: Touch, key: Router.TouchKey, device: DeviceInfo?) {
         id = touch.id
@@ -192,7 +193,8 @@ extension Router {
             guard e.delivery == .normal else { e.queue.removeAll(); break }
             if !e.beganDelivered && delays(e, began: true) { break }
             if t.phase == .ended && delays(e, began: false) { break }
-            e.queue.removeFirst()
+            // (Usually the only phase: emptying keeps the buffer, removeFirst shifts the rest.)
+            if e.queue.count == 1 { e.queue.removeAll(keepingCapacity: true) } else { e.queue.removeFirst() }
             e.beganDelivered = true
             routeTouchPhase(t, device: e.device, time: max(t.timestamp, time))
             guard !e.forgotten else { return }
@@ -259,7 +261,8 @@ extension Router {
     /// then routes the `changed` events gathered.
     func finishFrame(time: Timestamp) {
         while !movedRecognizers.isEmpty {
-            let rec = movedRecognizers.removeFirst()
+            // (The last one: removeLast keeps the buffer, removeFirst shifts the rest.)
+            let rec = movedRecognizers.count == 1 ? movedRecognizers.removeLast() : movedRecognizers.removeFirst()
             apply(rec.evaluateMovement(), rec, time: time)
             syncTimer(rec)
         }
