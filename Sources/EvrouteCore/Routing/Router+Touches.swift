@@ -96,14 +96,12 @@ extension Router {
     /// state are beside it; while nothing else holds its previous phase, its storage is
     /// written in place; its first taker is cached (``route(_:device:time:)``).
     func moveTouch(at i: TouchTable.Index, sample: ContactSample, time: Timestamp) {
-        let moved = touches[i].touch.apply(sample, time: time)
         // A stationary touch is part of the frame, not an event of its own (as in UIKit).
-        guard moved else { return }
-        let live = touches[i]
-        if let gesture = live.gesture {
-            deliverThroughGestures(live.touch, entry: gesture, device: live.device, time: time)
+        guard let moved = touches.move(at: i, sample, time: time) else { return }
+        if let gesture = moved.gesture {
+            deliverThroughGestures(moved.touch, entry: gesture, device: moved.device, time: time)
         } else {
-            route(live.touch, device: live.device, time: time)
+            route(moved.touch, device: moved.device, time: time)
         }
     }
 

@@ -44,6 +44,21 @@ struct TouchTable {
         _modify { yield &dictionary.values[i] }
     }
 
+    /// Applies a moved sample to the touch at `i` in place (``Touch/apply(_:time:)``) and, when
+    /// it moved, returns what its event needs — without copying the entry out whole first.
+    @inline(__always)
+    mutating func move(at i: Index, _ sample: ContactSample, time: Timestamp)
+        -> (touch: Touch, device: DeviceInfo?, gesture: GestureTouch?)? {
+        TouchTable.move(&dictionary.values[i], sample, time: time)
+    }
+
+    @inline(__always)
+    private static func move(_ live: inout Router.LiveTouch, _ sample: ContactSample, time: Timestamp)
+        -> (touch: Touch, device: DeviceInfo?, gesture: GestureTouch?)? {
+        guard live.touch.apply(sample, time: time) else { return nil }
+        return (live.touch, live.device, live.gesture)
+    }
+
     /// Where `key`'s touch is: from the memo when the table has not changed since `key` was
     /// last found, else by hashing (and remembered).
     @inline(__always)
