@@ -193,8 +193,8 @@ extension Router {
             guard e.delivery == .normal else { e.queue.removeAll(); break }
             if !e.beganDelivered && delays(e, began: true) { break }
             if t.phase == .ended && delays(e, began: false) { break }
-            // (Usually the only phase: emptying keeps the buffer, removeFirst shifts the rest.)
-            if e.queue.count == 1 { e.queue.removeAll(keepingCapacity: true) } else { e.queue.removeFirst() }
+            // (Usually the only phase: removeLast keeps the buffer, removeFirst shifts the rest.)
+            if e.queue.count == 1 { e.queue.removeLast() } else { e.queue.removeFirst() }
             e.beganDelivered = true
             routeTouchPhase(t, device: e.device, time: max(t.timestamp, time))
             guard !e.forgotten else { return }

@@ -98,9 +98,11 @@ public struct Touch: Sendable {
 
     /// Unique for the router's life.
     public var id: Int { storage.id }
+    /// The device it is on.
     public var device: DeviceID { storage.device }
     /// The input layer's contact identity on that device.
     public var contact: Int { storage.contact }
+    /// The phase it is in (the one its event routes).
     public internal(set) var phase: TouchPhase {
         get { storage.values.phase }
         set { values.phase = newValue }
@@ -110,11 +112,14 @@ public struct Touch: Sendable {
         get { storage.values.location }
         set { values.location = newValue }
     }
+    /// Where it was before this phase (display coordinates).
     public internal(set) var previousLocation: Point {
         get { storage.values.previousLocation }
         set { values.previousLocation = newValue }
     }
+    /// Where it began (display coordinates).
     public var beganLocation: Point { storage.beganLocation }
+    /// Kernel time of its beginning.
     public var beganTime: Timestamp { storage.beganTime }
     /// Kernel time of the latest change.
     public internal(set) var timestamp: Timestamp {
@@ -123,24 +128,29 @@ public struct Touch: Sendable {
     }
     /// Successive taps in place (1 for a single tap, 2 for the second of a double tap, …).
     public var tapCount: Int { storage.tapCount }
+    /// Pressure (raw device units), once the device has reported one.
     public internal(set) var pressure: Double? {
         get { storage.values.pressure }
         set { values.pressure = newValue }
     }
+    /// Major radius of the contact ellipse (display units), once reported.
     public internal(set) var majorRadius: Double? {
         get { storage.values.majorRadius }
         set { values.majorRadius = newValue }
     }
+    /// Minor radius of the contact ellipse (display units), once reported.
     public internal(set) var minorRadius: Double? {
         get { storage.values.minorRadius }
         set { values.minorRadius = newValue }
     }
+    /// Tool type (`MT_TOOL_FINGER` = 0, pen = 1, palm = 2), once reported.
     public internal(set) var toolType: Int? {
         get { storage.values.toolType }
         set { values.toolType = newValue }
     }
     /// The region it is bound to (in ``layout``), nil when it hit nothing.
     public var region: Int? { storage.region }
+    /// Its display (in ``layout``).
     public var display: Int { storage.display }
     /// The screen that was active on the display when it began.
     public var screen: Int? { storage.screen }
