@@ -1,6 +1,9 @@
-/// Per-touch delivery state for a touch whose region (or an ancestor) has recognizers.
-/// A touch as its recognizers see it. A class, so the moved path updates it in place in
-/// `Router.gestureTouches` (no copy-on-write of its arrays, no allocation per move).
+/// Per-touch delivery state for a touch whose region (or an ancestor) has recognizers: a
+/// touch as its recognizers see it. A class, made when the touch begins and kept both in
+/// `Router.gestureTouches` (by touch id, for the recognizers) and beside the touch in
+/// `Router.touches` (so a move finds it without a lookup); updated in place (no copy-on-write
+/// of its arrays, no allocation per move). Confined to the router's event loop: no dynamic
+/// exclusivity checks on its stored properties.
 final class GestureTouch {
     enum Delivery {
         /// Phases route (possibly held back by delaying recognizers).
@@ -10,24 +13,33 @@ final class GestureTouch {
         /// A recognizer took it before its `began` was delivered: nothing of it routes.
         case swallowed
     }
-    var key: Router.TouchKey
-    var device: DeviceInfo?
+    /// The touch's id.
+    let id: Int
+    let key: Router.TouchKey
+    @exclusivity(unchecked) var device: DeviceInfo?
     /// The recognizers that track it, each with the generation that tracked it.
-    var recognizers: [(GestureRecognizer, Int)]
-    var delivery = Delivery.normal
-    var beganDelivered = false
-    /// The touch's last known state.
-    var last: Touch
+    @exclusivity(unchecked) var recognizers: [(GestureRecognizer, Int)]
+    @exclusivity(unchecked) var delivery = Delivery.normal
+    @exclusivity(unchecked) var beganDelivered = false
+    /// The phase values the recognizers saw last. The touch itself stays the router's while it
+    /// is down (a second reference to it here would make every move copy it); a recognizer
+    /// that cancels it routes its `cancelled` phase from these values.
+    @exclusivity(unchecked) var lastValues: Touch.PhaseValues
+    /// The touch once it has ended or been cancelled by its device (the router has let it go).
+    @exclusivity(unchecked) var ended: Touch?
     /// Phases waiting for delaying recognizers.
-    var queue: [Touch] = []
+    @exclusivity(unchecked) var queue: [Touch] = []
     /// The touch has ended or been cancelled by its device.
-    var finished = false
+    @exclusivity(unchecked) var finished = false
+    /// Done with: removed from `Router.gestureTouches` (``Router/forget(_:)``).
+    @exclusivity(unchecked) var forgotten = false
 
-    init(key: Router.TouchKey, device: DeviceInfo?, recognizers: [(GestureRecognizer, Int)], last: Touch) {
+    init(touch: Touch, key: Router.TouchKey, device: DeviceInfo?) {
+        id = touch.id
         self.key = key
         self.device = device
-        self.recognizers = recognizers
-        self.last = last
+        recognizers = []
+        lastValues = touch.values
     }
 }
 
@@ -118,23 +130,36 @@ extension Router {
 
     // MARK: Touches
 
+    /// The recognizers' state for a touch that begins in a region that has recognizers (its
+    /// own or an ancestor's): the recognizers that take new touches now track it.
+    func gestureEntry(for t: Touch, key: TouchKey, device: DeviceInfo?) -> GestureTouch {
+        let entry = GestureTouch(touch: t, key: key, device: device)
+        for ref in t.layout.gesturePaths[t.region!] {
+            let rec = recognizer(ref, in: t.layout)
+            if rec.acceptsNewTouches { entry.recognizers.append((rec, rec.generation)) }
+        }
+        gestureTouches[t.id] = entry
+        return entry
+    }
+
+    /// Removes a touch's recognizer state once it is done with: nothing more of it routes.
+    func forget(_ entry: GestureTouch) {
+        gestureTouches[entry.id] = nil
+        entry.forgotten = true
+    }
+
     /// Hands one touch phase to the recognizers that see it, then delivers it to its region
     /// (now, later, or never) according to their state and delay/cancel options.
-    func deliverThroughGestures(_ t: Touch, key: TouchKey, device: DeviceInfo?, time: Timestamp) {
-        if t.phase == .began {
-            let entry = GestureTouch(key: key, device: device, recognizers: [], last: t)
-            for ref in t.layout.gesturePaths[t.region!] {
-                let rec = recognizer(ref, in: t.layout)
-                if rec.acceptsNewTouches { entry.recognizers.append((rec, rec.generation)) }
-            }
-            gestureTouches[t.id] = entry
-        }
-        guard let entry = gestureTouches[t.id] else {
+    func deliverThroughGestures(_ t: Touch, entry: GestureTouch, device: DeviceInfo?, time: Timestamp) {
+        guard !entry.forgotten else {
             routeTouchPhase(t, device: device, time: time)
             return
         }
-        entry.last = t
-        if t.phase.isTerminal { entry.finished = true }
+        entry.lastValues = t.values
+        if t.phase.isTerminal {
+            entry.finished = true
+            entry.ended = t
+        }
         // Queued first (routed below, or earlier if a recognizer's failure releases it), so a
         // recognizer that cancels the touch while seeing this phase drops it.
         if entry.delivery == .normal { entry.queue.append(t) }
@@ -153,29 +178,28 @@ extension Router {
             if t.phase.isTerminal, rec.generation == gen { resetIfDone(rec) }
         }
         // Then the region.
-        guard let e = gestureTouches[t.id] else { return }
-        if e.delivery == .normal {
-            flushTouch(t.id, time: time)
-        } else if e.finished {
-            gestureTouches[t.id] = nil
+        guard !entry.forgotten else { return }
+        if entry.delivery == .normal {
+            flushTouch(entry, time: time)
+        } else if entry.finished {
+            forget(entry)
         }
     }
 
     /// Routes the touch's held phases that nothing delays any more.
-    func flushTouch(_ id: Int, time: Timestamp) {
-        guard var e = gestureTouches[id] else { return }
+    func flushTouch(_ e: GestureTouch, time: Timestamp) {
+        guard !e.forgotten else { return }
         while let t = e.queue.first {
             guard e.delivery == .normal else { e.queue.removeAll(); break }
             if !e.beganDelivered && delays(e, began: true) { break }
             if t.phase == .ended && delays(e, began: false) { break }
-            e.queue.removeFirst()
+            // (Usually the only phase: removeLast keeps the buffer, removeFirst shifts the rest.)
+            if e.queue.count == 1 { e.queue.removeLast() } else { e.queue.removeFirst() }
             e.beganDelivered = true
-            gestureTouches[id] = e
             routeTouchPhase(t, device: e.device, time: max(t.timestamp, time))
-            guard let again = gestureTouches[id] else { return }
-            e = again
+            guard !e.forgotten else { return }
         }
-        gestureTouches[id] = e.finished && e.queue.isEmpty ? nil : e
+        if e.finished && e.queue.isEmpty { forget(e) }
     }
 
     func delays(_ e: GestureTouch, began: Bool) -> Bool {
@@ -187,7 +211,9 @@ extension Router {
 
     /// Flushes every touch `rec` tracks (after it failed or recognized, its delays are over).
     func releaseTouches(of rec: GestureRecognizer, time: Timestamp) {
-        for t in rec.tracked where gestureTouches[t.id] != nil { flushTouch(t.id, time: time) }
+        for t in rec.tracked {
+            if let e = gestureTouches[t.id] { flushTouch(e, time: time) }
+        }
     }
 
     /// The live recognizer for `ref` in `layout`, created on first use.
@@ -235,7 +261,8 @@ extension Router {
     /// then routes the `changed` events gathered.
     func finishFrame(time: Timestamp) {
         while !movedRecognizers.isEmpty {
-            let rec = movedRecognizers.removeFirst()
+            // (The last one: removeLast keeps the buffer, removeFirst shifts the rest.)
+            let rec = movedRecognizers.count == 1 ? movedRecognizers.removeLast() : movedRecognizers.removeFirst()
             apply(rec.evaluateMovement(), rec, time: time)
             syncTimer(rec)
         }
@@ -367,12 +394,15 @@ extension Router {
             e.queue.removeAll()
             if !e.beganDelivered {
                 e.delivery = .swallowed
-                gestureTouches[tracked.id] = e.finished ? nil : e
+                if e.finished { forget(e) }
                 continue
             }
             e.delivery = .cancelled
-            gestureTouches[tracked.id] = e.finished ? nil : e
-            var t = e.last
+            if e.finished { forget(e) }
+            // The touch as the recognizers last saw it: the router's (a touch still down; it may
+            // have had stationary samples since) or the one that ended.
+            guard var t = e.ended ?? touches[e.key].flatMap({ $0.touch.id == e.id ? $0.touch : nil }) else { continue }
+            t.values = e.lastValues
             // A touch whose end already routed is over; one whose end is held gets cancelled instead.
             t.phase = .cancelled
             t.timestamp = max(t.timestamp, time)
@@ -384,7 +414,7 @@ extension Router {
     func routeGesture(_ rec: GestureRecognizer, _ state: GestureState, time: Timestamp) {
         let event = RoutedEvent(kind: .gesture(name: rec.spec.name, state: state.rawValue), time: time, layout: rec.layout,
                                 display: rec.display, start: .region(rec.ref.region), region: rec.ref.region,
-                                gestureRegion: rec.ref.region, gesture: rec.values)
+                                details: rec.eventDetails(region: rec.ref.region, values: rec.values))
         walk(event)
     }
 }

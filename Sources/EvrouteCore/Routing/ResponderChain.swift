@@ -50,6 +50,15 @@ extension Layout {
     public func firstTaker(of event: EventKind, from start: ResponderID,
                            presentation: some PresentationLookup,
                            after skip: HandlerBinding? = nil) -> (responder: ResponderID, handler: HandlerBinding)? {
+        firstTaker(of: event, from: start, presentation: presentation, afterHandler: skip?.index)
+            .map { ($0.responder, handlers[$0.handler]) }
+    }
+
+    /// ``firstTaker(of:from:presentation:after:)`` by handler index (in ``handlers``): what the
+    /// router walks and remembers (plain data: no reference to copy).
+    @inline(__always)
+    func firstTaker(of event: EventKind, from start: ResponderID, presentation: some PresentationLookup,
+                    afterHandler skip: Int?) -> Router.Taker? {
         var cur: ResponderID? = start
         var skipping = skip != nil
         var steps = 0
@@ -57,11 +66,10 @@ extension Layout {
         while let c = cur, steps < limit {
             for h in handlerIndices(of: c) {
                 if skipping {
-                    if h == skip!.index { skipping = false }
+                    if h == skip! { skipping = false }
                     continue
                 }
-                let binding = handlers[h]
-                if binding.takes(event) { return (c, binding) }
+                if handlers[h].takes(event) { return Router.Taker(responder: c, handler: h) }
             }
             cur = nextResponder(after: c, presentation: presentation)
             steps += 1

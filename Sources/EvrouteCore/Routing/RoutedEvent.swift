@@ -1,9 +1,19 @@
 /// One event walking a responder chain: a touch phase, a key, text, an action or a gesture event.
+///
+/// Small, because every phase of every touch builds one and hands it to the observer (and to a
+/// dispatcher): the fields every event has, the touch as one reference (``Touch`` is
+/// copy-on-write), and the parts only keys, text and gesture events have (``key``, ``text``,
+/// ``gestureRegion``, ``gesture``) behind one more reference, nil for touches, actions and
+/// motion. 16 words (it was about 55); a touch phase holds three references (layout, device,
+/// touch).
 public struct RoutedEvent: Sendable {
+    /// What is routed, as handler matching sees it.
     public var kind: EventKind
+    /// Kernel time of the input (or the router's time, for actions and timers).
     public var time: Timestamp
     /// The layout whose responders the walk goes through.
     public var layout: Layout
+    /// The display it happened on (in ``layout``), if any.
     public var display: Int?
     /// Where the walk starts (the bound region, the first responder, the screen …); nil = nowhere.
     public var start: ResponderID?
@@ -11,39 +21,87 @@ public struct RoutedEvent: Sendable {
     public var region: Int?
     /// The device that produced it, if any.
     public var device: DeviceInfo?
+    /// The touch, for touch phases: its values as of this phase (see ``Touch``).
     public var touch: Touch?
-    public var key: KeyInput?
+    /// Key, text and gesture parts; nil when the event has none of them.
+    var details: Details?
+
+    /// The parts of an event that only keys, text and gesture events have. Shared between
+    /// copies of an event; the setters of ``RoutedEvent`` copy it first when it is shared, and
+    /// a recognizer reuses its own for its next event when nothing kept the last one
+    /// (``GestureRecognizer/eventDetails(region:values:)``).
+    final class Details: @unchecked Sendable {
+        var key: KeyInput?
+        var gestureRegion: Int?
+        var gesture: GestureValues?
+        var text: String?
+
+        init(key: KeyInput? = nil, gestureRegion: Int? = nil, gesture: GestureValues? = nil, text: String? = nil) {
+            self.key = key
+            self.gestureRegion = gestureRegion
+            self.gesture = gesture
+            self.text = text
+        }
+
+        func copy() -> Details { Details(key: key, gestureRegion: gestureRegion, gesture: gesture, text: text) }
+    }
+
+    /// The details to write into: this event's own (copied first when shared), or new ones.
+    private mutating func uniqueDetails() -> Details {
+        if details == nil {
+            details = Details()
+        } else if !isKnownUniquelyReferenced(&details) {
+            details = details!.copy()
+        }
+        return details!
+    }
+
+    /// The key, for key events.
+    public var key: KeyInput? {
+        get { details?.key }
+        set { uniqueDetails().key = newValue }
+    }
     /// The gesture recognizer's region, for gesture events.
-    public var gestureRegion: Int?
+    public var gestureRegion: Int? {
+        get { details?.gestureRegion }
+        set { uniqueDetails().gestureRegion = newValue }
+    }
     /// What the recognizer measured, for gesture events.
-    public var gesture: GestureValues?
+    public var gesture: GestureValues? {
+        get { details?.gesture }
+        set { uniqueDetails().gesture = newValue }
+    }
     /// The text, for text events.
-    public var text: String?
+    public var text: String? {
+        get { details?.text }
+        set { uniqueDetails().text = newValue }
+    }
     /// What a motion event carries (a sample, an orientation, a shake's phase).
     public var motion: MotionValues? {
         if case .motion(let v) = kind { return v }
         return nil
     }
 
+    /// The bound region's path, or nil.
+    public var regionPath: String? { region.map { layout.regions[$0].path } }
+}
+
+extension RoutedEvent {
+    // (In an extension, so that the struct keeps its memberwise initializer,
+    // `init(kind:time:layout:display:start:region:device:touch:details:)`, which the router
+    // uses: it builds the event in place, where an initializer written out field by field
+    // builds it on the stack and copies it out.)
+
     public init(kind: EventKind, time: Timestamp, layout: Layout, display: Int? = nil, start: ResponderID? = nil,
                 region: Int? = nil, device: DeviceInfo? = nil, touch: Touch? = nil, key: KeyInput? = nil,
                 gestureRegion: Int? = nil, gesture: GestureValues? = nil, text: String? = nil) {
-        self.kind = kind
-        self.time = time
-        self.layout = layout
-        self.display = display
-        self.start = start
-        self.region = region
-        self.device = device
-        self.touch = touch
-        self.key = key
-        self.gestureRegion = gestureRegion
-        self.gesture = gesture
-        self.text = text
+        // The details first, then every field once, in straight-line code (a branch between the
+        // field stores makes the optimizer build the event on the stack and copy it out).
+        let details = key != nil || gestureRegion != nil || gesture != nil || text != nil
+            ? Details(key: key, gestureRegion: gestureRegion, gesture: gesture, text: text) : nil
+        self.init(kind: kind, time: time, layout: layout, display: display, start: start, region: region,
+                  device: device, touch: touch, details: details)
     }
-
-    /// The bound region's path, or nil.
-    public var regionPath: String? { region.map { layout.regions[$0].path } }
 }
 
 /// What the router decided, for the trace (dry-run), the log and the control socket.

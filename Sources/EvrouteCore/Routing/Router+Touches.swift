@@ -29,7 +29,7 @@ extension Router {
                 beginTouch(key, sample: sample, time: frame.time)
             case .moved:
                 if let i = touches.index(forKey: key) {
-                    moveTouch(at: i, key: key, sample: sample, time: frame.time)
+                    moveTouch(at: i, sample: sample, time: frame.time)
                 } else if orphanedContacts.isEmpty || !orphanedContacts.contains(key) {
                     // A contact we never saw begin (a replay that starts mid-touch): it begins now.
                     beginTouch(key, sample: sample, time: frame.time)
@@ -73,45 +73,43 @@ extension Router {
            last.location.distance(to: sample.location) <= tapPolicy.multiTapDistance {
             tapCount = last.count + 1
         }
-        let touch = Touch(id: nextTouchID, device: key.device, contact: key.contact, phase: .began,
-                          location: sample.location, previousLocation: sample.location,
-                          beganLocation: sample.location, beganTime: time, timestamp: time, tapCount: tapCount,
-                          pressure: sample.pressure, majorRadius: sample.majorRadius, minorRadius: sample.minorRadius,
-                          toolType: sample.toolType, region: region, display: display, screen: screen,
-                          layout: layout, blocked: blocked, maxTravel: 0)
+        let values = Touch.PhaseValues(phase: .began, location: sample.location, previousLocation: sample.location,
+                                       timestamp: time, pressure: sample.pressure, majorRadius: sample.majorRadius,
+                                       minorRadius: sample.minorRadius, toolType: sample.toolType, maxTravel: 0)
+        let touch = Touch(id: nextTouchID, device: key.device, contact: key.contact, beganLocation: sample.location,
+                          beganTime: time, tapCount: tapCount, region: region, display: display, screen: screen,
+                          layout: layout, blocked: blocked, values: values)
         nextTouchID += 1
-        touches[key] = touch
-        deliver(touch, key: key, device: device?.info, time: time)
+        let gesture = blocked == nil && region.map { layout.regionHasGestures[$0] } == true
+            ? gestureEntry(for: touch, key: key, device: device?.info) : nil
+        touches.insert(LiveTouch(touch: touch, device: device?.info, gesture: gesture), forKey: key)
+        deliver(touch, gesture: gesture, device: device?.info, time: time)
     }
 
     func moveTouch(_ key: TouchKey, sample: ContactSample, time: Timestamp) {
         guard let i = touches.index(forKey: key) else { return }
-        moveTouch(at: i, key: key, sample: sample, time: time)
+        moveTouch(at: i, sample: sample, time: time)
     }
 
-    /// The moved path: the touch is updated in place in `touches` (one hash lookup per move,
-    /// in `handle`, and no copy of the touch out and back in).
-    func moveTouch(at i: Dictionary<TouchKey, Touch>.Index, key: TouchKey, sample: ContactSample, time: Timestamp) {
-        let moved = touches.values[i].apply(sample, time: time)
+    /// The moved path: the touch is updated in place in `touches` (found in `handle`: at most
+    /// one hash lookup, none while its contact is remembered); its device info and recognizer
+    /// state are beside it; while nothing else holds its previous phase, its storage is
+    /// written in place; its first taker is cached (``route(_:device:time:)``).
+    func moveTouch(at i: TouchTable.Index, sample: ContactSample, time: Timestamp) {
         // A stationary touch is part of the frame, not an event of its own (as in UIKit).
-        if moved { deliver(touches.values[i], key: key, device: devices[key.device]?.info, time: time) }
+        guard let moved = touches.move(at: i, sample, time: time) else { return }
+        if let gesture = moved.gesture {
+            deliverThroughGestures(moved.touch, entry: gesture, device: moved.device, time: time)
+        } else {
+            route(moved.touch, device: moved.device, time: time)
+        }
     }
 
     /// Ends or cancels a touch, routes that last phase, and forgets it.
     func finishTouch(_ key: TouchKey, change: ContactChange, location: Point?, time: Timestamp, sample: ContactSample?) {
-        guard var t = touches.removeValue(forKey: key) else { return }
-        t.previousLocation = t.location
-        if let location {
-            t.location = location
-            let travel = t.beganLocation.distance(to: location)
-            if travel > t.maxTravel { t.maxTravel = travel }
-        }
-        t.timestamp = time
-        t.phase = change == .ended ? .ended : .cancelled
-        if let s = sample {
-            if let p = s.pressure { t.pressure = p }
-            if let tool = s.toolType { t.toolType = tool }
-        }
+        guard var live = touches.removeValue(forKey: key) else { return }
+        live.touch.finish(change == .ended ? .ended : .cancelled, at: location, time: time, sample: sample)
+        let t = live.touch
         if let region = t.region, t.blocked == nil {
             // Counts are kept in the current layout (a layout change carries them over by path).
             if let current = currentRegion(region, of: t.layout) {
@@ -126,14 +124,15 @@ extension Router {
         if t.phase == .ended, let d = currentDisplay(of: t) {
             lastTap[d] = t.isTap(tapPolicy) ? TapMemory(location: t.location, time: time, count: t.tapCount) : nil
         }
-        deliver(t, key: key, device: devices[key.device]?.info, time: time)
+        deliver(t, gesture: live.gesture, device: live.device, time: time)
     }
 
-    /// Routes a touch phase, through its recognizers when its region or an ancestor has any.
+    /// Routes a touch phase, through its recognizers when its region or an ancestor has any
+    /// (`gesture`, made when it began).
     @inline(__always)
-    func deliver(_ t: consuming Touch, key: TouchKey, device: DeviceInfo?, time: Timestamp) {
-        if t.blocked == nil, let r = t.region, t.layout.regionHasGestures[r] {
-            deliverThroughGestures(t, key: key, device: device, time: time)
+    func deliver(_ t: consuming Touch, gesture: GestureTouch?, device: DeviceInfo?, time: Timestamp) {
+        if let gesture {
+            deliverThroughGestures(t, entry: gesture, device: device, time: time)
         } else {
             routeTouchPhase(t, device: device, time: time)
         }
@@ -155,21 +154,40 @@ extension Router {
     }
 
     /// Sends one touch phase up its chain (blocked touches are recorded, not delivered).
-    func route(_ touch: consuming Touch, device: DeviceInfo?, time: Timestamp) {
-        let isTap = touch.phase == .ended && touch.isTap(tapPolicy)
+    ///
+    /// A moved phase starts at the touch's cached first taker (``CachedTaker``): its chain — from
+    /// its bound region in its own layout, through the presentation as the router has it — and
+    /// the kind `touch moved` are the same for every move until the chain generation changes,
+    /// so the chain is walked once per generation, not once per move. What happens at the
+    /// taker (a dispatcher declining, and the walk going on) is unchanged.
+    @inline(__always)
+    func route(_ touch: consuming Touch, device: consuming DeviceInfo?, time: Timestamp) {
+        let s = touch.storage
+        let phase = s.values.phase
         let start: ResponderID?
-        if touch.blocked != nil {
+        if s.blocked != nil {
             start = nil
-        } else if let r = touch.region {
+        } else if let r = s.region {
             start = .region(r)
-        } else if let s = touch.screen {
-            start = .screen(s)
+        } else if let screen = s.screen {
+            start = .screen(screen)
         } else {
-            start = touch.display < touch.layout.displays.count ? .display(touch.display) : nil
+            start = s.display < s.layout.displays.count ? .display(s.display) : nil
         }
-        let phase = touch.phase, layout = touch.layout, display = touch.display, region = touch.region
-        walk(RoutedEvent(kind: .touch(phase, isTap: isTap), time: time, layout: layout,
-                         display: display, start: start, region: region, device: device, touch: touch))
+        let isTap = phase == .ended && touch.isTap(tapPolicy)
+        let kind = EventKind.touch(phase, isTap: isTap)
+        var first = FirstTaker.unknown
+        if phase == .moved, let start {
+            if let cached = s.movedTaker, cached.generation == chainGeneration {
+                first = .known(cached.taker)
+            } else {
+                let found = s.layout.firstTaker(of: kind, from: start, presentation: presentation, afterHandler: nil)
+                s.movedTaker = CachedTaker(generation: chainGeneration, taker: found)
+                first = .known(found)
+            }
+        }
+        walk(RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
+                         device: device, touch: touch, details: nil), first: first)
     }
 
     /// A `focusable` region (or the nearest focusable ancestor of the bound region) becomes

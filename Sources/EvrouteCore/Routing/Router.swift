@@ -5,7 +5,11 @@
 ///
 /// Not thread-safe by design: one event loop owns it.
 public final class Router {
-    @exclusivity(unchecked) public private(set) var layout: Layout
+    /// The current layout. Every change of it (reload, run-time region change) starts a new
+    /// chain generation (``chainGeneration``).
+    @exclusivity(unchecked) public private(set) var layout: Layout {
+        didSet { chainGeneration &+= 1 }
+    }
     public let clock: EventClock
     @exclusivity(unchecked) public weak var observer: RouteObserver?
     /// Runs handlers; nil for dry-run (the first taker counts as handled, nothing runs).
@@ -57,14 +61,35 @@ public final class Router {
         var count: Int
     }
 
+    /// A touch the router follows, with what its phases reuse.
+    struct LiveTouch {
+        var touch: Touch
+        /// The info of its device as ``devices`` has it, kept here so that a move needs no
+        /// second lookup (``addDevice(_:time:)`` refreshes it).
+        var device: DeviceInfo?
+        /// Its state among its recognizers, when it is not blocked and its region (or an
+        /// ancestor) has any; the same object as in ``gestureTouches``.
+        var gesture: GestureTouch?
+    }
+
     @exclusivity(unchecked) var devices: [DeviceID: DeviceState] = [:]
-    @exclusivity(unchecked) var touches: [TouchKey: Touch] = [:]
+    /// Active touches: the one lookup a moved sample costs (none while its contact is
+    /// remembered, see ``TouchTable``).
+    @exclusivity(unchecked) var touches = TouchTable(capacity: 32)
     @exclusivity(unchecked) var heldKeys: [KeyKey: HeldKey] = [:]
     @exclusivity(unchecked) var regionTouchCounts: [RegionKey: Int] = [:]
     @exclusivity(unchecked) var exclusive: [ExclusiveState]
     @exclusivity(unchecked) var lastTap: [TapMemory?]
     /// Per display: screens, bottom (the active root screen) to top (the presented one).
-    @exclusivity(unchecked) var screenStacks: [[Int]]
+    /// Every change (present, dismiss, show, a layout swap) starts a new chain generation.
+    @exclusivity(unchecked) var screenStacks: [[Int]] {
+        didSet { chainGeneration &+= 1 }
+    }
+    /// Bumped whenever something a touch's chain depends on changes — the current layout and
+    /// the presentation stacks (a touch's own layout, region and handlers never change) — so a
+    /// touch's cached first taker (``CachedTaker``) is valid only for the generation it was
+    /// found in.
+    @exclusivity(unchecked) var chainGeneration: UInt64 = 0
     @exclusivity(unchecked) var firstResponders: [Int?]
     @exclusivity(unchecked) var nextTouchID = 1
     /// Guards against handlers that send actions forever.
@@ -103,7 +128,6 @@ public final class Router {
         lastTap = Array(repeating: nil, count: layout.displays.count)
         screenStacks = Router.initialStacks(layout)
         firstResponders = Array(repeating: nil, count: layout.screens.count)
-        touches.reserveCapacity(32)
         regionTouchCounts.reserveCapacity(32)
     }
 
@@ -128,7 +152,7 @@ public final class Router {
     // re-entrantly in overlapping ways, so its stored properties skip Swift's dynamic
     // exclusivity checks (about a third of the cost of a moved event otherwise).
 
-    public var activeTouches: [Touch] { Array(touches.values) }
+    public var activeTouches: [Touch] { touches.values.map(\.touch) }
     /// The screen active (on top) on a display.
     public func activeScreen(onDisplay display: Int) -> Int? { screenStacks[display].last }
     /// A screen's first responder region, if any.
@@ -143,12 +167,29 @@ public final class Router {
 
     func emit(_ record: RouteRecord) { observer?.record(record) }
 
+    /// Records a walk's outcome: the event moves into its record, built only when there is an
+    /// observer (and not copied on the way to it).
+    @inline(__always)
+    func emitRouted(_ event: consuming RoutedEvent, by responder: ResponderID?, handler: HandlerBinding?) {
+        guard let observer else { return }
+        let record = RouteRecord.routed(event, handledBy: responder, handler: handler)
+        observer.record(record)
+        // Taken apart again rather than destroyed whole (the optimizer destroys a whole record
+        // through its type metadata, several times slower).
+        if case .routed(let e, _, let h) = consume record { _ = consume e; _ = consume h }
+    }
+
     // MARK: Devices
 
     /// Registers a device (its touches land on `info.display`; unknown display names fall back to the first).
     public func addDevice(_ info: DeviceInfo, time: Timestamp) {
         advanceTime(to: time)
         devices[info.id] = DeviceState(info: info, display: layout.display(named: info.display) ?? 0)
+        // The device's touches carry its info from now on (a device registered again, or a
+        // touch of a device registered late).
+        if !touches.isEmpty {
+            for i in touches.indices where touches.key(at: i).device == info.id { touches[i].device = info }
+        }
         emit(.deviceAdded(info, time: time))
     }
 
@@ -166,7 +207,7 @@ public final class Router {
 
     /// Cancels a device's touches, oldest first.
     func cancelTouches(ofDevice id: DeviceID, time: Timestamp) {
-        for (key, _) in touches.sorted(by: { $0.value.id < $1.value.id }) where key.device == id {
+        for (key, _) in touches.sortedByTouchID() where key.device == id {
             finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
         }
     }
@@ -207,7 +248,8 @@ public final class Router {
     /// cancelled touches' phases.
     func swapLayout(to new: Layout, time: Timestamp) -> (cancelled: Int, unfocused: [Int]) {
         var cancelled = 0
-        for (key, t) in touches.sorted(by: { $0.value.id < $1.value.id }) {
+        for (key, live) in touches.sortedByTouchID() {
+            let t = live.touch
             if let r = t.region, new.region(path: t.layout.regions[r].path) == nil {
                 finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
                 orphanedContacts.insert(key)
@@ -289,35 +331,69 @@ public final class Router {
     // MARK: Walking
 
     /// Walks `event`'s chain from its start, offers it to the first taker (and on, while
-    /// handlers decline), and records the outcome.
-    func walk(_ event: consuming RoutedEvent, after skip: HandlerBinding? = nil) {
-        var outcome: (responder: ResponderID, handler: HandlerBinding)?
-        if let start = event.start {
-            var skip = skip
-            let presentation = self.presentation
-            while let found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, after: skip) {
-                if let dispatcher, !found.handler.isBuiltIn,
-                   case .declined = dispatcher.dispatch(event, to: found.handler, at: found.responder) {
-                    skip = found.handler
-                    continue
-                }
-                outcome = found
-                break
-            }
-        }
-        guard let outcome, outcome.handler.isBuiltIn else {
-            // The common path: the event moves into its record, no copy.
-            emit(.routed(event, handledBy: outcome?.responder, handler: outcome?.handler))
+    /// handlers decline), and records the outcome. `first`, when given, is the first taker
+    /// already known (a touch's cached one, see ``route(_:device:time:)``): the walk starts
+    /// there; a handler that declines sends it on up the chain as always.
+    func walk(_ event: consuming RoutedEvent, after skip: Int? = nil, first: FirstTaker = .unknown) {
+        guard let outcome = taker(of: event, after: skip, first: first) else {
+            emitRouted(event, by: nil, handler: nil)
             return
         }
-        emit(.routed(copy event, handledBy: outcome.responder, handler: outcome.handler))
-        performBuiltIn(outcome.handler, for: event)
+        let handler = event.layout.handlers[outcome.handler]
+        if handler.isBuiltIn {
+            recordAndPerform(event, outcome.responder, handler)
+        } else {
+            // The common path: the event moves into its record.
+            emitRouted(event, by: outcome.responder, handler: handler)
+        }
+    }
+
+    /// The handler that takes `event`: the first taker (`first`, or found up the chain from
+    /// its start after the handler `skip`), or, while a dispatcher declines, the next one.
+    @inline(__always)
+    func taker(of event: borrowing RoutedEvent, after skip: Int?, first: FirstTaker) -> Taker? {
+        guard let start = event.start else { return nil }
+        var found: Taker?
+        if case .known(let known) = first {
+            found = known
+        } else {
+            found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: skip)
+        }
+        while let f = found {
+            if !event.layout.handlers[f.handler].isBuiltIn, let dispatcher,
+               case .declined = dispatcher.dispatch(event, to: event.layout.handlers[f.handler], at: f.responder) {
+                found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: f.handler)
+                continue
+            }
+            return f
+        }
+        return nil
+    }
+
+    /// A built-in handler took `event`: it is recorded, then the handler runs.
+    func recordAndPerform(_ event: consuming RoutedEvent, _ responder: ResponderID, _ handler: HandlerBinding) {
+        emitRouted(copy event, by: responder, handler: handler)
+        performBuiltIn(handler, for: event)
+    }
+
+    /// A responder and the handler of it that takes an event, by index in its layout's
+    /// ``Layout/handlers``: plain data, so remembering and passing it copies no reference.
+    struct Taker: Equatable {
+        var responder: ResponderID
+        var handler: Int
+    }
+
+    /// Where a walk starts: at the first taker already known (nil: nothing takes the event),
+    /// or by looking for it.
+    enum FirstTaker {
+        case unknown
+        case known(Taker?)
     }
 
     /// For asynchronous handlers that declined after being dispatched: the walk goes on from
     /// the next handler.
     public func continueRouting(_ event: RoutedEvent, after handler: HandlerBinding) {
-        walk(event, after: handler)
+        walk(event, after: handler.index)
     }
 }
 
