@@ -15,9 +15,13 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var isFinite: Bool { x.isFinite && y.isFinite }
 
     /// Euclidean distance to another point.
-    public func distance(to other: Point) -> Double {
+    public func distance(to other: Point) -> Double { squaredDistance(to: other).squareRoot() }
+
+    /// The square of ``distance(to:)`` (no square root: for comparisons and maxima).
+    @inline(__always)
+    public func squaredDistance(to other: Point) -> Double {
         let dx = other.x - x, dy = other.y - y
-        return (dx * dx + dy * dy).squareRoot()
+        return dx * dx + dy * dy
     }
 
     public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }

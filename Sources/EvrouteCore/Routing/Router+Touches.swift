@@ -75,7 +75,7 @@ extension Router {
         }
         let values = Touch.PhaseValues(phase: .began, location: sample.location, previousLocation: sample.location,
                                        timestamp: time, pressure: sample.pressure, majorRadius: sample.majorRadius,
-                                       minorRadius: sample.minorRadius, toolType: sample.toolType, maxTravel: 0)
+                                       minorRadius: sample.minorRadius, toolType: sample.toolType, maxTravelSquared: 0)
         let touch = Touch(id: nextTouchID, device: key.device, contact: key.contact, beganLocation: sample.location,
                           beganTime: time, tapCount: tapCount, region: region, display: display, screen: screen,
                           layout: layout, blocked: blocked, values: values)

@@ -26,7 +26,10 @@ public struct Touch: Sendable {
         var majorRadius: Double?
         var minorRadius: Double?
         var toolType: Int?
-        var maxTravel: Double
+        /// The square of the farthest distance from where the touch began (its square root is
+        /// taken only when ``Touch/maxTravel`` is read: the largest square root is the square
+        /// root of the largest square, to the bit, and a move then costs no square root).
+        var maxTravelSquared: Double
     }
 
     /// A touch's fixed parts, its current phase values, and the router's cache of where its
@@ -159,10 +162,7 @@ public struct Touch: Sendable {
     /// Set when the touch was not delivered (exclusive touch, single-touch region).
     public var blocked: TouchBlock? { storage.blocked }
     /// The farthest it has been from where it began.
-    public internal(set) var maxTravel: Double {
-        get { storage.values.maxTravel }
-        set { values.maxTravel = newValue }
-    }
+    public var maxTravel: Double { storage.values.maxTravelSquared.squareRoot() }
 
     /// A moved sample for this touch: location, time, phase (`moved`, or `stationary` when it
     /// did not move), the properties the sample reports, and the farthest travel. Returns
@@ -185,8 +185,8 @@ public struct Touch: Sendable {
         if let m = sample.minorRadius { v.minorRadius = m }
         if let tool = sample.toolType { v.toolType = tool }
         if moved {
-            let travel = beganLocation.distance(to: v.location)
-            if travel > v.maxTravel { v.maxTravel = travel }
+            let travel = beganLocation.squaredDistance(to: v.location)
+            if travel > v.maxTravelSquared { v.maxTravelSquared = travel }
         }
         return moved
     }
@@ -203,8 +203,8 @@ public struct Touch: Sendable {
         v.previousLocation = v.location
         if let location {
             v.location = location
-            let travel = beganLocation.distance(to: location)
-            if travel > v.maxTravel { v.maxTravel = travel }
+            let travel = beganLocation.squaredDistance(to: location)
+            if travel > v.maxTravelSquared { v.maxTravelSquared = travel }
         }
         v.timestamp = time
         v.phase = phase
@@ -220,7 +220,7 @@ public struct Touch: Sendable {
     /// Whether, having ended now, it counts as a tap under `policy`.
     public func isTap(_ policy: TapPolicy) -> Bool {
         let v = storage.values
-        return v.phase == .ended && v.maxTravel <= policy.maximumMovement && (v.timestamp - storage.beganTime) <= policy.maximumDuration
+        return v.phase == .ended && v.maxTravelSquared.squareRoot() <= policy.maximumMovement && (v.timestamp - storage.beganTime) <= policy.maximumDuration
     }
 }
 
