@@ -1,66 +1,59 @@
-/// Gives protocol-A contacts (anonymous, re-sent in full every frame) an identity across frames.
+/// Turns protocol-A frames (anonymous contacts, re-sent in full every frame) into slot frames, as
+/// mtdev does: each reported contact is matched to a contact down in the previous frame and
+/// continues in its slot, or takes a free slot; a contact no report continues is lifted.
 ///
-/// Each frame's contacts are matched to the contacts down in the previous frame: by
-/// `ABS_MT_TRACKING_ID` when every contact carries one, otherwise greedily by nearest distance
-/// (the closest remaining pair first). Unmatched old contacts ended, unmatched new ones began,
-/// matched ones moved when their values changed. Positions are smoothed by the axis fuzz the
-/// way the kernel does for slotted devices (protocol A values bypass the kernel's filter).
-/// Works in reused buffers: no allocation once the buffers have grown.
+/// Matching is by `ABS_MT_TRACKING_ID` when every contact carries one, otherwise greedily by
+/// nearest distance (the closest remaining pair first). Positions are smoothed by the axis fuzz
+/// the way the kernel does for slotted devices (protocol A values bypass the kernel's filter).
+/// Works in reused buffers: no allocation once they have grown.
 struct ContactMatcher {
     /// Contacts considered per frame; more are dropped.
     static let maximumContacts = 32
+    /// A frame's new contacts take slots that were free before it: room for a full frame
+    /// lifting and a full frame landing at once.
+    static let slotCount = 2 * maximumContacts
 
     struct Live {
-        /// The decoder's contact number; 0 until `assignContact` names a new contact.
-        var contact: Int
+        var slot: Int
+        /// As last reported (positions smoothed), with the device's tracking ID.
         var values: RawContact
-    }
-
-    enum ChangeKind { case began, moved, ended }
-
-    struct Change {
-        var kind: ChangeKind
-        var contact: Int
-        var values: RawContact
-        /// For `began`: where the contact is in `live`, to give it its number.
-        var liveIndex: Int
     }
 
     private(set) var fuzzX: Int32
     private(set) var fuzzY: Int32
-    /// The contacts down after the last `match`.
-    var live: [Live] = []
-    /// What the last `match` changed: ended ones first, then the frame's contacts in report order.
-    private(set) var changes: [Change] = []
+    /// The contacts down after the last `match`, in that frame's report order.
+    private(set) var live: [Live] = []
+    /// The slots of the contacts the last `match` lifted, in their former order.
+    private(set) var lifted: [Int] = []
     private var nextLive: [Live] = []
-    private var liveTaken: [Bool] = []
+    /// Per reported contact: the index in `live` of the contact it continues, or -1.
     private var assignment: [Int] = []
+    /// Slots no contact is in (bit per slot).
+    private var freeSlots: UInt64 = .max
 
     init(fuzz: Int32 = 0, fuzzY: Int32? = nil) {
         fuzzX = fuzz
         self.fuzzY = fuzzY ?? fuzz
         live.reserveCapacity(Self.maximumContacts)
-        changes.reserveCapacity(Self.maximumContacts * 2)
+        lifted.reserveCapacity(Self.maximumContacts)
         nextLive.reserveCapacity(Self.maximumContacts)
-        liveTaken.reserveCapacity(Self.maximumContacts)
         assignment.reserveCapacity(Self.maximumContacts)
     }
 
-    mutating func assignContact(_ contact: Int, toLiveAt index: Int) {
-        live[index].contact = contact
-    }
-
-    mutating func match(_ reported: [RawContact], byTrackingID: Bool) {
-        changes.removeAll(keepingCapacity: true)
-        liveTaken.removeAll(keepingCapacity: true)
-        liveTaken.append(contentsOf: repeatElement(false, count: live.count))
+    /// Writes one frame's reported contacts (at most ``maximumContacts``) into `slots` (of
+    /// ``slotCount``): a lifted contact's slot gets tracking ID -1, a new contact a free slot
+    /// with the slot's index as its tracking ID, a continued one its values (positions
+    /// smoothed) if they changed. Finishing ``lifted``, then ``live``'s slots reports the frame:
+    /// ended ones first, then the frame's contacts in report order.
+    mutating func match(_ reported: [RawContact], byTrackingID: Bool, into slots: inout [SlotState]) {
+        var liveTaken: UInt64 = 0
         assignment.removeAll(keepingCapacity: true)
         assignment.append(contentsOf: repeatElement(-1, count: reported.count))
 
         if byTrackingID {
             for j in reported.indices {
-                for i in live.indices where !liveTaken[i] && live[i].values.trackingID == reported[j].trackingID {
-                    liveTaken[i] = true
+                for i in live.indices where liveTaken & 1 << UInt64(i) == 0 && live[i].values.trackingID == reported[j].trackingID {
+                    liveTaken |= 1 << UInt64(i)
                     assignment[j] = i
                     break
                 }
@@ -69,7 +62,7 @@ struct ContactMatcher {
             let pairs = min(live.count, reported.count)
             for _ in 0..<pairs {
                 var best = (i: -1, j: -1, distance: UInt64.max)
-                for i in live.indices where !liveTaken[i] {
+                for i in live.indices where liveTaken & 1 << UInt64(i) == 0 {
                     for j in reported.indices where assignment[j] < 0 {
                         let distance = Self.squaredDistance(x0: live[i].values.x, y0: live[i].values.y,
                                                             x1: reported[j].x, y1: reported[j].y)
@@ -78,32 +71,54 @@ struct ContactMatcher {
                     }
                 }
                 guard best.i >= 0 else { break }
-                liveTaken[best.i] = true
+                liveTaken |= 1 << UInt64(best.i)
                 assignment[best.j] = best.i
             }
         }
 
-        for i in live.indices where !liveTaken[i] {
-            changes.append(Change(kind: .ended, contact: live[i].contact, values: live[i].values, liveIndex: -1))
+        lifted.removeAll(keepingCapacity: true)
+        for i in live.indices where liveTaken & 1 << UInt64(i) == 0 {
+            let slot = live[i].slot
+            slots[slot].pending.trackingID = -1
+            slots[slot].interrupted = true
+            lifted.append(slot)
         }
         nextLive.removeAll(keepingCapacity: true)
+        // New contacts take slots free before this frame, so a lifted slot is not reused in it.
+        var free = freeSlots
         for j in reported.indices {
             let i = assignment[j]
             if i >= 0 {
-                let old = live[i].values
+                let old = live[i]
                 var values = reported[j]
-                values.x = Self.defuzz(old.x, values.x, fuzzX)
-                values.y = Self.defuzz(old.y, values.y, fuzzY)
-                nextLive.append(Live(contact: live[i].contact, values: values))
-                if values != old {
-                    changes.append(Change(kind: .moved, contact: live[i].contact, values: values, liveIndex: nextLive.count - 1))
+                values.x = Self.defuzz(old.values.x, values.x, fuzzX)
+                values.y = Self.defuzz(old.values.y, values.y, fuzzY)
+                nextLive.append(Live(slot: old.slot, values: values))
+                if values != old.values {
+                    values.trackingID = Int32(old.slot)
+                    slots[old.slot].pending = values
+                    slots[old.slot].changed = true
                 }
             } else {
-                nextLive.append(Live(contact: 0, values: reported[j]))
-                changes.append(Change(kind: .began, contact: 0, values: reported[j], liveIndex: nextLive.count - 1))
+                let slot = free.trailingZeroBitCount
+                free &= free - 1
+                nextLive.append(Live(slot: slot, values: reported[j]))
+                var values = reported[j]
+                values.trackingID = Int32(slot)
+                slots[slot].pending = values
+                slots[slot].interrupted = true
             }
         }
+        for slot in lifted { free |= 1 << UInt64(slot) }
+        freeSlots = free
         swap(&live, &nextLive)
+    }
+
+    /// Forgets every contact (after they were cancelled): all slots are free.
+    mutating func removeAll() {
+        live.removeAll(keepingCapacity: true)
+        lifted.removeAll(keepingCapacity: true)
+        freeSlots = .max
     }
 
     /// The squared distance between two device points, for any Int32 coordinates: each
