@@ -31,7 +31,10 @@ public final class TouchDecoder {
     private let decodes: Bool
     /// The stream follows `SYN_DROPPED` with a complete resync (live devices via libevdev).
     private let appliesResync: Bool
+    /// Between `SYN_DROPPED` and the next `SYN_REPORT`.
     @exclusivity(unchecked) private var dropping = false
+    /// Dropping in a raw stream: events are discarded.
+    @exclusivity(unchecked) private var discarding = false
     /// The frame, contact numbers, counts and warnings the protocol's decoder writes to.
     private let frame: TouchFrameBuilder
     /// The protocol's decoder (a subclass; the base class for a device without touch axes).
@@ -100,27 +103,32 @@ public final class TouchDecoder {
     /// Feeds one event; returns a frame on a `SYN_REPORT` that changed any contact.
     public func feed(_ event: InputEvent) -> TouchFrameInput? {
         guard decodes else { return nil }
-        if event.type == EventType.syn {
-            switch event.code {
-            case SynCode.report:
-                if dropping {
-                    dropping = false
-                    return appliesResync ? resync(decoder.resyncedState(), at: event.time) : cancelAll(at: event.time)
-                }
-                frame.start()
-                decoder.finish()
-                return frame.finish(at: event.time)
-            case SynCode.mtReport:
-                if !dropping { decoder.closeContactReport() }
-            case SynCode.dropped:
-                dropping = true
-            default:
-                break
+        if event.type == EventType.syn { return synchronize(event) }
+        if !discarding { decoder.feed(event) }
+        return nil
+    }
+
+    /// `EV_SYN`, apart from the per-event path.
+    @inline(never)
+    private func synchronize(_ event: InputEvent) -> TouchFrameInput? {
+        switch event.code {
+        case SynCode.report:
+            if dropping {
+                dropping = false
+                discarding = false
+                return appliesResync ? resync(decoder.resyncedState(), at: event.time) : cancelAll(at: event.time)
             }
-            return nil
+            frame.start()
+            decoder.finish()
+            return frame.finish(at: event.time)
+        case SynCode.mtReport:
+            if !dropping { decoder.closeContactReport() }
+        case SynCode.dropped:
+            dropping = true
+            discarding = !appliesResync
+        default:
+            break
         }
-        if dropping && !appliesResync { return nil }
-        decoder.feed(event)
         return nil
     }
 
@@ -138,6 +146,7 @@ public final class TouchDecoder {
     /// Protocol A has no state to re-read: every live contact is cancelled.
     public func resync(_ snapshot: TouchSnapshot, at time: Timestamp) -> TouchFrameInput? {
         dropping = false
+        discarding = false
         frame.start()
         decoder.resync(snapshot)
         return frame.finish(at: time)
