@@ -5,121 +5,143 @@
 /// Matching is by `ABS_MT_TRACKING_ID` when every contact carries one, otherwise greedily by
 /// nearest distance (the closest remaining pair first). Positions are smoothed by the axis fuzz
 /// the way the kernel does for slotted devices (protocol A values bypass the kernel's filter).
-/// Works in reused buffers: no allocation once they have grown.
+/// Fixed-size storage: nothing is allocated.
 struct ContactMatcher {
     /// Contacts considered per frame; more are dropped.
     static let maximumContacts = 32
     /// A frame's new contacts take slots that were free before it: room for a full frame
     /// lifting and a full frame landing at once.
     static let slotCount = 2 * maximumContacts
-
-    struct Live {
-        var slot: Int
-        /// As last reported (positions smoothed), with the device's tracking ID.
-        var values: RawContact
-    }
+    typealias Slots = InlineArray<64, SlotState>
 
     private(set) var fuzzX: Int32
     private(set) var fuzzY: Int32
-    /// The contacts down after the last `match`, in that frame's report order.
-    private(set) var live: [Live] = []
-    /// The slots of the contacts the last `match` lifted, in their former order.
-    private(set) var lifted: [Int] = []
-    private var nextLive: [Live] = []
-    /// Per reported contact: the index in `live` of the contact it continues, or -1.
-    private var assignment: [Int] = []
+    /// The frame's contacts so far, in report order.
+    private var reported = InlineArray<32, RawContact>(repeating: RawContact())
+    private(set) var reportedCount = 0
+    private var allReportedHaveIDs = true
+    /// The slots of the contacts down, in the order the last frame reported them.
+    private var live = InlineArray<32, UInt8>(repeating: 0)
+    private(set) var liveCount = 0
+    /// Per slot: the device's tracking ID of the contact in it (a slot's own tracking ID is its index).
+    private var deviceIDs = InlineArray<64, Int32>(repeating: -1)
+    /// The slots the last `match` changed, in the order to finish them: lifted contacts (in the
+    /// order they were down), then the frame's changed contacts in report order.
+    private var changed = InlineArray<64, UInt8>(repeating: 0)
+    private(set) var changedCount = 0
     /// Slots no contact is in (bit per slot).
     private var freeSlots: UInt64 = .max
 
     init(fuzz: Int32 = 0, fuzzY: Int32? = nil) {
         fuzzX = fuzz
         self.fuzzY = fuzzY ?? fuzz
-        live.reserveCapacity(Self.maximumContacts)
-        lifted.reserveCapacity(Self.maximumContacts)
-        nextLive.reserveCapacity(Self.maximumContacts)
-        assignment.reserveCapacity(Self.maximumContacts)
     }
 
-    /// Writes one frame's reported contacts (at most ``maximumContacts``) into `slots` (of
-    /// ``slotCount``): a lifted contact's slot gets tracking ID -1, a new contact a free slot
-    /// with the slot's index as its tracking ID, a continued one its values (positions
-    /// smoothed) if they changed. Finishing ``lifted``, then ``live``'s slots reports the frame:
-    /// ended ones first, then the frame's contacts in report order.
-    mutating func match(_ reported: [RawContact], byTrackingID: Bool, into slots: inout [SlotState]) {
-        var liveTaken: UInt64 = 0
-        assignment.removeAll(keepingCapacity: true)
-        assignment.append(contentsOf: repeatElement(-1, count: reported.count))
+    var isFull: Bool { reportedCount == Self.maximumContacts }
 
-        if byTrackingID {
-            for j in reported.indices {
-                for i in live.indices where liveTaken & 1 << UInt64(i) == 0 && live[i].values.trackingID == reported[j].trackingID {
+    /// Adds a contact to the frame (at most ``maximumContacts``: check ``isFull``).
+    mutating func report(_ contact: RawContact, hasTrackingID: Bool) {
+        reported[reportedCount] = contact
+        reportedCount += 1
+        if !hasTrackingID { allReportedHaveIDs = false }
+    }
+
+    /// The `index`th slot ``match(into:)`` changed.
+    func changedSlot(_ index: Int) -> Int { Int(changed[index]) }
+
+    /// Writes the frame's contacts into `slots` and starts the next frame: a lifted contact's slot
+    /// gets tracking ID -1, a new contact a free slot (its tracking ID the slot's index), a
+    /// continued one its values (positions smoothed) if they changed. Finishing the
+    /// ``changedSlot(_:)``s in order then reports the frame.
+    mutating func match(into slots: inout Slots) {
+        let count = reportedCount, liveCount = liveCount
+        var liveTaken: UInt64 = 0
+        // Per reported contact: the index in `live` of the contact it continues, or -1.
+        var assignment = InlineArray<32, Int8>(repeating: -1)
+        if allReportedHaveIDs && count > 0 {
+            for j in 0..<count {
+                for i in 0..<liveCount where liveTaken & 1 << UInt64(i) == 0 && deviceIDs[Int(live[i])] == reported[j].trackingID {
                     liveTaken |= 1 << UInt64(i)
-                    assignment[j] = i
+                    assignment[j] = Int8(i)
                     break
                 }
             }
         } else {
-            let pairs = min(live.count, reported.count)
-            for _ in 0..<pairs {
+            for _ in 0..<min(liveCount, count) {
                 var best = (i: -1, j: -1, distance: UInt64.max)
-                for i in live.indices where liveTaken & 1 << UInt64(i) == 0 {
-                    for j in reported.indices where assignment[j] < 0 {
-                        let distance = Self.squaredDistance(x0: live[i].values.x, y0: live[i].values.y,
-                                                            x1: reported[j].x, y1: reported[j].y)
+                for i in 0..<liveCount where liveTaken & 1 << UInt64(i) == 0 {
+                    let old = slots[Int(live[i])].committed
+                    for j in 0..<count where assignment[j] < 0 {
+                        let distance = Self.squaredDistance(x0: old.x, y0: old.y, x1: reported[j].x, y1: reported[j].y)
                         // The first pair is taken even at the largest distance.
                         if best.i < 0 || distance < best.distance { best = (i, j, distance) }
                     }
                 }
                 guard best.i >= 0 else { break }
                 liveTaken |= 1 << UInt64(best.i)
-                assignment[best.j] = best.i
+                assignment[best.j] = Int8(best.i)
             }
         }
 
-        lifted.removeAll(keepingCapacity: true)
-        for i in live.indices where liveTaken & 1 << UInt64(i) == 0 {
-            let slot = live[i].slot
+        changedCount = 0
+        var lifted: UInt64 = 0
+        for i in 0..<liveCount where liveTaken & 1 << UInt64(i) == 0 {
+            let slot = Int(live[i])
             slots[slot].pending.trackingID = -1
             slots[slot].interrupted = true
-            lifted.append(slot)
+            lifted |= 1 << UInt64(slot)
+            changed[changedCount] = UInt8(slot)
+            changedCount += 1
         }
-        nextLive.removeAll(keepingCapacity: true)
         // New contacts take slots free before this frame, so a lifted slot is not reused in it.
         var free = freeSlots
-        for j in reported.indices {
-            let i = assignment[j]
-            if i >= 0 {
-                let old = live[i]
-                var values = reported[j]
-                values.x = Self.defuzz(old.values.x, values.x, fuzzX)
-                values.y = Self.defuzz(old.values.y, values.y, fuzzY)
-                nextLive.append(Live(slot: old.slot, values: values))
-                if values != old.values {
-                    values.trackingID = Int32(old.slot)
-                    slots[old.slot].pending = values
-                    slots[old.slot].changed = true
+        var next = InlineArray<32, UInt8>(repeating: 0)
+        for j in 0..<count {
+            var values = reported[j]
+            let deviceID = values.trackingID
+            let slot: Int
+            if assignment[j] >= 0 {
+                slot = Int(live[Int(assignment[j])])
+                let old = slots[slot].committed
+                values.x = Self.defuzz(old.x, values.x, fuzzX)
+                values.y = Self.defuzz(old.y, values.y, fuzzY)
+                values.trackingID = Int32(slot)
+                guard values != old || deviceID != deviceIDs[slot] else {
+                    next[j] = UInt8(slot)
+                    continue
                 }
+                slots[slot].pending = values
+                slots[slot].changed = true
             } else {
-                let slot = free.trailingZeroBitCount
+                slot = free.trailingZeroBitCount
                 free &= free - 1
-                nextLive.append(Live(slot: slot, values: reported[j]))
-                var values = reported[j]
                 values.trackingID = Int32(slot)
                 slots[slot].pending = values
                 slots[slot].interrupted = true
             }
+            deviceIDs[slot] = deviceID
+            next[j] = UInt8(slot)
+            changed[changedCount] = UInt8(slot)
+            changedCount += 1
         }
-        for slot in lifted { free |= 1 << UInt64(slot) }
-        freeSlots = free
-        swap(&live, &nextLive)
+        freeSlots = free | lifted
+        live = next
+        self.liveCount = count
+        reportedCount = 0
+        allReportedHaveIDs = true
     }
 
-    /// Forgets every contact (after they were cancelled): all slots are free.
+    /// Forgets every contact (after they were cancelled) and the frame so far: all slots are free.
     mutating func removeAll() {
-        live.removeAll(keepingCapacity: true)
-        lifted.removeAll(keepingCapacity: true)
+        liveCount = 0
+        reportedCount = 0
+        allReportedHaveIDs = true
+        changedCount = 0
         freeSlots = .max
     }
+
+    /// The slot of the `index`th contact down, in the order last reported.
+    func liveSlot(_ index: Int) -> Int { Int(live[index]) }
 
     /// The squared distance between two device points, for any Int32 coordinates: each
     /// axis difference (at most 2^32 − 1) squared fits a UInt64, their sum saturates at

@@ -3,20 +3,17 @@
 /// like protocol B's: ended ones first, then the frame's contacts in report order.
 final class ContactReportDecoder: ProtocolDecoder {
     @exclusivity(unchecked) private var matcher: ContactMatcher
-    @exclusivity(unchecked) private var slots = Array(repeating: SlotState(), count: ContactMatcher.slotCount)
-    @exclusivity(unchecked) private var reported: [RawContact] = []
+    @exclusivity(unchecked) private var slots = ContactMatcher.Slots(repeating: SlotState())
     @exclusivity(unchecked) private var building = RawContact()
     @exclusivity(unchecked) private var buildingHasPosition = false
     @exclusivity(unchecked) private var buildingHasTrackingID = false
-    @exclusivity(unchecked) private var allReportedHaveIDs = true
 
     init(fuzzX: Int32, fuzzY: Int32, frame: TouchFrameBuilder) {
         matcher = ContactMatcher(fuzz: fuzzX, fuzzY: fuzzY)
-        reported.reserveCapacity(ContactMatcher.maximumContacts)
         super.init(frame: frame)
     }
 
-    override var liveContactCount: Int { matcher.live.count }
+    override var liveContactCount: Int { matcher.liveCount }
 
     override func feed(_ event: InputEvent) {
         guard event.type == EventType.abs else { return }
@@ -40,31 +37,25 @@ final class ContactReportDecoder: ProtocolDecoder {
         }
         // An empty report (no position) says "no contacts"; a report with a negative id is a lift.
         guard buildingHasPosition, !(buildingHasTrackingID && building.trackingID < 0) else { return }
-        guard reported.count < ContactMatcher.maximumContacts else {
+        guard !matcher.isFull else {
             frame.dropContact(.tooManyContacts)
             return
         }
-        if !buildingHasTrackingID { allReportedHaveIDs = false }
-        reported.append(building)
+        matcher.report(building, hasTrackingID: buildingHasTrackingID)
     }
 
     override func finish() {
         if buildingHasPosition { closeContactReport() }
-        matcher.match(reported, byTrackingID: allReportedHaveIDs && !reported.isEmpty, into: &slots)
-        for slot in matcher.lifted { slots[slot].finish(into: frame) }
-        for live in matcher.live { slots[live.slot].finish(into: frame) }
-        reported.removeAll(keepingCapacity: true)
-        allReportedHaveIDs = true
+        matcher.match(into: &slots)
+        for index in 0..<matcher.changedCount { slots[matcher.changedSlot(index)].finish(into: frame) }
     }
 
     /// In the order the contacts were last reported.
     override func cancelAll() {
-        for live in matcher.live { slots[live.slot].cancel(into: frame) }
+        for index in 0..<matcher.liveCount { slots[matcher.liveSlot(index)].cancel(into: frame) }
         matcher.removeAll()
-        reported.removeAll(keepingCapacity: true)
         building = RawContact()
         buildingHasPosition = false
         buildingHasTrackingID = false
-        allReportedHaveIDs = true
     }
 }
