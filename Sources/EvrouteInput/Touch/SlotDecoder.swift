@@ -1,9 +1,16 @@
 /// Protocol B: `ABS_MT_SLOT` picks a slot, the events after it set that slot's values; at the
 /// frame's end the slots the frame addressed are finished in slot order.
+///
+/// The slots are fixed-size storage for ``TouchProtocol/maximumSlots`` (18 KiB): an event's
+/// value goes to its slot without a copy-on-write check.
 final class SlotDecoder: ProtocolDecoder {
+    typealias Slots = InlineArray<256, SlotState>
+
     /// The slots the device declares (may be more than are kept).
     private let declaredSlots: Int
-    @exclusivity(unchecked) private var slots: [SlotState]
+    /// The first `slotCount` are used.
+    @exclusivity(unchecked) private var slots = Slots(repeating: SlotState())
+    private let slotCount: Int
     @exclusivity(unchecked) private var currentSlot: Int
     /// Slots below 64 that events of the current frame addressed (bit per slot).
     @exclusivity(unchecked) private var touchedSlots: UInt64 = 0
@@ -12,12 +19,17 @@ final class SlotDecoder: ProtocolDecoder {
 
     init(slots count: Int, declaredSlots: Int, initialSlot: Int, frame: TouchFrameBuilder) {
         self.declaredSlots = declaredSlots
-        slots = Array(repeating: SlotState(), count: count)
+        assert(TouchProtocol.maximumSlots == Slots.count)
+        slotCount = min(count, Slots.count)
         currentSlot = initialSlot
         super.init(frame: frame)
     }
 
-    override var liveContactCount: Int { slots.reduce(0) { $0 + ($1.contact > 0 ? 1 : 0) } }
+    override var liveContactCount: Int {
+        var live = 0
+        for index in 0..<slotCount where slots[index].contact > 0 { live += 1 }
+        return live
+    }
 
     override func feed(_ event: InputEvent) {
         guard event.type == EventType.abs else { return }
@@ -27,9 +39,9 @@ final class SlotDecoder: ProtocolDecoder {
         }
         let slot = currentSlot
         if slot >= 0 && slot < 64 { touchedSlots |= 1 << UInt64(slot) } else { touchedSlotsBeyondMask = true }
-        guard slot >= 0 && slot < slots.count else {
+        guard slot >= 0 && slot < slotCount else {
             // A contact the slot limit leaves out: counted and said once, never silently.
-            if event.code == AbsCode.mtTrackingID, event.value >= 0, slot >= slots.count {
+            if event.code == AbsCode.mtTrackingID, event.value >= 0, slot >= slotCount {
                 frame.dropContact(.slotBeyondLimit(slot: slot, declared: declaredSlots))
             }
             return
@@ -50,7 +62,7 @@ final class SlotDecoder: ProtocolDecoder {
         if touchedSlotsBeyondMask {
             touchedSlotsBeyondMask = false
             touchedSlots = 0
-            for index in slots.indices { slots[index].finish(into: frame) }
+            for index in 0..<slotCount { slots[index].finish(into: frame) }
             return
         }
         var mask = touchedSlots
@@ -58,17 +70,17 @@ final class SlotDecoder: ProtocolDecoder {
         while mask != 0 {
             let index = mask.trailingZeroBitCount
             mask &= mask - 1
-            if index < slots.count { slots[index].finish(into: frame) }
+            if index < slotCount { slots[index].finish(into: frame) }
         }
     }
 
     override func cancelAll() {
-        for index in slots.indices { slots[index].cancel(into: frame) }
+        for index in 0..<slotCount { slots[index].cancel(into: frame) }
     }
 
     /// Missing slots of `snapshot` count as empty.
     override func resync(_ snapshot: TouchSnapshot) {
-        for index in slots.indices {
+        for index in 0..<slotCount {
             let read = index < snapshot.slots.count ? snapshot.slots[index] : TouchSnapshot.Slot(trackingID: -1)
             slots[index].resync(to: RawContact(trackingID: read.trackingID, x: read.x, y: read.y, pressure: read.pressure,
                                                touchMajor: read.touchMajor, touchMinor: read.touchMinor, toolType: read.toolType),
@@ -78,10 +90,10 @@ final class SlotDecoder: ProtocolDecoder {
     }
 
     override func resyncedState() -> TouchSnapshot {
-        TouchSnapshot(slots: slots.map {
-            TouchSnapshot.Slot(trackingID: $0.pending.trackingID, x: $0.pending.x, y: $0.pending.y,
-                               pressure: $0.pending.pressure, touchMajor: $0.pending.touchMajor,
-                               touchMinor: $0.pending.touchMinor, toolType: $0.pending.toolType)
+        TouchSnapshot(slots: (0..<slotCount).map {
+            let p = slots[$0].pending
+            return TouchSnapshot.Slot(trackingID: p.trackingID, x: p.x, y: p.y, pressure: p.pressure,
+                                      touchMajor: p.touchMajor, touchMinor: p.touchMinor, toolType: p.toolType)
         }, currentSlot: currentSlot)
     }
 }
