@@ -9,9 +9,8 @@
 struct ContactMatcher {
     /// Contacts considered per frame; more are dropped.
     static let maximumContacts = 32
-    /// A frame's new contacts take slots that were free before it: room for a full frame
-    /// lifting and a full frame landing at once.
-    static let slotCount = 2 * maximumContacts
+    /// The slots contacts are put in: a frame's new contacts take slots that were free before
+    /// it, so there is room for a full frame lifting and a full frame landing at once.
     typealias Slots = InlineArray<64, SlotState>
 
     private(set) var fuzzX: Int32
@@ -35,6 +34,8 @@ struct ContactMatcher {
     init(fuzz: Int32 = 0, fuzzY: Int32? = nil) {
         fuzzX = fuzz
         self.fuzzY = fuzzY ?? fuzz
+        assert(reported.count == Self.maximumContacts && live.count == Self.maximumContacts
+               && Slots.count == 2 * Self.maximumContacts && deviceIDs.count == Slots.count && changed.count == Slots.count)
     }
 
     var isFull: Bool { reportedCount == Self.maximumContacts }

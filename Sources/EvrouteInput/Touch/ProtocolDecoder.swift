@@ -24,7 +24,8 @@ class ProtocolDecoder {
     /// Writes a cancel for every contact down; afterwards values for them are ignored.
     func cancelAll() {}
 
-    /// Brings the decoder to a device state re-read after `SYN_DROPPED`.
+    /// Brings the decoder to a device state re-read after `SYN_DROPPED`; a protocol with no
+    /// state to re-read (protocol A) cancels every contact.
     func resync(_ snapshot: TouchSnapshot) { cancelAll() }
 
     /// The device state after libevdev's resync events (applied to the pending values).

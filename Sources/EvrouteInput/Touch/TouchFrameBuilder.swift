@@ -5,7 +5,7 @@ import EvrouteCore
 /// that could not be taken. Confined to the event loop like the ``TouchDecoder`` that owns it.
 final class TouchFrameBuilder {
     let device: DeviceID
-    /// Device → display mapping (for a device without touch axes, one over empty ranges, never used).
+    /// Device → display mapping (never used for a device without touch axes).
     let mapper: CoordinateMapper
     /// `mapper.length(1)`: display units per device unit of a contact's size.
     private let lengthScale: Double
@@ -17,7 +17,7 @@ final class TouchFrameBuilder {
     @exclusivity(unchecked) private var contacts: [ContactSample] = []
     @exclusivity(unchecked) private var nextContact = 1
     /// Contacts the decoder could not track (beyond the slot or per-frame limits).
-    @exclusivity(unchecked) var droppedContacts = 0
+    @exclusivity(unchecked) private(set) var droppedContacts = 0
     /// Samples dropped because their point was not finite.
     @exclusivity(unchecked) private(set) var droppedSamples = 0
     @exclusivity(unchecked) private var pendingWarnings: [TouchDecoder.Warning] = []
