@@ -274,6 +274,28 @@ struct ProtocolAAndSingleTouchTests {
         #expect(frames.map(changes) == [["1:began@100,100", "2:began@110,100"], ["1:moved@111,100", "2:moved@99,100"]])
     }
 
+    @Test("A protocol-A frame may lift all 32 contacts and land 32 new ones: ended first, then began in report order")
+    func protocolAFullFrameReplaced() {
+        var d = Devices.protocolA()
+        d.events[EventType.abs]!.insert(AbsCode.mtTrackingID)
+        let decoder = TouchDecoder(device: DeviceID(2), description: d, displaySize: display)
+        var s = EventScript()
+        for base: Int32 in [0, 100, 200] {
+            for i: Int32 in 0..<32 { s.id(base + i); s.position(10 * i, base); s.syn(SynCode.mtReport) }
+            s.syn()
+        }
+        s.syn(SynCode.mtReport); s.syn()
+        let frames = decode(decoder, s.events)
+        #expect(frames.count == 4)
+        #expect(frames[1].contacts.map { "\($0.contact):\($0.change)" } ==
+                (1...32).map { "\($0):ended" } + (33...64).map { "\($0):began" })
+        #expect(frames[2].contacts.map { "\($0.contact):\($0.change)" } ==
+                (33...64).map { "\($0):ended" } + (65...96).map { "\($0):began" })
+        #expect(changes(frames[2]).last == "96:began@310,200")
+        #expect(frames[3].contacts.count == 32 && decoder.liveContactCount == 0)
+        #expect(lifecycle(frames).problems.isEmpty)
+    }
+
     @Test("Protocol A applies the position fuzz like the kernel")
     func protocolAFuzz() {
         var d = Devices.protocolA()

@@ -24,6 +24,8 @@ public struct CoordinateMapper: Sendable, Equatable {
 
     private let xSpan: Double
     private let ySpan: Double
+    /// `!calibration.isIdentity`, decided once rather than per point.
+    private let calibrates: Bool
 
     public init(xAxis: AbsInfo, yAxis: AbsInfo, displaySize: Size,
                 rotation: DisplayRotation = .none, calibration: CalibrationMatrix = .identity) {
@@ -34,6 +36,7 @@ public struct CoordinateMapper: Sendable, Equatable {
         self.calibration = calibration
         xSpan = Double(max(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1, 1))
         ySpan = Double(max(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1, 1))
+        calibrates = !calibration.isIdentity
     }
 
     /// The display point for device coordinates (x, y).
@@ -41,7 +44,7 @@ public struct CoordinateMapper: Sendable, Equatable {
     public func map(x: Int32, y: Int32) -> Point {
         let nx = Double(Int64(x) - Int64(xAxis.minimum)) / xSpan
         let ny = Double(Int64(y) - Int64(yAxis.minimum)) / ySpan
-        let calibrated = calibration.isIdentity ? (x: nx, y: ny) : calibration.apply(x: nx, y: ny)
+        let calibrated = calibrates ? calibration.apply(x: nx, y: ny) : (x: nx, y: ny)
         let turned = rotation.apply(x: calibrated.x, y: calibrated.y)
         return Point(x: turned.x * displaySize.width, y: turned.y * displaySize.height)
     }

@@ -1,110 +1,148 @@
-/// Gives protocol-A contacts (anonymous, re-sent in full every frame) an identity across frames.
+/// Turns protocol-A frames (anonymous contacts, re-sent in full every frame) into slot frames, as
+/// mtdev does: each reported contact is matched to a contact down in the previous frame and
+/// continues in its slot, or takes a free slot; a contact no report continues is lifted.
 ///
-/// Each frame's contacts are matched to the contacts down in the previous frame: by
-/// `ABS_MT_TRACKING_ID` when every contact carries one, otherwise greedily by nearest distance
-/// (the closest remaining pair first). Unmatched old contacts ended, unmatched new ones began,
-/// matched ones moved when their values changed. Positions are smoothed by the axis fuzz the
-/// way the kernel does for slotted devices (protocol A values bypass the kernel's filter).
-/// Works in reused buffers: no allocation once the buffers have grown.
+/// Matching is by `ABS_MT_TRACKING_ID` when every contact carries one, otherwise greedily by
+/// nearest distance (the closest remaining pair first). Positions are smoothed by the axis fuzz
+/// the way the kernel does for slotted devices (protocol A values bypass the kernel's filter).
+/// Fixed-size storage: nothing is allocated.
 struct ContactMatcher {
     /// Contacts considered per frame; more are dropped.
     static let maximumContacts = 32
-
-    struct Live {
-        /// The decoder's contact number; 0 until `assignContact` names a new contact.
-        var contact: Int
-        var values: RawContact
-    }
-
-    enum ChangeKind { case began, moved, ended }
-
-    struct Change {
-        var kind: ChangeKind
-        var contact: Int
-        var values: RawContact
-        /// For `began`: where the contact is in `live`, to give it its number.
-        var liveIndex: Int
-    }
+    /// The slots contacts are put in: a frame's new contacts take slots that were free before
+    /// it, so there is room for a full frame lifting and a full frame landing at once.
+    typealias Slots = InlineArray<64, SlotState>
 
     private(set) var fuzzX: Int32
     private(set) var fuzzY: Int32
-    /// The contacts down after the last `match`.
-    var live: [Live] = []
-    /// What the last `match` changed: ended ones first, then the frame's contacts in report order.
-    private(set) var changes: [Change] = []
-    private var nextLive: [Live] = []
-    private var liveTaken: [Bool] = []
-    private var assignment: [Int] = []
+    /// The frame's contacts so far, in report order.
+    private var reported = InlineArray<32, RawContact>(repeating: RawContact())
+    private(set) var reportedCount = 0
+    private var allReportedHaveIDs = true
+    /// The slots of the contacts down, in the order the last frame reported them.
+    private var live = InlineArray<32, UInt8>(repeating: 0)
+    private(set) var liveCount = 0
+    /// Per slot: the device's tracking ID of the contact in it (a slot's own tracking ID is its index).
+    private var deviceIDs = InlineArray<64, Int32>(repeating: -1)
+    /// The slots the last `match` changed, in the order to finish them: lifted contacts (in the
+    /// order they were down), then the frame's changed contacts in report order.
+    private var changed = InlineArray<64, UInt8>(repeating: 0)
+    private(set) var changedCount = 0
+    /// Slots no contact is in (bit per slot).
+    private var freeSlots: UInt64 = .max
 
     init(fuzz: Int32 = 0, fuzzY: Int32? = nil) {
         fuzzX = fuzz
         self.fuzzY = fuzzY ?? fuzz
-        live.reserveCapacity(Self.maximumContacts)
-        changes.reserveCapacity(Self.maximumContacts * 2)
-        nextLive.reserveCapacity(Self.maximumContacts)
-        liveTaken.reserveCapacity(Self.maximumContacts)
-        assignment.reserveCapacity(Self.maximumContacts)
+        assert(reported.count == Self.maximumContacts && live.count == Self.maximumContacts
+               && Slots.count == 2 * Self.maximumContacts && deviceIDs.count == Slots.count && changed.count == Slots.count)
     }
 
-    mutating func assignContact(_ contact: Int, toLiveAt index: Int) {
-        live[index].contact = contact
+    var isFull: Bool { reportedCount == Self.maximumContacts }
+
+    /// Adds a contact to the frame (at most ``maximumContacts``: check ``isFull``).
+    mutating func report(_ contact: RawContact, hasTrackingID: Bool) {
+        reported[reportedCount] = contact
+        reportedCount += 1
+        if !hasTrackingID { allReportedHaveIDs = false }
     }
 
-    mutating func match(_ reported: [RawContact], byTrackingID: Bool) {
-        changes.removeAll(keepingCapacity: true)
-        liveTaken.removeAll(keepingCapacity: true)
-        liveTaken.append(contentsOf: repeatElement(false, count: live.count))
-        assignment.removeAll(keepingCapacity: true)
-        assignment.append(contentsOf: repeatElement(-1, count: reported.count))
+    /// The `index`th slot ``match(into:)`` changed.
+    func changedSlot(_ index: Int) -> Int { Int(changed[index]) }
 
-        if byTrackingID {
-            for j in reported.indices {
-                for i in live.indices where !liveTaken[i] && live[i].values.trackingID == reported[j].trackingID {
-                    liveTaken[i] = true
-                    assignment[j] = i
+    /// Writes the frame's contacts into `slots` and starts the next frame: a lifted contact's slot
+    /// gets tracking ID -1, a new contact a free slot (its tracking ID the slot's index), a
+    /// continued one its values (positions smoothed) if they changed. Finishing the
+    /// ``changedSlot(_:)``s in order then reports the frame.
+    mutating func match(into slots: inout Slots) {
+        let count = reportedCount, liveCount = liveCount
+        var liveTaken: UInt64 = 0
+        // Per reported contact: the index in `live` of the contact it continues, or -1.
+        var assignment = InlineArray<32, Int8>(repeating: -1)
+        if allReportedHaveIDs && count > 0 {
+            for j in 0..<count {
+                for i in 0..<liveCount where liveTaken & 1 << UInt64(i) == 0 && deviceIDs[Int(live[i])] == reported[j].trackingID {
+                    liveTaken |= 1 << UInt64(i)
+                    assignment[j] = Int8(i)
                     break
                 }
             }
         } else {
-            let pairs = min(live.count, reported.count)
-            for _ in 0..<pairs {
+            for _ in 0..<min(liveCount, count) {
                 var best = (i: -1, j: -1, distance: UInt64.max)
-                for i in live.indices where !liveTaken[i] {
-                    for j in reported.indices where assignment[j] < 0 {
-                        let distance = Self.squaredDistance(x0: live[i].values.x, y0: live[i].values.y,
-                                                            x1: reported[j].x, y1: reported[j].y)
+                for i in 0..<liveCount where liveTaken & 1 << UInt64(i) == 0 {
+                    let old = slots[Int(live[i])].committed
+                    for j in 0..<count where assignment[j] < 0 {
+                        let distance = Self.squaredDistance(x0: old.x, y0: old.y, x1: reported[j].x, y1: reported[j].y)
                         // The first pair is taken even at the largest distance.
                         if best.i < 0 || distance < best.distance { best = (i, j, distance) }
                     }
                 }
                 guard best.i >= 0 else { break }
-                liveTaken[best.i] = true
-                assignment[best.j] = best.i
+                liveTaken |= 1 << UInt64(best.i)
+                assignment[best.j] = Int8(best.i)
             }
         }
 
-        for i in live.indices where !liveTaken[i] {
-            changes.append(Change(kind: .ended, contact: live[i].contact, values: live[i].values, liveIndex: -1))
+        changedCount = 0
+        var lifted: UInt64 = 0
+        for i in 0..<liveCount where liveTaken & 1 << UInt64(i) == 0 {
+            let slot = Int(live[i])
+            slots[slot].pending.trackingID = -1
+            slots[slot].interrupted = true
+            lifted |= 1 << UInt64(slot)
+            changed[changedCount] = UInt8(slot)
+            changedCount += 1
         }
-        nextLive.removeAll(keepingCapacity: true)
-        for j in reported.indices {
-            let i = assignment[j]
-            if i >= 0 {
-                let old = live[i].values
-                var values = reported[j]
+        // New contacts take slots free before this frame, so a lifted slot is not reused in it.
+        var free = freeSlots
+        var next = InlineArray<32, UInt8>(repeating: 0)
+        for j in 0..<count {
+            var values = reported[j]
+            let deviceID = values.trackingID
+            let slot: Int
+            if assignment[j] >= 0 {
+                slot = Int(live[Int(assignment[j])])
+                let old = slots[slot].committed
                 values.x = Self.defuzz(old.x, values.x, fuzzX)
                 values.y = Self.defuzz(old.y, values.y, fuzzY)
-                nextLive.append(Live(contact: live[i].contact, values: values))
-                if values != old {
-                    changes.append(Change(kind: .moved, contact: live[i].contact, values: values, liveIndex: nextLive.count - 1))
+                values.trackingID = Int32(slot)
+                guard values != old || deviceID != deviceIDs[slot] else {
+                    next[j] = UInt8(slot)
+                    continue
                 }
+                slots[slot].pending = values
+                slots[slot].changed = true
             } else {
-                nextLive.append(Live(contact: 0, values: reported[j]))
-                changes.append(Change(kind: .began, contact: 0, values: reported[j], liveIndex: nextLive.count - 1))
+                slot = free.trailingZeroBitCount
+                free &= free - 1
+                values.trackingID = Int32(slot)
+                slots[slot].pending = values
+                slots[slot].interrupted = true
             }
+            deviceIDs[slot] = deviceID
+            next[j] = UInt8(slot)
+            changed[changedCount] = UInt8(slot)
+            changedCount += 1
         }
-        swap(&live, &nextLive)
+        freeSlots = free | lifted
+        live = next
+        self.liveCount = count
+        reportedCount = 0
+        allReportedHaveIDs = true
     }
+
+    /// Forgets every contact (after they were cancelled) and the frame so far: all slots are free.
+    mutating func removeAll() {
+        liveCount = 0
+        reportedCount = 0
+        allReportedHaveIDs = true
+        changedCount = 0
+        freeSlots = .max
+    }
+
+    /// The slot of the `index`th contact down, in the order last reported.
+    func liveSlot(_ index: Int) -> Int { Int(live[index]) }
 
     /// The squared distance between two device points, for any Int32 coordinates: each
     /// axis difference (at most 2^32 − 1) squared fits a UInt64, their sum saturates at
