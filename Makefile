@@ -40,7 +40,7 @@ deps test-deps:
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || \
 		{ $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }; \
 	fi
-	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install the Swift toolchain (6.1 or newer) first"; exit 1; }
+	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install the Swift toolchain (6.2 or newer: the decoders use InlineArray) first"; exit 1; }
 
 build: deps
 	$(SWIFT) build --scratch-path $(BUILD) --product evroute
