@@ -377,10 +377,12 @@ cpu_ticks() {
 }
 # start_quiet NAME NODE CMD...   like start_reader, but the output goes to
 # /dev/null (no stdbuf: every reader buffers as it would in production) and
-# stderr to NAME.err; waits until it has NODE open. Sets READER_PID.
+# stderr to NAME.err (with QUIET_STDERR=1 to /dev/null too: for a reader whose
+# output is its stderr, the daemon's log); waits until it has NODE open.
+# Sets READER_PID.
 start_quiet() {
 	_name=$1 _node=$2; shift 2
-	"$@" >/dev/null 2>"$_name.err" &
+	if [ "${QUIET_STDERR:-0}" = 1 ]; then "$@" >/dev/null 2>&1 & else "$@" >/dev/null 2>"$_name.err" & fi
 	READER_PID=$!
 	_bg_pids="$_bg_pids $READER_PID"
 	eval "_reader_$(echo "$_name" | tr -c 'A-Za-z0-9\n' _)=$READER_PID"

@@ -10,7 +10,8 @@
 # Pass 1, CPU: on the same replay, side by side, each reader's user+system
 # CPU time (/proc/PID/stat, before and after the replay; start-up excluded),
 # per 10,000 replayed events:
-#   evroute-daemon   the daemon, config/regions.yaml (log handlers; log to /dev/null)
+#   evroute-daemon   the daemon, config/regions.yaml (log handlers; its log, on
+#                    stderr, to /dev/null like every reader's output)
 #   evroute-dryrun   evroute --dry-run --format json >/dev/null, same config
 #   libinput         libinput debug-events --device NODE
 #   evtest           evtest NODE
@@ -56,7 +57,7 @@ perf pass=file-replay reader=evroute-dryrun-replay cpu_ms=$fr real_s=$(awk '$1 =
 
 # ---- pass 1: CPU per reader
 create_device "$REC_FILE"
-start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
+QUIET_STDERR=1 start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
 start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json
 start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
 start_quiet evtest "$DEVNODE" evtest "$DEVNODE"
@@ -154,7 +155,7 @@ check "daemon exit status" "$DAEMON_STATUS" = 0
 FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC_FILE")
 if command -v strace >/dev/null; then
 	create_device "$REC_FILE"
-	start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
+	QUIET_STDERR=1 start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
 	start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json
 	start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
 	start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
@@ -193,7 +194,7 @@ fi
 # (`perf` alone is lib.sh's function that prints these PERF lines: the tool is /usr/bin/perf)
 if [ -x /usr/bin/perf ]; then
 	create_device "$REC_FILE"
-	start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
+	QUIET_STDERR=1 start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
 	start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
 	start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
 	command -v vm-evlat >/dev/null && start_quiet floor-c "$DEVNODE" vm-evlat "$DEVNODE"
