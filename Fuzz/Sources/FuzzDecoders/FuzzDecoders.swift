@@ -7,8 +7,8 @@ import EvrouteRuntime
 /// Any bytes as an event stream from a real touchscreen (protocol B, from the demo recording's
 /// description), a protocol-A one and a keyboard: 8 bytes per event (type, code, value), the
 /// decoders and the router behind them. Every touch must end once the devices are gone.
-nonisolated(unsafe) let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml").layout
-nonisolated(unsafe) let descriptions = FuzzLayouts.descriptions()
+let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml").layout
+let descriptions = FuzzLayouts.descriptions()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
