@@ -109,6 +109,22 @@ public final class RoutingSession {
         }
     }
 
+    /// Takes a run of one device's raw events (one read of a live device), each at its time:
+    /// the same as handing them one by one as `.event` items, with the device found once.
+    public func handle(_ events: UnsafeBufferPointer<InputEvent>, from id: DeviceID) {
+        let ctx: DeviceContext?
+        if let last = lastDevice, last.info.id == id {
+            ctx = last
+        } else {
+            ctx = devices[id]
+            if ctx != nil { lastDevice = ctx }
+        }
+        for event in events {
+            advanceTime(to: event.time)
+            if let ctx { handleEvent(event, ctx) }
+        }
+    }
+
     func add(_ id: DeviceID, _ description: DeviceDescription) {
         let kind = DeviceKind.of(description)
         let time = router.clock.now

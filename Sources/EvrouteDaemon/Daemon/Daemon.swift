@@ -230,10 +230,11 @@ public final class Daemon {
             // Per event: the daemon owns the source and stops it before it goes (unowned(unsafe):
             // no reference-count check per event), and the session is taken as it is now.
             let session = self.session!
-            try source.start(in: loop) { [unowned(unsafe) self] item in
-                if case .event = item { liveEvents += 1 }
-                session.handle(item)
+            source.deliverEvents = { [unowned(unsafe) self] id, events in
+                liveEvents += events.count
+                session.handle(events, from: id)
             }
+            try source.start(in: loop) { item in session.handle(item) }
         } catch {
             throw StartupError(description: "input: \(error)")
         }

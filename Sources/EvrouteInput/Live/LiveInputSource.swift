@@ -90,6 +90,12 @@ public final class LiveInputSource {
     @exclusivity(unchecked) private var readBuffer: [InputEvent] = []
     private var loop: EventLoop?
     private var deliver: (InputItem) -> Void = { _ in }
+    /// When set (before ``start(in:deliver:)``), the events of one read of a device go here as
+    /// one batch, in order, instead of one `.event` item each through `deliver` (the routing
+    /// session takes a batch with one lookup of the device: ``RoutingSession``'s
+    /// `handle(_:from:)`). `.added` and `.removed` still go through `deliver`; the batch is
+    /// valid only during the call.
+    public var deliverEvents: ((DeviceID, UnsafeBufferPointer<InputEvent>) -> Void)?
 
     /// Creates the udev context and starts the hotplug monitor (events queue until read).
     public init(rules: [DeviceRuleSpec]) throws(SystemError) {
@@ -158,7 +164,11 @@ public final class LiveInputSource {
         let id = entry.info.id
         readBuffer.removeAll(keepingCapacity: true)
         let result = entry.device.readAvailable(into: &readBuffer)
-        for event in readBuffer { deliver(.event(id, event)) }
+        if let deliverEvents {
+            if !readBuffer.isEmpty { readBuffer.withUnsafeBufferPointer { deliverEvents(id, $0) } }
+        } else {
+            for event in readBuffer { deliver(.event(id, event)) }
+        }
         if let failure = result.failure {
             if !failure.isDeviceGone { onError?(failure) }
             close(id)
