@@ -70,8 +70,8 @@ public final class PluginHost: HandlerDispatcher {
         set { context.answerCommand = newValue }
     }
 
-    /// Becomes `router`'s dispatcher. The host keeps `router` weakly; the router keeps its
-    /// dispatcher weakly too: whoever owns both keeps them alive.
+    /// Becomes `router`'s dispatcher. The router keeps its dispatcher; the host keeps `router`
+    /// weakly (so neither keeps the other alive in a cycle).
     public func attach(to router: Router) {
         self.router = router
         router.dispatcher = self
