@@ -24,7 +24,8 @@ public final class PluginHost: HandlerDispatcher {
     private var order: [String] = []
     /// Stopped instances whose children have not exited yet.
     private var retired: [any Plugin] = []
-    private var delivered: [String: Int] = [:]
+    /// Deliveries per plugin name (a fresh instance starts again from 0), shared with ``table``.
+    private var delivered: [String: DeliveryCount] = [:]
     /// The dispatch table of the current layout (the one last started or reloaded): for each
     /// of its handlers (``HandlerBinding/index``), the running instance and its delivery count,
     /// so a dispatch costs no lookup by name. Events of a touch bound to an older layout take
@@ -54,7 +55,7 @@ public final class PluginHost: HandlerDispatcher {
             order.append(p.spec.name)
         }
         for p in created { p.start() }
-        table = DispatchTable(layout: layout, plugins: plugins)
+        table = DispatchTable(layout: layout, plugins: plugins, count: deliveryCount)
     }
 
     /// Let the log name typing keys for this run (`--show-keycodes`); set by the daemon.
@@ -94,15 +95,14 @@ public final class PluginHost: HandlerDispatcher {
             } else {
                 next[name] = candidate
                 fresh.append(candidate)
-                delivered[name] = 0
+                delivered[name] = DeliveryCount()
             }
             nextOrder.append(name)
         }
         let leaving = plugins.filter { next[$0.key] !== $0.value }.map(\.value)
-        syncDeliveredCounts()
         plugins = next
         order = nextOrder
-        table = DispatchTable(layout: layout, plugins: plugins)
+        table = DispatchTable(layout: layout, plugins: plugins, count: deliveryCount)
         for p in leaving {
             log.info("plugin \(p.spec.name) (\(p.spec.type)): stopped (reload)")
             p.stop(.reload)
@@ -137,10 +137,9 @@ public final class PluginHost: HandlerDispatcher {
     /// Counters for `evroute status`, in declaration order.
     public var statistics: [PluginStatistics] {
         pruneRetired()
-        syncDeliveredCounts()
         return order.compactMap { name in
             guard var s = plugins[name]?.statistics else { return nil }
-            s.delivered = delivered[name] ?? 0
+            s.delivered = delivered[name]?.value ?? 0
             return s
         }
     }
@@ -152,16 +151,14 @@ public final class PluginHost: HandlerDispatcher {
         if event.layout !== table.layout, event.layout === router?.layout {
             // A run-time change (`evroute ctl hide`, `frame`, `regions` …) made the router a new
             // layout with the same plugins: the table follows it.
-            syncDeliveredCounts()
-            table = DispatchTable(layout: event.layout, plugins: plugins)
+            table = DispatchTable(layout: event.layout, plugins: plugins, count: deliveryCount)
         }
         if let entry = table.entry(for: handler, of: event.layout) {
             plugin = table.instances[entry].plugin
-            table.instances[entry].delivered += 1
+            table.instances[entry].count.value += 1
         } else if let named = plugins[handler.plugin] {
             plugin = named
-            syncDeliveredCounts()
-            delivered[handler.plugin, default: 0] += 1
+            deliveryCount(of: handler.plugin).value += 1
         } else {
             log.limited(.warning, &unknownLogs, "no running plugin \(handler.plugin) (type \(handler.pluginType)); event declined")
             return .declined
@@ -172,13 +169,12 @@ public final class PluginHost: HandlerDispatcher {
         return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder, json: json))
     }
 
-    /// Moves the table's delivery counts into ``delivered`` (by name), before the table is
-    /// replaced or the counts are read.
-    private func syncDeliveredCounts() {
-        for i in table.instances.indices where table.instances[i].delivered > 0 {
-            delivered[table.instances[i].plugin.spec.name, default: 0] += table.instances[i].delivered
-            table.instances[i].delivered = 0
-        }
+    /// The delivery count of the plugin named `name` (made at its first delivery).
+    private func deliveryCount(of name: String) -> DeliveryCount {
+        if let count = delivered[name] { return count }
+        let count = DeliveryCount()
+        delivered[name] = count
+        return count
     }
 
     /// The trace's JSON object for the event as handled here, with `"id"` last; one line.
@@ -217,8 +213,8 @@ public final class PluginHost: HandlerDispatcher {
 private struct DispatchTable {
     struct Instance {
         let plugin: any Plugin
-        /// Deliveries not yet added to the host's counts by name.
-        var delivered = 0
+        /// The plugin's delivery count (the host's, by name).
+        let count: DeliveryCount
     }
     /// The layout the table is for (held: its identity is what events are checked against).
     private(set) var layout: Layout?
@@ -227,14 +223,14 @@ private struct DispatchTable {
 
     init() {}
 
-    init(layout: Layout, plugins: [String: any Plugin]) {
+    init(layout: Layout, plugins: [String: any Plugin], count: (String) -> DeliveryCount) {
         self.layout = layout
         var indexByName: [String: Int] = [:]
         instanceOfHandler = layout.handlers.map { handler in
             if let i = indexByName[handler.plugin] { return i }
             guard let plugin = plugins[handler.plugin] else { return -1 }
             indexByName[handler.plugin] = instances.count
-            instances.append(Instance(plugin: plugin))
+            instances.append(Instance(plugin: plugin, count: count(handler.plugin)))
             return instances.count - 1
         }
     }
@@ -246,4 +242,9 @@ private struct DispatchTable {
         let i = instanceOfHandler[handler.index]
         return i >= 0 ? i : nil
     }
+}
+
+/// A plugin's number of deliveries, counted in place by the dispatch table and the lookup by name.
+private final class DeliveryCount {
+    @exclusivity(unchecked) var value = 0
 }
