@@ -160,7 +160,7 @@ public enum JSONText {
     /// Writes the last `count` decimal digits of `v` (leading zeros included) so that they end
     /// just before `end`, two digits per division.
     @inlinable
-    static func writeDigits(_ v: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    public static func writeDigits(_ v: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
         let pairs = digitPairs.utf8Start
         var n = v
         var p = end

@@ -40,6 +40,10 @@ public final class ReplayDriver {
     private var iterator: ReplaySource.Iterator
     /// The next item, read ahead so that its time is known (paced replay).
     private var peeked: InputItem?
+    /// A run of one device's events, up to its frame's end: handed to the session at once, as a
+    /// live device's read is (``RoutingSession/handle(_:from:)``), so a replay takes the live path.
+    private var run: [InputEvent] = []
+    private var runDevice = DeviceID(0)
     private var started = false
 
     /// Loads every recording (`descriptionPath` for those without a description); errors name
@@ -115,6 +119,7 @@ public final class ReplayDriver {
     /// Routes up to `limit` items, stopping before the first one later than `until` when given;
     /// returns false once the stream is exhausted.
     private func feed(_ limit: Int, upTo until: Timestamp?, into session: RoutingSession) -> Bool {
+        defer { handRun(to: session) }
         var count = 0
         while count < limit {
             if let until, let t = nextItemTime, t > until { return true }
@@ -125,12 +130,25 @@ public final class ReplayDriver {
             peeked = nil
             count += 1
             switch item {
-            case .event: eventsFed += 1
+            case .event(let id, let event):
+                eventsFed += 1
+                if id != runDevice { handRun(to: session); runDevice = id }
+                run.append(event)
+                if event.type == EventType.syn && event.code == SynCode.report { handRun(to: session) }
+                continue
             case .removed where keepDevices: continue
             default: break
             }
+            handRun(to: session)
             session.handle(item)
         }
         return true
+    }
+
+    /// Hands the run of events collected so far to the session.
+    private func handRun(to session: RoutingSession) {
+        guard !run.isEmpty else { return }
+        run.withUnsafeBufferPointer { session.handle($0, from: runDevice) }
+        run.removeAll(keepingCapacity: true)
     }
 }

@@ -29,7 +29,12 @@ public final class RoutingSession {
     /// Per-device decoding state.
     final class DeviceContext {
         let info: DeviceInfo
+        /// `info.id`, stored (read per event).
+        let id: DeviceID
         let touch: TouchDecoder?
+        /// ``touch`` without ownership, for the per-event calls: the context owns the decoder, and
+        /// a call through a strong reference loaded from it costs a retain and a release.
+        let touchRef: Unmanaged<TouchDecoder>?
         @exclusivity(unchecked) var keys: KeyDecoder?
         /// Keys → text (libxkbcommon), for devices with typing keys whose rule wants text.
         let text: TextDecoder?
@@ -40,7 +45,9 @@ public final class RoutingSession {
 
         init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?, text: TextDecoder?, line: LineCollector?) {
             self.info = info
+            id = info.id
             self.touch = touch
+            touchRef = touch.map { Unmanaged.passUnretained($0) }
             let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
             keys = hasKeys ? KeyDecoder(device: info.id, description: description) : nil
             self.text = text
@@ -54,7 +61,9 @@ public final class RoutingSession {
     }
     /// The device of the previous event (a device's events come in runs: one read of a live
     /// device, a frame of a recording), so most events find their context without a hash.
-    @exclusivity(unchecked) private var lastDevice: DeviceContext?
+    /// Not owned (``devices`` owns it, and forgets it whenever ``devices`` changes): no retain
+    /// and release per event.
+    @exclusivity(unchecked) private var lastDevice: Unmanaged<DeviceContext>?
     /// The devices collecting lines (`text: line`), for their deadlines.
     @exclusivity(unchecked) var lineDevices: [DeviceContext] = []
     /// The xkbcommon context, keymaps and compose table, made when the first keyboard comes.
@@ -98,9 +107,11 @@ public final class RoutingSession {
         advanceTime(to: item.time)
         switch item {
         case .event(let id, let event):
-            if let ctx = lastDevice, ctx.info.id == id { return handleEvent(event, ctx) }
+            if let last = lastDevice, last._withUnsafeGuaranteedRef({ $0.id == id }) {
+                return last._withUnsafeGuaranteedRef { handleEvent(event, $0) }
+            }
             guard let ctx = devices[id] else { return }
-            lastDevice = ctx
+            lastDevice = Unmanaged.passUnretained(ctx)
             handleEvent(event, ctx)
         case .added(let id, let description, _):
             add(id, description)
@@ -111,17 +122,23 @@ public final class RoutingSession {
 
     /// Takes a run of one device's raw events (one read of a live device), each at its time:
     /// the same as handing them one by one as `.event` items, with the device found once.
+    /// (Never inlined: one call per read, and the live path's boundary in a profile.)
+    @inline(never)
     public func handle(_ events: UnsafeBufferPointer<InputEvent>, from id: DeviceID) {
-        let ctx: DeviceContext?
-        if let last = lastDevice, last.info.id == id {
+        let ctx: Unmanaged<DeviceContext>?
+        if let last = lastDevice, last._withUnsafeGuaranteedRef({ $0.id == id }) {
             ctx = last
         } else {
-            ctx = devices[id]
+            ctx = devices[id].map { Unmanaged.passUnretained($0) }
             if ctx != nil { lastDevice = ctx }
+        }
+        guard let ctx = ctx?.takeUnretainedValue() else {
+            for event in events { advanceTime(to: event.time) }
+            return
         }
         for event in events {
             advanceTime(to: event.time)
-            if let ctx { handleEvent(event, ctx) }
+            handleEvent(event, ctx)
         }
     }
 
@@ -209,9 +226,9 @@ public final class RoutingSession {
     @inline(__always)
     func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
         if ctx.motion != nil, let sample = ctx.motion!.feed(event) { router.handle(sample) }
-        if let decoder = ctx.touch {
-            if let frame = decoder.feed(event), !frame.contacts.isEmpty { router.handle(frame) }
-            if decoder.hasWarnings { reportWarnings(decoder, ctx, event.time) }
+        if let decoder = ctx.touchRef {
+            if let frame = decoder._withUnsafeGuaranteedRef({ $0.feed(event) }), !frame.contacts.isEmpty { router.handle(frame) }
+            if decoder._withUnsafeGuaranteedRef({ $0.hasWarnings }) { reportWarnings(decoder.takeUnretainedValue(), ctx, event.time) }
         }
         if event.type == EventType.key, let key = ctx.keys?.feed(event) {
             guard let text = ctx.text else { return router.handle(key) }
@@ -219,12 +236,12 @@ public final class RoutingSession {
             if ctx.line != nil {
                 // A scanner: its keys make a line, not key events.
                 if let line = ctx.line!.feed(typed, at: key.time) {
-                    router.handle(TextInput(device: ctx.info.id, time: key.time, text: line))
+                    router.handle(TextInput(device: ctx.id, time: key.time, text: line))
                 }
                 return
             }
             router.handle(key)
-            if case .text(let s) = typed { router.handle(TextInput(device: ctx.info.id, time: key.time, text: s)) }
+            if case .text(let s) = typed { router.handle(TextInput(device: ctx.id, time: key.time, text: s)) }
         }
     }
 

@@ -339,24 +339,10 @@ public final class Router {
     /// already known (a touch's cached one, see ``route(_:device:time:)``): the walk starts
     /// there; a handler that declines sends it on up the chain as always.
     func walk(_ event: consuming RoutedEvent, after skip: Int? = nil, first: FirstTaker = .unknown) {
-        guard let outcome = taker(of: event, after: skip, first: first) else {
+        guard let start = event.start else {
             emitRouted(event, by: nil, handler: nil)
             return
         }
-        let handler = event.layout.handlers[outcome.handler]
-        if handler.isBuiltIn {
-            recordAndPerform(event, outcome.responder, handler)
-        } else {
-            // The common path: the event moves into its record.
-            emitRouted(event, by: outcome.responder, handler: handler)
-        }
-    }
-
-    /// The handler that takes `event`: the first taker (`first`, or found up the chain from
-    /// its start after the handler `skip`), or, while a dispatcher declines, the next one.
-    @inline(__always)
-    func taker(of event: borrowing RoutedEvent, after skip: Int?, first: FirstTaker) -> Taker? {
-        guard let start = event.start else { return nil }
         var found: Taker?
         if case .known(let known) = first {
             found = known
@@ -364,14 +350,21 @@ public final class Router {
             found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: skip)
         }
         while let f = found {
-            if !event.layout.handlers[f.handler].isBuiltIn, let dispatcher,
-               case .declined = dispatcher.dispatch(event, to: event.layout.handlers[f.handler], at: f.responder) {
+            // The binding is copied once: offered to the dispatcher, then moved into the record.
+            let handler = event.layout.handlers[f.handler]
+            if handler.isBuiltIn {
+                recordAndPerform(event, f.responder, handler)
+                return
+            }
+            if let dispatcher, case .declined = dispatcher.dispatch(event, to: handler, at: f.responder) {
                 found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: f.handler)
                 continue
             }
-            return f
+            // The common path: the event moves into its record.
+            emitRouted(event, by: f.responder, handler: handler)
+            return
         }
-        return nil
+        emitRouted(event, by: nil, handler: nil)
     }
 
     /// A built-in handler took `event`: it is recorded, then the handler runs.

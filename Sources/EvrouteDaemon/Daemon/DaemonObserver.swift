@@ -24,7 +24,8 @@ final class DaemonObserver: RouteObserver {
     }
 
     @exclusivity(unchecked) private(set) var counts = Counts()
-    weak var next: RouteObserver?
+    /// The observer that was there before (kept: it does not keep this one or the router).
+    var next: RouteObserver?
     private let log: Log
 
     init(log: Log) { self.log = log }

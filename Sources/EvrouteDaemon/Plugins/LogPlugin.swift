@@ -29,15 +29,24 @@ final class LogPlugin: Plugin {
     @exclusivity(unchecked) private var tails = LogLineTails()
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
+        deliver(d.event, handler: d.handler, responder: d.responder)
+    }
+
+    /// Writes the event's line (the host's direct path: nothing is copied).
+    func deliver(_ event: borrowing RoutedEvent, handler: borrowing HandlerBinding, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
-        let showKeys = context.showKeycodes || LogPlugin.mayName(d.event, handler: d.handler)
+        let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: handler)
         context.log.log(.info) { line in
-            LogPlugin.describeHead(d.event, showKeys: showKeys, into: &line)
-            line.append(prepared: tails.tail(of: d.event, responder: d.responder, handler: d.handler))
-            LogPlugin.describeTime(d.event, into: &line)
+            LogPlugin.describeHead(event, showKeys: showKeys, into: &line)
+            line.append(prepared: tails.tail(of: event, responder: responder, handler: handler))
+            line.append(" t=")
+            seconds.write(event.time, into: &line)
         }
         return .handled
     }
+
+    /// The whole seconds of the last line's time, written (see ``SecondsText``).
+    @exclusivity(unchecked) private var seconds = SecondsText()
 
     /// `touch 3 began (412.5, 96) home/root/header/back → home/root/header/back [shell] device touch t=1508.125`.
     static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool = false) -> String {
@@ -158,11 +167,23 @@ final class LogPlugin: Plugin {
     /// A coordinate to 1/1000, without a fraction when whole: `412.5`, `96`, `389.589`.
     static func coordinate(_ v: Double, into line: inout LogLine) {
         guard v.isFinite, abs(v) < JSONText.integralLimit else { line.append(JSONText.number(v, style: .shortest)); return }
-        let units = Int64((v * 1000).rounded())
-        if units % 1000 == 0 {
-            integer(units / 1000, into: &line)
-        } else {
-            line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(units, decimals: 3, to: $0) }
+        // Rounded half away from zero, as `rounded()` does, without its libm call: the
+        // truncation and the remainder are exact below 2^52 (above, `x` is whole).
+        let x = v * 1000
+        var units = Int64(x)
+        let rest = x - Double(units)
+        if rest >= 0.5 { units += 1 } else if rest <= -0.5 { units -= 1 }
+        let whole = units / 1000, thousandths = (units % 1000).magnitude
+        if units < 0 && whole == 0 { line.append("-") }
+        integer(whole, into: &line)
+        guard thousandths != 0 else { return }
+        line.write(maximum: 4) { p in
+            // `.5`, `.25`, `.589`: the trailing zeros left out.
+            p[0] = UInt8(ascii: ".")
+            var digits = 3, fraction = thousandths
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            JSONText.writeDigits(fraction, count: digits, endingAt: p + 1 + digits)
+            return 1 + digits
         }
     }
 
@@ -179,6 +200,37 @@ final class LogPlugin: Plugin {
 
     static func integer(_ v: Int64, into line: inout LogLine) {
         line.write(maximum: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
+    }
+}
+
+/// A time as the log writes it (`1508.125`: seconds, then the microseconds without their
+/// trailing zeros, `.0` when there are none), with the whole seconds kept written from the
+/// line before: they change once a second, the fraction every line.
+struct SecondsText {
+    private var seconds: Int64 = -1
+    private var text: [UInt8] = []
+
+    mutating func write(_ time: Timestamp, into line: inout LogLine) {
+        let us = time.microseconds
+        guard us >= 0 else {
+            line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(us, decimals: 6, to: $0) }
+            return
+        }
+        let whole = us / 1_000_000, fraction = UInt64(us % 1_000_000)
+        if whole != seconds {
+            seconds = whole
+            text.removeAll(keepingCapacity: true)
+            JSONText.appendInteger(whole, to: &text)
+            text.append(UInt8(ascii: "."))
+        }
+        line.append(prepared: text)
+        line.write(maximum: 6) { p in
+            guard fraction != 0 else { p[0] = UInt8(ascii: "0"); return 1 }
+            var digits = 6, rest = fraction
+            while rest % 10 == 0 { rest /= 10; digits -= 1 }
+            JSONText.writeDigits(rest, count: digits, endingAt: p + digits)
+            return digits
+        }
     }
 }
 

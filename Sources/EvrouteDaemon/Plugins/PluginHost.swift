@@ -18,7 +18,10 @@ import EvrouteSystem
 public final class PluginHost: HandlerDispatcher {
     private let loop: EventLoop
     private let log: Log
-    private weak var router: Router?
+    /// Unowned, not weak: a weak reference gives the router a side table, and every retain and
+    /// release of it (several per routed event) then takes the runtime's slow path. The router
+    /// outlives its dispatcher's use of it (the daemon keeps both; ``shutdown(grace:)`` lets go).
+    private unowned(safe) var router: Router?
     private var plugins: [String: any Plugin] = [:]
     /// Plugin names in declaration order (for ``statistics``).
     private var order: [String] = []
@@ -46,8 +49,10 @@ public final class PluginHost: HandlerDispatcher {
         self.loop = loop
         self.log = log
         signal(SIGPIPE, SIG_IGN)
-        context = PluginContext(loop: loop, log: log) { [weak self] event, handler in
-            self?.router?.continueRouting(event, after: handler)
+        // Unowned for the same reason as `router`: the plugins, and so their context, live no
+        // longer than the host.
+        context = PluginContext(loop: loop, log: log) { [unowned self] event, handler in
+            router?.continueRouting(event, after: handler)
         }
         let created = try makePlugins(layout)
         for p in created {
@@ -72,7 +77,8 @@ public final class PluginHost: HandlerDispatcher {
     }
 
     /// Becomes `router`'s dispatcher. The router keeps its dispatcher; the host keeps `router`
-    /// weakly (so neither keeps the other alive in a cycle).
+    /// unowned (no cycle): `router` must outlive the host's dispatching, or ``shutdown(grace:)``
+    /// must come first.
     public func attach(to router: Router) {
         self.router = router
         router.dispatcher = self
@@ -154,8 +160,11 @@ public final class PluginHost: HandlerDispatcher {
             table = DispatchTable(layout: event.layout, plugins: plugins, count: deliveryCount)
         }
         if let entry = table.entry(for: handler, of: event.layout) {
-            plugin = table.instances[entry].plugin
             table.instances[entry].count.value += 1
+            // The in-process log takes the event where it is: no delivery record (a copy of the
+            // event and the binding, made and destroyed per line) and no event id to draw.
+            if let log = table.instances[entry].log { return log.deliver(event, handler: handler, responder: responder) }
+            plugin = table.instances[entry].plugin
         } else if let named = plugins[handler.plugin] {
             plugin = named
             deliveryCount(of: handler.plugin).value += 1
@@ -215,6 +224,14 @@ private struct DispatchTable {
         let plugin: any Plugin
         /// The plugin's delivery count (the host's, by name).
         let count: DeliveryCount
+        /// The plugin, when it is a `log` (called directly, see `PluginHost.dispatch`).
+        let log: LogPlugin?
+
+        init(plugin: any Plugin, count: DeliveryCount) {
+            self.plugin = plugin
+            self.count = count
+            log = plugin as? LogPlugin
+        }
     }
     /// The layout the table is for (held: its identity is what events are checked against).
     private(set) var layout: Layout?

@@ -87,12 +87,14 @@ final class TouchFrameBuilder {
         guard warnedKinds & warning.kindBit == 0 else { return }
         warnedKinds |= warning.kindBit
         pendingWarnings.append(warning)
+        hasWarnings = true
     }
 
-    var hasWarnings: Bool { !pendingWarnings.isEmpty }
+    /// Whether warnings wait to be taken (a stored flag: it is checked after every event).
+    @exclusivity(unchecked) private(set) var hasWarnings = false
 
     func takeWarnings() -> [TouchDecoder.Warning] {
-        defer { pendingWarnings.removeAll() }
+        defer { pendingWarnings.removeAll(); hasWarnings = false }
         return pendingWarnings
     }
 }
