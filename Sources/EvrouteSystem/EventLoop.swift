@@ -20,6 +20,11 @@ public final class EventLoop {
         public static let writable = Readiness(rawValue: evroute_epollout)
         /// Hang-up or error: the peer is gone.
         public static let hangup = Readiness(rawValue: evroute_epollhup | evroute_epollerr | evroute_epollrdhup)
+        /// Asked for with ``readable``: the callback runs when new data arrives, not while data
+        /// waits (`EPOLLET`), so it must read everything there is each time. It spares each
+        /// wakeup the kernel's second look at the descriptor (a level-triggered descriptor is
+        /// polled again on the next `epoll_wait`).
+        public static let edgeTriggered = Readiness(rawValue: evroute_epollet)
     }
 
     /// Identifies a timer for cancellation.
@@ -39,10 +44,11 @@ public final class EventLoop {
     @exclusivity(unchecked) private var stopping = false
     /// Called after the callbacks of each wakeup (e.g. to flush buffered output once per burst).
     public var afterWakeup: (() -> Void)?
-    /// Output that may wait a little (log lines, a dry-run's trace): written when the loop has
-    /// been idle for a moment or at most ``LazyFlush/delay`` after it began waiting, instead of
-    /// once per wakeup — a burst of frames then costs one `write(2)`, not one per frame. The
-    /// wait is `epoll_wait`'s timeout: it costs no system call of its own.
+    /// Output that may wait a little (log lines, a dry-run's trace): written ``LazyFlush/delay``
+    /// after it began waiting, instead of once per wakeup — a burst of frames then costs one
+    /// `write(2)`, not one per frame. The wait is one of the loop's timers, armed when output
+    /// begins to wait: a wakeup costs no clock read and `epoll_wait` no timeout of its own (a
+    /// timeout arms and cancels a kernel timer on every call).
     public struct LazyFlush {
         /// The longest a written line waits.
         public var delay: Timestamp.Duration
@@ -59,7 +65,8 @@ public final class EventLoop {
     }
     /// See ``LazyFlush``; nil: nothing is deferred.
     public var lazyFlush: LazyFlush?
-    @exclusivity(unchecked) private var flushDeadline: Timestamp?
+    /// The timer that writes what ``lazyFlush`` holds, while one is armed.
+    @exclusivity(unchecked) private var flushTimer: TimerID?
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
     public private(set) var wakeups = 0
 
@@ -87,7 +94,8 @@ public final class EventLoop {
         _ = try SystemCall.retryingInterrupts(name, path: nil) { epoll_ctl(epfd.rawValue, operation, fd.rawValue, &ev) }
     }
 
-    /// Calls `handler` whenever `fd` is ready (level-triggered). Hang-up is always reported.
+    /// Calls `handler` whenever `fd` is ready (level-triggered, unless `readiness` has
+    /// ``Readiness/edgeTriggered``). Hang-up is always reported.
     public func watch(_ fd: FileDescriptor, for readiness: Readiness = .readable, _ handler: @escaping (Readiness) -> Void) throws(SystemError) {
         try control(isWatching(fd) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, readiness)
         let index = Int(fd.rawValue)
@@ -206,27 +214,14 @@ public final class EventLoop {
         stopping = false
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while !stopping {
-            var timeout: Int32 = -1
-            if let lazy = lazyFlush, lazy.pending() {
-                let now = MonotonicClock.now()
-                let deadline = flushDeadline ?? now + lazy.delay
-                flushDeadline = deadline
-                if deadline <= now {
-                    lazy.flush()
-                    flushDeadline = nil
-                } else {
-                    timeout = Int32(clamping: (deadline.microseconds - now.microseconds + 999) / 1000)
+            if flushTimer == nil, let lazy = lazyFlush, lazy.pending() {
+                flushTimer = schedule(after: lazy.delay) { [unowned self] in
+                    flushTimer = nil
+                    lazyFlush?.flush()
                 }
-            } else {
-                flushDeadline = nil
             }
-            let n = epoll_wait(epfd.rawValue, &events, Int32(events.count), timeout)
+            let n = epoll_wait(epfd.rawValue, &events, Int32(events.count), -1)
             wakeups += 1
-            if n == 0, let lazy = lazyFlush {   // idle for the whole delay: write what waits
-                lazy.flush()
-                flushDeadline = nil
-                continue
-            }
             if n < 0 {
                 if errno == EINTR { continue }
                 break

@@ -121,8 +121,8 @@ public final class LogBuffer {
     @inlinable @inline(__always)
     @discardableResult
     public func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
-        if count + n > capacity { grow(to: count + n) }
-        return base + count
+        if length + n > capacity { grow(to: length + n) }
+        return base + length
     }
 
     /// Counts `n` bytes written at ``reserve(_:)``'s place.

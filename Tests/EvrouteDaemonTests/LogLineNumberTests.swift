@@ -45,7 +45,7 @@ import EvrouteSystem
                               -1, -1_500_000, 86_400_000_000, 86_400_000_001]
         for us in times {
             var line = LogLine()
-            seconds.write(Timestamp(microseconds: us), into: &line)
+            line.write(maximum: SecondsText.maximumLength) { seconds.write(Timestamp(microseconds: us), to: $0) }
             var expected: [UInt8] = []
             JSONText.appendFixed(us, decimals: 6, to: &expected)
             #expect(line.bytes == expected, "\(us)")

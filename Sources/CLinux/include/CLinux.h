@@ -14,6 +14,7 @@ static const unsigned int evroute_epollout = EPOLLOUT;
 static const unsigned int evroute_epollerr = EPOLLERR;
 static const unsigned int evroute_epollhup = EPOLLHUP;
 static const unsigned int evroute_epollrdhup = EPOLLRDHUP;
+static const unsigned int evroute_epollet = EPOLLET;
 
 /// The data word of an epoll_event as a file descriptor (the union does not import well).
 static inline int evroute_epoll_event_fd(const struct epoll_event *ev) { return ev->data.fd; }

@@ -35,14 +35,52 @@ final class LogPlugin: Plugin {
     /// Writes the event's line (the host's direct path: nothing is copied).
     func deliver(_ event: borrowing RoutedEvent, handler: borrowing HandlerBinding, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
+        let tail = tails.tail(of: event, responder: responder, handler: handler)
+        if case .touch(let phase, false) = event.kind, let t = event.touch,
+           LogPlugin.isPlainCoordinate(t.location.x), LogPlugin.isPlainCoordinate(t.location.y) {
+            // Most lines: a touch phase, written in one reservation through a pointer.
+            let id = Int64(t.id), location = t.location, time = event.time
+            context.log.log(.info) { line in
+                line.write(maximum: LogPlugin.touchHeadMaximum + tail.count + 3 + SecondsText.maximumLength) { p in
+                    var n = LogPlugin.copy("touch ", to: p)
+                    n += JSONText.writeInteger(id, to: p + n)
+                    p[n] = UInt8(ascii: " ")
+                    n += 1
+                    n += LogPlugin.copy(LogPlugin.phaseName(phase), to: p + n)
+                    n += LogPlugin.copy(" (", to: p + n)
+                    n += LogPlugin.writeCoordinate(location.x, to: p + n)
+                    n += LogPlugin.copy(", ", to: p + n)
+                    n += LogPlugin.writeCoordinate(location.y, to: p + n)
+                    p[n] = UInt8(ascii: ")")
+                    n += 1
+                    tail.withUnsafeBufferPointer { (p + n).update(from: $0.baseAddress!, count: $0.count) }
+                    n += tail.count
+                    n += LogPlugin.copy(" t=", to: p + n)
+                    return n + seconds.write(time, to: p + n)
+                }
+            }
+            return .handled
+        }
         let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: handler)
         context.log.log(.info) { line in
             LogPlugin.describeHead(event, showKeys: showKeys, into: &line)
-            line.append(prepared: tails.tail(of: event, responder: responder, handler: handler))
+            line.append(prepared: tail)
             line.append(" t=")
-            seconds.write(event.time, into: &line)
+            line.write(maximum: SecondsText.maximumLength) { seconds.write(event.time, to: $0) }
         }
         return .handled
+    }
+
+    /// The most bytes `touch ID PHASE (X, Y)` takes (two coordinates of ``coordinateMaximum``).
+    static let touchHeadMaximum = 6 + JSONText.maximumIntegerLength + 1 + 10 + 2 + 2 * coordinateMaximum + 2 + 1
+    /// The most bytes ``writeCoordinate(_:to:)`` writes: a sign, 16 digits, `.` and 3 decimals.
+    static let coordinateMaximum = 21
+
+    /// Copies a literal of the program's own; returns its length.
+    @inline(__always)
+    static func copy(_ literal: StaticString, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        return literal.utf8CodeUnitCount
     }
 
     /// The whole seconds of the last line's time, written (see ``SecondsText``).
@@ -166,25 +204,36 @@ final class LogPlugin: Plugin {
 
     /// A coordinate to 1/1000, without a fraction when whole: `412.5`, `96`, `389.589`.
     static func coordinate(_ v: Double, into line: inout LogLine) {
-        guard v.isFinite, abs(v) < JSONText.integralLimit else { line.append(JSONText.number(v, style: .shortest)); return }
+        guard isPlainCoordinate(v) else { line.append(JSONText.number(v, style: .shortest)); return }
+        line.write(maximum: coordinateMaximum) { writeCoordinate(v, to: $0) }
+    }
+
+    /// Whether ``writeCoordinate(_:to:)`` writes `v` (finite, below ``JSONText/integralLimit``).
+    @inline(__always)
+    static func isPlainCoordinate(_ v: Double) -> Bool { v.isFinite && abs(v) < JSONText.integralLimit }
+
+    /// Writes a plain coordinate (``isPlainCoordinate(_:)``) as ``coordinate(_:into:)`` does;
+    /// returns the length (at most ``coordinateMaximum``).
+    @inline(__always)
+    static func writeCoordinate(_ v: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         // Rounded half away from zero, as `rounded()` does, without its libm call: the
         // truncation and the remainder are exact below 2^52 (above, `x` is whole).
         let x = v * 1000
         var units = Int64(x)
         let rest = x - Double(units)
         if rest >= 0.5 { units += 1 } else if rest <= -0.5 { units -= 1 }
-        let whole = units / 1000, thousandths = (units % 1000).magnitude
-        if units < 0 && whole == 0 { line.append("-") }
-        integer(whole, into: &line)
-        guard thousandths != 0 else { return }
-        line.write(maximum: 4) { p in
-            // `.5`, `.25`, `.589`: the trailing zeros left out.
-            p[0] = UInt8(ascii: ".")
-            var digits = 3, fraction = thousandths
-            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-            JSONText.writeDigits(fraction, count: digits, endingAt: p + 1 + digits)
-            return 1 + digits
-        }
+        var n = 0
+        if units < 0 { p[0] = UInt8(ascii: "-"); n = 1 }
+        let magnitude = units.magnitude
+        n += JSONText.writeInteger(magnitude / 1000, to: p + n)
+        var fraction = magnitude % 1000
+        guard fraction != 0 else { return n }
+        // `.5`, `.25`, `.589`: the trailing zeros left out.
+        p[n] = UInt8(ascii: ".")
+        var digits = 3
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        JSONText.writeDigits(fraction, count: digits, endingAt: p + n + 1 + digits)
+        return n + 1 + digits
     }
 
     /// The phase's name (its raw value) as a literal: no `String` per line.
@@ -207,30 +256,35 @@ final class LogPlugin: Plugin {
 /// trailing zeros, `.0` when there are none), with the whole seconds kept written from the
 /// line before: they change once a second, the fraction every line.
 struct SecondsText {
+    /// The most bytes ``write(_:to:)`` writes.
+    static let maximumLength = JSONText.maximumFixedLength
     private var seconds: Int64 = -1
-    private var text: [UInt8] = []
+    /// The whole seconds and the `.`, written.
+    private var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    private var textLength = 0
 
-    mutating func write(_ time: Timestamp, into line: inout LogLine) {
+    /// Writes `time` at `p`; returns the length (at most ``maximumLength``).
+    mutating func write(_ time: Timestamp, to p: UnsafeMutablePointer<UInt8>) -> Int {
         let us = time.microseconds
-        guard us >= 0 else {
-            line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(us, decimals: 6, to: $0) }
-            return
-        }
+        guard us >= 0 else { return JSONText.writeFixed(us, decimals: 6, to: p) }
         let whole = us / 1_000_000, fraction = UInt64(us % 1_000_000)
         if whole != seconds {
+            // At most 13 digits (below 2^63 µs) and the `.`: 24 bytes hold them.
             seconds = whole
-            text.removeAll(keepingCapacity: true)
-            JSONText.appendInteger(whole, to: &text)
-            text.append(UInt8(ascii: "."))
+            textLength = withUnsafeMutableBytes(of: &text) { raw in
+                let t = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let n = JSONText.writeInteger(whole, to: t)
+                t[n] = UInt8(ascii: ".")
+                return n + 1
+            }
         }
-        line.append(prepared: text)
-        line.write(maximum: 6) { p in
-            guard fraction != 0 else { p[0] = UInt8(ascii: "0"); return 1 }
-            var digits = 6, rest = fraction
-            while rest % 10 == 0 { rest /= 10; digits -= 1 }
-            JSONText.writeDigits(rest, count: digits, endingAt: p + digits)
-            return digits
-        }
+        let n = textLength
+        withUnsafeBytes(of: &text) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n) }
+        guard fraction != 0 else { p[n] = UInt8(ascii: "0"); return n + 1 }
+        var digits = 6, rest = fraction
+        while rest % 10 == 0 { rest /= 10; digits -= 1 }
+        JSONText.writeDigits(rest, count: digits, endingAt: p + n + digits)
+        return n + digits
     }
 }
 

@@ -230,7 +230,9 @@ public final class LiveInputSource {
         do {
             // The source unwatches every device before it goes (close, deinit): unowned(unsafe)
             // spares the callback a reference-count check per wake-up.
-            try loop.watch(device.fileDescriptor) { [unowned(unsafe) self] _ in readDevice(entry) }
+            // Edge-triggered: `readAvailable` reads until the kernel's queue is empty (a short
+            // read), and the device's next event wakes the loop again.
+            try loop.watch(device.fileDescriptor, for: [.readable, .edgeTriggered]) { [unowned(unsafe) self] _ in readDevice(entry) }
         } catch {
             onError?(error)
             device.close()
