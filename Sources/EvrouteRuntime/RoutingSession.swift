@@ -137,7 +137,10 @@ public final class RoutingSession {
             return
         }
         for event in events {
-            advanceTime(to: event.time)
+            // An axis event only updates a decoder (frames and samples go out on `SYN_REPORT`):
+            // the router's time, its timers and the line timeouts move at the other events,
+            // before anything is routed — as if they had moved at every event.
+            if event.type != EventType.abs { advanceTime(to: event.time) }
             handleEvent(event, ctx)
         }
     }

@@ -43,7 +43,7 @@ public final class EventLoop {
     private var nextTimerID = 1
     @exclusivity(unchecked) private var stopping = false
     /// Called after the callbacks of each wakeup (e.g. to flush buffered output once per burst).
-    public var afterWakeup: (() -> Void)?
+    @exclusivity(unchecked) public var afterWakeup: (() -> Void)?
     /// Output that may wait a little (log lines, a dry-run's trace): written ``LazyFlush/delay``
     /// after it began waiting, instead of once per wakeup — a burst of frames then costs one
     /// `write(2)`, not one per frame. The wait is one of the loop's timers, armed when output
@@ -64,11 +64,11 @@ public final class EventLoop {
         }
     }
     /// See ``LazyFlush``; nil: nothing is deferred.
-    public var lazyFlush: LazyFlush?
+    @exclusivity(unchecked) public var lazyFlush: LazyFlush?
     /// The timer that writes what ``lazyFlush`` holds, while one is armed.
     @exclusivity(unchecked) private var flushTimer: TimerID?
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
-    public private(set) var wakeups = 0
+    @exclusivity(unchecked) public private(set) var wakeups = 0
 
     public init() throws(SystemError) {
         epfd = FileDescriptor(rawValue: try SystemCall.retryingInterrupts("epoll_create1", path: nil) {

@@ -82,6 +82,13 @@ public struct RoutedEvent: Sendable {
         return nil
     }
 
+    /// The touch's number and location, for touch phases: read in place, without copying the
+    /// touch (one call where a copy and two getters were several, on the log's path).
+    public var touchIDAndLocation: (id: Int, location: Point)? {
+        guard let s = touch?.storage else { return nil }
+        return (s.id, s.values.location)
+    }
+
     /// The bound region's path, or nil.
     public var regionPath: String? { region.map { layout.regions[$0].path } }
 }
@@ -131,6 +138,14 @@ public enum RouteRecord: Sendable {
 /// Receives every decision the router makes.
 public protocol RouteObserver: AnyObject {
     func record(_ record: RouteRecord)
+    /// Whether it wants a `.routed` record for every event (read when it becomes the router's
+    /// observer). An observer that only counts says no and reads ``Router/routeCounts``: the
+    /// router then builds no record per event. True unless implemented.
+    var observesRoutedEvents: Bool { get }
+}
+
+extension RouteObserver {
+    public var observesRoutedEvents: Bool { true }
 }
 
 /// What a handler said when offered an event.

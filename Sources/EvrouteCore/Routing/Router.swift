@@ -14,10 +14,18 @@ public final class Router {
     /// Receives every decision. Kept by the router (a strong reference: a weak one cost a
     /// weak load and a side-table release per record, ~11 % of a move): an observer must not
     /// keep the router, or its session, strongly in turn.
-    @exclusivity(unchecked) public var observer: RouteObserver?
+    @exclusivity(unchecked) public var observer: RouteObserver? {
+        didSet { observerTakesRoutedEvents = observer?.observesRoutedEvents ?? false }
+    }
+    /// Whether ``observer`` wants `.routed` records (``RouteObserver/observesRoutedEvents``):
+    /// when not, a routed event is counted (``routeCounts``) and no record is built for it.
+    @exclusivity(unchecked) private var observerTakesRoutedEvents = false
     /// Runs handlers; nil for dry-run (the first taker counts as handled, nothing runs). Kept
-    /// by the router like ``observer``; a dispatcher that needs the router keeps it weakly.
+    /// by the router like ``observer``; a dispatcher that needs the router must not keep it
+    /// strongly (the daemon's plugin host keeps it unowned).
     @exclusivity(unchecked) public var dispatcher: HandlerDispatcher?
+    /// What the router has routed, by kind and outcome (every `.routed` decision, observed or not).
+    @exclusivity(unchecked) public private(set) var routeCounts = RouteCounts()
     @exclusivity(unchecked) public var tapPolicy: TapPolicy
 
     struct DeviceState {
@@ -171,12 +179,14 @@ public final class Router {
 
     func emit(_ record: RouteRecord) { observer?.record(record) }
 
-    /// Records a walk's outcome: the event moves into its record, built only when there is an
-    /// observer (and not copied on the way to it).
+    /// Records a walk's outcome: it is counted, and the event moves into its record, built only
+    /// when the observer wants it (and not copied on the way to it). `handler` indexes the
+    /// event's ``Layout/handlers``.
     @inline(__always)
-    func emitRouted(_ event: consuming RoutedEvent, by responder: ResponderID?, handler: HandlerBinding?) {
-        guard let observer else { return }
-        let record = RouteRecord.routed(event, handledBy: responder, handler: handler)
+    func emitRouted(_ event: consuming RoutedEvent, by responder: ResponderID?, handler: Int?) {
+        routeCounts.count(event.kind, handled: responder != nil)
+        guard observerTakesRoutedEvents, let observer else { return }
+        let record = RouteRecord.routed(event, handledBy: responder, handler: handler.map { event.layout.handlers[$0] })
         observer.record(record)
         // Taken apart again rather than destroyed whole (the optimizer destroys a whole record
         // through its type metadata, several times slower).
@@ -350,18 +360,23 @@ public final class Router {
             found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: skip)
         }
         while let f = found {
-            // The binding is copied once: offered to the dispatcher, then moved into the record.
-            let handler = event.layout.handlers[f.handler]
-            if handler.isBuiltIn {
-                recordAndPerform(event, f.responder, handler)
-                return
+            // The binding is lent from the layout's array, not copied (a copy is a retain and a
+            // release per event).
+            let declined = event.layout.handlers.withUnsafeBufferPointer { handlers in
+                guard !handlers[f.handler].isBuiltIn, let dispatcher else { return false }
+                if case .declined = dispatcher.dispatch(event, to: handlers[f.handler], at: f.responder) { return true }
+                return false
             }
-            if let dispatcher, case .declined = dispatcher.dispatch(event, to: handler, at: f.responder) {
+            if declined {
                 found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: f.handler)
                 continue
             }
-            // The common path: the event moves into its record.
-            emitRouted(event, by: f.responder, handler: handler)
+            if event.layout.handlers[f.handler].isBuiltIn {
+                recordAndPerform(event, f.responder, event.layout.handlers[f.handler])
+            } else {
+                // The common path: the event moves into its record.
+                emitRouted(event, by: f.responder, handler: f.handler)
+            }
             return
         }
         emitRouted(event, by: nil, handler: nil)
@@ -369,7 +384,7 @@ public final class Router {
 
     /// A built-in handler took `event`: it is recorded, then the handler runs.
     func recordAndPerform(_ event: consuming RoutedEvent, _ responder: ResponderID, _ handler: HandlerBinding) {
-        emitRouted(copy event, by: responder, handler: handler)
+        emitRouted(copy event, by: responder, handler: handler.index)
         performBuiltIn(handler, for: event)
     }
 
@@ -391,6 +406,35 @@ public final class Router {
     /// the next handler.
     public func continueRouting(_ event: RoutedEvent, after handler: HandlerBinding) {
         walk(event, after: handler.index)
+    }
+}
+
+/// How many events a router routed, by kind, and how many of them a handler took.
+public struct RouteCounts: Sendable, Equatable {
+    public var touchEvents = 0
+    public var keyEvents = 0
+    public var actions = 0
+    public var gestures = 0
+    public var texts = 0
+    public var motions = 0
+    /// Taken by a handler (dispatched, or counted as handled without a dispatcher).
+    public var handled = 0
+    /// Walked their chain and found no handler.
+    public var unhandled = 0
+
+    public init() {}
+
+    @inline(__always)
+    mutating func count(_ kind: EventKind, handled taken: Bool) {
+        switch kind {
+        case .touch: touchEvents += 1
+        case .key: keyEvents += 1
+        case .action: actions += 1
+        case .gesture: gestures += 1
+        case .text: texts += 1
+        case .motion: motions += 1
+        }
+        if taken { handled += 1 } else { unhandled += 1 }
     }
 }
 

@@ -92,11 +92,11 @@ extension Daemon {
             ])
         }
 
-        let c = observer.counts
+        let c = observer.counts, r = session.router.routeCounts
         let events: JSONValue = .object([
-            ("input", .int(inputEvents)), ("touch", .int(c.touchEvents)), ("key", .int(c.keyEvents)),
-            ("text", .int(c.texts)), ("motion", .int(c.motions)), ("action", .int(c.actions)), ("gesture", .int(c.gestures)), ("handled", .int(c.handled)),
-            ("unhandled", .int(c.unhandled)), ("devices_added", .int(c.devicesAdded)),
+            ("input", .int(inputEvents)), ("touch", .int(r.touchEvents)), ("key", .int(r.keyEvents)),
+            ("text", .int(r.texts)), ("motion", .int(r.motions)), ("action", .int(r.actions)), ("gesture", .int(r.gestures)), ("handled", .int(r.handled)),
+            ("unhandled", .int(r.unhandled)), ("devices_added", .int(c.devicesAdded)),
             ("devices_removed", .int(c.devicesRemoved)), ("touches_cancelled_by_reload", .int(c.touchesCancelledByReload)),
             ("region_changes", .int(c.regionChanges)), ("touches_cancelled_by_changes", .int(c.touchesCancelledByChanges)),
             ("contacts_dropped", .int(session.contactsDropped)),

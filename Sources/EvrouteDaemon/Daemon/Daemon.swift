@@ -138,7 +138,6 @@ public final class Daemon {
             log.warning("input: device \"\(info.name)\" (rule \(info.ruleName)): \(warning)")
         }
         session.onWarning = { [log] message, _ in log.warning(message) }
-        observer = DaemonObserver(log: log)
         do {
             plugins = try PluginHost(layout: layout, loop: loop, log: log)
             plugins?.showKeycodes = options.showKeycodes
@@ -152,7 +151,7 @@ public final class Daemon {
                 "\"\(request["command"]?.stringValue ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
                 to: request)
         }
-        observer.next = session.router.observer
+        observer = DaemonObserver(log: log, next: session.router.observer)
         session.router.observer = observer
 
         if let path = options.controlSocketPath {

@@ -1,20 +1,13 @@
 import EvrouteCore
 import EvrouteSystem
 
-/// Counts what the router decides (for `evroute status`), logs device arrivals and departures
-/// and layout changes, and passes every record on to the observer that was there before it
-/// (a plugin host may observe too).
+/// Counts device and layout changes (for `evroute status`; routed events the router counts
+/// itself: ``Router/routeCounts``), logs device arrivals and departures and layout changes, and
+/// passes every record on to the observer that was there before it. It wants no `.routed`
+/// record unless that observer does.
 final class DaemonObserver: RouteObserver {
     /// Counters since the daemon started.
     struct Counts {
-        var touchEvents = 0
-        var keyEvents = 0
-        var actions = 0
-        var gestures = 0
-        var texts = 0
-        var motions = 0
-        var handled = 0
-        var unhandled = 0
         var devicesAdded = 0
         var devicesRemoved = 0
         var touchesCancelledByReload = 0
@@ -25,10 +18,15 @@ final class DaemonObserver: RouteObserver {
 
     @exclusivity(unchecked) private(set) var counts = Counts()
     /// The observer that was there before (kept: it does not keep this one or the router).
-    var next: RouteObserver?
+    let next: RouteObserver?
     private let log: Log
 
-    init(log: Log) { self.log = log }
+    init(log: Log, next: RouteObserver?) {
+        self.log = log
+        self.next = next
+    }
+
+    var observesRoutedEvents: Bool { next?.observesRoutedEvents ?? false }
 
     func record(_ record: RouteRecord) {
         switch record {
@@ -38,16 +36,8 @@ final class DaemonObserver: RouteObserver {
         case .deviceRemoved(let info, _):
             counts.devicesRemoved += 1
             log.info("device removed: \(info.id.rawValue) \"\(info.name)\"")
-        case .routed(let event, let by, _):
-            switch event.kind {
-            case .touch: counts.touchEvents += 1
-            case .key: counts.keyEvents += 1
-            case .action: counts.actions += 1
-            case .gesture: counts.gestures += 1
-            case .text: counts.texts += 1
-            case .motion: counts.motions += 1
-            }
-            if by == nil { counts.unhandled += 1 } else { counts.handled += 1 }
+        case .routed:
+            break
         case .layoutReplaced(_, let cancelled):
             counts.touchesCancelledByReload += cancelled
         case .regionChanged(let path, let change, _, _, let cancelled):

@@ -36,7 +36,7 @@ final class LogPlugin: Plugin {
     func deliver(_ event: borrowing RoutedEvent, handler: borrowing HandlerBinding, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
-        if case .touch(let phase, false) = event.kind, let t = event.touch,
+        if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation,
            LogPlugin.isPlainCoordinate(t.location.x), LogPlugin.isPlainCoordinate(t.location.y) {
             // Most lines: a touch phase, written in one reservation through a pointer.
             let id = Int64(t.id), location = t.location, time = event.time

@@ -78,7 +78,11 @@ public final class EvdevDevice {
         self.description = description
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        rawEvents.deallocate()
+        events.deallocate()
+    }
 
     /// Takes the device exclusively (EVIOCGRAB 1). `EBUSY`: another process holds it.
     public func grab() throws(SystemError) {
@@ -115,6 +119,13 @@ public final class EvdevDevice {
     /// `ENODEV` (unplugged) or another read error stops reading and is returned in
     /// ``EvdevReadResult/failure``; events read before it are still appended.
     public func readAvailable(into events: inout [InputEvent]) -> EvdevReadResult {
+        readAvailable { events.append(contentsOf: $0) }
+    }
+
+    /// Reads every pending event, as ``readAvailable(into:)`` does, and hands each read's events
+    /// to `deliver` where they were converted (a buffer the device keeps: valid during the call
+    /// only). The live path: nothing is copied or allocated per read.
+    public func readAvailable(_ deliver: (UnsafeBufferPointer<InputEvent>) -> Void) -> EvdevReadResult {
         var result = EvdevReadResult()
         guard fileDescriptor.isValid else {
             result.failure = SystemError(errno: EBADF, call: "read", path: path)
@@ -122,7 +133,7 @@ public final class EvdevDevice {
         }
         let fd = fileDescriptor.rawValue
         while true {
-            let n = readBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = read(fd, rawEvents, EvdevDevice.readBatch * MemoryLayout<input_event>.stride)
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno != EAGAIN { result.failure = SystemError(errno: errno, call: "read", path: path) }
@@ -134,22 +145,29 @@ public final class EvdevDevice {
             }
             let count = n / MemoryLayout<input_event>.stride
             for i in 0..<count {
-                let event = InputEvent(readBuffer[i])
+                let event = InputEvent(rawEvents[i])
                 if event.type == EventType.syn && event.code == SynCode.dropped {
-                    resync(after: event, into: &events, result: &result)
+                    if i > 0 { deliver(UnsafeBufferPointer(start: events, count: i)) }
+                    result.eventCount += i
+                    var sync: [InputEvent] = []
+                    resync(after: event, into: &sync, result: &result)
+                    sync.withUnsafeBufferPointer(deliver)
                     return result
                 }
                 if event.type == EventType.key { keysDown.set(event.code, event.value != 0) }
-                events.append(event)
-                result.eventCount += 1
+                events[i] = event
             }
-            if count < readBuffer.count { return result }
+            deliver(UnsafeBufferPointer(start: events, count: count))
+            result.eventCount += count
+            if count < EvdevDevice.readBatch { return result }
         }
     }
 
     /// How many events one `read(2)` takes at most.
     public static let readBatch = 64
-    @exclusivity(unchecked) private var readBuffer = [input_event](repeating: input_event(), count: EvdevDevice.readBatch)
+    /// What one `read(2)` fills, and the same events converted (allocated once, freed by deinit).
+    private let rawEvents = UnsafeMutablePointer<input_event>.allocate(capacity: EvdevDevice.readBatch)
+    private let events = UnsafeMutablePointer<InputEvent>.allocate(capacity: EvdevDevice.readBatch)
     /// The keys this reader has seen down (for the key differences of a resync).
     @exclusivity(unchecked) private var keysDown = KeyBits()
 
@@ -158,7 +176,7 @@ public final class EvdevDevice {
     private func resync(after drop: InputEvent, into events: inout [InputEvent], result: inout EvdevReadResult) {
         let fd = fileDescriptor.rawValue
         // Drain: the queued events continue a stream with a hole in it.
-        while readBuffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+        while read(fd, rawEvents, EvdevDevice.readBatch * MemoryLayout<input_event>.stride) > 0 {}
         var fresh: OpaquePointer?
         guard libevdev_new_from_fd(fd, &fresh) == 0, let fresh else {
             result.failure = SystemError(errno: errno == 0 ? EIO : errno, call: "libevdev_new_from_fd", path: path)

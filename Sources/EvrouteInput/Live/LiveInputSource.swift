@@ -86,16 +86,14 @@ public final class LiveInputSource {
     }
     private var open: [DeviceID: OpenDevice] = [:]
     private var idByPath: [String: DeviceID] = [:]
-    /// Events of one read, reused across reads.
-    @exclusivity(unchecked) private var readBuffer: [InputEvent] = []
     private var loop: EventLoop?
-    private var deliver: (InputItem) -> Void = { _ in }
+    @exclusivity(unchecked) private var deliver: (InputItem) -> Void = { _ in }
     /// When set (before ``start(in:deliver:)``), the events of one read of a device go here as
     /// one batch, in order, instead of one `.event` item each through `deliver` (the routing
     /// session takes a batch with one lookup of the device: ``RoutingSession``'s
     /// `handle(_:from:)`). `.added` and `.removed` still go through `deliver`; the batch is
     /// valid only during the call.
-    public var deliverEvents: ((DeviceID, UnsafeBufferPointer<InputEvent>) -> Void)?
+    @exclusivity(unchecked) public var deliverEvents: ((DeviceID, UnsafeBufferPointer<InputEvent>) -> Void)?
 
     /// Creates the udev context and starts the hotplug monitor (events queue until read).
     public init(rules: [DeviceRuleSpec]) throws(SystemError) {
@@ -162,12 +160,11 @@ public final class LiveInputSource {
     /// reused across calls (the steady-state read path allocates nothing).
     private func readDevice(_ entry: OpenDevice) {
         let id = entry.info.id
-        readBuffer.removeAll(keepingCapacity: true)
-        let result = entry.device.readAvailable(into: &readBuffer)
+        let result: EvdevReadResult
         if let deliverEvents {
-            if !readBuffer.isEmpty { readBuffer.withUnsafeBufferPointer { deliverEvents(id, $0) } }
+            result = entry.device.readAvailable { deliverEvents(id, $0) }
         } else {
-            for event in readBuffer { deliver(.event(id, event)) }
+            result = entry.device.readAvailable { for event in $0 { deliver(.event(id, event)) } }
         }
         if let failure = result.failure {
             if !failure.isDeviceGone { onError?(failure) }
