@@ -4,7 +4,8 @@
 # 16,593-event Wacom DTH2242 recording routed by vm/guest/config/regions.yaml (the layout of
 # `make vm-perf`: log handlers at several levels, one info line per touch event). The daemon reads
 # the recording instead of a device (no kernel here); everything after the read is the live path.
-# Prints the totals inside RoutingSession.handle (per event and per frame) and its main parts.
+# Prints the totals inside RoutingSession.handle(_:from:) (per event and per frame), its main
+# parts, and how many code pages the functions it runs lie on.
 # Needs valgrind (make bench installs it) and ../shared/recordings beside the repository.
 set -eu
 BIN=$1
@@ -15,22 +16,42 @@ if [ ! -f "$REC" ]; then echo "live path: skipped (no $REC)"; exit 0; fi
 command -v valgrind >/dev/null || { echo "live path: skipped (no valgrind)"; exit 0; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-valgrind --tool=callgrind --callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" --control-socket none \
-	--replay "$REC" --exit-after-replay >/dev/null 2>"$OUT/err"
+LIVE=$(nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E 'RoutingSessionC6handle_4fromySRy0A5Input0G5EventVG_0A4Core8DeviceIDVtF$' | head -n 1)
+# Collected inside RoutingSession.handle(_:from:) only: what one read of a device costs once read.
+valgrind --tool=callgrind --demangle=no --toggle-collect="$LIVE" --callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" \
+	--control-socket none --replay "$REC" --exit-after-replay >/dev/null 2>"$OUT/err"
 EVENTS=$(grep -c '^E: ' "$REC")
 FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC")
 callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
-# inclusive instructions of the first symbol matching $1 (Swift's mangled names)
+# inclusive instructions of the first symbol matching $1 (mangled names)
 cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); print $1 + 0 }'; }
-total=$(cost 'RoutingSessionC6handleyy0A5Input0F4ItemOF')
+total=$(cost 'RoutingSessionC6handle_4fromySRy0A5Input0G5EventVG_0A4Core8DeviceIDVtF')
 decode=$(cost 'TouchDecoderC4feed')
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 dispatch=$(cost 'PluginHostC8dispatch')
 logline=$(cost 'LogPluginC7deliver')
-awk -v t="$total" -v d="$decode" -v r="$route" -v p="$dispatch" -v l="$logline" -v e="$EVENTS" -v f="$FRAMES" 'BEGIN {
+# The code the live path runs: its functions (those that cost anything in the collected part)
+# and the 4 KiB pages they lie on in BIN (scripts/live-path-order.sh lays them side by side).
+awk '/^fn=\(/ { id = $1; sub(/^fn=/, "", id); if (NF > 1) name[id] = $2; cur = name[id]; next }
+	/^cfn=\(/ { id = $1; sub(/^cfn=/, "", id); if (NF > 1) name[id] = $2; next }
+	/^calls=/ { skip = 1; next }
+	/^[0-9+*-]/ { if (skip) { skip = 0; next } if (cur != "" && $2 > 0) ran[cur] = 1 }
+	END { for (f in ran) print f }' "$OUT/cg" | sort >"$OUT/ran"
+nm --defined-only -S "$BIN" | awk 'NF == 4 { print $4, $1, $2 }' | sort >"$OUT/symbols"
+pages=$(join "$OUT/ran" "$OUT/symbols" | python3 -c '
+import sys
+pages, count, size = set(), 0, 0
+for line in sys.stdin:
+    name, address, length = line.split()
+    a, n = int(address, 16), int(length, 16)
+    pages.update(range(a // 4096, (a + max(n, 1) - 1) // 4096 + 1))
+    count, size = count + 1, size + n
+print(f"{count} functions, {size} bytes, on {len(pages)} code pages")')
+awk -v t="$total" -v d="$decode" -v r="$route" -v p="$dispatch" -v l="$logline" -v e="$EVENTS" -v f="$FRAMES" -v pg="$pages" 'BEGIN {
 	printf "live path (callgrind, %d events, %d frames): %.0f instructions per event, %.0f per frame\n", e, f, t / e, t / f
 	printf "  decode (TouchDecoder.feed)        %6.0f per event\n", d / e
 	printf "  route, dispatch included          %6.0f per frame\n", r / f
 	printf "  plugin dispatch, log line incl.   %6.0f per frame\n", p / f
 	printf "  log line (LogPlugin.deliver)      %6.0f per frame\n", l / f
+	printf "  code run: %s\n", pg
 }'

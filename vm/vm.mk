@@ -44,7 +44,7 @@ vm-fetch: vm-host-tools
 # test the harness without evroute.
 vm-evroute:
 ifeq ($(VM_EVROUTE),$(VM_SCRATCH)/release/evroute)
-	$(VM_SWIFT) build -c release --static-swift-stdlib --product evroute --scratch-path $(VM_SCRATCH)
+	$(VM_SWIFT) build $(RELEASE_FLAGS) --scratch-path $(VM_SCRATCH)
 else
 	@echo "vm: evroute binary: $(VM_EVROUTE) (not building)"
 endif

@@ -197,9 +197,9 @@ public final class DryRun {
 public final class GestureTimer {
     private let loop: EventLoop
     private let session: RoutingSession
-    private var armed: (id: EventLoop.TimerID, deadline: Timestamp)?
+    @exclusivity(unchecked) private var armed: (id: EventLoop.TimerID, deadline: Timestamp)?
     /// Stops re-arming (shutdown).
-    public var isEnabled = true
+    @exclusivity(unchecked) public var isEnabled = true
 
     public init(loop: EventLoop, session: RoutingSession) {
         self.loop = loop

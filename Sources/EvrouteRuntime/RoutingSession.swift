@@ -231,7 +231,11 @@ public final class RoutingSession {
         if ctx.motion != nil, let sample = ctx.motion!.feed(event) { router.handle(sample) }
         if let decoder = ctx.touchRef {
             if let frame = decoder._withUnsafeGuaranteedRef({ $0.feed(event) }), !frame.contacts.isEmpty { router.handle(frame) }
-            if decoder._withUnsafeGuaranteedRef({ $0.hasWarnings }) { reportWarnings(decoder.takeUnretainedValue(), ctx, event.time) }
+            // Warnings come up while a frame is read and are told at its end (a frame's events
+            // share their time), or when the device goes.
+            if event.type == EventType.syn, decoder._withUnsafeGuaranteedRef({ $0.hasWarnings }) {
+                reportWarnings(decoder.takeUnretainedValue(), ctx, event.time)
+            }
         }
         if event.type == EventType.key, let key = ctx.keys?.feed(event) {
             guard let text = ctx.text else { return router.handle(key) }

@@ -189,6 +189,12 @@ public struct LogLine {
         prepared.withUnsafeBufferPointer { buffer.append($0) }
     }
 
+    /// Appends prepared UTF-8 (as ``append(prepared:)-([UInt8])``) from memory lent for the call.
+    @inlinable @inline(__always)
+    public mutating func append(prepared: UnsafeBufferPointer<UInt8>) {
+        buffer.append(prepared)
+    }
+
     /// Lets `body` write at most `maximum` bytes in place (no newline); it returns how many it
     /// wrote. For numbers: `line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(…, to: $0) }`.
     @inlinable @inline(__always)

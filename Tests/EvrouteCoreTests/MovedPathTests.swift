@@ -85,7 +85,8 @@ struct MovedPathTests {
     final class Alternating: HandlerDispatcher {
         var offers = 0
         var taken: [(RoutedEvent, HandlerBinding)] = []
-        func dispatch(_ event: RoutedEvent, to handler: HandlerBinding, at responder: ResponderID) -> HandlerVerdict {
+        func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
+            let handler = event.layout.handlers[index]
             guard handler.plugin == "q" else { taken.append((event, handler)); return .handled }
             offers += 1
             if offers % 2 == 0 { return .declined }

@@ -68,7 +68,8 @@ struct RoutingTests {
     @Test func handlerDeclinesAndTheWalkGoesOn() throws {
         final class Declining: HandlerDispatcher {
             var offered: [String] = []
-            func dispatch(_ event: RoutedEvent, to handler: HandlerBinding, at responder: ResponderID) -> HandlerVerdict {
+            func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
+            let handler = event.layout.handlers[index]
                 offered.append(handler.plugin)
                 return handler.plugin == "q" ? .declined : .handled
             }

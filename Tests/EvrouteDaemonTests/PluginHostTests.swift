@@ -61,7 +61,7 @@ struct PluginHostTests {
         let rig = try PluginRig(try pluginLayout(ui, extraPlugins: [helperV1]))
         #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let oldHelper = pid_t(rig.stats("helper")[gauge: .pid]!)
-        let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let clientFD = socket(AF_UNIX, SocketType.stream, 0)
         _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
         defer { close(clientFD) }
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
@@ -114,7 +114,7 @@ struct PluginHostTests {
     @Test func dispatchCost() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path), "max-buffer": .number(16_000_000)])))
-        let clientFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let clientFD = socket(AF_UNIX, SocketType.stream, 0)
         _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
         defer { close(clientFD) }
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
@@ -124,7 +124,7 @@ struct PluginHostTests {
         let event = RoutedEvent(kind: .key(name: "KEY_A", phase: .down), time: .zero, layout: layout, display: 0, start: .region(button), region: button)
         let n = 2000
         let start = MonotonicClock.now()
-        for _ in 0..<n { _ = rig.host.dispatch(event, to: handler, at: .region(button)) }
+        for _ in 0..<n { _ = rig.host.dispatch(event, toHandler: handler.index, at: .region(button)) }
         let perEvent = Double((MonotonicClock.now() - start).microseconds) / Double(n)
         print("socket dispatch (JSON + id + write to one client): \(perEvent) µs/event")
         #expect(rig.stats("ui").delivered == n)

@@ -58,6 +58,7 @@ extension Router {
     /// duration, tap duration) fires, if any. A daemon arms its loop timer for it and calls
     /// ``advanceTime(to:)`` when it expires.
     public var nextTimerDeadline: Timestamp? {
+        if timers.isEmpty && shakingDevices == 0 { return nil }
         purgeStaleTimers()
         let gesture = timers.first?.deadline
         guard let shake = nextShakeDeadline else { return gesture }

@@ -161,5 +161,7 @@ public enum HandlerVerdict: Sendable {
 /// it; without a dispatcher (dry-run), that handler counts as having handled it.
 /// A dispatcher must never block: routing waits for nothing.
 public protocol HandlerDispatcher: AnyObject {
-    func dispatch(_ event: RoutedEvent, to handler: HandlerBinding, at responder: ResponderID) -> HandlerVerdict
+    /// Offers `event` to a handler of its layout — `handler` indexes `event.layout.handlers`
+    /// (an index, not the binding: the walk lends nothing it would have to copy) — at `responder`.
+    func dispatch(_ event: RoutedEvent, toHandler handler: Int, at responder: ResponderID) -> HandlerVerdict
 }

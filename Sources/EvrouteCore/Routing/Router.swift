@@ -360,20 +360,23 @@ public final class Router {
             found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: skip)
         }
         while let f = found {
-            // The binding is lent from the layout's array, not copied (a copy is a retain and a
-            // release per event).
-            let declined = event.layout.handlers.withUnsafeBufferPointer { handlers in
-                guard !handlers[f.handler].isBuiltIn, let dispatcher else { return false }
-                if case .declined = dispatcher.dispatch(event, to: handlers[f.handler], at: f.responder) { return true }
-                return false
+            // The dispatcher gets the handler's index: a binding passed along is a copy (a retain
+            // and a release per event).
+            let outcome: TakerOutcome
+            if event.layout.handlers.withUnsafeBufferPointer({ $0[f.handler].isBuiltIn }) {
+                outcome = .builtIn
+            } else if let dispatcher, case .declined = dispatcher.dispatch(event, toHandler: f.handler, at: f.responder) {
+                outcome = .declined
+            } else {
+                outcome = .taken
             }
-            if declined {
+            switch outcome {
+            case .declined:
                 found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: f.handler)
                 continue
-            }
-            if event.layout.handlers[f.handler].isBuiltIn {
+            case .builtIn:
                 recordAndPerform(event, f.responder, event.layout.handlers[f.handler])
-            } else {
+            case .taken:
                 // The common path: the event moves into its record.
                 emitRouted(event, by: f.responder, handler: f.handler)
             }
@@ -393,6 +396,16 @@ public final class Router {
     struct Taker: Equatable {
         var responder: ResponderID
         var handler: Int
+    }
+
+    /// What became of an event offered to a handler.
+    enum TakerOutcome {
+        /// Taken (dispatched, or counted as handled without a dispatcher).
+        case taken
+        /// The dispatcher declined it: the walk goes on.
+        case declined
+        /// A routing built-in: the router performs it.
+        case builtIn
     }
 
     /// Where a walk starts: at the first taker already known (nil: nothing takes the event),

@@ -26,14 +26,15 @@ final class LogPlugin: Plugin {
     /// Each line's tail (` REGION → RESPONDER [PLUGIN] OPTIONS device RULE`), made once per
     /// place: it depends only on the layout, the bound region, the responder, the handler and
     /// the device, and writing its names anew for every event was most of a line's cost.
-    @exclusivity(unchecked) private var tails = LogLineTails()
+    private let tails = LogLineTails()
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        deliver(d.event, handler: d.handler, responder: d.responder)
+        deliver(d.event, handler: d.handler.index, responder: d.responder)
     }
 
-    /// Writes the event's line (the host's direct path: nothing is copied).
-    func deliver(_ event: borrowing RoutedEvent, handler: borrowing HandlerBinding, responder: ResponderID) -> HandlerVerdict {
+    /// Writes the event's line (the host's direct path: nothing is copied). `handler` indexes
+    /// `event.layout.handlers`.
+    func deliver(_ event: borrowing RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
         if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation,
@@ -53,7 +54,7 @@ final class LogPlugin: Plugin {
                     n += LogPlugin.writeCoordinate(location.y, to: p + n)
                     p[n] = UInt8(ascii: ")")
                     n += 1
-                    tail.withUnsafeBufferPointer { (p + n).update(from: $0.baseAddress!, count: $0.count) }
+                    if let bytes = tail.baseAddress { (p + n).update(from: bytes, count: tail.count) }
                     n += tail.count
                     n += LogPlugin.copy(" t=", to: p + n)
                     return n + seconds.write(time, to: p + n)
@@ -61,7 +62,7 @@ final class LogPlugin: Plugin {
             }
             return .handled
         }
-        let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: handler)
+        let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: event.layout.handlers[handler])
         context.log.log(.info) { line in
             LogPlugin.describeHead(event, showKeys: showKeys, into: &line)
             line.append(prepared: tail)
@@ -77,10 +78,12 @@ final class LogPlugin: Plugin {
     static let coordinateMaximum = 21
 
     /// Copies a literal of the program's own; returns its length.
+    /// (Byte by byte: these are a few bytes, and a `memcpy` call costs more than the copy.)
     @inline(__always)
     static func copy(_ literal: StaticString, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        p.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        return literal.utf8CodeUnitCount
+        let n = literal.utf8CodeUnitCount, s = literal.utf8Start
+        for i in 0..<n { p[i] = s[i] }
+        return n
     }
 
     /// The whole seconds of the last line's time, written (see ``SecondsText``).
@@ -288,60 +291,62 @@ struct SecondsText {
     }
 }
 
-/// The log plugin's line tails by place (layout, handler, bound region, device), as written
-/// bytes: for each of the two layouts seen last (a touch may still route through the layout it
-/// began in after a reload), a list per handler (``HandlerBinding/index``; the handler fixes
-/// the responder), searched by bound region and device — no hashing per line. Bounded: at most
-/// ``maximumPerHandler`` tails per handler, the list starts again empty past it.
-struct LogLineTails {
-    static let maximumPerHandler = 64
+/// The log plugin's line tails by place (layout, handler, bound region, device; the handler
+/// fixes the responder), as written bytes: a direct-mapped cache of ``capacity`` entries (a
+/// place whose slot another took is written again: bounded, no hashing, no search). It keeps
+/// the entries of the two layouts seen last (a touch may still route through the layout it
+/// began in after a reload); a third layout drops the entries of older ones.
+final class LogLineTails {
+    static let capacity = 64
 
-    private struct Tail {
-        var region: Int
+    private struct Entry {
+        /// nil: empty.
+        var layout: Layout?
+        var handler = -1
+        var region = -1
         var device: DeviceID?
-        var bytes: [UInt8]
+        var bytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     }
 
-    private struct LayoutTails {
-        let layout: Layout
-        var byHandler: [[Tail]]
+    @exclusivity(unchecked) private var entries = [Entry](repeating: Entry(), count: LogLineTails.capacity)
+    @exclusivity(unchecked) private var current: Layout?
+    @exclusivity(unchecked) private var previous: Layout?
 
-        init(layout: Layout) {
-            self.layout = layout
-            byHandler = Array(repeating: [], count: layout.handlers.count)
-        }
-    }
+    deinit { for e in entries { e.bytes.deallocate() } }
 
-    /// The layout seen last first.
-    private var layouts: [LayoutTails] = []
-
-    mutating func tail(of e: RoutedEvent, responder: ResponderID, handler: HandlerBinding) -> [UInt8] {
-        let slot: Int
-        if let first = layouts.first, first.layout === e.layout {
-            slot = 0
-        } else if layouts.count > 1, layouts[1].layout === e.layout {
-            slot = 1
-        } else {
-            layouts.insert(LayoutTails(layout: e.layout), at: 0)
-            if layouts.count > 2 { layouts.removeLast() }
-            slot = 0
-        }
+    /// The tail's bytes, lent: valid until the next call.
+    func tail(of e: borrowing RoutedEvent, responder: ResponderID, handler index: Int) -> UnsafeBufferPointer<UInt8> {
+        if e.layout !== current { seeLayout(e.layout) }
         let region = e.region ?? -1, device = e.device?.id
-        guard handler.index < layouts[slot].byHandler.count else { return LogLineTails.make(e, responder, handler) }
-        for tail in layouts[slot].byHandler[handler.index] where tail.region == region && tail.device == device {
-            return tail.bytes
+        let slot = (index &* 0x9E37 ^ region &* 0x85EB ^ (device?.rawValue ?? 0) &* 0x27D4) & (LogLineTails.capacity - 1)
+        return entries.withUnsafeMutableBufferPointer { entries in
+            if entries[slot].layout === e.layout, entries[slot].handler == index, entries[slot].region == region,
+               entries[slot].device == device {
+                return UnsafeBufferPointer(entries[slot].bytes)
+            }
+            var line = LogLine()
+            LogPlugin.describeTail(e, responder: responder, handler: e.layout.handlers[index], into: &line)
+            let made = line.bytes
+            entries[slot].bytes.deallocate()
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: made.count)
+            _ = bytes.initialize(from: made)
+            entries[slot] = Entry(layout: e.layout, handler: index, region: region, device: device, bytes: bytes)
+            return UnsafeBufferPointer(bytes)
         }
-        let bytes = LogLineTails.make(e, responder, handler)
-        if layouts[slot].byHandler[handler.index].count == LogLineTails.maximumPerHandler {
-            layouts[slot].byHandler[handler.index].removeAll()
-        }
-        layouts[slot].byHandler[handler.index].append(Tail(region: region, device: device, bytes: bytes))
-        return bytes
     }
 
-    private static func make(_ e: RoutedEvent, _ responder: ResponderID, _ handler: HandlerBinding) -> [UInt8] {
-        var line = LogLine()
-        LogPlugin.describeTail(e, responder: responder, handler: handler, into: &line)
-        return line.bytes
+    /// A layout other than the current one: it becomes current; entries of layouts before the
+    /// two latest are dropped.
+    private func seeLayout(_ layout: Layout) {
+        if layout === previous {
+            swap(&current, &previous)
+            return
+        }
+        previous = current
+        current = layout
+        for i in entries.indices where entries[i].layout != nil && entries[i].layout !== current && entries[i].layout !== previous {
+            entries[i].bytes.deallocate()
+            entries[i] = Entry()
+        }
     }
 }

@@ -7,7 +7,7 @@ import EvrouteRuntime
 import EvrouteSystem
 
 /// Runs the plugin instances of a layout and dispatches routed events to them: the daemon's
-/// ``HandlerDispatcher``. Everything happens on the event loop's thread; ``dispatch(_:to:at:)``
+/// ``HandlerDispatcher``. Everything happens on the event loop's thread; ``dispatch(_:toHandler:at:)``
 /// never waits (it writes to non-blocking descriptors, queues, or spawns, and returns).
 ///
 /// It runs the hosted plugin kinds (``PluginKind/isHosted``: `log`, `exec`, `socket`,
@@ -152,18 +152,24 @@ public final class PluginHost: HandlerDispatcher {
 
     // MARK: Dispatch
 
-    public func dispatch(_ event: RoutedEvent, to handler: HandlerBinding, at responder: ResponderID) -> HandlerVerdict {
+    public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         let plugin: any Plugin
         if event.layout !== table.layout, event.layout === router?.layout {
             // A run-time change (`evroute ctl hide`, `frame`, `regions` …) made the router a new
             // layout with the same plugins: the table follows it.
             table = DispatchTable(layout: event.layout, plugins: plugins, count: deliveryCount)
         }
-        if let entry = table.entry(for: handler, of: event.layout) {
+        let entry = table.entry(forHandler: index, of: event.layout)
+        if let entry {
             table.instances[entry].count.value += 1
             // The in-process log takes the event where it is: no delivery record (a copy of the
             // event and the binding, made and destroyed per line) and no event id to draw.
-            if let log = table.instances[entry].log { return log.deliver(event, handler: handler, responder: responder) }
+            if let log = table.instances[entry].log {
+                return log._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
+            }
+        }
+        let handler = event.layout.handlers[index]
+        if let entry {
             plugin = table.instances[entry].plugin
         } else if let named = plugins[handler.plugin] {
             plugin = named
@@ -224,13 +230,14 @@ private struct DispatchTable {
         let plugin: any Plugin
         /// The plugin's delivery count (the host's, by name).
         let count: DeliveryCount
-        /// The plugin, when it is a `log` (called directly, see `PluginHost.dispatch`).
-        let log: LogPlugin?
+        /// The plugin, when it is a `log` (called directly, see `PluginHost.dispatch`), not
+        /// retained per call: ``plugin`` keeps it.
+        let log: Unmanaged<LogPlugin>?
 
         init(plugin: any Plugin, count: DeliveryCount) {
             self.plugin = plugin
             self.count = count
-            log = plugin as? LogPlugin
+            log = (plugin as? LogPlugin).map { Unmanaged.passUnretained($0) }
         }
     }
     /// The layout the table is for (held: its identity is what events are checked against).
@@ -252,11 +259,11 @@ private struct DispatchTable {
         }
     }
 
-    /// The instance entry for `handler` of `layout`, when `layout` is the table's.
+    /// The instance entry for the handler `index` of `layout`, when `layout` is the table's.
     @inline(__always)
-    func entry(for handler: HandlerBinding, of layout: Layout) -> Int? {
-        guard layout === self.layout, handler.index < instanceOfHandler.count else { return nil }
-        let i = instanceOfHandler[handler.index]
+    func entry(forHandler index: Int, of layout: Layout) -> Int? {
+        guard layout === self.layout, index < instanceOfHandler.count else { return nil }
+        let i = instanceOfHandler[index]
         return i >= 0 ? i : nil
     }
 }
