@@ -105,13 +105,15 @@ public final class Daemon {
             shutdown()
             return 1
         }
-        // Log lines (the `log` plugin's among them) go out once per loop wakeup, after the
-        // gesture timer follows what the wakeup routed.
+        // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
+        // and errors go out at once. After each wakeup the gesture timer follows what it routed.
         log.buffered = true
         loop.afterWakeup = { [gestureTimer] in gestureTimer?.rearm() }
-        // Log lines go out when the loop idles, or within 50 ms of the first one waiting: one
-        // write(2) for a burst of frames instead of one per wakeup (their t= is the event's time).
-        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(50), pending: { [log] in log.hasPending }, flush: { [log] in log.flush() })
+        // Buffered lines go out 250 ms after the first one began to wait (or when the buffer
+        // fills): one write(2) for ~20 frames of a moving finger instead of one per wakeup, and
+        // the flush timer's two system calls once per quarter second (their t= is the event's
+        // time, so nothing is lost by the wait).
+        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(250), pending: { [log] in log.hasPending }, flush: { [log] in log.flush() })
         loop.run()
         log.buffered = false
         log.flush()
