@@ -212,7 +212,11 @@ public final class EventLoop {
     /// Runs until ``stop()``.
     public func run() {
         stopping = false
-        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        // Raw memory, not an array: an array passed inout is checked for uniqueness per wakeup.
+        let capacity = 64
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        events.initialize(repeating: epoll_event(), count: capacity)
+        defer { events.deallocate() }
         while !stopping {
             if flushTimer == nil, let lazy = lazyFlush, lazy.pending() {
                 flushTimer = schedule(after: lazy.delay) { [unowned self] in
@@ -220,14 +224,14 @@ public final class EventLoop {
                     lazyFlush?.flush()
                 }
             }
-            let n = epoll_wait(epfd.rawValue, &events, Int32(events.count), -1)
+            let n = epoll_wait(epfd.rawValue, events, Int32(capacity), -1)
             wakeups += 1
             if n < 0 {
                 if errno == EINTR { continue }
                 break
             }
             for i in 0..<Int(n) {
-                let fd = FileDescriptor(rawValue: evroute_epoll_event_fd(&events[i]))
+                let fd = FileDescriptor(rawValue: evroute_epoll_event_fd(events + i))
                 let ready = Readiness(rawValue: events[i].events)
                 if fd == timerfd { fireDueTimers() }
                 else if fd == signalfd { drainSignals() }

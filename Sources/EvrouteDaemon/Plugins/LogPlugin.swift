@@ -13,9 +13,13 @@ final class LogPlugin: Plugin {
     private let context: PluginContext
     @exclusivity(unchecked) private(set) var statistics: PluginStatistics
 
+    /// The daemon's log (the context's, kept here: read per line).
+    private let log: Log
+
     init(spec: PluginSpec, context: PluginContext) {
         self.spec = spec
         self.context = context
+        log = context.log
         statistics = PluginStatistics(name: spec.name, type: spec.type)
     }
 
@@ -41,7 +45,7 @@ final class LogPlugin: Plugin {
            LogPlugin.isPlainCoordinate(t.location.x), LogPlugin.isPlainCoordinate(t.location.y) {
             // Most lines: a touch phase, written in one reservation through a pointer.
             let id = Int64(t.id), location = t.location, time = event.time
-            context.log.log(.info) { line in
+            log.log(.info) { line in
                 line.write(maximum: LogPlugin.touchHeadMaximum + tail.count + 3 + SecondsText.maximumLength) { p in
                     var n = LogPlugin.copy("touch ", to: p)
                     n += JSONText.writeInteger(id, to: p + n)
@@ -63,7 +67,7 @@ final class LogPlugin: Plugin {
             return .handled
         }
         let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: event.layout.handlers[handler])
-        context.log.log(.info) { line in
+        log.log(.info) { line in
             LogPlugin.describeHead(event, showKeys: showKeys, into: &line)
             line.append(prepared: tail)
             line.append(" t=")
