@@ -95,6 +95,7 @@ public final class RoutingSession {
     /// The next time something is due without input: a gesture recognizer's timer or a
     /// scanner's line timeout. A live loop arms its timer for it (``GestureTimer``).
     public var nextDeadline: Timestamp? {
+        if lineDevices.isEmpty { return router.nextTimerDeadline }
         var next = router.nextTimerDeadline
         for ctx in lineDevices {
             if let d = ctx.line?.deadline, next.map({ d < $0 }) ?? true { next = d }

@@ -60,7 +60,29 @@ public final class Log: @unchecked Sendable {
     /// `level` is above the threshold.
     public func log(_ level: Level, _ write: (inout LogLine) -> Void) {
         guard level <= threshold else { return }
+        writePrefix(level)
         var line = LogLine(buffer: pending)
+        write(&line)
+        endLine(level)
+    }
+
+    /// The per-event path's way to write a line whose length it bounds: room for `maximum`
+    /// bytes of text after the line's prefix (nil, and nothing written, when `level` is above
+    /// the threshold). Write the text there (no newline) and hand its length to
+    /// ``commitLine(_:level:)`` before anything else is logged. No closure, no ``LogLine``.
+    public func reserveLine(_ level: Level, maximum: Int) -> UnsafeMutablePointer<UInt8>? {
+        guard level <= threshold else { return nil }
+        writePrefix(level)
+        return pending.reserve(maximum + 1)
+    }
+
+    /// Ends a line begun with ``reserveLine(_:maximum:)`` after `length` bytes of text.
+    public func commitLine(_ length: Int, level: Level) {
+        pending.advance(length)
+        endLine(level)
+    }
+
+    private func writePrefix(_ level: Level) {
         if toJournal {
             let p = pending.reserve(3)
             p[0] = UInt8(ascii: "<")
@@ -68,9 +90,11 @@ public final class Log: @unchecked Sendable {
             p[2] = UInt8(ascii: ">")
             pending.advance(3)
         } else {
-            line.append(level.prefix)
+            level.prefix.withUTF8Buffer { pending.append($0) }
         }
-        write(&line)
+    }
+
+    private func endLine(_ level: Level) {
         pending.reserve(1)[0] = 0x0A
         pending.advance(1)
         // Notices, warnings and errors are rare and wanted now; info and debug lines (one per

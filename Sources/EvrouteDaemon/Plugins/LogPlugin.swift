@@ -44,26 +44,24 @@ final class LogPlugin: Plugin {
         if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation,
            LogPlugin.isPlainCoordinate(t.location.x), LogPlugin.isPlainCoordinate(t.location.y) {
             // Most lines: a touch phase, written in one reservation through a pointer.
-            let id = Int64(t.id), location = t.location, time = event.time
-            log.log(.info) { line in
-                line.write(maximum: LogPlugin.touchHeadMaximum + tail.count + 3 + SecondsText.maximumLength) { p in
-                    var n = LogPlugin.copy("touch ", to: p)
-                    n += JSONText.writeInteger(id, to: p + n)
-                    p[n] = UInt8(ascii: " ")
-                    n += 1
-                    n += LogPlugin.copy(LogPlugin.phaseName(phase), to: p + n)
-                    n += LogPlugin.copy(" (", to: p + n)
-                    n += LogPlugin.writeCoordinate(location.x, to: p + n)
-                    n += LogPlugin.copy(", ", to: p + n)
-                    n += LogPlugin.writeCoordinate(location.y, to: p + n)
-                    p[n] = UInt8(ascii: ")")
-                    n += 1
-                    if let bytes = tail.baseAddress { (p + n).update(from: bytes, count: tail.count) }
-                    n += tail.count
-                    n += LogPlugin.copy(" t=", to: p + n)
-                    return n + seconds.write(time, to: p + n)
-                }
-            }
+            let maximum = LogPlugin.touchHeadMaximum + tail.count + 3 + SecondsText.maximumLength
+            guard let p = log.reserveLine(.info, maximum: maximum) else { return .handled }
+            var n = LogPlugin.copy("touch ", to: p)
+            n += JSONText.writeInteger(Int64(t.id), to: p + n)
+            p[n] = UInt8(ascii: " ")
+            n += 1
+            n += LogPlugin.copy(LogPlugin.phaseName(phase), to: p + n)
+            n += LogPlugin.copy(" (", to: p + n)
+            n += LogPlugin.writeCoordinate(t.location.x, to: p + n)
+            n += LogPlugin.copy(", ", to: p + n)
+            n += LogPlugin.writeCoordinate(t.location.y, to: p + n)
+            p[n] = UInt8(ascii: ")")
+            n += 1
+            if let bytes = tail.baseAddress { (p + n).update(from: bytes, count: tail.count) }
+            n += tail.count
+            n += LogPlugin.copy(" t=", to: p + n)
+            n += seconds.write(event.time, to: p + n)
+            log.commitLine(n, level: .info)
             return .handled
         }
         let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: event.layout.handlers[handler])
