@@ -184,9 +184,13 @@ public final class Router {
     /// event's ``Layout/handlers``.
     @inline(__always)
     func emitRouted(_ event: consuming RoutedEvent, by responder: ResponderID?, handler: Int?) {
-        routeCounts.count(event.kind, handled: responder != nil)
+        if case .touch = event.kind { routeCounts.touchEvents += 1 } else { routeCounts.count(event.kind) }
+        if responder != nil { routeCounts.handled += 1 } else { routeCounts.unhandled += 1 }
         guard observerTakesRoutedEvents, let observer else { return }
-        let record = RouteRecord.routed(event, handledBy: responder, handler: handler.map { event.layout.handlers[$0] })
+        // The binding first: reading the event after it moved into the record would copy it.
+        var binding: HandlerBinding?
+        if let handler { binding = event.layout.handlers[handler] }
+        let record = RouteRecord.routed(event, handledBy: responder, handler: binding)
         observer.record(record)
         // Taken apart again rather than destroyed whole (the optimizer destroys a whole record
         // through its type metadata, several times slower).
@@ -349,10 +353,27 @@ public final class Router {
     /// already known (a touch's cached one, see ``route(_:device:time:)``): the walk starts
     /// there; a handler that declines sends it on up the chain as always.
     func walk(_ event: consuming RoutedEvent, after skip: Int? = nil, first: FirstTaker = .unknown) {
-        guard let start = event.start else {
+        guard let (taker, builtIn) = taker(of: event, after: skip, first: first) else {
             emitRouted(event, by: nil, handler: nil)
             return
         }
+        // After the walk, not in it: the event moves into its record (consumed in a loop, it
+        // would be copied).
+        if builtIn {
+            recordAndPerform(event, taker.responder, event.layout.handlers[taker.handler])
+        } else {
+            emitRouted(event, by: taker.responder, handler: taker.handler)
+        }
+    }
+
+    /// The handler that takes `event` — the first taker (`first`, or found up the chain from its
+    /// start after the handler `skip`), or, while a dispatcher declines, the next one — and
+    /// whether it is a routing built-in (the router performs those; they are not dispatched).
+    /// The dispatcher gets the handler's index: a binding passed along is a copy (a retain and
+    /// a release per event).
+    @inline(__always)
+    func taker(of event: borrowing RoutedEvent, after skip: Int?, first: FirstTaker) -> (Taker, builtIn: Bool)? {
+        guard let start = event.start else { return nil }
         var found: Taker?
         if case .known(let known) = first {
             found = known
@@ -360,29 +381,14 @@ public final class Router {
             found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: skip)
         }
         while let f = found {
-            // The dispatcher gets the handler's index: a binding passed along is a copy (a retain
-            // and a release per event).
-            let outcome: TakerOutcome
-            if event.layout.handlers.withUnsafeBufferPointer({ $0[f.handler].isBuiltIn }) {
-                outcome = .builtIn
-            } else if let dispatcher, case .declined = dispatcher.dispatch(event, toHandler: f.handler, at: f.responder) {
-                outcome = .declined
-            } else {
-                outcome = .taken
-            }
-            switch outcome {
-            case .declined:
+            if event.layout.handlers[f.handler].isBuiltIn { return (f, true) }
+            if let dispatcher, case .declined = dispatcher.dispatch(event, toHandler: f.handler, at: f.responder) {
                 found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: f.handler)
                 continue
-            case .builtIn:
-                recordAndPerform(event, f.responder, event.layout.handlers[f.handler])
-            case .taken:
-                // The common path: the event moves into its record.
-                emitRouted(event, by: f.responder, handler: f.handler)
             }
-            return
+            return (f, false)
         }
-        emitRouted(event, by: nil, handler: nil)
+        return nil
     }
 
     /// A built-in handler took `event`: it is recorded, then the handler runs.
@@ -396,16 +402,6 @@ public final class Router {
     struct Taker: Equatable {
         var responder: ResponderID
         var handler: Int
-    }
-
-    /// What became of an event offered to a handler.
-    enum TakerOutcome {
-        /// Taken (dispatched, or counted as handled without a dispatcher).
-        case taken
-        /// The dispatcher declined it: the walk goes on.
-        case declined
-        /// A routing built-in: the router performs it.
-        case builtIn
     }
 
     /// Where a walk starts: at the first taker already known (nil: nothing takes the event),
@@ -437,8 +433,9 @@ public struct RouteCounts: Sendable, Equatable {
 
     public init() {}
 
-    @inline(__always)
-    mutating func count(_ kind: EventKind, handled taken: Bool) {
+    /// Counts an event of `kind` (touch phases are counted in place by the router: no copy of
+    /// the kind on the moved path).
+    mutating func count(_ kind: EventKind) {
         switch kind {
         case .touch: touchEvents += 1
         case .key: keyEvents += 1
@@ -447,7 +444,6 @@ public struct RouteCounts: Sendable, Equatable {
         case .text: texts += 1
         case .motion: motions += 1
         }
-        if taken { handled += 1 } else { unhandled += 1 }
     }
 }
 
