@@ -32,11 +32,7 @@ dispatch=$(cost 'PluginHostC8dispatch')
 logline=$(cost 'LogPluginC7deliver')
 # The code the live path runs: its functions (those that cost anything in the collected part)
 # and the 4 KiB pages they lie on in BIN (scripts/live-path-order.sh lays them side by side).
-awk '/^fn=\(/ { id = $1; sub(/^fn=/, "", id); if (NF > 1) name[id] = $2; cur = name[id]; next }
-	/^cfn=\(/ { id = $1; sub(/^cfn=/, "", id); if (NF > 1) name[id] = $2; next }
-	/^calls=/ { skip = 1; next }
-	/^[0-9+*-]/ { if (skip) { skip = 0; next } if (cur != "" && $2 > 0) ran[cur] = 1 }
-	END { for (f in ran) print f }' "$OUT/cg" | sort >"$OUT/ran"
+awk -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg" | awk '{ print $2 }' | sort >"$OUT/ran"
 nm --defined-only -S "$BIN" | awk 'NF == 4 { print $4, $1, $2 }' | sort >"$OUT/symbols"
 pages=$(join "$OUT/ran" "$OUT/symbols" | python3 -c '
 import sys

@@ -27,15 +27,7 @@ trap 'rm -rf "$OUT"' EXIT
 LOOP=$(nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E '^\$s13EvrouteSystem9EventLoopC3runyyF$')
 valgrind --tool=callgrind --demangle=no --toggle-collect="$LOOP" --callgrind-out-file="$OUT/cg" \
 	"$BIN" --config "$CFG" --control-socket none --replay "$REC" --exit-after-replay >/dev/null 2>"$OUT/err"
-# Self cost per function: "fn=(id) name" opens a function; cost lines follow until the next
-# "fn="; the lines after "calls=" are inclusive costs of a call and are skipped.
-awk '
-	/^fn=\(/ { id = $1; sub(/^fn=/, "", id); if (NF > 1) { name[id] = $2 }; cur = name[id]; skip = 0; next }
-	/^cfn=\(/ { id = $1; sub(/^cfn=/, "", id); if (NF > 1) name[id] = $2; next }
-	/^calls=/ { skip = 1; next }
-	/^[0-9+*-]/ { if (skip) { skip = 0; next } if (cur != "") cost[cur] += $2; next }
-	END { for (f in cost) if (cost[f] > 0) print cost[f], f }
-' "$OUT/cg" | sort -rn | awk '{ print $2 }' | grep -v -E '^(0x|\(below)' >"$OUT/hot"
+awk -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg" | sort -rn | awk '{ print $2 }' | grep -v -E '^(0x|\(below)' >"$OUT/hot"
 # The live read (no replay runs it): the device read, the source's callbacks, the loop's timers and flush.
 nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E \
 	'EvdevDeviceC13readAvailable|04LiveB6SourceC.*fU_$|04LiveB6SourceC10readDevice|LogC5flushyyF$|EventLoopC13fireDueTimers|EventLoopC6rearm|EventLoopC8schedule|RoutingSessionC6handle_4from' \

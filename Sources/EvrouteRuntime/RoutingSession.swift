@@ -103,20 +103,17 @@ public final class RoutingSession {
         return next
     }
 
-    /// Takes one item of the input stream, at its time.
+    /// Takes one item of the input stream, at its time (an event as a run of one: see
+    /// ``handle(_:from:)``).
     public func handle(_ item: InputItem) {
-        advanceTime(to: item.time)
         switch item {
         case .event(let id, let event):
-            if let last = lastDevice, last._withUnsafeGuaranteedRef({ $0.id == id }) {
-                return last._withUnsafeGuaranteedRef { handleEvent(event, $0) }
-            }
-            guard let ctx = devices[id] else { return }
-            lastDevice = Unmanaged.passUnretained(ctx)
-            handleEvent(event, ctx)
-        case .added(let id, let description, _):
+            withUnsafePointer(to: event) { handle(UnsafeBufferPointer(start: $0, count: 1), from: id) }
+        case .added(let id, let description, let time):
+            advanceTime(to: time)
             add(id, description)
         case .removed(let id, let time):
+            advanceTime(to: time)
             remove(id, at: time)
         }
     }

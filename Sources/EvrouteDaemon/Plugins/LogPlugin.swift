@@ -41,22 +41,11 @@ final class LogPlugin: Plugin {
     func deliver(_ event: borrowing RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
-        if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation,
-           LogPlugin.isPlainCoordinate(t.location.x), LogPlugin.isPlainCoordinate(t.location.y) {
+        if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation {
             // Most lines: a touch phase, written in one reservation through a pointer.
             let maximum = LogPlugin.touchHeadMaximum + tail.count + 3 + SecondsText.maximumLength
             guard let p = log.reserveLine(.info, maximum: maximum) else { return .handled }
-            var n = LogPlugin.copy("touch ", to: p)
-            n += JSONText.writeInteger(Int64(t.id), to: p + n)
-            p[n] = UInt8(ascii: " ")
-            n += 1
-            n += LogPlugin.copy(LogPlugin.phaseName(phase), to: p + n)
-            n += LogPlugin.copy(" (", to: p + n)
-            n += LogPlugin.writeCoordinate(t.location.x, to: p + n)
-            n += LogPlugin.copy(", ", to: p + n)
-            n += LogPlugin.writeCoordinate(t.location.y, to: p + n)
-            p[n] = UInt8(ascii: ")")
-            n += 1
+            var n = LogPlugin.writeTouchHead(id: t.id, phase: phase, at: t.location, to: p)
             if let bytes = tail.baseAddress { (p + n).update(from: bytes, count: tail.count) }
             n += tail.count
             n += LogPlugin.copy(" t=", to: p + n)
@@ -74,10 +63,28 @@ final class LogPlugin: Plugin {
         return .handled
     }
 
-    /// The most bytes `touch ID PHASE (X, Y)` takes (two coordinates of ``coordinateMaximum``).
+    /// The most bytes ``writeTouchHead(id:phase:at:to:)`` writes.
     static let touchHeadMaximum = 6 + JSONText.maximumIntegerLength + 1 + 10 + 2 + 2 * coordinateMaximum + 2 + 1
-    /// The most bytes ``writeCoordinate(_:to:)`` writes: a sign, 16 digits, `.` and 3 decimals.
-    static let coordinateMaximum = 21
+    /// The most bytes ``writeCoordinate(_:to:)`` writes: a sign, 16 digits, `.` and 3 decimals,
+    /// or the 24 of the shortest form of a double beyond those.
+    static let coordinateMaximum = 24
+
+    /// Writes `touch 3 began (412.5, 96)` at `p`; returns the length (at most
+    /// ``touchHeadMaximum``).
+    @inline(__always)
+    static func writeTouchHead(id: Int, phase: TouchPhase, at location: Point, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = copy("touch ", to: p)
+        n += JSONText.writeInteger(Int64(id), to: p + n)
+        p[n] = UInt8(ascii: " ")
+        n += 1
+        n += copy(phaseName(phase), to: p + n)
+        n += copy(" (", to: p + n)
+        n += writeCoordinate(location.x, to: p + n)
+        n += copy(", ", to: p + n)
+        n += writeCoordinate(location.y, to: p + n)
+        p[n] = UInt8(ascii: ")")
+        return n + 1
+    }
 
     /// Copies a literal of the program's own; returns its length.
     /// (Byte by byte: these are a few bytes, and a `memcpy` call costs more than the copy.)
@@ -110,19 +117,13 @@ final class LogPlugin: Plugin {
     static func describeHead(_ e: RoutedEvent, showKeys: Bool, into line: inout LogLine) {
         switch e.kind {
         case .touch(let phase, let isTap):
-            let t = e.touch
-            line.append("touch ")
-            integer(Int64(t?.id ?? 0), into: &line)
-            line.append(" ")
-            line.append(phaseName(phase))
-            line.append(" (")
-            coordinate(t?.location.x ?? 0, into: &line)
-            line.append(", ")
-            coordinate(t?.location.y ?? 0, into: &line)
-            line.append(")")
+            let t = e.touchIDAndLocation
+            line.write(maximum: touchHeadMaximum) {
+                writeTouchHead(id: t?.id ?? 0, phase: phase, at: t?.location ?? Point(x: 0, y: 0), to: $0)
+            }
             if isTap {
                 line.append(" tap ×")
-                integer(Int64(t?.tapCount ?? 1), into: &line)
+                integer(Int64(e.touch?.tapCount ?? 1), into: &line)
             }
         case .key(let name, let phase):
             line.append("key ")
@@ -193,7 +194,8 @@ final class LogPlugin: Plugin {
     /// When: ` t=1508.125`.
     static func describeTime(_ e: RoutedEvent, into line: inout LogLine) {
         line.append(" t=")
-        line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(e.time.microseconds, decimals: 6, to: $0) }
+        var seconds = SecondsText()
+        line.write(maximum: SecondsText.maximumLength) { seconds.write(e.time, to: $0) }
     }
 
     /// Whether the handler or the event's device rule says `log-keys: true` (for keys and text).
@@ -209,18 +211,14 @@ final class LogPlugin: Plugin {
 
     /// A coordinate to 1/1000, without a fraction when whole: `412.5`, `96`, `389.589`.
     static func coordinate(_ v: Double, into line: inout LogLine) {
-        guard isPlainCoordinate(v) else { line.append(JSONText.number(v, style: .shortest)); return }
         line.write(maximum: coordinateMaximum) { writeCoordinate(v, to: $0) }
     }
 
-    /// Whether ``writeCoordinate(_:to:)`` writes `v` (finite, below ``JSONText/integralLimit``).
-    @inline(__always)
-    static func isPlainCoordinate(_ v: Double) -> Bool { v.isFinite && abs(v) < JSONText.integralLimit }
-
-    /// Writes a plain coordinate (``isPlainCoordinate(_:)``) as ``coordinate(_:into:)`` does;
-    /// returns the length (at most ``coordinateMaximum``).
+    /// Writes a coordinate as ``coordinate(_:into:)`` describes it at `p`; returns the length
+    /// (at most ``coordinateMaximum``). Not finite, or too large for 1/1000: JSON's shortest form.
     @inline(__always)
     static func writeCoordinate(_ v: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard v.isFinite, abs(v) < JSONText.integralLimit else { return writeShortest(v, to: p) }
         // Rounded half away from zero, as `rounded()` does, without its libm call: the
         // truncation and the remainder are exact below 2^52 (above, `x` is whole).
         let x = v * 1000
@@ -239,6 +237,16 @@ final class LogPlugin: Plugin {
         while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
         JSONText.writeDigits(fraction, count: digits, endingAt: p + n + 1 + digits)
         return n + 1 + digits
+    }
+
+    /// The rare coordinate that is not finite or not below ``JSONText/integralLimit``, in JSON's
+    /// shortest form (`null`, `1e+16`: at most 24 bytes).
+    @inline(never)
+    static func writeShortest(_ v: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var bytes: [UInt8] = []
+        JSONText.appendNumber(v, style: .shortest, to: &bytes)
+        p.update(from: bytes, count: bytes.count)
+        return bytes.count
     }
 
     /// The phase's name (its raw value) as a literal: no `String` per line.

@@ -159,24 +159,24 @@ public final class PluginHost: HandlerDispatcher {
             // layout with the same plugins: the table follows it.
             table = DispatchTable(layout: event.layout, plugins: plugins, count: deliveryCount)
         }
-        let entry = table.entry(forHandler: index, of: event.layout)
-        if let entry {
+        let handler: HandlerBinding
+        if let entry = table.entry(forHandler: index, of: event.layout) {
             table.instances[entry].count.value += 1
             // The in-process log takes the event where it is: no delivery record (a copy of the
             // event and the binding, made and destroyed per line) and no event id to draw.
             if let log = table.instances[entry].log {
                 return log._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
             }
-        }
-        let handler = event.layout.handlers[index]
-        if let entry {
             plugin = table.instances[entry].plugin
-        } else if let named = plugins[handler.plugin] {
+            handler = event.layout.handlers[index]
+        } else {
+            handler = event.layout.handlers[index]
+            guard let named = plugins[handler.plugin] else {
+                log.limited(.warning, &unknownLogs, "no running plugin \(handler.plugin) (type \(handler.pluginType)); event declined")
+                return .declined
+            }
             plugin = named
             deliveryCount(of: handler.plugin).value += 1
-        } else {
-            log.limited(.warning, &unknownLogs, "no running plugin \(handler.plugin) (type \(handler.pluginType)); event declined")
-            return .declined
         }
         let id = nextEventID
         nextEventID += 1
