@@ -58,6 +58,8 @@ extension EvrouteCLI {
               set by systemd: the daemon reports READY=1, RELOADING=1, STOPPING=1 and WATCHDOG=1.
             JOURNAL_STREAM
               when it names standard error, log lines carry syslog priority prefixes for the journal.
+              Info and debug lines (a log handler writes one per event) go out in batches, at most
+              250 ms after the first of them; notices, warnings and errors at once.
             """),
         .init("Signals", """
             SIGHUP
