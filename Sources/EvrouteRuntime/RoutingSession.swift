@@ -134,12 +134,25 @@ public final class RoutingSession {
             for event in events { advanceTime(to: event.time) }
             return
         }
-        for event in events {
-            // An axis event only updates a decoder (frames and samples go out on `SYN_REPORT`):
-            // the router's time, its timers and the line timeouts move at the other events,
-            // before anything is routed — as if they had moved at every event.
-            if event.type != EventType.abs { advanceTime(to: event.time) }
+        // A touch device's axis events, most of a frame, go to its decoder a run at a time
+        // (the same as one by one: they only update the decoder).
+        let touchOnly = ctx.motion == nil ? ctx.touchRef : nil
+        var i = 0
+        while i < events.count {
+            let event = events[i]
+            if event.type == EventType.abs {
+                if let touchOnly {
+                    i = touchOnly._withUnsafeGuaranteedRef { $0.feedAxes(events, from: i) }
+                    continue
+                }
+            } else {
+                // An axis event only updates a decoder (frames and samples go out on
+                // `SYN_REPORT`): the router's time, its timers and the line timeouts move at
+                // the other events, before anything is routed — as if they had moved at every event.
+                advanceTime(to: event.time)
+            }
             handleEvent(event, ctx)
+            i += 1
         }
     }
 

@@ -34,10 +34,22 @@ public final class Log: @unchecked Sendable {
     public let toJournal: Bool
     private let fd: Int32
 
+    /// The prefix of an info line (the per-event lines' level) as three words to store, and its
+    /// length: written by three stores instead of a copy of its bytes.
+    private let infoPrefix: (UInt64, UInt64, UInt64)
+    private let infoPrefixLength: Int
+
     public init(threshold: Level = .info, fd: Int32 = 2) {
         self.threshold = threshold
         self.fd = fd
         toJournal = Log.isJournal(fd: fd)
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let prefix: StaticString = toJournal ? "<6>" : Level.info.prefix
+        withUnsafeMutableBytes(of: &words) { raw in
+            for i in 0..<prefix.utf8CodeUnitCount { raw[i] = prefix.utf8Start[i] }
+        }
+        infoPrefix = words
+        infoPrefixLength = prefix.utf8CodeUnitCount
     }
 
     /// Whether `fd` is the stream `JOURNAL_STREAM` names.
@@ -72,14 +84,26 @@ public final class Log: @unchecked Sendable {
     /// ``commitLine(_:level:)`` before anything else is logged. No closure, no ``LogLine``.
     public func reserveLine(_ level: Level, maximum: Int) -> UnsafeMutablePointer<UInt8>? {
         guard level <= threshold else { return nil }
-        writePrefix(level)
-        return pending.reserve(maximum + 1)
+        guard level == .info else {
+            writePrefix(level)
+            return pending.reserve(maximum + 1)
+        }
+        // Room for the prefix's three words, the text and the newline.
+        let p = pending.reserve(24 + maximum + 1)
+        let raw = UnsafeMutableRawPointer(p)
+        raw.storeBytes(of: infoPrefix.0, toByteOffset: 0, as: UInt64.self)
+        raw.storeBytes(of: infoPrefix.1, toByteOffset: 8, as: UInt64.self)
+        raw.storeBytes(of: infoPrefix.2, toByteOffset: 16, as: UInt64.self)
+        pending.advance(infoPrefixLength)
+        return p + infoPrefixLength
     }
 
-    /// Ends a line begun with ``reserveLine(_:maximum:)`` after `length` bytes of text.
+    /// Ends a line begun with ``reserveLine(_:maximum:)`` after `length` bytes of text (the
+    /// newline goes in the room reserved for it).
     public func commitLine(_ length: Int, level: Level) {
-        pending.advance(length)
-        endLine(level)
+        pending.base[pending.length + length] = 0x0A
+        pending.advance(length + 1)
+        lineEnded(level)
     }
 
     private func writePrefix(_ level: Level) {
@@ -97,6 +121,12 @@ public final class Log: @unchecked Sendable {
     private func endLine(_ level: Level) {
         pending.reserve(1)[0] = 0x0A
         pending.advance(1)
+        lineEnded(level)
+    }
+
+    /// A line at `level` is complete: written now, or left for the loop's flush.
+    @inline(__always)
+    private func lineEnded(_ level: Level) {
         // Notices, warnings and errors are rare and wanted now; info and debug lines (one per
         // event from the log plugin) wait for the loop's flush.
         if !buffered || level <= .notice || pending.count >= 1 << 16 { flush() }

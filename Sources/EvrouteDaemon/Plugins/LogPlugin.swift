@@ -323,31 +323,39 @@ final class LogLineTails {
         var bytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     }
 
-    @exclusivity(unchecked) private var entries = [Entry](repeating: Entry(), count: LogLineTails.capacity)
+    /// The entries, in memory of their own (no copy-on-write check per line).
+    private let entries: UnsafeMutablePointer<Entry> = {
+        let p = UnsafeMutablePointer<Entry>.allocate(capacity: LogLineTails.capacity)
+        p.initialize(repeating: Entry(), count: LogLineTails.capacity)
+        return p
+    }()
     @exclusivity(unchecked) private var current: Layout?
     @exclusivity(unchecked) private var previous: Layout?
 
-    deinit { for e in entries { e.bytes.deallocate() } }
+    deinit {
+        for i in 0..<LogLineTails.capacity { entries[i].bytes.deallocate() }
+        entries.deinitialize(count: LogLineTails.capacity)
+        entries.deallocate()
+    }
 
     /// The tail's bytes, lent: valid until the next call.
     func tail(of e: borrowing RoutedEvent, responder: ResponderID, handler index: Int) -> UnsafeBufferPointer<UInt8> {
         if e.layout !== current { seeLayout(e.layout) }
         let region = e.region ?? -1, device = e.device?.id
         let slot = (index &* 0x9E37 ^ region &* 0x85EB ^ (device?.rawValue ?? 0) &* 0x27D4) & (LogLineTails.capacity - 1)
-        return entries.withUnsafeMutableBufferPointer { entries in
-            if entries[slot].layout === e.layout, entries[slot].handler == index, entries[slot].region == region,
-               entries[slot].device == device {
-                return UnsafeBufferPointer(entries[slot].bytes)
-            }
-            var line = LogLine()
-            LogPlugin.describeTail(e, responder: responder, handler: e.layout.handlers[index], into: &line)
-            let made = line.bytes
-            entries[slot].bytes.deallocate()
-            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: made.count)
-            _ = bytes.initialize(from: made)
-            entries[slot] = Entry(layout: e.layout, handler: index, region: region, device: device, bytes: bytes)
-            return UnsafeBufferPointer(bytes)
+        let entry = entries + slot
+        if entry.pointee.layout === e.layout, entry.pointee.handler == index, entry.pointee.region == region,
+           entry.pointee.device == device {
+            return UnsafeBufferPointer(entry.pointee.bytes)
         }
+        var line = LogLine()
+        LogPlugin.describeTail(e, responder: responder, handler: e.layout.handlers[index], into: &line)
+        let made = line.bytes
+        entry.pointee.bytes.deallocate()
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: made.count)
+        _ = bytes.initialize(from: made)
+        entry.pointee = Entry(layout: e.layout, handler: index, region: region, device: device, bytes: bytes)
+        return UnsafeBufferPointer(bytes)
     }
 
     /// A layout other than the current one: it becomes current; entries of layouts before the
@@ -359,7 +367,7 @@ final class LogLineTails {
         }
         previous = current
         current = layout
-        for i in entries.indices where entries[i].layout != nil && entries[i].layout !== current && entries[i].layout !== previous {
+        for i in 0..<LogLineTails.capacity where entries[i].layout != nil && entries[i].layout !== current && entries[i].layout !== previous {
             entries[i].bytes.deallocate()
             entries[i] = Entry()
         }

@@ -15,6 +15,18 @@ class ProtocolDecoder {
     /// Takes one event other than `EV_SYN`.
     func feed(_ event: InputEvent) {}
 
+    /// Takes the `EV_ABS` events of `events` from `start` to the first of another type; returns
+    /// where they end. The same as ``feed(_:)`` for each (a subclass may loop without a call
+    /// per event).
+    func feedAxes(_ events: UnsafeBufferPointer<InputEvent>, from start: Int) -> Int {
+        var i = start
+        while i < events.count && events[i].type == EventType.abs {
+            feed(events[i])
+            i += 1
+        }
+        return i
+    }
+
     /// `SYN_MT_REPORT` (protocol A): the contact being reported is complete.
     func closeContactReport() {}
 

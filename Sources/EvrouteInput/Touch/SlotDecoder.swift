@@ -33,6 +33,21 @@ final class SlotDecoder: ProtocolDecoder {
 
     override func feed(_ event: InputEvent) {
         guard event.type == EventType.abs else { return }
+        feedAxis(event)
+    }
+
+    /// A frame's axis events in one loop (most of a frame: `ABS_MT_SLOT`, the positions, …).
+    override func feedAxes(_ events: UnsafeBufferPointer<InputEvent>, from start: Int) -> Int {
+        var i = start
+        while i < events.count && events[i].type == EventType.abs {
+            feedAxis(events[i])
+            i += 1
+        }
+        return i
+    }
+
+    @inline(__always)
+    private func feedAxis(_ event: InputEvent) {
         if event.code == AbsCode.mtSlot {
             currentSlot = Int(event.value)
             return

@@ -114,6 +114,19 @@ public final class TouchDecoder {
         return nil
     }
 
+    /// Takes the `EV_ABS` events of `events` from `start` to the first of another type (none of
+    /// them ends a frame); returns where they end. The same as ``feed(_:)`` for each, in one call:
+    /// a frame's axis events are most of its events.
+    public func feedAxes(_ events: UnsafeBufferPointer<InputEvent>, from start: Int) -> Int {
+        guard decodes && !discarding else {
+            var i = start
+            while i < events.count && events[i].type == EventType.abs { i += 1 }
+            return i
+        }
+        if let slotDecoder { return slotDecoder._withUnsafeGuaranteedRef { $0.feedAxes(events, from: start) } }
+        return decoder.feedAxes(events, from: start)
+    }
+
     /// `EV_SYN`, apart from the per-event path.
     @inline(never)
     private func synchronize(_ event: InputEvent) -> TouchFrameInput? {
