@@ -26,7 +26,7 @@ callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
 # inclusive instructions of the first symbol matching $1 (mangled names)
 cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); print $1 + 0 }'; }
 total=$(cost 'RoutingSessionC6handle_4fromySRy0A5Input0G5EventVG_0A4Core8DeviceIDVtF')
-decode=$(cost 'TouchDecoderC4feed')
+decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 dispatch=$(cost 'PluginHostC8dispatch')
 logline=$(cost 'LogPluginC7deliver')
@@ -45,7 +45,7 @@ for line in sys.stdin:
 print(f"{count} functions, {size} bytes, on {len(pages)} code pages")')
 awk -v t="$total" -v d="$decode" -v r="$route" -v p="$dispatch" -v l="$logline" -v e="$EVENTS" -v f="$FRAMES" -v pg="$pages" 'BEGIN {
 	printf "live path (callgrind, %d events, %d frames): %.0f instructions per event, %.0f per frame\n", e, f, t / e, t / f
-	printf "  decode (TouchDecoder.feed)        %6.0f per event\n", d / e
+	printf "  decode (TouchDecoder.feed/Axes)   %6.0f per event\n", d / e
 	printf "  route, dispatch included          %6.0f per frame\n", r / f
 	printf "  plugin dispatch, log line incl.   %6.0f per frame\n", p / f
 	printf "  log line (LogPlugin.deliver)      %6.0f per frame\n", l / f

@@ -85,8 +85,8 @@ public final class Router {
     }
 
     @exclusivity(unchecked) var devices: [DeviceID: DeviceState] = [:]
-    /// Active touches: the one lookup a moved sample costs (one key comparison while a frame's
-    /// contacts come in their usual order, see ``TouchTable``).
+    /// Active touches: the one lookup a moved sample costs (none while its contact is
+    /// remembered, see ``TouchTable``).
     @exclusivity(unchecked) var touches = TouchTable(capacity: 32)
     @exclusivity(unchecked) var heldKeys: [KeyKey: HeldKey] = [:]
     @exclusivity(unchecked) var regionTouchCounts: [RegionKey: Int] = [:]
@@ -159,7 +159,7 @@ public final class Router {
 
     // MARK: Queries
 
-    /// Active touches, oldest first.
+    /// Active touches, in no particular order.
     // The router's state is owned by one event loop and never accessed concurrently or
     // re-entrantly in overlapping ways, so its stored properties skip Swift's dynamic
     // exclusivity checks (about a third of the cost of a moved event otherwise).

@@ -1,45 +1,52 @@
-/// The router's active touches by device and contact: two parallel arrays in the order the
-/// touches began, searched from where the last search ended.
+/// The router's active touches by device and contact: a dictionary, with a memo of where the
+/// last contacts looked up are.
 ///
-/// Every sample of a moving finger looks its touch up. There are few touches at a time (a
-/// hand's fingers per screen), a frame reports its contacts in the same order every time, and
-/// hashing a key (SipHash, through `Hasher`) cost more than comparing it with every key of
-/// the table: a lookup compares the key after the last one found first, so the fingers of a
-/// steady frame cost one comparison each, and the worst case is one pass over ``count`` keys.
+/// Every sample of a moving finger looks its touch up, and hashing the key (SipHash, through
+/// `Hasher`) costs more than the rest of the lookup. A dictionary index stays valid until an
+/// entry is added or removed, so the table remembers, per contact (its low bits), the key and
+/// index it last found, stamped with the table's generation, which every insertion and removal
+/// bumps: a contact found again before the table changes costs a comparison. Up to sixteen
+/// fingers of a frame whose contact numbers differ in their low four bits all hit (contact
+/// numbers are given out in turn, so a hand's fingers do; with four entries, the ten fingers
+/// of a recorded 22-inch screen missed more often than they hit). A table of keys searched in
+/// turn, tried instead, saved as much on the live path but cost ~20 ns per move in the moved
+/// benchmark, for no reason found in its code.
 struct TouchTable {
-    /// A position in the table, valid until the next insertion or removal.
-    typealias Index = Int
+    typealias Index = Dictionary<Router.TouchKey, Router.LiveTouch>.Index
 
-    /// The keys, searched (kept apart from the touches: a search reads only these).
-    private(set) var keys: [Router.TouchKey] = []
-    /// The touches, at their keys' positions.
-    private(set) var values: [Router.LiveTouch] = []
-    /// Where the next search starts: after the last key found.
-    private var hint = 0
+    private(set) var dictionary: [Router.TouchKey: Router.LiveTouch] = [:]
 
-    init(capacity: Int) {
-        keys.reserveCapacity(capacity)
-        values.reserveCapacity(capacity)
+    private struct Memo {
+        var key: Router.TouchKey
+        var index: Index
+        var generation: UInt64
     }
 
-    var isEmpty: Bool { keys.isEmpty }
-    var count: Int { keys.count }
-    var indices: Range<Index> { keys.indices }
+    /// Direct-mapped by the contact's low bits.
+    private var memo: [Memo?] = Array(repeating: nil, count: TouchTable.memoSize)
+    private static let memoSize = 16
+    /// Bumped by every insertion and removal (indices before it may be stale).
+    private var generation: UInt64 = 0
+
+    init(capacity: Int) { dictionary.reserveCapacity(capacity) }
+
+    var isEmpty: Bool { dictionary.isEmpty }
+    var count: Int { dictionary.count }
+    var keys: Dictionary<Router.TouchKey, Router.LiveTouch>.Keys { dictionary.keys }
+    var values: Dictionary<Router.TouchKey, Router.LiveTouch>.Values { dictionary.values }
+    var indices: Dictionary<Router.TouchKey, Router.LiveTouch>.Indices { dictionary.indices }
 
     /// The key at `i`.
-    func key(at i: Index) -> Router.TouchKey { keys[i] }
+    func key(at i: Index) -> Router.TouchKey { dictionary.keys[i] }
 
     /// The touch of `key`, if active.
-    subscript(key: Router.TouchKey) -> Router.LiveTouch? {
-        guard let i = find(key) else { return nil }
-        return values[i]
-    }
+    subscript(key: Router.TouchKey) -> Router.LiveTouch? { dictionary[key] }
 
     /// The entry at `i` (an index from ``index(forKey:)`` or ``indices``, before any
     /// insertion or removal), read or changed in place.
     subscript(i: Index) -> Router.LiveTouch {
-        get { values[i] }
-        _modify { yield &values[i] }
+        get { dictionary.values[i] }
+        _modify { yield &dictionary.values[i] }
     }
 
     /// Applies a moved sample to the touch at `i` in place (``Touch/apply(_:time:)``) and, when
@@ -47,7 +54,7 @@ struct TouchTable {
     @inline(__always)
     mutating func move(at i: Index, _ sample: ContactSample, time: Timestamp)
         -> (touch: Touch, device: DeviceInfo?, gesture: GestureTouch?)? {
-        TouchTable.move(&values[i], sample, time: time)
+        TouchTable.move(&dictionary.values[i], sample, time: time)
     }
 
     @inline(__always)
@@ -57,52 +64,31 @@ struct TouchTable {
         return (live.touch, live.device, live.gesture)
     }
 
-    /// Where `key`'s touch is (and the next search starts after it).
+    /// Where `key`'s touch is: from the memo when the table has not changed since `key` was
+    /// last found, else by hashing (and remembered).
     @inline(__always)
     mutating func index(forKey key: Router.TouchKey) -> Index? {
-        guard let i = find(key) else { return nil }
-        hint = i + 1
+        let slot = key.contact & (TouchTable.memoSize - 1)
+        if let m = memo[slot], m.generation == generation, m.key == key { return m.index }
+        guard let i = dictionary.index(forKey: key) else { return nil }
+        memo[slot] = Memo(key: key, index: i, generation: generation)
         return i
-    }
-
-    /// The position of `key`: the keys from ``hint`` to the end, then those before it.
-    private func find(_ key: Router.TouchKey) -> Index? {
-        keys.withUnsafeBufferPointer { k in
-            let n = k.count, start = hint < n ? hint : 0
-            var i = start
-            while i < n {
-                if k[i] == key { return i }
-                i += 1
-            }
-            i = 0
-            while i < start {
-                if k[i] == key { return i }
-                i += 1
-            }
-            return nil
-        }
     }
 
     /// Adds (or replaces) `key`'s touch.
     mutating func insert(_ live: Router.LiveTouch, forKey key: Router.TouchKey) {
-        if let i = find(key) {
-            values[i] = live
-        } else {
-            keys.append(key)
-            values.append(live)
-        }
+        generation &+= 1
+        dictionary[key] = live
     }
 
-    /// Removes `key`'s touch and returns it (the others keep their order).
+    /// Removes `key`'s touch and returns it.
     mutating func removeValue(forKey key: Router.TouchKey) -> Router.LiveTouch? {
-        guard let i = find(key) else { return nil }
-        keys.remove(at: i)
-        if hint > i { hint -= 1 }
-        return values.remove(at: i)
+        generation &+= 1
+        return dictionary.removeValue(forKey: key)
     }
 
     /// The entries, oldest touch first.
     func sortedByTouchID() -> [(key: Router.TouchKey, value: Router.LiveTouch)] {
-        zip(keys, values).map { (key: $0, value: $1) }.sorted { $0.value.touch.id < $1.value.touch.id }
+        dictionary.sorted { $0.value.touch.id < $1.value.touch.id }
     }
 }
