@@ -12,6 +12,7 @@
 #   initramfs.list   what went into it
 #
 # Inputs: vm/cache/root (vm/fetch.sh), vm/guest/ (init, lib.sh, scenarios),
+# $EVROUTE_VM_AB (a directory vm/ab.sh prepares: /vm/ab in the image),
 # the evroute binary (--evroute or $EVROUTE_BIN; left out when missing), and
 # recordings: every "# rec: SUBDIR/FILE" line in a scenario script plus any
 # --rec FILE, looked up in $EVROUTE_RECORDINGS (default: ../shared/recordings
@@ -274,6 +275,8 @@ cp "$VM_DIR"/guest/scenarios/*.sh vm/scenarios/
 chmod 755 vm/scenarios/*.sh
 [ -d "$VM_DIR/guest/config" ] && cp -r "$VM_DIR/guest/config" vm/config
 [ -d "$VM_DIR/guest/perf" ] && cp -r "$VM_DIR/guest/perf" vm/perf
+# vm/ab.sh's readers and their binaries (91-evroute-ab)
+[ -n "${EVROUTE_VM_AB:-}" ] && cp -r "$EVROUTE_VM_AB" vm/ab
 
 # helpers from vm/helpers/*.c (vm-unix: a Unix-socket client), built static
 # with the host's C compiler ($CC, else cc, else the Swift toolchain's clang);
