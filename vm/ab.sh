@@ -66,4 +66,6 @@ if ! { make -s -C "$VM_DIR/.." vm-host-tools && EVROUTE_VM_PERF=$perf "$VM_DIR/f
 	exit 1
 fi
 timeout=$((120 + n * (REPS + 1) * 40))
-"$VM_DIR/run.sh" --scenario-timeout "$timeout" 91-evroute-ab | grep -E '^EVROUTE-VM (PERF|AB-PROFILE|RESULT)|^91-evroute-ab' || true
+# the profile's Swift symbols demangled when a toolchain is at hand
+demangle() { if command -v swift >/dev/null 2>&1; then swift demangle --simplified; else cat; fi; }
+"$VM_DIR/run.sh" --scenario-timeout "$timeout" 91-evroute-ab | grep -E '^EVROUTE-VM (PERF|AB-PROFILE|RESULT)|^91-evroute-ab' | demangle || true
