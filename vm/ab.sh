@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--reps) REPS=$2; shift 2 ;;
 	--profile) PROFILE=$2; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^[^#]/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) break ;;
 	esac
 done
