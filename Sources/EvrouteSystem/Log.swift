@@ -45,6 +45,7 @@ public final class Log: @unchecked Sendable {
         toJournal = Log.isJournal(fd: fd)
         var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
         let prefix: StaticString = toJournal ? "<6>" : Level.info.prefix
+        precondition(prefix.utf8CodeUnitCount <= MemoryLayout.size(ofValue: words), "an info prefix longer than its three words")
         withUnsafeMutableBytes(of: &words) { raw in
             for i in 0..<prefix.utf8CodeUnitCount { raw[i] = prefix.utf8Start[i] }
         }
