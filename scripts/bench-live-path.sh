@@ -18,13 +18,13 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 LIVE=$(nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E 'RoutingSessionC6handle_4fromySRy0A5Input0G5EventVG_0A4Core8DeviceIDVtF$' | head -n 1)
 # Collected inside RoutingSession.handle(_:from:) only: what one read of a device costs once read.
-valgrind --tool=callgrind --demangle=no --toggle-collect="$LIVE" --callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" \
+valgrind --tool=callgrind --demangle=no --compress-pos=no --toggle-collect="$LIVE" --callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" \
 	--control-socket none --replay "$REC" --exit-after-replay >/dev/null 2>"$OUT/err"
 EVENTS=$(grep -c '^E: ' "$REC")
 FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC")
 callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
 # inclusive instructions of the first symbol matching $1 (mangled names)
-cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); print $1 + 0 }'; }
+cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v = $1 + 0 } END { print v + 0 }'; }
 total=$(cost 'RoutingSessionC6handle_4fromySRy0A5Input0G5EventVG_0A4Core8DeviceIDVtF')
 decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
@@ -33,6 +33,10 @@ logline=$(cost 'LogPluginC7deliver')
 # The code the live path runs: its functions (those that cost anything in the collected part)
 # and the 4 KiB pages they lie on in BIN (scripts/live-path-order.sh lays them side by side).
 awk -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg" | awk '{ print $2 }' | sort >"$OUT/ran"
+# Call sites run in at least half the frames, and their calls per frame: under TCG (the guest of
+# make vm-perf) each distinct call site a wake-up runs costs a lookup of the block it returns
+# to, whatever the call does (docs/performance-vm.md, fourth round).
+sites=$(awk -v sites=$((FRAMES / 2)) -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg")
 nm --defined-only -S "$BIN" | awk 'NF == 4 { print $4, $1, $2 }' | sort >"$OUT/symbols"
 pages=$(join "$OUT/ran" "$OUT/symbols" | python3 -c '
 import sys
@@ -43,11 +47,13 @@ for line in sys.stdin:
     pages.update(range(a // 4096, (a + max(n, 1) - 1) // 4096 + 1))
     count, size = count + 1, size + n
 print(f"{count} functions, {size} bytes, on {len(pages)} code pages")')
-awk -v t="$total" -v d="$decode" -v r="$route" -v p="$dispatch" -v l="$logline" -v e="$EVENTS" -v f="$FRAMES" -v pg="$pages" 'BEGIN {
+awk -v t="$total" -v d="$decode" -v r="$route" -v p="$dispatch" -v l="$logline" -v e="$EVENTS" -v f="$FRAMES" -v pg="$pages" -v s="$sites" 'BEGIN {
 	printf "live path (callgrind, %d events, %d frames): %.0f instructions per event, %.0f per frame\n", e, f, t / e, t / f
 	printf "  decode (TouchDecoder.feed/Axes)   %6.0f per event\n", d / e
 	printf "  route, dispatch included          %6.0f per frame\n", r / f
 	printf "  plugin dispatch, log line incl.   %6.0f per frame\n", p / f
 	printf "  log line (LogPlugin.deliver)      %6.0f per frame\n", l / f
 	printf "  code run: %s\n", pg
+	split(s, cs, " ")
+	printf "  call sites run in half the frames or more: %d, %.0f calls per frame\n", cs[1], cs[2] / f
 }'
