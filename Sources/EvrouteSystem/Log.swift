@@ -34,8 +34,8 @@ public final class Log: @unchecked Sendable {
     public let toJournal: Bool
     private let fd: Int32
 
-    /// The prefix of an info line (the per-event lines' level) as three words to store, and its
-    /// length: written by three stores instead of a copy of its bytes.
+    /// The prefix of an info line (the per-event lines' level; ``writePrefix(_:toJournal:into:)``)
+    /// as three words to store, and its length: written by three stores instead of a copy.
     private let infoPrefix: (UInt64, UInt64, UInt64)
     private let infoPrefixLength: Int
 
@@ -43,14 +43,16 @@ public final class Log: @unchecked Sendable {
         self.threshold = threshold
         self.fd = fd
         toJournal = Log.isJournal(fd: fd)
+        // Written by the one prefix rule, then kept as words.
+        let written = LogBuffer(capacity: 64)
+        Log.writePrefix(.info, toJournal: toJournal, into: written)
         var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let prefix: StaticString = toJournal ? "<6>" : Level.info.prefix
-        precondition(prefix.utf8CodeUnitCount <= MemoryLayout.size(ofValue: words), "an info prefix longer than its three words")
+        precondition(written.count <= MemoryLayout.size(ofValue: words), "an info prefix longer than its three words")
         withUnsafeMutableBytes(of: &words) { raw in
-            for i in 0..<prefix.utf8CodeUnitCount { raw[i] = prefix.utf8Start[i] }
+            for i in 0..<written.count { raw[i] = written.base[i] }
         }
         infoPrefix = words
-        infoPrefixLength = prefix.utf8CodeUnitCount
+        infoPrefixLength = written.count
     }
 
     /// Whether `fd` is the stream `JOURNAL_STREAM` names.
@@ -108,14 +110,20 @@ public final class Log: @unchecked Sendable {
     }
 
     private func writePrefix(_ level: Level) {
+        Log.writePrefix(level, toJournal: toJournal, into: pending)
+    }
+
+    /// What a line at `level` begins with: its syslog priority for the journal (`<6>`), else
+    /// ``Level/prefix``.
+    private static func writePrefix(_ level: Level, toJournal: Bool, into buffer: LogBuffer) {
         if toJournal {
-            let p = pending.reserve(3)
+            let p = buffer.reserve(3)
             p[0] = UInt8(ascii: "<")
             p[1] = UInt8(truncatingIfNeeded: 0x30 + level.rawValue)
             p[2] = UInt8(ascii: ">")
-            pending.advance(3)
+            buffer.advance(3)
         } else {
-            level.prefix.withUTF8Buffer { pending.append($0) }
+            level.prefix.withUTF8Buffer { buffer.append($0) }
         }
     }
 
