@@ -39,8 +39,9 @@ public final class TouchDecoder {
     private let frame: TouchFrameBuilder
     /// The protocol's decoder (a subclass; the base class for a device without touch axes).
     private let decoder: ProtocolDecoder
-    /// ``decoder`` when it is the protocol-B one (most touchscreens): called directly, not
-    /// through the class's method table, once per event (unretained: ``decoder`` keeps it).
+    /// ``decoder`` when it is the protocol-B one (most touchscreens): given a frame's axis events
+    /// (``feedAxes(_:from:)``) directly, not through the class's method table (unretained:
+    /// ``decoder`` keeps it).
     private let slotDecoder: Unmanaged<SlotDecoder>?
 
     /// - Parameters:
@@ -108,9 +109,7 @@ public final class TouchDecoder {
     public func feed(_ event: InputEvent) -> TouchFrameInput? {
         guard decodes else { return nil }
         if event.type == EventType.syn { return synchronize(event) }
-        if !discarding {
-            if let slotDecoder { slotDecoder._withUnsafeGuaranteedRef { $0.feed(event) } } else { decoder.feed(event) }
-        }
+        if !discarding { decoder.feed(event) }
         return nil
     }
 
