@@ -57,8 +57,7 @@ final class LogPlugin: Plugin {
         log.log(.info) { line in
             LogPlugin.describeHead(event, showKeys: showKeys, into: &line)
             line.append(prepared: tail)
-            line.append(" t=")
-            line.write(maximum: SecondsText.maximumLength) { seconds.write(event.time, to: $0) }
+            LogPlugin.describeTime(event, seconds: &seconds, into: &line)
         }
         return .handled
     }
@@ -110,7 +109,8 @@ final class LogPlugin: Plugin {
     static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool, into line: inout LogLine) {
         describeHead(e, showKeys: showKeys, into: &line)
         describeTail(e, responder: responder, handler: handler, into: &line)
-        describeTime(e, into: &line)
+        var seconds = SecondsText()
+        describeTime(e, seconds: &seconds, into: &line)
     }
 
     /// What happened: `touch 3 began (412.5, 96)`, `key KEY_ENTER down`, ….
@@ -191,10 +191,9 @@ final class LogPlugin: Plugin {
         }
     }
 
-    /// When: ` t=1508.125`.
-    static func describeTime(_ e: RoutedEvent, into line: inout LogLine) {
+    /// When: ` t=1508.125` (`seconds` keeps the whole seconds written, for the next line).
+    static func describeTime(_ e: borrowing RoutedEvent, seconds: inout SecondsText, into line: inout LogLine) {
         line.append(" t=")
-        var seconds = SecondsText()
         line.write(maximum: SecondsText.maximumLength) { seconds.write(e.time, to: $0) }
     }
 
