@@ -157,7 +157,7 @@ public final class DryRun {
         // The trace is written when the loop idles, or within 50 ms of a line: one write(2)
         // for a burst of frames (a person watching sees no difference).
         loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(50), pending: { report.hasPendingOutput }, flush: { report.flush() })
-        source.deliverEvents = { [session] id, events in session.handle(events, from: id) }
+        source.eventSink = session
         try source.start(in: loop) { [session] item in
             session.handle(item)
             if case .removed(_, let time) = item, source.devices.isEmpty { report.noDevice(time: time) }

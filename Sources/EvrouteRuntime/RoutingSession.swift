@@ -9,7 +9,7 @@ import EvrouteInput
 /// The session owns the router's time: each item advances it to the item's time (the clock
 /// the events are stamped with — `CLOCK_MONOTONIC` live, the recording's time in a replay), and
 /// ``advanceTime(to:)`` moves it between items (a gesture deadline, a reload, shutdown).
-public final class RoutingSession {
+public final class RoutingSession: InputEventSink {
     public let router: Router
     /// The layout new touches and devices use: the router's (run-time changes included).
     public var layout: Layout { router.layout }

@@ -27,15 +27,33 @@ public final class EventLoop {
         public static let edgeTriggered = Readiness(rawValue: evroute_epollet)
     }
 
+    /// The owner of a watched descriptor, told of its wake-ups directly (``watch(_:for:by:)``):
+    /// the epoll event itself names the watcher, so a wake-up looks nothing up, retains nothing
+    /// and calls no closure — one call from the loop into the owner (the live input path's
+    /// devices). The loop does not keep a watcher alive: unwatch its descriptor before it goes.
+    open class Watcher {
+        public init() {}
+        /// The descriptor is ready (hang-up included).
+        open func ready(_ readiness: Readiness) {}
+    }
+
     /// Identifies a timer for cancellation.
     public struct TimerID: Hashable, Sendable { let raw: Int }
 
     private let epfd: FileDescriptor
     private let timerfd: FileDescriptor
     private var signalfd = FileDescriptor.invalid
-    /// The callback of each watched descriptor, indexed by its number (descriptors are small
+    /// Who is told when a watched descriptor is ready: a callback, or a ``Watcher``.
+    private enum Watch {
+        case callback((Readiness) -> Void)
+        case watcher(Unmanaged<Watcher>)
+    }
+    /// What each watched descriptor is watched by, indexed by its number (descriptors are small
     /// integers: a wake-up finds its callback without hashing).
-    @exclusivity(unchecked) private var handlers: [((Readiness) -> Void)?] = []
+    @exclusivity(unchecked) private var watches: [Watch?] = []
+    /// The wake-up being dispatched: its events, and the index of the next one to dispatch
+    /// (``unwatch(_:)`` voids the rest of a batch's events for the descriptor it unwatches).
+    @exclusivity(unchecked) private var batch: (events: UnsafeMutablePointer<epoll_event>, next: Int, count: Int)?
     private var signalHandlers: [Int32: (Int32) -> Void] = [:]
     private var signalMask = sigset_t()
     @exclusivity(unchecked) private var timers: [(deadline: Timestamp, id: Int, fire: () -> Void)] = []
@@ -86,10 +104,20 @@ public final class EventLoop {
         try? SystemCall.close(epfd)
     }
 
+    /// An epoll event's data word: a descriptor watched by a callback as its number shifted
+    /// left (even), a ``Watcher`` as its address with the low bit set (objects are aligned).
+    private static func data(of fd: FileDescriptor) -> UInt64 { UInt64(UInt32(bitPattern: fd.rawValue)) << 1 }
+    private static func data(of watcher: Unmanaged<Watcher>) -> UInt64 { UInt64(UInt(bitPattern: watcher.toOpaque())) | 1 }
+    /// The data word of a batch's event voided by ``unwatch(_:)`` (a descriptor number no
+    /// process has: no callback is found for it).
+    private static let voided = UInt64.max - 1
+
     private func control(_ operation: Int32, _ fd: FileDescriptor, _ readiness: Readiness) throws(SystemError) {
+        let data: UInt64
+        if case .watcher(let w)? = watch(of: fd) { data = Self.data(of: w) } else { data = Self.data(of: fd) }
         var ev = epoll_event()
         ev.events = readiness.rawValue
-        evroute_epoll_event_set_fd(&ev, fd.rawValue)
+        evroute_epoll_event_set_data(&ev, data)
         let name = operation == EPOLL_CTL_ADD ? "epoll_ctl(ADD, \(fd.rawValue))" : "epoll_ctl(MOD, \(fd.rawValue))"
         _ = try SystemCall.retryingInterrupts(name, path: nil) { epoll_ctl(epfd.rawValue, operation, fd.rawValue, &ev) }
     }
@@ -97,10 +125,26 @@ public final class EventLoop {
     /// Calls `handler` whenever `fd` is ready (level-triggered, unless `readiness` has
     /// ``Readiness/edgeTriggered``). Hang-up is always reported.
     public func watch(_ fd: FileDescriptor, for readiness: Readiness = .readable, _ handler: @escaping (Readiness) -> Void) throws(SystemError) {
-        try control(isWatching(fd) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, readiness)
+        try watch(fd, for: readiness, as: .callback(handler))
+    }
+
+    /// Tells `watcher` whenever `fd` is ready, as ``watch(_:for:_:)`` calls a callback. The
+    /// loop keeps no reference to `watcher`: its owner unwatches `fd` before it goes.
+    public func watch(_ fd: FileDescriptor, for readiness: Readiness = .readable, by watcher: Watcher) throws(SystemError) {
+        try watch(fd, for: readiness, as: .watcher(.passUnretained(watcher)))
+    }
+
+    private func watch(_ fd: FileDescriptor, for readiness: Readiness, as watch: Watch) throws(SystemError) {
+        let operation = isWatching(fd) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD
         let index = Int(fd.rawValue)
-        if index >= handlers.count { handlers += Array(repeating: nil, count: index + 1 - handlers.count) }
-        handlers[index] = handler
+        guard index >= 0 else { throw SystemError(errno: EBADF, call: "epoll_ctl") }
+        let previous = self.watch(of: fd)
+        if index >= watches.count { watches += Array(repeating: nil, count: index + 1 - watches.count) }
+        watches[index] = watch
+        do { try control(operation, fd, readiness) } catch {
+            watches[index] = previous
+            throw error
+        }
     }
 
     /// Changes what `fd` is watched for (e.g. add `.writable` while output is queued).
@@ -109,23 +153,30 @@ public final class EventLoop {
     }
 
     /// Whether `fd` is watched.
-    public func isWatching(_ fd: FileDescriptor) -> Bool {
-        let index = Int(fd.rawValue)
-        return index >= 0 && index < handlers.count && handlers[index] != nil
-    }
+    public func isWatching(_ fd: FileDescriptor) -> Bool { watch(of: fd) != nil }
 
-    /// Stops watching `fd` (call before closing it).
+    /// Stops watching `fd` (call before closing it). Its events not yet dispatched in the
+    /// current wake-up are dropped: a watcher may go right after.
     public func unwatch(_ fd: FileDescriptor) {
-        guard isWatching(fd) else { return }
-        handlers[Int(fd.rawValue)] = nil
+        guard let watch = watch(of: fd) else { return }
+        watches[Int(fd.rawValue)] = nil
         var ev = epoll_event()
         _ = epoll_ctl(epfd.rawValue, EPOLL_CTL_DEL, fd.rawValue, &ev)
+        guard let batch else { return }
+        let data: UInt64
+        switch watch {
+        case .callback: data = Self.data(of: fd)
+        case .watcher(let w): data = Self.data(of: w)
+        }
+        for i in batch.next..<batch.count where evroute_epoll_event_data(batch.events + i) == data {
+            evroute_epoll_event_set_data(batch.events + i, Self.voided)
+        }
     }
 
     @inline(__always)
-    private func handler(of fd: FileDescriptor) -> ((Readiness) -> Void)? {
+    private func watch(of fd: FileDescriptor) -> Watch? {
         let index = Int(fd.rawValue)
-        return index >= 0 && index < handlers.count ? handlers[index] : nil
+        return index >= 0 && index < watches.count ? watches[index] : nil
     }
 
     /// Delivers `signals` through a signalfd (they are blocked for normal delivery) to `handler`.
@@ -230,14 +281,24 @@ public final class EventLoop {
                 if errno == EINTR { continue }
                 break
             }
+            batch = (events, 0, Int(n))
             for i in 0..<Int(n) {
-                let fd = FileDescriptor(rawValue: evroute_epoll_event_fd(events + i))
+                batch!.next = i + 1
+                let data = evroute_epoll_event_data(events + i)
                 let ready = Readiness(rawValue: events[i].events)
-                if fd == timerfd { fireDueTimers() }
-                else if fd == signalfd { drainSignals() }
-                else if let h = handler(of: fd) { h(ready) }
+                if data & 1 != 0 {
+                    // A watcher (the live path): its address is the event's data.
+                    Unmanaged<Watcher>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(data & ~1))!)
+                        ._withUnsafeGuaranteedRef { $0.ready(ready) }
+                } else if data != Self.voided {
+                    let fd = FileDescriptor(rawValue: Int32(truncatingIfNeeded: data >> 1))
+                    if fd == timerfd { fireDueTimers() }
+                    else if fd == signalfd { drainSignals() }
+                    else if case .callback(let h)? = watch(of: fd) { h(ready) }
+                }
                 if stopping { break }
             }
+            batch = nil
             afterWakeup?()
         }
     }

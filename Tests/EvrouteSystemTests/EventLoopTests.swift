@@ -30,6 +30,68 @@ struct EventLoopTests {
         #expect(loop.wakeups <= 4)
         close(fds[0]); close(fds[1])
     }
+
+    /// A watcher that reads one byte per wake-up and counts them.
+    final class ByteWatcher: EventLoop.Watcher {
+        let fd: Int32
+        var bytes: [UInt8] = []
+        var onReady: (() -> Void)?
+        init(fd: Int32) { self.fd = fd }
+        override func ready(_ readiness: EventLoop.Readiness) {
+            var b: UInt8 = 0
+            if read(fd, &b, 1) == 1 { bytes.append(b) }
+            onReady?()
+        }
+    }
+
+    /// A ``EventLoop/Watcher`` is told of its descriptor directly; one unwatched (and freed) by
+    /// an earlier callback of the same wake-up is not called for events the wake-up still holds.
+    @Test func watchersAreCalledDirectlyAndNotAfterTheyAreUnwatchedInTheSameWakeup() throws {
+        let loop = try EventLoop()
+        var a: [Int32] = [0, 0], b: [Int32] = [0, 0]
+        #expect(pipe(&a) == 0)
+        #expect(pipe(&b) == 0)
+        defer { close(a[0]); close(a[1]); close(b[0]); close(b[1]) }
+        var first: ByteWatcher? = ByteWatcher(fd: a[0])
+        var second: ByteWatcher? = ByteWatcher(fd: b[0])
+        weak var firstGone = first, secondGone = second
+        try loop.watch(FileDescriptor(rawValue: a[0]), by: first!)
+        try loop.watch(FileDescriptor(rawValue: b[0]), by: second!)
+        #expect(loop.isWatching(FileDescriptor(rawValue: a[0])))
+        // Whichever is called first unwatches and frees the other; the loop stops after the wake-up.
+        loop.afterWakeup = { loop.stop() }
+        var calls = 0
+        let both: () -> Void = {
+            calls += 1
+            if let f = first, !f.bytes.isEmpty, second != nil {
+                loop.unwatch(FileDescriptor(rawValue: b[0]))
+                second = nil
+            } else if let s = second, !s.bytes.isEmpty, first != nil {
+                loop.unwatch(FileDescriptor(rawValue: a[0]))
+                first = nil
+            }
+        }
+        first?.onReady = both
+        second?.onReady = both
+        var one: UInt8 = 1, two: UInt8 = 2
+        _ = write(a[1], &one, 1)
+        _ = write(b[1], &two, 1)
+        loop.run()
+        // Both were ready in one wake-up; the second event of the batch was dropped.
+        #expect(calls == 1)
+        #expect((firstGone == nil) != (secondGone == nil))
+        #expect(loop.wakeups == 1)
+        // The one left is still watched and called on the next wake-up.
+        let left = first ?? second!
+        let leftWrite = left === first ? a[1] : b[1]
+        left.onReady = nil
+        var three: UInt8 = 3
+        _ = write(leftWrite, &three, 1)
+        loop.run()
+        #expect(left.bytes.last == 3)
+        loop.unwatch(FileDescriptor(rawValue: left.fd))
+        #expect(!loop.isWatching(FileDescriptor(rawValue: left.fd)))
+    }
 }
 
 /// ``BackgroundJob``: work on a thread of its own, its result back on the loop.

@@ -16,9 +16,9 @@ static const unsigned int evroute_epollhup = EPOLLHUP;
 static const unsigned int evroute_epollrdhup = EPOLLRDHUP;
 static const unsigned int evroute_epollet = EPOLLET;
 
-/// The data word of an epoll_event as a file descriptor (the union does not import well).
-static inline int evroute_epoll_event_fd(const struct epoll_event *ev) { return ev->data.fd; }
-static inline void evroute_epoll_event_set_fd(struct epoll_event *ev, int fd) { ev->data.fd = fd; }
+/// The data word of an epoll_event (the union does not import well, and the struct is packed).
+static inline unsigned long long evroute_epoll_event_data(const struct epoll_event *ev) { return ev->data.u64; }
+static inline void evroute_epoll_event_set_data(struct epoll_event *ev, unsigned long long data) { ev->data.u64 = data; }
 
 // MARK: Plugins: child processes and non-blocking descriptors (GNU extensions Glibc's Swift
 // module does not export).

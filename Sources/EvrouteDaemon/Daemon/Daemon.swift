@@ -77,9 +77,10 @@ public final class Daemon {
     private var layoutRelease: BackgroundJob<Void>?
     /// Whether a reload is being compiled (or one is queued behind it): `reloading` in `status`.
     var isReloading: Bool { reloadJob != nil || reloadAgain }
-    @exclusivity(unchecked) private var liveEvents = 0
+    /// Events read by input sources a reload replaced.
+    private var earlierLiveEvents = 0
     /// Raw input events routed (live and replayed).
-    var inputEvents: Int { liveEvents + (replay?.eventsFed ?? 0) }
+    var inputEvents: Int { earlierLiveEvents + (live?.eventsRead ?? 0) + (replay?.eventsFed ?? 0) }
     private var exitStatus: Int32 = 0
     private(set) var replayStarted = false
     private var stopping = false
@@ -228,13 +229,8 @@ public final class Daemon {
             let source = try LiveInputSource(rules: rules)
             source.onError = { [log] error in log.warning("input: \(error)") }
             live = source
-            // Per event: the daemon owns the source and stops it before it goes (unowned(unsafe):
-            // no reference-count check per event), and the session is taken as it is now.
             let session = self.session!
-            source.deliverEvents = { [unowned(unsafe) self] id, events in
-                liveEvents += events.count
-                session.handle(events, from: id)
-            }
+            source.eventSink = session
             try source.start(in: loop) { item in session.handle(item) }
         } catch {
             throw StartupError(description: "input: \(error)")
@@ -432,6 +428,7 @@ public final class Daemon {
         if let live, rulesChanged {
             log.notice("reload: device rules changed; reopening input devices")
             live.stop()
+            earlierLiveEvents += live.eventsRead
             self.live = nil
             do { try startLive(rules: layout.deviceRules) } catch { log.error("reload: \(error)") }
         }

@@ -17,6 +17,13 @@ public enum ProcessDeviceIDs {
     }
 }
 
+/// Where ``LiveInputSource`` hands each read of a device: its events, in order, valid only
+/// during the call (the routing session: `RoutingSession.handle(_:from:)`).
+public protocol InputEventSink: AnyObject {
+    /// Takes one read of device `device`.
+    func handle(_ events: UnsafeBufferPointer<InputEvent>, from device: DeviceID)
+}
+
 /// A device ``LiveInputSource`` has open.
 public struct LiveDevice: Sendable {
     public var id: DeviceID
@@ -74,15 +81,21 @@ public final class LiveInputSource {
 
     private let context: UdevContext
     private let monitor: UdevMonitor
-    /// An open device and what is known of it (a reference: a wake-up reads through it without
-    /// copying the description).
-    private final class OpenDevice {
+    /// An open device and what is known of it, and the watcher of its descriptor: the loop calls
+    /// it directly on each wake-up (a reference: a wake-up reads through it without copying the
+    /// description).
+    private final class OpenDevice: EventLoop.Watcher {
         let device: EvdevDevice
         let info: LiveDevice
-        init(device: EvdevDevice, info: LiveDevice) {
+        /// The source unwatches every device before it goes (close, deinit): unowned(unsafe)
+        /// spares each wake-up a reference-count check.
+        unowned(unsafe) let source: LiveInputSource
+        init(device: EvdevDevice, info: LiveDevice, source: LiveInputSource) {
             self.device = device
             self.info = info
+            self.source = source
         }
+        override func ready(_ readiness: EventLoop.Readiness) { source.readDevice(self) }
     }
     private var open: [DeviceID: OpenDevice] = [:]
     private var idByPath: [String: DeviceID] = [:]
@@ -90,10 +103,15 @@ public final class LiveInputSource {
     @exclusivity(unchecked) private var deliver: (InputItem) -> Void = { _ in }
     /// When set (before ``start(in:deliver:)``), the events of one read of a device go here as
     /// one batch, in order, instead of one `.event` item each through `deliver` (the routing
-    /// session takes a batch with one lookup of the device: ``RoutingSession``'s
-    /// `handle(_:from:)`). `.added` and `.removed` still go through `deliver`; the batch is
-    /// valid only during the call.
-    @exclusivity(unchecked) public var deliverEvents: ((DeviceID, UnsafeBufferPointer<InputEvent>) -> Void)?
+    /// session takes a batch with one lookup of the device). `.added` and `.removed` still go
+    /// through `deliver`; the batch is valid only during the call. The source keeps it.
+    public var eventSink: (any InputEventSink)? {
+        didSet { sink = eventSink }
+    }
+    /// ``eventSink``, read on each wake-up without a reference-count check (``eventSink`` keeps it).
+    @exclusivity(unchecked) private unowned(unsafe) var sink: (any InputEventSink)?
+    /// The events read from every device so far.
+    @exclusivity(unchecked) public private(set) var eventsRead = 0
 
     /// Creates the udev context and starts the hotplug monitor (events queue until read).
     public init(rules: [DeviceRuleSpec]) throws(SystemError) {
@@ -161,11 +179,12 @@ public final class LiveInputSource {
     private func readDevice(_ entry: OpenDevice) {
         let id = entry.info.id
         let result: EvdevReadResult
-        if let deliverEvents {
-            result = entry.device.readAvailable { deliverEvents(id, $0) }
+        if let sink {
+            result = entry.device.readAvailable { sink.handle($0, from: id) }
         } else {
             result = entry.device.readAvailable { for event in $0 { deliver(.event(id, event)) } }
         }
+        eventsRead &+= result.eventCount
         if let failure = result.failure {
             if !failure.isDeviceGone { onError?(failure) }
             close(id)
@@ -223,13 +242,11 @@ public final class LiveInputSource {
         let info = LiveDevice(id: id, path: path, syspath: candidate.syspath, description: description,
                               kind: kind, rule: rule, isGrabbed: device.isGrabbed,
                               fileDescriptor: device.fileDescriptor)
-        let entry = OpenDevice(device: device, info: info)
+        let entry = OpenDevice(device: device, info: info, source: self)
         do {
-            // The source unwatches every device before it goes (close, deinit): unowned(unsafe)
-            // spares the callback a reference-count check per wake-up.
             // Edge-triggered: `readAvailable` reads until the kernel's queue is empty (a short
             // read), and the device's next event wakes the loop again.
-            try loop.watch(device.fileDescriptor, for: [.readable, .edgeTriggered]) { [unowned(unsafe) self] _ in readDevice(entry) }
+            try loop.watch(device.fileDescriptor, for: [.readable, .edgeTriggered], by: entry)
         } catch {
             onError?(error)
             device.close()
