@@ -28,9 +28,10 @@ LOOP=$(nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E '^\$s13EvrouteSys
 valgrind --tool=callgrind --demangle=no --toggle-collect="$LOOP" --callgrind-out-file="$OUT/cg" \
 	"$BIN" --config "$CFG" --control-socket none --replay "$REC" --exit-after-replay >/dev/null 2>"$OUT/err"
 awk -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg" | sort -rn | awk '{ print $2 }' | grep -v -E '^(0x|\(below)' >"$OUT/hot"
-# The live read (no replay runs it): the device read, the source's callbacks, the loop's timers and flush.
+# The live read (no replay runs it): the device read, the device's watcher and the source's callbacks,
+# the session as the source's sink, the loop's timers and flush.
 nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E \
-	'EvdevDeviceC13readAvailable|04LiveB6SourceC.*fU_$|04LiveB6SourceC10readDevice|LogC5flushyyF$|EventLoopC13fireDueTimers|EventLoopC6rearm|EventLoopC8schedule|RoutingSessionC6handle_4from' \
+	'EvdevDeviceC13readAvailable|04LiveB6SourceC.*fU_$|04LiveB6SourceC10readDevice|10OpenDevice.*C5readyy|EventSinkAadEP6handle_4from.*TW$|LogC5flushyyF$|EventLoopC13fireDueTimers|EventLoopC6rearm|EventLoopC8schedule|RoutingSessionC6handle_4from' \
 	>>"$OUT/hot" || true
 # Only functions in a section of their own can be moved: a function in a shared section (the
 # Swift standard library's Swift.o keeps most of its code in one 1.6 MB .text) would drag the

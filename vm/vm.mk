@@ -71,4 +71,4 @@ vm-distclean: vm-clean
 vm-perf: vm-host-tools vm-evroute
 	EVROUTE_VM_PERF=1 $(VM_DIR)/fetch.sh
 	EVROUTE_VM_PERF=1 EVROUTE_VM_NOSTRIP=1 EVROUTE_BIN=$(if $(filter none,$(VM_EVROUTE)),,$(VM_EVROUTE)) $(VM_DIR)/build-initramfs.sh
-	$(VM_DIR)/run.sh --scenario-timeout 420 $(VM_RUN_ARGS) $(or $(VM_SCENARIOS),90-evroute-perf)
+	$(VM_DIR)/run.sh --scenario-timeout 900 $(VM_RUN_ARGS) $(or $(VM_SCENARIOS),90-evroute-perf)

@@ -7,9 +7,10 @@
 # 66 contacts; it carries its own description), replayed with evemu-play at
 # its recorded pace into a uinput device made from it.
 #
-# Pass 1, CPU: on the same replay, side by side, each reader's user+system
-# CPU time (/proc/PID/stat, before and after the replay; start-up excluded),
-# per 10,000 replayed events:
+# Pass 1, CPU: on the same replays, side by side, each reader's user+system
+# CPU time (/proc/PID/stat, before and after each replay; start-up excluded),
+# per 10,000 replayed events; N readers, N replays, each reader in each place
+# of the wake order once (the first place costs 10-15 % more):
 #   evroute-daemon   the daemon, config/regions.yaml (log handlers; its log, on
 #                    stderr, to /dev/null like every reader's output)
 #   evroute-dryrun   evroute --dry-run --format json >/dev/null, same config
@@ -37,7 +38,7 @@
 #
 # Output: EVROUTE-VM PERF lines (key=value), collected by run.sh into vm/out/perf.txt.
 #
-# manual: not in the default run (~70 s of paced replays); `make vm-perf`
+# manual: not in the default run (~6 min of paced replays); `make vm-perf`
 # rec: touchscreens/Wacom DTH2242 Finger.events
 . /vm/lib.sh
 
@@ -55,50 +56,77 @@ check "file replay exit" "$?" -eq 0
 fr=$(awk '$1 == "user" || $1 == "sys" { s += $2 } END { printf "%.0f", s * 1000 }' file-replay.time)
 perf pass=file-replay reader=evroute-dryrun-replay cpu_ms=$fr real_s=$(awk '$1 == "real" { print $2 }' file-replay.time)
 
-# ---- pass 1: CPU per reader
+# ---- pass 1: CPU per reader, every reader in every place of the wake order
+# The kernel wakes a device's readers in the order they opened it, and where a reader
+# sits in that order moves its CPU time: the first costs 10-15 % more than a later copy
+# of itself on the same replay (docs/performance-vm.md, fifth round). So the readers take
+# turns: N readers, N replays; in replay k they start (and are woken) in the list's order
+# rotated by k, and each reader's figure is its CPU time over all N replays, per 10,000
+# events. (Until the fifth round this pass was one replay with the daemon first.)
+start_one() {
+	case $1 in
+	evroute-daemon) QUIET_STDERR=1 start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none ;;
+	evroute-dryrun) start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json ;;
+	libinput) start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE" ;;
+	evtest) start_quiet evtest "$DEVNODE" evtest "$DEVNODE" ;;
+	evemu-record) start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE" ;;
+	# the floor: the smallest possible reader (vm-evlat: a blocking read(2) per wake-up, a
+	# number per frame), what any reader pays in this guest for being woken and reading
+	floor-c) start_quiet floor-c "$DEVNODE" vm-evlat "$DEVNODE" ;;
+	python-evdev) start_quiet python-evdev "$DEVNODE" python3 /vm/perf/evdev-hit.py "$DEVNODE" ;;
+	*) fail "no reader $1" ;;
+	esac
+}
 create_device "$REC_FILE"
-QUIET_STDERR=1 start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
-start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json
-start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
-start_quiet evtest "$DEVNODE" evtest "$DEVNODE"
-start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
 readers="evroute-daemon evroute-dryrun libinput evtest evemu-record"
-# the floor: the smallest possible reader (vm-evlat: a blocking read(2) per wake-up, a number
-# per frame), what any reader pays in this guest for being woken and reading
-if command -v vm-evlat >/dev/null; then
-	start_quiet floor-c "$DEVNODE" vm-evlat "$DEVNODE"
-	readers="$readers floor-c"
-fi
+command -v vm-evlat >/dev/null && readers="$readers floor-c"
 if command -v python3 >/dev/null && python3 -c 'import evdev' 2>python-evdev.err; then
-	start_quiet python-evdev "$DEVNODE" python3 /vm/perf/evdev-hit.py "$DEVNODE"
 	readers="$readers python-evdev"
 else
 	note "python-evdev peer: SKIP (no python3 with evdev in this image: $(tail -n 1 python-evdev.err 2>/dev/null); make vm-perf builds the perf image)"
 	perf reader=python-evdev result=SKIP reason=no-python3-in-image
 fi
-sleep 1
-for r in $readers; do eval "pid=\$_reader_$(echo "$r" | tr -c 'A-Za-z0-9\n' _)"; eval "t0_$(echo "$r" | tr - _)=$(cpu_ticks "$pid")"; done
-t_start=$(cut -d' ' -f1 /proc/uptime)
-replay "$DEVNODE" "$REC_FILE"
-t_end=$(cut -d' ' -f1 /proc/uptime)
-sleep 2   # let every reader drain its queue
+var() { echo "$1" | tr -c 'A-Za-z0-9\n' _; }
+nreaders=$(echo $readers | wc -w)
+for r in $readers; do eval "ticks_$(var "$r")=0"; done
+replay_s=0
+k=0
+while [ $k -lt "$nreaders" ]; do
+	# the list rotated by k: readers k+1 … N, then 1 … k
+	order=$(echo $readers | awk -v k="$k" '{ for (i = 0; i < NF; i++) printf "%s%s", (i ? " " : ""), $((i + k) % NF + 1) }')
+	for r in $order; do start_one "$r"; done
+	sleep 1
+	for r in $order; do eval "pid=\$_reader_$(var "$r")"; eval "t0_$(var "$r")=$(cpu_ticks "$pid")"; done
+	t_start=$(cut -d' ' -f1 /proc/uptime)
+	replay "$DEVNODE" "$REC_FILE"
+	t_end=$(cut -d' ' -f1 /proc/uptime)
+	sleep 2   # let every reader drain its queue
+	line=""
+	for r in $order; do
+		eval "pid=\$_reader_$(var "$r")"
+		if _gone "$pid"; then check "$r still running after replay $((k + 1))" exited = running; continue; fi
+		eval "t0=\$t0_$(var "$r")"
+		t=$(( $(cpu_ticks "$pid") - t0 ))
+		eval "ticks_$(var "$r")=\$((ticks_$(var "$r") + t))"
+		line="$line $r=$((t * 10))"
+	done
+	for r in $order; do stop_reader "$r"; done
+	replay_s=$(awk -v s="$replay_s" -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", s + b - a }')
+	# this replay's ms per reader, in wake order (the first is the one that paid for it)
+	perf pass=cpu-turn turn=$((k + 1)) first=${order%% *}$line
+	k=$((k + 1))
+done
 summary=""
 for r in $readers; do
-	eval "pid=\$_reader_$(echo "$r" | tr -c 'A-Za-z0-9\n' _)"
-	v=$(echo "$r" | tr - _)
-	if _gone "$pid"; then check "$r still running after the replay" exited = running; continue; fi
-	eval "t0=\$t0_$v"
-	t1=$(cpu_ticks "$pid")
-	ms=$(( (t1 - t0) * 10 ))
-	per10k=$(awk -v ms="$ms" -v n="$EVENTS" 'BEGIN { printf "%.0f", ms * 10000 / n }')
-	eval "cpu_$v=$per10k"
-	perf reader=$r cpu_ms=$ms cpu_ms_per_10k_events=$per10k
-	note "$r: ${ms} ms CPU for $EVENTS events = ${per10k} ms per 10,000"
+	eval "t=\$ticks_$(var "$r")"
+	ms=$(awk -v t="$t" -v n="$nreaders" 'BEGIN { printf "%.0f", t * 10 / n }')
+	per10k=$(awk -v t="$t" -v n="$nreaders" -v e="$EVENTS" 'BEGIN { printf "%.0f", t * 10 / n * 10000 / e }')
+	eval "cpu_$(var "$r")=$per10k"
+	perf reader=$r cpu_ms=$ms cpu_ms_per_10k_events=$per10k replays=$nreaders
+	note "$r: ${ms} ms CPU per replay of $EVENTS events (mean of $nreaders, one in each place of the wake order) = ${per10k} ms per 10,000"
 	summary="$summary${summary:+ }$r=${per10k}"
 done
-replay_s=$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }')
-perf pass=cpu replay_seconds=$replay_s
-for r in $readers; do stop_reader "$r"; done
+perf pass=cpu replays=$nreaders replay_seconds=$replay_s
 remove_device
 for r in evroute_daemon evroute_dryrun; do
 	eval "c=\${cpu_$r:-}"
