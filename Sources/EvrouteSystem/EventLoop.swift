@@ -85,6 +85,11 @@ public final class EventLoop {
     @exclusivity(unchecked) public var lazyFlush: LazyFlush?
     /// The timer that writes what ``lazyFlush`` holds, while one is armed.
     @exclusivity(unchecked) private var flushTimer: TimerID?
+    /// What that timer runs: made once (a closure made per arming was an allocation per flush).
+    private lazy var flushWaitingOutput: () -> Void = { [unowned self] in
+        flushTimer = nil
+        lazyFlush?.flush()
+    }
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
     @exclusivity(unchecked) public private(set) var wakeups = 0
 
@@ -270,10 +275,7 @@ public final class EventLoop {
         defer { events.deallocate() }
         while !stopping {
             if flushTimer == nil, let lazy = lazyFlush, lazy.pending() {
-                flushTimer = schedule(after: lazy.delay) { [unowned self] in
-                    flushTimer = nil
-                    lazyFlush?.flush()
-                }
+                flushTimer = schedule(after: lazy.delay, flushWaitingOutput)
             }
             let n = epoll_wait(epfd.rawValue, events, Int32(capacity), -1)
             wakeups += 1
