@@ -156,7 +156,8 @@ public final class DryRun {
         loop.afterWakeup = { timer.rearm() }
         // The trace is written when the loop idles, or within 50 ms of a line: one write(2)
         // for a burst of frames (a person watching sees no difference).
-        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(50), pending: { report.hasPendingOutput }, flush: { report.flush() })
+        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(50), pending: { report.hasPendingOutput }, flush: { report.flush() },
+                                             inputTime: { [session] in session.now })
         source.eventSink = session
         try source.start(in: loop) { [session] item in
             session.handle(item)

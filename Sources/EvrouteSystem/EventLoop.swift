@@ -74,20 +74,38 @@ public final class EventLoop {
         public var pending: () -> Bool
         /// Writes it.
         public var flush: () -> Void
+        /// The time of the input being handled, when the loop's owner has it without a clock
+        /// read (a live session's event time: `CLOCK_MONOTONIC`, the loop's timers' clock).
+        /// Output past its deadline is then written at the end of the first wake-up that sees it
+        /// and its timer cancelled: while input flows, writing output costs no wake-up of its
+        /// own. Nil: the timer alone.
+        public var inputTime: (() -> Timestamp)?
 
-        public init(delay: Timestamp.Duration, pending: @escaping () -> Bool, flush: @escaping () -> Void) {
+        public init(delay: Timestamp.Duration, pending: @escaping () -> Bool, flush: @escaping () -> Void,
+                    inputTime: (() -> Timestamp)? = nil) {
             self.delay = delay
             self.pending = pending
             self.flush = flush
+            self.inputTime = inputTime
         }
     }
     /// See ``LazyFlush``; nil: nothing is deferred.
     @exclusivity(unchecked) public var lazyFlush: LazyFlush?
-    /// The timer that writes what ``lazyFlush`` holds, while one is armed.
+    /// The timer that writes what ``lazyFlush`` holds, and its deadline, while one is armed.
     @exclusivity(unchecked) private var flushTimer: TimerID?
+    @exclusivity(unchecked) private var flushDeadline: Timestamp?
     /// What that timer runs: made once (a closure made per arming was an allocation per flush).
     private lazy var flushWaitingOutput: () -> Void = { [unowned self] in
         flushTimer = nil
+        flushDeadline = nil
+        lazyFlush?.flush()
+    }
+
+    /// Writes what ``lazyFlush`` holds before its timer fires (see ``LazyFlush/inputTime``).
+    private func flushBeforeTimer() {
+        if let timer = flushTimer { cancel(timer) }
+        flushTimer = nil
+        flushDeadline = nil
         lazyFlush?.flush()
     }
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
@@ -275,7 +293,9 @@ public final class EventLoop {
         defer { events.deallocate() }
         while !stopping {
             if flushTimer == nil, let lazy = lazyFlush, lazy.pending() {
-                flushTimer = schedule(after: lazy.delay, flushWaitingOutput)
+                let deadline = MonotonicClock.now() + lazy.delay
+                flushDeadline = deadline
+                flushTimer = schedule(at: deadline, flushWaitingOutput)
             }
             let n = epoll_wait(epfd.rawValue, events, Int32(capacity), -1)
             wakeups += 1
@@ -302,6 +322,7 @@ public final class EventLoop {
             }
             batch = nil
             afterWakeup?()
+            if let deadline = flushDeadline, let time = lazyFlush?.inputTime?(), time >= deadline { flushBeforeTimer() }
         }
     }
 

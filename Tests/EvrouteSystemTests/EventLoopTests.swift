@@ -31,6 +31,51 @@ struct EventLoopTests {
         close(fds[0]); close(fds[1])
     }
 
+    /// Output waiting for the lazy flush goes out at the end of the first wake-up whose input
+    /// time is past its deadline, and its timer is cancelled (no wake-up of its own); without an
+    /// input time, the timer writes it.
+    @Test(arguments: [true, false])
+    func lazyFlushWritesAtTheFirstWakeupPastItsDeadlineByInputTime(withInputTime: Bool) throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var pending = false
+        var flushes = 0
+        var inputTime = Timestamp(microseconds: 0)
+        let start = MonotonicClock.now()
+        try loop.watch(FileDescriptor(rawValue: fds[0])) { _ in
+            var b: UInt8 = 0
+            _ = read(fds[0], &b, 1)
+            pending = true
+            // The second byte's input is "late": past any deadline the loop set.
+            if b == 2 { inputTime = MonotonicClock.now() + .seconds(10) }
+        }
+        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(300), pending: { pending }, flush: {
+            pending = false
+            flushes += 1
+            loop.stop()
+        }, inputTime: withInputTime ? { inputTime } : nil)
+        var one: UInt8 = 1
+        _ = write(fds[1], &one, 1)
+        loop.schedule(after: .milliseconds(20)) { var two: UInt8 = 2; _ = write(fds[1], &two, 1) }
+        loop.run()
+        let elapsed = MonotonicClock.now() - start
+        #expect(flushes == 1)
+        if withInputTime {
+            // Written at the second byte's wake-up (~20 ms), not at the timer (300 ms), which was
+            // cancelled: nothing wakes the loop afterwards.
+            #expect(elapsed < .milliseconds(250))
+            let wakeups = loop.wakeups
+            loop.schedule(after: .milliseconds(400)) { loop.stop() }
+            loop.run()
+            #expect(loop.wakeups == wakeups + 1)
+            #expect(flushes == 1)
+        } else {
+            #expect(elapsed >= .milliseconds(300))
+        }
+    }
+
     /// A watcher that reads one byte per wake-up and counts them.
     final class ByteWatcher: EventLoop.Watcher {
         let fd: Int32
