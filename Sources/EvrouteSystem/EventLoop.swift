@@ -76,9 +76,10 @@ public final class EventLoop {
         public var flush: () -> Void
         /// The time of the input being handled, when the loop's owner has it without a clock
         /// read (a live session's event time: `CLOCK_MONOTONIC`, the loop's timers' clock).
-        /// Output past its deadline is then written at the end of the first wake-up that sees it
-        /// and its timer cancelled: while input flows, writing output costs no wake-up of its
-        /// own. Nil: the timer alone.
+        /// Output that has waited three quarters of ``delay`` by that time is then written at
+        /// the end of the wake-up that sees it, and its timer (at ``delay``) cancelled: while
+        /// input flows, writing output costs no wake-up of its own, and a quiet input still gets
+        /// its output within ``delay``. Nil: the timer alone.
         public var inputTime: (() -> Timestamp)?
 
         public init(delay: Timestamp.Duration, pending: @escaping () -> Bool, flush: @escaping () -> Void,
@@ -91,7 +92,8 @@ public final class EventLoop {
     }
     /// See ``LazyFlush``; nil: nothing is deferred.
     @exclusivity(unchecked) public var lazyFlush: LazyFlush?
-    /// The timer that writes what ``lazyFlush`` holds, and its deadline, while one is armed.
+    /// The timer that writes what ``lazyFlush`` holds, while one is armed, and the input time
+    /// from which a wake-up writes it first (``LazyFlush/inputTime``).
     @exclusivity(unchecked) private var flushTimer: TimerID?
     @exclusivity(unchecked) private var flushDeadline: Timestamp?
     /// What that timer runs: made once (a closure made per arming was an allocation per flush).
@@ -293,9 +295,10 @@ public final class EventLoop {
         defer { events.deallocate() }
         while !stopping {
             if flushTimer == nil, let lazy = lazyFlush, lazy.pending() {
-                let deadline = MonotonicClock.now() + lazy.delay
-                flushDeadline = deadline
-                flushTimer = schedule(at: deadline, flushWaitingOutput)
+                // Before the timer: a wake-up at the timer's own time would come after it.
+                let now = MonotonicClock.now()
+                flushDeadline = now + Timestamp.Duration(microseconds: lazy.delay.microseconds * 3 / 4)
+                flushTimer = schedule(at: now + lazy.delay, flushWaitingOutput)
             }
             let n = epoll_wait(epfd.rawValue, events, Int32(capacity), -1)
             wakeups += 1

@@ -114,9 +114,9 @@ public final class Daemon {
         // fills): one write(2) for ~20 frames of a moving finger instead of one per wakeup, and
         // the flush timer's two system calls once per quarter second (their t= is the event's
         // time, so nothing is lost by the wait).
-        // Live, the lines go out at the end of the first frame's wake-up past that time (the
-        // event's time tells it without a clock read), and the timer only covers a quiet device:
-        // a flush costs no wake-up of its own. (A replay's event time is the recording's.)
+        // Live, they go out at the end of the first frame's wake-up after ~190 ms (the event's
+        // time tells it without a clock read), and the timer only covers a quiet device: a flush
+        // costs no wake-up of its own. (A replay's event time is the recording's: timer only.)
         loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(250), pending: { [log] in log.hasPending }, flush: { [log] in log.flush() },
                                              inputTime: live == nil ? nil : { [session] in session!.now })
         loop.run()
