@@ -121,6 +121,11 @@ udev_has() { [ "$(udev_prop "$1" "$2")" = "$3" ]; }
 
 # ---------------------------------------------------------------- readers
 
+# reader_var NAME   NAME as a shell variable name part (evroute-daemon -> evroute_daemon)
+reader_var() { echo "$1" | tr -c 'A-Za-z0-9\n' _; }
+# reader_pid NAME   the pid of the reader started as NAME
+reader_pid() { eval "echo \$_reader_$(reader_var "$1")"; }
+
 # start_reader NAME DEVNODE CMD...   run CMD in the background with output in
 # NAME.out (stdout+stderr, line-buffered through stdbuf so the file grows as
 # events arrive), and wait until it is ready: until it has DEVNODE open (any
@@ -131,7 +136,7 @@ start_reader() {
 	stdbuf -oL -eL "$@" >"$_name.out" 2>&1 &
 	READER_PID=$!
 	_bg_pids="$_bg_pids $READER_PID"
-	eval "_reader_$(echo "$_name" | tr -c 'A-Za-z0-9\n' _)=$READER_PID"
+	eval "_reader_$(reader_var "$_name")=$READER_PID"
 	if [ "$_node" = - ]; then
 		sleep 1
 	else
@@ -146,7 +151,7 @@ start_reader() {
 # SIGTERM, then SIGKILL — evtest, for one, sits in read(2) through SIGINT.
 # Output was line-buffered, so nothing is lost either way.
 stop_reader() {
-	eval "_p=\$_reader_$(echo "$1" | tr -c 'A-Za-z0-9\n' _)"
+	_p=$(reader_pid "$1")
 	for _sig in INT TERM KILL; do
 		kill -$_sig "$_p" 2>/dev/null || break
 		wait_until 1 _gone "$_p" && break
@@ -385,7 +390,7 @@ start_quiet() {
 	if [ "${QUIET_STDERR:-0}" = 1 ]; then "$@" >/dev/null 2>&1 & else "$@" >/dev/null 2>"$_name.err" & fi
 	READER_PID=$!
 	_bg_pids="$_bg_pids $READER_PID"
-	eval "_reader_$(echo "$_name" | tr -c 'A-Za-z0-9\n' _)=$READER_PID"
+	eval "_reader_$(reader_var "$_name")=$READER_PID"
 	wait_until 20 _open_or_gone "$READER_PID" "$_node" && ! _gone "$READER_PID" ||
 		fail "reader $_name ($*) did not open $_node: $(tail -n 5 "$_name.err")"
 	note "reader $_name ready (pid $READER_PID): $*"

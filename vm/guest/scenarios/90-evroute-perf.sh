@@ -86,9 +86,8 @@ else
 	note "python-evdev peer: SKIP (no python3 with evdev in this image: $(tail -n 1 python-evdev.err 2>/dev/null); make vm-perf builds the perf image)"
 	perf reader=python-evdev result=SKIP reason=no-python3-in-image
 fi
-var() { echo "$1" | tr -c 'A-Za-z0-9\n' _; }
 nreaders=$(echo $readers | wc -w)
-for r in $readers; do eval "ticks_$(var "$r")=0"; done
+for r in $readers; do eval "ticks_$(reader_var "$r")=0"; done
 replay_s=0
 k=0
 while [ $k -lt "$nreaders" ]; do
@@ -96,18 +95,18 @@ while [ $k -lt "$nreaders" ]; do
 	order=$(echo $readers | awk -v k="$k" '{ for (i = 0; i < NF; i++) printf "%s%s", (i ? " " : ""), $((i + k) % NF + 1) }')
 	for r in $order; do start_one "$r"; done
 	sleep 1
-	for r in $order; do eval "pid=\$_reader_$(var "$r")"; eval "t0_$(var "$r")=$(cpu_ticks "$pid")"; done
+	for r in $order; do pid=$(reader_pid "$r"); eval "t0_$(reader_var "$r")=$(cpu_ticks "$pid")"; done
 	t_start=$(cut -d' ' -f1 /proc/uptime)
 	replay "$DEVNODE" "$REC_FILE"
 	t_end=$(cut -d' ' -f1 /proc/uptime)
 	sleep 2   # let every reader drain its queue
 	line=""
 	for r in $order; do
-		eval "pid=\$_reader_$(var "$r")"
+		pid=$(reader_pid "$r")
 		if _gone "$pid"; then check "$r still running after replay $((k + 1))" exited = running; continue; fi
-		eval "t0=\$t0_$(var "$r")"
+		eval "t0=\$t0_$(reader_var "$r")"
 		t=$(( $(cpu_ticks "$pid") - t0 ))
-		eval "ticks_$(var "$r")=\$((ticks_$(var "$r") + t))"
+		eval "ticks_$(reader_var "$r")=\$((ticks_$(reader_var "$r") + t))"
 		line="$line $r=$((t * 10))"
 	done
 	for r in $order; do stop_reader "$r"; done
@@ -118,10 +117,10 @@ while [ $k -lt "$nreaders" ]; do
 done
 summary=""
 for r in $readers; do
-	eval "t=\$ticks_$(var "$r")"
+	eval "t=\$ticks_$(reader_var "$r")"
 	ms=$(awk -v t="$t" -v n="$nreaders" 'BEGIN { printf "%.0f", t * 10 / n }')
 	per10k=$(awk -v t="$t" -v n="$nreaders" -v e="$EVENTS" 'BEGIN { printf "%.0f", t * 10 / n * 10000 / e }')
-	eval "cpu_$(var "$r")=$per10k"
+	eval "cpu_$(reader_var "$r")=$per10k"
 	perf reader=$r cpu_ms=$ms cpu_ms_per_10k_events=$per10k replays=$nreaders
 	note "$r: ${ms} ms CPU per replay of $EVENTS events (mean of $nreaders, one in each place of the wake order) = ${per10k} ms per 10,000"
 	summary="$summary${summary:+ }$r=${per10k}"
@@ -190,7 +189,7 @@ if command -v strace >/dev/null; then
 	sleep 1
 	tracers=""
 	for r in evroute-daemon evroute-dryrun libinput evemu-record; do
-		eval "pid=\$_reader_$(echo "$r" | tr -c 'A-Za-z0-9\n' _)"
+		pid=$(reader_pid "$r")
 		strace -f -c -o "strace.$r" -p "$pid" 2>/dev/null &
 		tracers="$tracers $!"
 	done
@@ -227,7 +226,7 @@ if [ -x /usr/bin/perf ]; then
 	start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
 	command -v vm-evlat >/dev/null && start_quiet floor-c "$DEVNODE" vm-evlat "$DEVNODE"
 	sleep 1
-	eval "pid=\$_reader_evroute_daemon"
+	pid=$(reader_pid evroute-daemon)
 	/usr/bin/perf record -a -e cpu-clock -F 2000 -o /tmp/perf.data >perf-record.out 2>&1 &
 	prec=$!
 	sleep 1

@@ -25,9 +25,7 @@ need vm-evlat
 REC_FILE="$TS/Wacom DTH2242 Finger.events"
 create_device "$REC_FILE"
 REPS=$(cat /vm/ab/reps 2>/dev/null || echo 2)
-var() { echo "$1" | tr -c 'A-Za-z0-9\n' _; }
-pid_of() { eval "echo \$_reader_$(var "$1")"; }
-runtime_ns() { cut -d' ' -f1 /proc/"$(pid_of "$1")"/schedstat; }
+runtime_ns() { cut -d' ' -f1 /proc/"$(reader_pid "$1")"/schedstat; }
 for list in /vm/ab/phase.*; do
 	phase=${list##*.}
 	readers=""
@@ -45,13 +43,13 @@ for list in /vm/ab/phase.*; do
 	rep=0
 	while [ $rep -lt "$REPS" ]; do
 		rep=$((rep + 1))
-		for r in $readers; do eval "t0_$(var "$r")=$(runtime_ns "$r")"; done
+		for r in $readers; do eval "t0_$(reader_var "$r")=$(runtime_ns "$r")"; done
 		replay "$DEVNODE" "$REC_FILE"
 		sleep 2   # let every reader drain its queue
 		line="phase=$phase rep=$rep"
 		for r in $readers; do
-			_gone "$(pid_of "$r")" && fail "reader $r exited during phase $phase"
-			eval "t0=\$t0_$(var "$r")"
+			_gone "$(reader_pid "$r")" && fail "reader $r exited during phase $phase"
+			eval "t0=\$t0_$(reader_var "$r")"
 			line="$line $r=$((($(runtime_ns "$r") - t0) / 1000000))"
 		done
 		perf "$line"
@@ -64,7 +62,7 @@ for list in /vm/ab/phase.*; do
 		sleep 1
 		kill -INT $recorder; wait $recorder
 		for r in $(cat /vm/ab/profile.$phase); do
-			/usr/bin/perf report -i /tmp/ab.data --stdio --no-children --pid "$(pid_of "$r")" --percentage relative \
+			/usr/bin/perf report -i /tmp/ab.data --stdio --no-children --pid "$(reader_pid "$r")" --percentage relative \
 				--sort dso,symbol --percent-limit 0.8 2>&1 | grep -v '^#' | grep -v '^$' | head -n 40 |
 				sed "s/^/EVROUTE-VM AB-PROFILE phase=$phase $r /"
 		done
