@@ -154,8 +154,9 @@ public final class DryRun {
             source.onIgnoredRemoved = { node in report.deviceGone(node: node, time: MonotonicClock.now()) }
         }
         loop.afterWakeup = { timer.rearm() }
-        // The trace is written when the loop idles, or within 50 ms of a line: one write(2)
-        // for a burst of frames (a person watching sees no difference).
+        // The trace is written within 50 ms of a line (live, at the first frame's wake-up after
+        // ~37 ms by the events' time; else by a timer): one write(2) for a burst of frames (a
+        // person watching sees no difference).
         loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(50), pending: { report.hasPendingOutput }, flush: { report.flush() },
                                              inputTime: { [session] in session.now })
         source.eventSink = session

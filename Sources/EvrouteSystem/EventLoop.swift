@@ -96,15 +96,16 @@ public final class EventLoop {
     /// from which a wake-up writes it first (``LazyFlush/inputTime``).
     @exclusivity(unchecked) private var flushTimer: TimerID?
     @exclusivity(unchecked) private var flushDeadline: Timestamp?
-    /// What that timer runs: made once (a closure made per arming was an allocation per flush).
+    /// What that timer runs (it has fired: nothing to cancel); made once — a closure made per
+    /// arming was an allocation per flush.
     private lazy var flushWaitingOutput: () -> Void = { [unowned self] in
         flushTimer = nil
-        flushDeadline = nil
-        lazyFlush?.flush()
+        flushLazyOutput()
     }
 
-    /// Writes what ``lazyFlush`` holds before its timer fires (see ``LazyFlush/inputTime``).
-    private func flushBeforeTimer() {
+    /// Writes what ``lazyFlush`` holds, cancelling its timer while one is armed (a wake-up
+    /// before it, see ``LazyFlush/inputTime``).
+    private func flushLazyOutput() {
         if let timer = flushTimer { cancel(timer) }
         flushTimer = nil
         flushDeadline = nil
@@ -325,7 +326,7 @@ public final class EventLoop {
             }
             batch = nil
             afterWakeup?()
-            if let deadline = flushDeadline, let time = lazyFlush?.inputTime?(), time >= deadline { flushBeforeTimer() }
+            if let deadline = flushDeadline, let time = lazyFlush?.inputTime?(), time >= deadline { flushLazyOutput() }
         }
     }
 
