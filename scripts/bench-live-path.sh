@@ -28,8 +28,9 @@ cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v
 total=$(cost 'RoutingSessionC6handle_4fromySRy0A5Input0G5EventVG_0A4Core8DeviceIDVtF')
 decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
-dispatch=$(cost 'PluginHostC8dispatch')
-logline=$(cost 'LogPluginC7deliver')
+# The host's dispatch, with the log's line written inside it (both inlined into the router's call
+# through the HandlerDispatcher protocol: its witness), and the line's other events, out of line.
+dispatch=$(( $(cost 'PluginHostC0A4Core17HandlerDispatcherAadEP8dispatch') + $(cost 'PluginHostC13dispatchOther') ))
 # The code the live path runs: its functions (those that cost anything in the collected part)
 # and the 4 KiB pages they lie on in BIN (scripts/live-path-order.sh lays them side by side).
 awk -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg" | awk '{ print $2 }' | sort >"$OUT/ran"
@@ -47,12 +48,11 @@ for line in sys.stdin:
     pages.update(range(a // 4096, (a + max(n, 1) - 1) // 4096 + 1))
     count, size = count + 1, size + n
 print(f"{count} functions, {size} bytes, on {len(pages)} code pages")')
-awk -v t="$total" -v d="$decode" -v r="$route" -v p="$dispatch" -v l="$logline" -v e="$EVENTS" -v f="$FRAMES" -v pg="$pages" -v s="$sites" 'BEGIN {
+awk -v t="$total" -v d="$decode" -v r="$route" -v p="$dispatch" -v e="$EVENTS" -v f="$FRAMES" -v pg="$pages" -v s="$sites" 'BEGIN {
 	printf "live path (callgrind, %d events, %d frames): %.0f instructions per event, %.0f per frame\n", e, f, t / e, t / f
 	printf "  decode (TouchDecoder.feed/Axes)   %6.0f per event\n", d / e
 	printf "  route, dispatch included          %6.0f per frame\n", r / f
 	printf "  plugin dispatch, log line incl.   %6.0f per frame\n", p / f
-	printf "  log line (LogPlugin.deliver)      %6.0f per frame\n", l / f
 	printf "  code run: %s\n", pg
 	split(s, cs, " ")
 	printf "  call sites run in half the frames or more: %d, %.0f calls per frame\n", cs[1], cs[2] / f

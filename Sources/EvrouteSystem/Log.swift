@@ -10,7 +10,7 @@ import CLinux
 public final class Log: @unchecked Sendable {
     public enum Level: Int, Comparable, Sendable {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        @inlinable public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         /// What a line at this level begins with outside the journal.
         var prefix: StaticString {
             switch self {
@@ -30,14 +30,14 @@ public final class Log: @unchecked Sendable {
     /// per line); notices, warnings and errors are written at once.
     @exclusivity(unchecked) public var buffered = false
     /// Lines not yet written. Confined to the loop's thread like the rest of the log.
-    private let pending = LogBuffer(capacity: 1 << 12)
+    @usableFromInline let pending = LogBuffer(capacity: 1 << 12)
     public let toJournal: Bool
     private let fd: Int32
 
     /// The prefix of an info line (the per-event lines' level; ``writePrefix(_:toJournal:into:)``)
     /// as three words to store, and its length: written by three stores instead of a copy.
-    private let infoPrefix: (UInt64, UInt64, UInt64)
-    private let infoPrefixLength: Int
+    @usableFromInline let infoPrefix: (UInt64, UInt64, UInt64)
+    @usableFromInline let infoPrefixLength: Int
 
     public init(threshold: Level = .info, fd: Int32 = 2) {
         self.threshold = threshold
@@ -85,6 +85,9 @@ public final class Log: @unchecked Sendable {
     /// bytes of text after the line's prefix (nil, and nothing written, when `level` is above
     /// the threshold). Write the text there (no newline) and hand its length to
     /// ``commitLine(_:level:)`` before anything else is logged. No closure, no ``LogLine``.
+    /// (Inlined into the caller, with ``commitLine(_:level:)``: the per-event line's path makes
+    /// no call into the log while the line waits for the flush.)
+    @inlinable @inline(__always)
     public func reserveLine(_ level: Level, maximum: Int) -> UnsafeMutablePointer<UInt8>? {
         guard level <= threshold else { return nil }
         guard level == .info else {
@@ -103,13 +106,16 @@ public final class Log: @unchecked Sendable {
 
     /// Ends a line begun with ``reserveLine(_:maximum:)`` after `length` bytes of text (the
     /// newline goes in the room reserved for it).
+    @inlinable @inline(__always)
     public func commitLine(_ length: Int, level: Level) {
-        pending.base[pending.length + length] = 0x0A
+        let end = pending.base + pending.length + length
+        end.pointee = 0x0A
         pending.advance(length + 1)
         lineEnded(level)
     }
 
-    private func writePrefix(_ level: Level) {
+    @usableFromInline
+    func writePrefix(_ level: Level) {
         Log.writePrefix(level, toJournal: toJournal, into: pending)
     }
 
@@ -134,8 +140,8 @@ public final class Log: @unchecked Sendable {
     }
 
     /// A line at `level` is complete: written now, or left for the loop's flush.
-    @inline(__always)
-    private func lineEnded(_ level: Level) {
+    @inlinable @inline(__always)
+    func lineEnded(_ level: Level) {
         // Notices, warnings and errors are rare and wanted now; info and debug lines (one per
         // event from the log plugin) wait for the loop's flush.
         if !buffered || level <= .notice || pending.count >= 1 << 16 { flush() }

@@ -69,7 +69,10 @@ extension Router {
     /// shake) due by then, in deadline order (each at its own deadline). ``handle(_:)`` calls it
     /// before each frame or key.
     public func advanceTime(to time: Timestamp) {
-        if timers.isEmpty && shakingDevices == 0 { clock.advance(to: time); return }
+        if timers.isEmpty && shakingDevices == 0 {
+            if let manualClock { manualClock.advance(to: time) } else { clock.advance(to: time) }
+            return
+        }
         while true {
             purgeStaleTimers()
             let gesture = timers.first.flatMap { $0.deadline <= time ? $0 : nil }

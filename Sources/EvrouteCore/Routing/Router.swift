@@ -11,6 +11,9 @@ public final class Router {
         didSet { chainGeneration &+= 1 }
     }
     public let clock: EventClock
+    /// ``clock`` when it is a ``ManualClock`` (the daemon's, a replay's): advanced by a direct,
+    /// inlined call at every frame instead of through the protocol.
+    let manualClock: ManualClock?
     /// Receives every decision. Kept by the router (a strong reference: a weak one cost a
     /// weak load and a side-table release per record, ~11 % of a move): an observer must not
     /// keep the router, or its session, strongly in turn.
@@ -135,6 +138,7 @@ public final class Router {
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
         self.layout = layout
         self.clock = clock
+        manualClock = clock as? ManualClock
         self.tapPolicy = tapPolicy
         exclusive = Array(repeating: ExclusiveState(), count: layout.displays.count)
         lastTap = Array(repeating: nil, count: layout.displays.count)

@@ -37,7 +37,9 @@ final class LogPlugin: Plugin {
     }
 
     /// Writes the event's line (the host's direct path: nothing is copied). `handler` indexes
-    /// `event.layout.handlers`.
+    /// `event.layout.handlers`. (Inlined into the host's dispatch: a touch phase's line is written
+    /// without a call; other events' lines out of line.)
+    @inline(__always)
     func deliver(_ event: borrowing RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
@@ -46,13 +48,19 @@ final class LogPlugin: Plugin {
             let maximum = LogPlugin.touchHeadMaximum + tail.count + 3 + SecondsText.maximumLength
             guard let p = log.reserveLine(.info, maximum: maximum) else { return .handled }
             var n = LogPlugin.writeTouchHead(id: t.id, phase: phase, at: t.location, to: p)
-            if let bytes = tail.baseAddress { (p + n).update(from: bytes, count: tail.count) }
+            LogLineTails.copy(tail, to: p + n)
             n += tail.count
             n += LogPlugin.copy(" t=", to: p + n)
             n += seconds.write(event.time, to: p + n)
             log.commitLine(n, level: .info)
             return .handled
         }
+        return deliverOther(event, handler: handler, tail: tail)
+    }
+
+    /// ``deliver(_:handler:responder:)`` for events other than a touch phase (and taps).
+    @inline(never)
+    private func deliverOther(_ event: borrowing RoutedEvent, handler: Int, tail: UnsafeBufferPointer<UInt8>) -> HandlerVerdict {
         let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: event.layout.handlers[handler])
         log.log(.info) { line in
             LogPlugin.describeHead(event, showKeys: showKeys, into: &line)
@@ -275,21 +283,14 @@ struct SecondsText {
     private var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
     private var textLength = 0
 
-    /// Writes `time` at `p`; returns the length (at most ``maximumLength``).
+    /// Writes `time` at `p`; returns the length (at most ``maximumLength``). (Inlined: one per
+    /// line; the whole seconds, written once a second, are not.)
+    @inline(__always)
     mutating func write(_ time: Timestamp, to p: UnsafeMutablePointer<UInt8>) -> Int {
         let us = time.microseconds
-        guard us >= 0 else { return JSONText.writeFixed(us, decimals: 6, to: p) }
+        guard us >= 0 else { return SecondsText.writeNegative(us, to: p) }
         let whole = us / 1_000_000, fraction = UInt64(us % 1_000_000)
-        if whole != seconds {
-            // At most 13 digits (below 2^63 µs) and the `.`: 24 bytes hold them.
-            seconds = whole
-            textLength = withUnsafeMutableBytes(of: &text) { raw in
-                let t = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                let n = JSONText.writeInteger(whole, to: t)
-                t[n] = UInt8(ascii: ".")
-                return n + 1
-            }
-        }
+        if whole != seconds { writeWhole(whole) }
         let n = textLength
         // All 24 bytes, as three words (no `memcpy` call; ``maximumLength`` leaves room), of
         // which `n` count.
@@ -303,19 +304,40 @@ struct SecondsText {
         JSONText.writeDigits(rest, count: digits, endingAt: p + n + digits)
         return n + digits
     }
+
+    /// Keeps `whole` seconds and the `.` written (at most 13 digits below 2^63 µs: 24 bytes
+    /// hold them).
+    @inline(never)
+    private mutating func writeWhole(_ whole: Int64) {
+        seconds = whole
+        textLength = withUnsafeMutableBytes(of: &text) { raw in
+            let t = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let n = JSONText.writeInteger(whole, to: t)
+            t[n] = UInt8(ascii: ".")
+            return n + 1
+        }
+    }
+
+    /// A time before the clock's zero (a recording's), in full.
+    @inline(never)
+    private static func writeNegative(_ us: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        JSONText.writeFixed(us, decimals: 6, to: p)
+    }
 }
 
 /// The log plugin's line tails by place (layout, handler, bound region, device; the handler
 /// fixes the responder), as written bytes: a direct-mapped cache of ``capacity`` entries (a
 /// place whose slot another took is written again: bounded, no hashing, no search). It keeps
-/// the entries of the two layouts seen last (a touch may still route through the layout it
-/// began in after a reload); a third layout drops the entries of older ones.
+/// the entries of the two layouts whose tails it made last (a touch may still route through
+/// the layout it began in after a reload); a tail made in a third drops the entries of older
+/// ones.
 final class LogLineTails {
     static let capacity = 64
 
     private struct Entry {
-        /// nil: empty.
+        /// nil: empty. (Held, so that its identity, compared as `layoutID`, stays its own.)
         var layout: Layout?
+        var layoutID: ObjectIdentifier?
         var handler = -1
         var region = -1
         var device: DeviceID?
@@ -337,24 +359,55 @@ final class LogLineTails {
         entries.deallocate()
     }
 
-    /// The tail's bytes, lent: valid until the next call.
+    /// The tail's bytes, lent: valid until the next call. Their memory is whole words long
+    /// (see ``copy(_:to:)``).
+    /// (Inlined into the line's writer, and comparing identities without retaining anything:
+    /// a found tail costs no call; one not yet made is made out of line.)
+    @inline(__always)
     func tail(of e: borrowing RoutedEvent, responder: ResponderID, handler index: Int) -> UnsafeBufferPointer<UInt8> {
-        if e.layout !== current { seeLayout(e.layout) }
+        let layout = ObjectIdentifier(e.layout)
         let region = e.region ?? -1, device = e.device?.id
         let slot = (index &* 0x9E37 ^ region &* 0x85EB ^ (device?.rawValue ?? 0) &* 0x27D4) & (LogLineTails.capacity - 1)
         let entry = entries + slot
-        if entry.pointee.layout === e.layout, entry.pointee.handler == index, entry.pointee.region == region,
+        if entry.pointee.layoutID == layout, entry.pointee.handler == index, entry.pointee.region == region,
            entry.pointee.device == device {
             return UnsafeBufferPointer(entry.pointee.bytes)
         }
+        return make(e, responder: responder, handler: index, region: region, device: device, at: entry)
+    }
+
+    /// Writes the tail of a place not seen (or whose slot another took) into `entry`.
+    @inline(never)
+    private func make(_ e: borrowing RoutedEvent, responder: ResponderID, handler index: Int, region: Int, device: DeviceID?,
+                      at entry: UnsafeMutablePointer<Entry>) -> UnsafeBufferPointer<UInt8> {
+        if e.layout !== current { seeLayout(e.layout) }
         var line = LogLine()
         LogPlugin.describeTail(e, responder: responder, handler: e.layout.handlers[index], into: &line)
         let made = line.bytes
         entry.pointee.bytes.deallocate()
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: made.count)
+        // Whole words, the last one's spare bytes zero: copy(_:to:) reads words.
+        let words = (made.count + 7) / 8
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: words * 8)
         _ = bytes.initialize(from: made)
-        entry.pointee = Entry(layout: e.layout, handler: index, region: region, device: device, bytes: bytes)
-        return UnsafeBufferPointer(bytes)
+        for i in made.count..<words * 8 { bytes[i] = 0 }
+        entry.pointee = Entry(layout: e.layout, layoutID: ObjectIdentifier(e.layout), handler: index, region: region,
+                              device: device, bytes: UnsafeMutableBufferPointer(rebasing: bytes[0..<made.count]))
+        return UnsafeBufferPointer(entry.pointee.bytes)
+    }
+
+    /// Copies a tail (from ``tail(of:responder:handler:)``) to `p` a word at a time — a tail is
+    /// a few dozen bytes, and a `memcpy` call costs more than the copy. Up to 7 bytes after the
+    /// tail are written too: `p` must have that room (the line's reservation holds the time
+    /// after it).
+    @inline(__always)
+    static func copy(_ tail: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>) {
+        guard let source = tail.baseAddress else { return }
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(p)
+        var offset = 0
+        while offset < tail.count {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+        }
     }
 
     /// A layout other than the current one: it becomes current; entries of layouts before the

@@ -152,7 +152,22 @@ public final class PluginHost: HandlerDispatcher {
 
     // MARK: Dispatch
 
+    /// (Inlined into the router's call: an event for the in-process log goes from the router's
+    /// walk to the line's writer without a call between; everything else is out of line.)
+    @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
+        if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout),
+           let log = table.instances[entry].log {
+            table.instances[entry].count.value += 1
+            return log._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
+        }
+        return dispatchOther(event, toHandler: index, at: responder)
+    }
+
+    /// ``dispatch(_:toHandler:at:)`` for a plugin other than the log, a handler the table does not
+    /// have, or a layout the table does not follow yet.
+    @inline(never)
+    private func dispatchOther(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         let plugin: any Plugin
         if event.layout !== table.layout, event.layout === router?.layout {
             // A run-time change (`evroute ctl hide`, `frame`, `regions` …) made the router a new
