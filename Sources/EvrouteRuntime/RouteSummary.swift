@@ -27,30 +27,38 @@ public final class RouteSummary: RouteObserver {
 
     public func record(_ record: RouteRecord) {
         if case .deviceAdded = record { devices += 1 }
-        if case .routed(let event, let by, _) = record {
-            if by == nil { unhandled += 1 } else { handled += 1 }
-            switch event.kind {
-            case .touch(let phase, _):
-                guard let id = event.touch?.id else { break }
-                if phase == .began {
-                    touches += 1
-                    let path = event.regionPath ?? "(no region)"
-                    regions[path, default: (0, 0)].touches += 1
-                    live[id] = (path, false)
-                }
-                if by != nil, let touch = live[id], !touch.handled {
-                    regions[touch.path, default: (0, 0)].handled += 1
-                    live[id]?.handled = true
-                }
-                if phase == .ended || phase == .cancelled { live[id] = nil }
-            case .key(_, let phase): if phase == .down { keys += 1 }
-            case .action: actions += 1
-            case .gesture: gestures += 1
-            case .text: texts += 1
-            case .motion: motions += 1
-            }
-        }
+        if case .routed(let event, let by, _) = record { count(event, by: by) }
         next.record(record)
+    }
+
+    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+        count(event, by: responder)
+        next.routed(event, handledBy: responder, handler: handler)
+    }
+
+    /// A routed event counted (the touches by region: where each began, whether a phase was taken).
+    private func count(_ event: borrowing RoutedEvent, by: ResponderID?) {
+        if by == nil { unhandled += 1 } else { handled += 1 }
+        switch event.kind {
+        case .touch(let phase, _):
+            guard let id = event.touch?.id else { break }
+            if phase == .began {
+                touches += 1
+                let path = event.regionPath ?? "(no region)"
+                regions[path, default: (0, 0)].touches += 1
+                live[id] = (path, false)
+            }
+            if by != nil, let touch = live[id], !touch.handled {
+                regions[touch.path, default: (0, 0)].handled += 1
+                live[id]?.handled = true
+            }
+            if phase == .ended || phase == .cancelled { live[id] = nil }
+        case .key(_, let phase): if phase == .down { keys += 1 }
+        case .action: actions += 1
+        case .gesture: gestures += 1
+        case .text: texts += 1
+        case .motion: motions += 1
+        }
     }
 
     /// At most this many regions are named on the line (the busiest first).

@@ -64,7 +64,18 @@ public final class TouchTrails: RouteObserver {
     public init(next: RouteObserver) { self.next = next }
 
     public func record(_ record: RouteRecord) {
-        if case .routed(let event, let by, _) = record, case .touch(let phase, _) = event.kind, let touch = event.touch {
+        if case .routed(let event, let by, _) = record { follow(event, by: by) }
+        next.record(record)
+    }
+
+    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+        follow(event, by: responder)
+        next.routed(event, handledBy: responder, handler: handler)
+    }
+
+    /// A touch phase extends its trail (or starts one).
+    private func follow(_ event: borrowing RoutedEvent, by: ResponderID?) {
+        if case .touch(let phase, _) = event.kind, let touch = event.touch {
             switch phase {
             case .began:
                 let layout = touch.layout
@@ -89,6 +100,5 @@ public final class TouchTrails: RouteObserver {
                 }
             }
         }
-        next.record(record)
     }
 }

@@ -55,7 +55,6 @@ struct TreeSVG {
     /// it or from it (depth first), so that a presented screen stands beside its presenter.
     func screenOrder(_ display: DisplayNode) -> [(screen: Int, from: Int?)] {
         // Linear in the screens (and handlers): a presented chain of 10,000 screens is drawn at once.
-        let presenters = presenterIndex
         let onDisplay = Set(display.screens)
         var parentOf: [Int: Int] = [:]
         for s in display.screens {

@@ -99,8 +99,9 @@ enum Fixtures {
     }
 }
 
-/// Sees every decision and does nothing with it.
+/// Sees every decision (routed events lent, as the router hands them out) and does nothing with it.
 final class NullObserver: RouteObserver {
     var count = 0
     func record(_ record: RouteRecord) { count &+= 1 }
+    func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) { count &+= 1 }
 }

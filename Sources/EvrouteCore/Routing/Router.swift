@@ -183,22 +183,15 @@ public final class Router {
 
     func emit(_ record: RouteRecord) { observer?.record(record) }
 
-    /// Records a walk's outcome: it is counted, and the event moves into its record, built only
-    /// when the observer wants it (and not copied on the way to it). `handler` indexes the
-    /// event's ``Layout/handlers``.
+    /// Records a walk's outcome: it is counted, and lent to the observer when it wants it
+    /// (``RouteObserver/routed(_:handledBy:handler:)``: no record is built, nothing copied).
+    /// `handler` indexes the event's ``Layout/handlers``.
     @inline(__always)
     func emitRouted(_ event: consuming RoutedEvent, by responder: ResponderID?, handler: Int?) {
         if case .touch = event.kind { routeCounts.touchEvents += 1 } else { routeCounts.count(event.kind) }
         if responder != nil { routeCounts.handled += 1 } else { routeCounts.unhandled += 1 }
         guard observerTakesRoutedEvents, let observer else { return }
-        // The binding first: reading the event after it moved into the record would copy it.
-        var binding: HandlerBinding?
-        if let handler { binding = event.layout.handlers[handler] }
-        let record = RouteRecord.routed(event, handledBy: responder, handler: binding)
-        observer.record(record)
-        // Taken apart again rather than destroyed whole (the optimizer destroys a whole record
-        // through its type metadata, several times slower).
-        if case .routed(let e, _, let h) = consume record { _ = consume e; _ = consume h }
+        observer.routed(event, handledBy: responder, handler: handler)
     }
 
     // MARK: Devices

@@ -56,4 +56,8 @@ final class DaemonObserver: RouteObserver {
         }
         next?.record(record)
     }
+
+    func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+        next?.routed(event, handledBy: responder, handler: handler)
+    }
 }

@@ -155,8 +155,8 @@ remove_device
 # "RX_TIME {json}": latency in microseconds per touch line
 awk '/"type":"touch"/ { rx = $1 + 0; if (!match($0, /"time":[0-9.]+/)) next
 	t = substr($0, RSTART + 7, RLENGTH - 7) + 0; printf "%.0f\n", (rx - t) * 1e6 }' lat.out | sort -n >latency.us
-n=$(wc -l <latency.us)
-check "latency samples (touch lines received)" "$n" -gt 1000
+lat_n=$(wc -l <latency.us)
+check "latency samples (touch lines received)" "$lat_n" -gt 1000
 first=$(head -n1 lat.out)
 skew=$(echo "$first" | awk '{ rx = $1; match($0, /"time":[0-9.]+/); t = substr($0, RSTART + 7, RLENGTH - 7); d = rx - t; if (d < 0) d = -d; print (d < 1) ? "monotonic" : "not-monotonic:" d }')
 check "JSON time is the kernel CLOCK_MONOTONIC timestamp" "$skew" = monotonic
@@ -173,8 +173,8 @@ if [ $floor = 1 ]; then
 fi
 dms=$(( (t1 - t0) * 10 ))
 dper10k=$(awk -v ms="$dms" -v n="$EVENTS" 'BEGIN { printf "%.0f", ms * 10000 / n }')
-perf pass=latency samples=$n p50_us=$p50 p90_us=$p90 p99_us=$p99 max_us=$max daemon_socket_cpu_ms_per_10k_events=$dper10k
-note "latency kernel timestamp -> socket client: n=$n p50=${p50} us p90=${p90} us p99=${p99} us max=${max} us"
+perf pass=latency samples=$lat_n p50_us=$p50 p90_us=$p90 p99_us=$p99 max_us=$max daemon_socket_cpu_ms_per_10k_events=$dper10k
+note "latency kernel timestamp -> socket client: n=$lat_n p50=${p50} us p90=${p90} us p99=${p99} us max=${max} us"
 check "daemon exit status" "$DAEMON_STATUS" = 0
 
 # ---- pass 3: system calls per frame (strace -c attached to each reader during
@@ -257,4 +257,4 @@ if [ -x /usr/bin/perf ]; then
 else
 	perf pass=profile result=SKIP reason=no-perf-in-image
 fi
-finish "CPU ms/10k events: $summary; latency p50=${p50}us p99=${p99}us (n=$n$fl; TCG)"
+finish "CPU ms/10k events: $summary; latency p50=${p50}us p99=${p99}us (n=$lat_n$fl; TCG)"
