@@ -35,6 +35,22 @@ public final class TraceWriter: RouteReport {
         }
     }
 
+    /// A routed event, lent by the router: the JSON line written from it in place (the text
+    /// format builds the record: it is for people, one screen at a time).
+    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+        let binding = handler.map { event.layout.handlers[$0] }
+        guard case .json = format else {
+            record(.routed(copy event, handledBy: responder, handler: binding))
+            return
+        }
+        json.bytes.removeAll(keepingCapacity: true)
+        json.beginObject()
+        writeRoutedJSON(event, handledBy: responder, handler: binding)
+        json.endObject()
+        json.bytes.append(UInt8(ascii: "\n"))
+        sink.write(json.bytes)
+    }
+
     /// A device's input that could not be taken as sent: a warning on standard error (the
     /// trace itself stays the record of routing decisions).
     public func deviceWarning(name: String, message: String, time: Timestamp) {
@@ -103,7 +119,6 @@ public final class TraceWriter: RouteReport {
             json.field("display", info.display)
         case .routed(let e, let by, let handler):
             writeRoutedJSON(e, handledBy: by, handler: handler)
-            if by != nil, let handler { HandlerOptions.writeJSON(of: handler, to: &json) }
         case .focus(let screen, let region, let layout, let time):
             json.field("type", "focus")
             json.field("time", time: time.microseconds)
@@ -139,7 +154,9 @@ public final class TraceWriter: RouteReport {
         json.endObject()
     }
 
-    private func writeRoutedJSON(_ e: RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?) {
+    /// A routed event's fields, its handler's options last (inside the object ``writeJSON(_:id:)`` opens).
+    private func writeRoutedJSON(_ e: borrowing RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?) {
+        defer { if handledBy != nil, let handler { HandlerOptions.writeJSON(of: handler, to: &json) } }
         switch e.kind {
         case .touch(let phase, let isTap):
             json.field("type", "touch")
