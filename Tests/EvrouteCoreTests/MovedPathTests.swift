@@ -218,4 +218,38 @@ struct MovedPathTests {
         for c in [17, 21, 2, 3, 119, 118] { move(c) }
         #expect(r.activeTouches.count == expected.count)
     }
+
+    /// An observer that implements `routed` is lent each routed event: its handler as an index
+    /// into the event's layout, no `.routed` record through `record(_:)`; what it copies keeps
+    /// the values of its phase.
+    @Test func anObserverIsLentRoutedEvents() throws {
+        final class Lent: RouteObserver {
+            var events: [(event: RoutedEvent, by: ResponderID?, plugin: String?)] = []
+            var routedRecords = 0
+            var otherRecords = 0
+            func record(_ record: RouteRecord) {
+                if case .routed = record { routedRecords += 1 } else { otherRecords += 1 }
+            }
+            func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+                events.append((copy event, responder, handler.map { event.layout.handlers[$0].plugin }))
+            }
+        }
+        let router = Router(layout: try presented())
+        let lent = Lent()
+        router.observer = lent
+        router.addDevice(DeviceInfo(id: DeviceID(1), ruleName: "touch", name: "ts", kind: .touchscreen, display: "main"), time: .zero)
+        try router.apply(.dismiss(display: nil), time: ms(1))
+        router.touch(0, .began, 10, 10, at: 2)
+        router.touch(0, .moved, 20, 10, at: 10)
+        router.touch(0, .moved, 30, 10, at: 20)
+        router.touch(0, .ended, 30, 10, at: 30)
+        #expect(lent.routedRecords == 0)
+        #expect(lent.otherRecords >= 2)   // the device, the dismissal
+        #expect(lent.events.map { $0.event.touch?.phase } == [.began, .moved, .moved, .ended])
+        #expect(lent.events.map { $0.event.touch?.location.x } == [10, 20, 30, 30])
+        #expect(lent.events.map(\.plugin) == ["log", "p", "p", "log"])
+        #expect(lent.events.map { $0.by.map { lent.events[0].event.layout.describe($0) } } ==
+                ["fallback", "screen:home", "screen:home", "fallback"])
+        #expect(router.routeCounts.touchEvents == 4)
+    }
 }
