@@ -4,7 +4,7 @@ import EvrouteCore
 /// `evroute monitor --replay`): touches, keys, actions, gestures, how many events were handled
 /// or not, and per region the touches begun in it. An observer in front of another one (the
 /// trace writer): every record is counted, then passed on.
-public final class RouteSummary: RouteObserver {
+public final class RouteSummary: RouteObserverStage {
     /// Where records go after being counted.
     public let next: RouteObserver
     public private(set) var touches = 0
@@ -25,19 +25,12 @@ public final class RouteSummary: RouteObserver {
 
     public init(next: RouteObserver) { self.next = next }
 
-    public func record(_ record: RouteRecord) {
+    public func see(_ record: RouteRecord) {
         if case .deviceAdded = record { devices += 1 }
-        if case .routed(let event, let by, _) = record { count(event, by: by) }
-        next.record(record)
-    }
-
-    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-        count(event, by: responder)
-        next.routed(event, handledBy: responder, handler: handler)
     }
 
     /// A routed event counted (the touches by region: where each began, whether a phase was taken).
-    private func count(_ event: borrowing RoutedEvent, by: ResponderID?) {
+    public func see(_ event: borrowing RoutedEvent, by: ResponderID?) {
         if by == nil { unhandled += 1 } else { handled += 1 }
         switch event.kind {
         case .touch(let phase, _):

@@ -3,7 +3,7 @@ import EvrouteCore
 /// Where each touch of a run went down and the way it moved, for a picture of the layout with
 /// the touches over it (`evroute --dry-run --replay … --heatmap FILE.svg`). An observer in front
 /// of another one (the summary, the trace): every record is passed on unchanged.
-public final class TouchTrails: RouteObserver {
+public final class TouchTrails: RouteObserverStage {
     /// What became of a touch, the best of its phases: a handler of its region, an ancestor
     /// or its screen took it; only the display, application or fallback did; nothing did; or it
     /// was blocked (an exclusive-touch or single-touch region) and went nowhere.
@@ -63,18 +63,8 @@ public final class TouchTrails: RouteObserver {
 
     public init(next: RouteObserver) { self.next = next }
 
-    public func record(_ record: RouteRecord) {
-        if case .routed(let event, let by, _) = record { follow(event, by: by) }
-        next.record(record)
-    }
-
-    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-        follow(event, by: responder)
-        next.routed(event, handledBy: responder, handler: handler)
-    }
-
     /// A touch phase extends its trail (or starts one).
-    private func follow(_ event: borrowing RoutedEvent, by: ResponderID?) {
+    public func see(_ event: borrowing RoutedEvent, by: ResponderID?) {
         if case .touch(let phase, _) = event.kind, let touch = event.touch {
             switch phase {
             case .began:
