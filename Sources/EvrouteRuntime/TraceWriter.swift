@@ -43,12 +43,21 @@ public final class TraceWriter: RouteReport {
             record(.routed(copy event, handledBy: responder, handler: binding))
             return
         }
+        sink.write(json(forRouted: event, handledBy: responder, handler: binding))
+    }
+
+    /// The JSON object (one line, with its newline) the trace prints for a routed event, read in
+    /// place, whatever this writer's format, with `"id":N` last when `id` is given: what `socket`
+    /// and `process` plugins receive.
+    public func json(forRouted event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: HandlerBinding?,
+                     id: UInt64? = nil) -> [UInt8] {
         json.bytes.removeAll(keepingCapacity: true)
         json.beginObject()
-        writeRoutedJSON(event, handledBy: responder, handler: binding)
+        writeRoutedJSON(event, handledBy: responder, handler: handler)
+        if let id { json.field("id", id) }
         json.endObject()
         json.bytes.append(UInt8(ascii: "\n"))
-        sink.write(json.bytes)
+        return json.bytes
     }
 
     /// A device's input that could not be taken as sent: a warning on standard error (the
@@ -95,19 +104,9 @@ public final class TraceWriter: RouteReport {
     public func flush() { sink.flush() }
     public var hasPendingOutput: Bool { sink.hasPending }
 
-    /// The JSON object (one line, with its newline) the trace prints for `record`, whatever
-    /// this writer's format, with `"id":N` last when `id` is given: what `socket` and
-    /// `process` plugins receive.
-    public func json(for record: RouteRecord, id: UInt64? = nil) -> [UInt8] {
-        json.bytes.removeAll(keepingCapacity: true)
-        writeJSON(record, id: id)
-        json.bytes.append(UInt8(ascii: "\n"))
-        return json.bytes
-    }
-
     // MARK: JSON
 
-    private func writeJSON(_ record: RouteRecord, id: UInt64? = nil) {
+    private func writeJSON(_ record: RouteRecord) {
         json.beginObject()
         switch record {
         case .deviceAdded(let info, let time), .deviceRemoved(let info, let time):
@@ -150,7 +149,6 @@ public final class TraceWriter: RouteReport {
             json.field("change", change.rawValue)
             if cancelled > 0 { json.field("cancelled_touches", cancelled) }
         }
-        if let id { json.field("id", id) }
         json.endObject()
     }
 

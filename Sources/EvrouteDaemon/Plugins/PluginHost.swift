@@ -209,7 +209,7 @@ public final class PluginHost: HandlerDispatcher {
 
     /// The trace's JSON object for the event as handled here, with `"id"` last; one line.
     func eventJSON(_ event: RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64) -> [UInt8] {
-        trace.json(for: .routed(event, handledBy: responder, handler: handler), id: id)
+        trace.json(forRouted: event, handledBy: responder, handler: handler, id: id)
     }
 
     // MARK: Instances
