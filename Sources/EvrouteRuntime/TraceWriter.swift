@@ -152,9 +152,9 @@ public final class TraceWriter: RouteReport {
         json.endObject()
     }
 
-    /// A routed event's fields, its handler's options last (inside the object ``writeJSON(_:id:)`` opens).
+    /// A routed event's fields, its handler's options last (inside an object the caller opens:
+    /// ``writeJSON(_:)``, ``json(forRouted:handledBy:handler:id:)``).
     private func writeRoutedJSON(_ e: borrowing RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?) {
-        defer { if handledBy != nil, let handler { HandlerOptions.writeJSON(of: handler, to: &json) } }
         switch e.kind {
         case .touch(let phase, let isTap):
             json.field("type", "touch")
@@ -230,6 +230,7 @@ public final class TraceWriter: RouteReport {
             json.field("handled_by", handledBy.map { e.layout.describe($0) })
             json.field("handler", handler?.plugin)
         }
+        if handledBy != nil, let handler { HandlerOptions.writeJSON(of: handler, to: &json) }
     }
 
     private func writeGestureValues(_ v: GestureValues) {

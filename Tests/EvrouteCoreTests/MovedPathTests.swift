@@ -248,7 +248,7 @@ struct MovedPathTests {
         #expect(lent.events.map { $0.event.touch?.phase } == [.began, .moved, .moved, .ended])
         #expect(lent.events.map { $0.event.touch?.location.x } == [10, 20, 30, 30])
         #expect(lent.events.map(\.plugin) == ["log", "p", "p", "log"])
-        #expect(lent.events.map { $0.by.map { lent.events[0].event.layout.describe($0) } } ==
+        #expect(lent.events.map { e in e.by.map { e.event.layout.describe($0) } } ==
                 ["fallback", "screen:home", "screen:home", "fallback"])
         #expect(router.routeCounts.touchEvents == 4)
     }
