@@ -6,7 +6,7 @@
 # Builds BASE_REV (default 3d81586, the code before the pipeline work) in a scratch clone under
 # .build-differential/ and the working tree's evroute (debug), then for every recording
 # (*.events under RECORDINGS_DIR, default Tests/Fixtures/recordings, else ../shared/recordings)
-# and every layout (config/demo.yaml, config/kiosk.yaml, and kiosk.yaml with its touch rule
+# and every layout (BASE_REV's config/demo.yaml and config/kiosk.yaml, and kiosk.yaml with its touch rule
 # widened to every touchscreen — kiosk.yaml's own rule takes only its ILITEK panel, so without
 # the widened copy no shared touch recording would reach its routing) compares, byte for byte:
 #   - the dry-run's text trace   (evroute --dry-run --replay R)
@@ -40,8 +40,9 @@ swift build --scratch-path .build --product evroute 2>&1 | tail -n 1
 ref=$work/base/.build/debug/evroute
 new=$root/.build/debug/evroute
 
-configs=("$root/config/demo.yaml" "$root/config/kiosk.yaml")
-sed -e 's/^\(      name: "ILITEK\*"\)/#\1/' -e 's/^\(      vendor: "0x222a"\)/#\1/' config/kiosk.yaml > "$work/kiosk-any-touchscreen.yaml"
+# The layouts as BASE_REV has them (a later fix to a shipped layout is not a difference of the code).
+configs=("$work/base/config/demo.yaml" "$work/base/config/kiosk.yaml")
+sed -e 's/^\(      name: "ILITEK\*"\)/#\1/' -e 's/^\(      vendor: "0x222a"\)/#\1/' "$work/base/config/kiosk.yaml" > "$work/kiosk-any-touchscreen.yaml"
 configs+=("$work/kiosk-any-touchscreen.yaml")
 
 rm -rf "$work/out"; mkdir -p "$work/out/ref" "$work/out/new"
