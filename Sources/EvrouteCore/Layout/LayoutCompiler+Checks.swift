@@ -3,7 +3,7 @@
 
 extension LayoutCompiler {
     mutating func warn(_ message: String, _ location: SourceLocation?) {
-        warnings.append(LayoutWarning(message, at: location))
+        warnings.append(LayoutError(message, at: location, severity: .warning))
     }
 
     /// ` (first defined at line L)` for a duplicate (the whole place when in another file).
