@@ -62,6 +62,18 @@ extension LayoutCompiler {
             default: break
             }
         }
+        // `devices:` names device rules of the layout.
+        guard let devices = h.devices else { return }
+        let rules = spec.devices.map(\.name)
+        for (i, name) in devices.enumerated() where !rules.contains(name) {
+            let at = i < h.deviceLocations.count ? h.deviceLocations[i] : h.location
+            let declared = rules.isEmpty ? "the layout declares no device rules" : "device rules: \(rules.joined(separator: ", "))"
+            error("unknown device rule '\(name)' in 'devices' (\(declared))\(guess(name, in: rules))", at)
+        }
+        if h.on.allSatisfy({ if case .action = $0 { true } else if case .gesture = $0 { true } else { false } }) {
+            warn("a handler with 'devices:' takes only events of those devices: actions and gesture events come from no one device, so it never takes any",
+                 h.deviceLocations.first ?? h.location)
+        }
     }
 
     /// The options a handler's plugin reads itself (typed; targets that exist), the `exec`

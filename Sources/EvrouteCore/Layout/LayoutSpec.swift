@@ -152,15 +152,23 @@ public struct HandlerSpec: Sendable {
     public var optionLocations: [String: SourceLocation]
     /// Where each element of `on` was written (same order as `on`; may be empty).
     public var onLocations: [SourceLocation]
+    /// `devices:` — the device rules (their names) whose devices' events the handler takes;
+    /// nil takes events of every device (and those of none: actions).
+    public var devices: [String]?
+    /// Where each element of `devices` was written (same order; may be empty).
+    public var deviceLocations: [SourceLocation]
 
     public init(plugin: String, on: [EventFilter], options: [String: ConfigValue] = [:], location: SourceLocation? = nil,
-                optionLocations: [String: SourceLocation] = [:], onLocations: [SourceLocation] = []) {
+                optionLocations: [String: SourceLocation] = [:], onLocations: [SourceLocation] = [],
+                devices: [String]? = nil, deviceLocations: [SourceLocation] = []) {
         self.plugin = plugin
         self.on = on
         self.options = options
         self.location = location
         self.optionLocations = optionLocations
         self.onLocations = onLocations
+        self.devices = devices
+        self.deviceLocations = deviceLocations
     }
 }
 
