@@ -188,6 +188,7 @@ extension SpecReader {
         rule.text = text
         rule.lineTimeoutMs = lineTimeout
         rule.keymapLocation = location(f["keymap"])
+        rule.grabLocation = location(f.keyNode("grab"))
         return rule
     }
 

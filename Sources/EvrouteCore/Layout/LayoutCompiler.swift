@@ -22,6 +22,8 @@ struct LayoutCompiler {
     /// Where each `action` handler's `action:` was written, by handler index.
     var actionLocations: [Int: SourceLocation] = [:]
     var warnings: [LayoutError] = []
+    /// Where the `on:` kinds of each handler were written, by handler index (for warnings).
+    var onLocations: [Int: [SourceLocation]] = [:]
     var pluginErrors: [LayoutError] = []
     /// Region names per screen and every gesture name, from the spec (targets may refer to any).
     let regionNames: [[String]]
@@ -148,11 +150,14 @@ struct LayoutCompiler {
         }
         checkActionTargets()
         if !errors.isEmpty { throw LayoutErrors(errors) }
-        return Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
-                      applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
-                      deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
-                      pluginOptions: pluginOptions, execCommands: execCommands, warnings: warnings,
-                      pluginErrors: pluginErrors)
+        let layout = Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
+                            applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
+                            deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
+                            pluginOptions: pluginOptions, execCommands: execCommands, warnings: warnings,
+                            pluginErrors: pluginErrors)
+        // What needs the compiled chains: responders no walk reaches (before the layout is handed out).
+        layout.warnings += reachabilityWarnings(layout, onLocations: onLocations)
+        return layout
     }
 
     /// A display name → index; nil means "the only display". Returns -1 after reporting an error.
@@ -186,6 +191,7 @@ struct LayoutCompiler {
             }
             checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
             let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type, owner: owner)
+            if !h.onLocations.isEmpty { onLocations[b.index] = h.onLocations }
             handlers.append(b)
             out.append(b.index)
         }

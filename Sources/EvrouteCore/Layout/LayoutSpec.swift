@@ -89,6 +89,8 @@ public struct DeviceRuleSpec: Sendable {
     public var lineTimeoutMs: Int = DeviceRuleSpec.defaultLineTimeoutMs
     /// Where `keymap` was written (messages about it at device add).
     public var keymapLocation: SourceLocation?
+    /// Where `grab` was written (the warning about a grabbed device nothing takes).
+    public var grabLocation: SourceLocation?
     public var location: SourceLocation?
     public var displayLocation: SourceLocation?
 
