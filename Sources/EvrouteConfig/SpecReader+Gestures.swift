@@ -1,21 +1,9 @@
 import EvrouteCore
 
 extension SpecReader {
-    static let gestureCommonKeys = ["name", "type", "cancels-touches", "delays-touches-began", "delays-touches-ended",
-                                    "require-to-fail", "simultaneous-with", "action"]
+    static var gestureCommonKeys: [String] { GestureSpec.commonKeys }
     /// Keys that only some kinds of gesture take.
-    static let gestureKindKeys: [(key: String, kinds: [GestureSpec.Kind])] = [
-        ("taps", [.tap]),
-        ("touches", [.tap, .longPress, .swipe, .pan]),
-        ("maximum-touches", [.pan]),
-        ("minimum-duration", [.longPress]),
-        ("allowable-movement", [.tap, .longPress]),
-        ("direction", [.swipe]),
-        ("minimum-distance", [.swipe, .pan, .screenEdgePan]),
-        ("maximum-duration", [.swipe]),
-        ("edges", [.screenEdgePan]),
-        ("edge", [.screenEdgePan]),
-    ]
+    static var gestureKindKeys: [(key: String, kinds: [GestureSpec.Kind])] { GestureSpec.kindKeys }
 
     /// What other toolkits (UIKit, Android, Hammer.js, libinput) call a gesture key, for the
     /// did-you-mean of an unknown key (after camelCase and snake_case are respelt in kebab-case:
