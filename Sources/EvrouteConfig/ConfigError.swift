@@ -1,7 +1,8 @@
 import EvrouteCore
 
-/// One error in a config file, with the place it was found: printed like a compiler's
-/// diagnostic, `FILE:LINE:COL: error: MESSAGE`.
+/// One diagnostic of a config file, with the place it was found: printed like a compiler's,
+/// `FILE:LINE:COL: error: MESSAGE` — or, for a warning (``severity`` `.warning`: the config
+/// compiles but probably does not do what was meant), `FILE:LINE:COL: warning: MESSAGE`.
 ///
 /// The struct is open for extension: new ``Kind`` values may be added without breaking
 /// callers, so match on `kind` with a `default` branch, or not at all.
@@ -29,6 +30,8 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidValue = Kind("invalid-value")
         /// A semantic error found when compiling the layout (unknown names, duplicates, cycles).
         public static let semantic = Kind("semantic")
+        /// A warning of the layout compiler (it compiles, but something in it can never happen).
+        public static let layoutWarning = Kind("layout-warning")
 
         public var description: String { name }
     }
@@ -43,20 +46,29 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The class of the error.
     public var kind: Kind
+    /// An error (the config is refused) or a warning (it is not).
+    public var severity: Severity
 
-    /// Creates an error at `file:line:column`.
-    public init(file: String, line: Int, column: Int, message: String, kind: Kind) {
+    /// Creates an error (or a warning) at `file:line:column`.
+    public init(file: String, line: Int, column: Int, message: String, kind: Kind, severity: Severity = .error) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
         self.kind = kind
+        self.severity = severity
     }
 
-    /// Creates an error at a source location (or at the top of `file` when there is none).
-    public init(_ message: String, at location: SourceLocation?, file: String, kind: Kind) {
+    /// Creates an error (or a warning) at a source location (or at the top of `file` when there is none).
+    public init(_ message: String, at location: SourceLocation?, file: String, kind: Kind, severity: Severity = .error) {
         self.init(file: location?.file ?? file, line: location?.line ?? 0, column: location?.column ?? 0,
-                  message: message, kind: kind)
+                  message: message, kind: kind, severity: severity)
+    }
+
+    /// A compiled layout's diagnostic (its ``LayoutError/severity`` kept), named in `file` when it has no place.
+    public init(_ diagnostic: LayoutError, file: String) {
+        self.init(diagnostic.message, at: diagnostic.location, file: file,
+                  kind: diagnostic.severity == .warning ? .layoutWarning : .semantic, severity: diagnostic.severity)
     }
 
     /// The place of the error, or nil when it has none.
@@ -64,9 +76,9 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         line > 0 ? SourceLocation(file: file, line: line, column: column) : nil
     }
 
-    /// `FILE:LINE:COL: error: MESSAGE`, or `FILE: error: MESSAGE` without a place.
+    /// `FILE:LINE:COL: error: MESSAGE` (or `warning:`), or `FILE: error: MESSAGE` without a place.
     public var description: String {
-        if line > 0 { return "\(file):\(line):\(column): error: \(message)" }
-        return "\(file): error: \(message)"
+        if line > 0 { return "\(file):\(line):\(column): \(severity.rawValue): \(message)" }
+        return "\(file): \(severity.rawValue): \(message)"
     }
 }

@@ -19,6 +19,23 @@ public struct ConfigErrors: Error, Sendable, CustomStringConvertible, RandomAcce
     public var endIndex: Int { errors.endIndex }
     public subscript(position: Int) -> ConfigError { errors[position] }
 
-    /// One diagnostic per line.
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+    /// One diagnostic per line, at most ``ConfigError/printedAtMost`` of them, then `… and N more`.
+    public var description: String { ConfigError.lines(errors).joined(separator: "\n") }
+}
+
+extension ConfigError {
+    /// The most diagnostics printed for one file (`check`, the daemon's start and reload); the
+    /// rest are counted in one last line, `… and N more`. One mistake repeated through a large
+    /// file (a generated layout) is then a screenful, not thousands of lines.
+    public static let printedAtMost = 100
+
+    /// The printed lines of `diagnostics` (in the order given): the first ``printedAtMost``,
+    /// then `… and N more error(s)` (or `warning(s)`, or `diagnostic(s)` when they are both).
+    public static func lines(_ diagnostics: [ConfigError], limit: Int = printedAtMost) -> [String] {
+        guard diagnostics.count > limit else { return diagnostics.map(\.description) }
+        let rest = diagnostics[limit...]
+        let what = rest.allSatisfy { $0.severity == .error } ? "error(s)"
+            : rest.allSatisfy { $0.severity == .warning } ? "warning(s)" : "diagnostic(s)"
+        return diagnostics[..<limit].map(\.description) + ["… and \(rest.count) more \(what)"]
+    }
 }

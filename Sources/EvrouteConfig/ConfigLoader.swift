@@ -102,9 +102,7 @@ public enum ConfigLoader {
             if !errors.isEmpty { throw LayoutErrors(errors) }
             return layout
         } catch {
-            throw ConfigErrors(error.errors.map {
-                ConfigError($0.message, at: $0.location, file: file, kind: .semantic)
-            })
+            throw ConfigErrors(error.errors.map { ConfigError($0, file: file) })
         }
     }
 

@@ -1,25 +1,40 @@
 import EvrouteCore
 
 extension SpecReader {
-    static let gestureCommonKeys = ["name", "type", "cancels-touches", "delays-touches-began", "delays-touches-ended",
-                                    "require-to-fail", "simultaneous-with", "action"]
+    static var gestureCommonKeys: [String] { GestureSpec.commonKeys }
     /// Keys that only some kinds of gesture take.
-    static let gestureKindKeys: [(key: String, kinds: [GestureSpec.Kind])] = [
-        ("taps", [.tap]),
-        ("touches", [.tap, .longPress, .swipe, .pan]),
-        ("maximum-touches", [.pan]),
-        ("minimum-duration", [.longPress]),
-        ("allowable-movement", [.tap, .longPress]),
-        ("direction", [.swipe]),
-        ("minimum-distance", [.swipe, .pan, .screenEdgePan]),
-        ("maximum-duration", [.swipe]),
-        ("edges", [.screenEdgePan]),
-        ("edge", [.screenEdgePan]),
+    static var gestureKindKeys: [(key: String, kinds: [GestureSpec.Kind])] { GestureSpec.kindKeys }
+
+    /// What other toolkits (UIKit, Android, Hammer.js, libinput) call a gesture key, for the
+    /// did-you-mean of an unknown key (after camelCase and snake_case are respelt in kebab-case:
+    /// UIKit's `numberOfTouchesRequired` is `number-of-touches-required` here).
+    static let gestureKeySynonyms: [String: String] = [
+        "fingers": "touches", "finger-count": "touches", "fingers-required": "touches", "pointers": "touches",
+        "number-of-touches": "touches", "number-of-touches-required": "touches", "touches-required": "touches",
+        "minimum-number-of-touches": "touches", "minimum-touches": "touches", "min-touches": "touches",
+        "minimum-fingers": "touches", "min-fingers": "touches", "touch-count": "touches",
+        "maximum-fingers": "maximum-touches", "max-fingers": "maximum-touches", "max-touches": "maximum-touches",
+        "maximum-number-of-touches": "maximum-touches",
+        "number-of-taps": "taps", "number-of-taps-required": "taps", "taps-required": "taps", "tap-count": "taps",
+        "count": "taps", "clicks": "taps",
+        "duration": "minimum-duration", "min-duration": "minimum-duration", "press-duration": "minimum-duration",
+        "minimum-press-duration": "minimum-duration", "hold": "minimum-duration", "hold-time": "minimum-duration",
+        "time": "minimum-duration", "delay": "minimum-duration",
+        "max-duration": "maximum-duration", "timeout": "maximum-duration",
+        "distance": "minimum-distance", "min-distance": "minimum-distance", "threshold": "minimum-distance",
+        "movement": "allowable-movement", "tolerance": "allowable-movement", "slop": "allowable-movement",
+        "allowable-distance": "allowable-movement", "max-movement": "allowable-movement",
+        "maximum-movement": "allowable-movement",
+        "directions": "direction", "side": "edges", "sides": "edges",
+        "cancels-touches-in-view": "cancels-touches",
+        "requires-failure-of": "require-to-fail", "require-failure-of": "require-to-fail",
+        "simultaneous": "simultaneous-with", "recognize-simultaneously-with": "simultaneous-with",
+        "send-action": "action", "sends": "action",
     ]
 
     func gesture(_ node: YAMLNode) -> GestureSpec? {
         let known = Self.gestureCommonKeys + Self.gestureKindKeys.map(\.key)
-        guard let f = fields(node, "gesture", known: known) else { return nil }
+        guard let f = fields(node, "gesture", known: known, synonyms: Self.gestureKeySynonyms) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
         let kinds = GestureSpec.Kind.allCases

@@ -188,6 +188,7 @@ extension SpecReader {
         rule.text = text
         rule.lineTimeoutMs = lineTimeout
         rule.keymapLocation = location(f["keymap"])
+        rule.grabLocation = location(f.keyNode("grab"))
         return rule
     }
 
@@ -345,15 +346,27 @@ extension SpecReader {
             filters = eventFilters(on)
             onPlaces = oneOrMany(on).compactMap { location($0) }
         }
+        // `devices:` filters by device rule (checked against the rules when compiled); it is the
+        // handler's own key, not a plugin option.
+        var devices: [String]?
+        var devicePlaces: [SourceLocation] = []
+        if let d = f["devices"] {
+            if oneOrMany(d).isEmpty {
+                error(d, .invalidValue, "'devices' must name at least one device rule (leave it out to take every device's events)")
+            } else {
+                devices = strings(d, "'devices' (device rule names)")
+                devicePlaces = oneOrMany(d).compactMap { location($0) }
+            }
+        }
         var options: [String: ConfigValue] = [:]
         var places: [String: SourceLocation] = [:]
-        for key in f.order where key != "plugin" && key != "on" {
+        for key in f.order where key != "plugin" && key != "on" && key != "devices" {
             options[key] = configValue(f[key]!)
             places[key] = location(f[key])
         }
         guard let plugin, let filters else { return nil }
         return HandlerSpec(plugin: plugin, on: filters, options: options, location: location(pluginNode),
-                           optionLocations: places, onLocations: onPlaces)
+                           optionLocations: places, onLocations: onPlaces, devices: devices, deviceLocations: devicePlaces)
     }
 
     func eventFilters(_ node: YAMLNode) -> [EventFilter]? {

@@ -74,7 +74,11 @@ final class SpecReader {
     /// Reads a mapping's keys. `known` lists the keys allowed (nil: any key is allowed,
     /// e.g. plugin options); unknown keys are reported at the key. Returns nil, after
     /// reporting, when `node` is not a mapping.
-    func fields(_ node: YAMLNode, _ what: String, known: [String]?) -> Fields? {
+    ///
+    /// An unknown key gets a did-you-mean (``suggestion(for:in:synonyms:)``): a near miss of a
+    /// known key, the same key spelt in camelCase or snake_case, or what `synonyms` says another
+    /// toolkit calls it (`fingers` for a gesture's `touches`).
+    func fields(_ node: YAMLNode, _ what: String, known: [String]?, synonyms: [String: String] = [:]) -> Fields? {
         guard case .mapping(let mapping) = node.content else {
             wrongType(node, what, expected: "a mapping")
             return nil
@@ -92,7 +96,7 @@ final class SpecReader {
             }
             if let known, !known.contains(key.string) {
                 var message = "unknown key '\(key.string)' in \(label) (expected one of: \(known.joined(separator: ", ")))"
-                if let guess = closest(key.string, in: known) { message += "; did you mean '\(guess)'?" }
+                if let guess = suggestion(for: key.string, in: known, synonyms: synonyms) { message += "; did you mean '\(guess)'?" }
                 error(k, .unknownKey, message)
                 continue
             }
@@ -286,6 +290,21 @@ final class SpecReader {
         if out.count > 64 { out = String(out.prefix(60)) + " …" }
         return out
     }
+}
+
+/// The key meant by an unknown `key` of a mapping whose keys are `known`: a near miss
+/// (``closest(_:in:)``), else the same words in camelCase or snake_case (`minimumDuration`,
+/// `minimum_duration`: `minimum-duration`), else what `synonyms` maps the key (so respelt) to.
+func suggestion(for key: String, in known: [String], synonyms: [String: String] = [:]) -> String? {
+    if let guess = closest(key, in: known) { return guess }
+    var kebab = ""
+    for c in key {
+        if c.isUppercase, !kebab.isEmpty, kebab.last != "-" { kebab.append("-") }
+        kebab += c == "_" || c == " " ? "-" : c.lowercased()
+    }
+    if kebab != key, let guess = closest(kebab, in: known) { return guess }
+    if let meant = synonyms[kebab], known.contains(meant) { return meant }
+    return nil
 }
 
 /// The allowed spelling closest to a misspelt one, when it is close enough to be a likely typo

@@ -142,10 +142,12 @@ enum EvrouteCLI {
                 if !check.ok { throw CommandLineExit.failure() }
                 return
             }
-            // Errors and warnings in file order, one per line, like a compiler's.
-            let lines = (check.errors.map { ($0.line, $0.column, $0.description) } + check.warnings.map { ($0.line, $0.column, $0.description) })
-                .enumerated().sorted { ($0.element.0, $0.element.1, $0.offset) < ($1.element.0, $1.element.1, $1.offset) }
-                .map(\.element.2)
+            // Errors and warnings in file order, one per line, like a compiler's (at most
+            // ConfigError.printedAtMost, then `… and N more`).
+            let diagnostics = (check.errors + check.warnings).enumerated()
+                .sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
+                .map(\.element)
+            let lines = ConfigError.lines(diagnostics)
             if !lines.isEmpty { printError(lines.joined(separator: "\n") + "\n") }
             guard let (spec, layout) = check.result else { throw CommandLineExit.failure() }
             let regions = layout.regions.count, handlers = layout.handlers.count

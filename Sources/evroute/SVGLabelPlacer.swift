@@ -5,10 +5,11 @@ import EvrouteCore
 ///
 /// The first line (the name) takes the first spot, top to bottom and left to right (bottom
 /// first for a region drawn as an outline only), where it fits whole beside and below the boxes
-/// to avoid; failing that, the widest spot, with the name drawn smaller (down to `minimumSize`)
-/// and then clipped. The other lines follow below it while they have room. Widths are
-/// estimated from the font size (no font metrics without a renderer), so lines are clipped
-/// to their boxes rather than trusted to fit.
+/// to avoid; failing that, the widest spot, with the name drawn smaller (down to `minimumSize`);
+/// failing that, nowhere (the picture names the region under its panel). The other lines follow
+/// below it while they fit whole (drawn smaller down to `minimumSize` if need be). A line is
+/// never cut: widths are estimated from the font size (no font metrics without a renderer)
+/// with room to spare, and each line's box is still a clip against an estimate gone wrong.
 struct SVGLabelPlacer {
     /// A line to place: its text and whether it is bold (the name).
     struct Line {
@@ -92,8 +93,11 @@ struct SVGLabelPlacer {
             }
         }
         if let fitting { return fitting }
-        guard let widest, widest.width >= Self.width(of: "abc", size: Self.minimumSize, bold: true) else { return [] }
-        let nameSize = max(Self.minimumSize, size * widest.width / needed)
+        // The name shrunk to the widest spot — whole, never clipped: when it would be smaller
+        // than `minimumSize` there, the region has no room for it (it is named under the panel).
+        guard let widest else { return [] }
+        let nameSize = size * widest.width / needed
+        guard nameSize >= Self.minimumSize else { return [] }
         return lay(lines, x: widest.x, y: widest.y, width: widest.width, nameSize: nameSize, size: size)
     }
 
@@ -109,9 +113,13 @@ struct SVGLabelPlacer {
             let height = otherSize + 2
             guard top + height <= box.maxY + 1 else { break }
             let width = available(x: x, top: top, height: height)
-            guard width >= Self.width(of: "abcd", size: otherSize, bold: false) else { break }
+            // Whole or not at all (drawn smaller, down to `minimumSize`, when that makes it fit):
+            // what does not fit is in the tooltip.
+            let needed = Self.width(of: line.text, size: otherSize, bold: line.bold)
+            let lineSize = needed <= width ? otherSize : otherSize * width / needed
+            guard lineSize >= Self.minimumSize else { break }
             placed.append(PlacedLine(text: line.text, box: Rect(x: x, y: top, width: width, height: height),
-                                     size: otherSize, bold: line.bold, fill: line.fill))
+                                     size: lineSize, bold: line.bold, fill: line.fill))
             top += height
         }
         return placed

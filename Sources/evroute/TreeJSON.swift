@@ -19,6 +19,9 @@ struct TreeJSON {
 
     func render() -> JSONValue {
         var members: [(String, JSONValue)] = [
+            ("devices", .array(layout.deviceRules.enumerated().map { i, rule in
+                LayoutFacts.json(name: rule.name, LayoutFacts.rule(i, of: layout))
+            })),
             ("displays", .array(layout.displays.map { display in
                 .object([
                     ("name", .string(display.name)),
@@ -69,7 +72,7 @@ struct TreeJSON {
         }
         if let next = node.next { members.append(("next", .string(layout.describe(next)))) }
         if !node.gestures.isEmpty {
-            members.append(("gestures", .array(node.gestures.map { .object([("name", .string($0.name)), ("type", .string($0.kind.rawValue))]) })))
+            members.append(("gestures", .array(node.gestures.map { LayoutFacts.json(name: $0.name, LayoutFacts.gesture($0)) })))
         }
         members.append(("handlers", handlers(node.handlers)))
         members += chain(.region(r))
@@ -93,6 +96,7 @@ struct TreeJSON {
                 ("type", .string(b.pluginType.rawValue)),
                 ("on", .array(b.filters.map { .string($0.description) })),
             ]
+            if let devices = b.devices { members.append(("devices", .array(devices.map { .string($0) }))) }
             if !b.options.isEmpty {
                 members.append(("options", .object(b.options.sorted { $0.key < $1.key }.map { ($0.key, Self.json($0.value)) })))
             }

@@ -17,6 +17,9 @@ struct TreePrinter {
 
     func render() -> String {
         var out = ""
+        for (i, rule) in layout.deviceRules.enumerated() {
+            out += "device rule \(rule.name): \(LayoutFacts.line(LayoutFacts.rule(i, of: layout)))\n"
+        }
         for display in layout.displays {
             out += "display \(display.name) \(fmt(display.size.width))×\(fmt(display.size.height))\n"
             for s in display.screens {
@@ -55,7 +58,7 @@ struct TreePrinter {
             flags.append("hit insets [\(fmt(i.top)), \(fmt(i.left)), \(fmt(i.bottom)), \(fmt(i.right))]")
         }
         if let next = node.next { flags.append("next \(layout.describe(next))") }
-        if !node.gestures.isEmpty { flags.append("gestures: " + node.gestures.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")) }
+
         out += prefix + branch + node.name + " " + node.frame.description
         if !flags.isEmpty { out += "  {" + flags.joined(separator: ", ") + "}" }
         out += handlerText(node.handlers) + "\n"
@@ -63,6 +66,9 @@ struct TreePrinter {
         let (head, omitted) = layout.responderChain(from: .region(r), limit: Self.chainShown + 1, lengths: lengths)
         let chain = head.dropFirst().map { layout.describe($0) } + (omitted > 0 ? ["… (\(omitted) more)"] : [])
         out += childPrefix + (node.children.isEmpty ? "   " : "│  ") + "chain: → " + chain.joined(separator: " → ") + "\n"
+        for g in node.gestures {
+            out += childPrefix + (node.children.isEmpty ? "   " : "│  ") + "gesture \(g.name): \(LayoutFacts.line(LayoutFacts.gesture(g)))\n"
+        }
         for (i, c) in node.children.enumerated() {
             region(c, prefix: childPrefix, last: i == node.children.count - 1, isRoot: false, into: &out)
         }
@@ -73,6 +79,7 @@ struct TreePrinter {
         return "  handlers: " + handlers.map { h in
             let b = layout.handlers[h]
             return "\(b.plugin) on \(b.filters.map(\.description).joined(separator: ","))"
+                + (b.devices.map { " from devices \($0.joined(separator: ","))" } ?? "")
         }.joined(separator: "; ")
     }
 

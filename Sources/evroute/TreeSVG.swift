@@ -90,6 +90,8 @@ struct TreeSVG {
         var regionCount = 0
         var drawnTouches = 0
         for display in layout.displays {
+            // Lines under the panels beyond the first (the regions named there).
+            var extraLines = 0
             let scale = min(4, Self.panelSide / max(display.size.width, display.size.height, 1))
             let panelWidth = display.size.width * scale, panelHeight = display.size.height * scale
             body += text("display \(display.name) — \(fmt(display.size.width))×\(fmt(display.size.height)) (drawn at \(fmt((scale * 100).rounded()))%)",
@@ -134,14 +136,19 @@ struct TreeSVG {
                 body += "</svg>\n"
                 // Regions with no room for their name (a container filled by its children, a
                 // region too small) are named under the panel: every region is named somewhere.
+                // Whole names, wrapped to the panel's width (never squeezed nor cut).
                 if !unnamed.isEmpty {
-                    body += text("not labelled above (covered or too small): " + unnamed.map { layout.regions[$0].name }.joined(separator: ", "),
-                                 x: x, y: top + panelHeight + 14, size: 10, fill: "#555", maxWidth: panelWidth)
+                    let lines = Self.wrap(["not labelled above (covered or too small):"] + unnamed.map { layout.regions[$0].name },
+                                          width: panelWidth, size: 10)
+                    for (k, line) in lines.enumerated() {
+                        body += text(line, x: x, y: top + panelHeight + 14 + Double(k) * 13, size: 10, fill: "#555", className: "unlabelled")
+                    }
+                    extraLines = max(extraLines, lines.count - 1)
                 }
                 x += panelWidth + Self.gap
             }
             width = max(width, x - Self.gap + Self.margin)
-            y = top + panelHeight + Self.margin + 16
+            y = top + panelHeight + Self.margin + 16 + Double(extraLines) * 13
         }
         // Legend.
         let legend: [(String, String)] = [
@@ -184,6 +191,19 @@ struct TreeSVG {
         }
         for (name, handlers) in [("application", layout.applicationHandlers), ("fallback", layout.fallbackHandlers)] where !handlers.isEmpty {
             body += text("\(name): " + handlerText(handlers), x: Self.margin, y: y, size: 11)
+            y += 16
+        }
+        // The rest of the layout: device rules and each gesture's parameters, one line each
+        // (the picture widens to the longest).
+        var facts: [String] = layout.deviceRules.indices.map { i in
+            "device rule \(layout.deviceRules[i].name): " + LayoutFacts.line(LayoutFacts.rule(i, of: layout))
+        }
+        for region in layout.regions {
+            for g in region.gestures { facts.append("gesture \(g.name) on \(region.path): " + LayoutFacts.line(LayoutFacts.gesture(g))) }
+        }
+        for line in facts {
+            body += text(line, x: Self.margin, y: y, size: 11, className: "fact")
+            width = max(width, Self.margin * 2 + SVGLabelPlacer.width(of: line, size: 11, bold: false))
             y += 16
         }
         let height = y + Self.margin
@@ -309,9 +329,10 @@ struct TreeSVG {
         if !node.multitouch { flags.append("single touch") }
         if !node.gestures.isEmpty { flags.append("gestures: " + node.gestures.map(\.name).joined(separator: ", ")) }
         if !flags.isEmpty { lines.append(.init(text: flags.joined(separator: ", "), bold: false, fill: "#7a1f1f")) }
-        // The tooltip has the whole label, whatever the picture had room for.
+        // The tooltip has the whole label, whatever the picture had room for, and each gesture's parameters.
         var out = "<g\(hidden ? " opacity=\"0.6\"" : "")><title>"
-        out += XMLText.escape(([node.path] + lines.dropFirst().map(\.text)).joined(separator: "\n")) + "</title>\n"
+        let gestures = node.gestures.map { "gesture \($0.name): " + LayoutFacts.line(LayoutFacts.gesture($0)) }
+        out += XMLText.escape(([node.path] + lines.dropFirst().map(\.text) + gestures).joined(separator: "\n")) + "</title>\n"
         let outline = hidden && frame.width > 6 && frame.height > 6 ? frame.inset(by: EdgeInsets(top: 1.5, left: 1.5, bottom: 1.5, right: 1.5)) : frame
         out += shapeElement(node, in: outline, scale: scale, attributes: style + (hidden ? " stroke-dasharray=\"5 3\"" : ""))
         if !node.interactive {
@@ -379,9 +400,29 @@ struct TreeSVG {
         }.joined(separator: "; ")
     }
 
+    /// Words (`first`, then items joined by ", ") in lines no wider than `width` at font `size`
+    /// (estimated as labels are); an item longer than a line has a line of its own.
+    static func wrap(_ items: [String], width: Double, size: Double) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for (i, item) in items.enumerated() {
+            let piece = i == 0 ? item : item + (i < items.count - 1 ? "," : "")
+            let candidate = line.isEmpty ? piece : line + " " + piece
+            if !line.isEmpty && SVGLabelPlacer.width(of: candidate, size: size, bold: false) > width {
+                lines.append(line)
+                line = piece
+            } else {
+                line = candidate
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     func text(_ content: String, x: Double, y: Double, size: Double, weight: String = "normal", fill: String = "#111",
-              maxWidth: Double? = nil, anchor: String? = nil, newline: Bool = true) -> String {
+              maxWidth: Double? = nil, anchor: String? = nil, newline: Bool = true, className: String? = nil) -> String {
         var attributes = "x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"\(fmt(size))\" fill=\"\(fill)\""
+        if let className { attributes = "class=\"\(className)\" " + attributes }
         if let anchor { attributes += " text-anchor=\"\(anchor)\"" }
         if weight != "normal" { attributes += " font-weight=\"\(weight)\"" }
         // Shrink a long line to the width it has rather than let it run into the next panel.

@@ -63,4 +63,50 @@ struct CheckFormatTests {
     @Test func usageErrorsExitTwo() throws {
         #expect(try runEvroute(["check", "--format", "yaml", "config/minimal.yaml"]).status == 2)
     }
+
+    /// One error per cause, and at most 100 printed (issue 30): 150 distinct errors print the
+    /// first 100 in file order, then `… and 50 more error(s)`; the JSON keeps them all.
+    @Test func atMost100ErrorsArePrintedThenACount() throws {
+        let regions = (0..<150).map { "      - { name: r\($0), frame: [0, 0, 1, 1], handlers: [{ plugin: nope\($0), on: tap }] }" }
+        let path = try write("""
+            displays: [{ name: main, size: [100, 100] }]
+            screens:
+              - name: home
+                root:
+                  name: root
+                  frame: [0, 0, 100, 100]
+                  regions:
+            \(regions.joined(separator: "\n"))
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try runEvroute(["check", path])
+        #expect(r.status == 1)
+        let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 101)
+        #expect(lines.first?.hasPrefix("\(path):8:63: error: unknown plugin 'nope0'") == true, "\(lines.first ?? "")")
+        #expect(lines[99].contains("unknown plugin 'nope99'"))
+        #expect(lines.last == "… and 50 more error(s)")
+        let j = try runEvroute(["check", path, "--format", "json"])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any])
+        #expect((doc["errors"] as? [Any])?.count == 150)
+    }
+
+    /// A `next` cycle through 20,000 regions is one error (it was 20,000 identical ones).
+    @Test func a20000RegionNextCycleIsOneError() throws {
+        let regions = (0..<20_000).map { "      - { name: r\($0), frame: [0, 0, 1, 1], next: r\(($0 + 1) % 20_000) }" }
+        let path = try write("""
+            displays: [{ name: main, size: [100, 100] }]
+            screens:
+              - name: home
+                root:
+                  name: root
+                  frame: [0, 0, 100, 100]
+                  regions:
+            \(regions.joined(separator: "\n"))
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try runEvroute(["check", path])
+        #expect(r.status == 1)
+        #expect(r.err == "\(path):8:48: error: 'next' forms a cycle in the responder chain: home/root/r0 → home/root/r1 → home/root/r2 → home/root/r3 → home/root/r4 → … (20000 regions) (the chain of each region on it, or leading into it, would never end)\n")
+    }
 }

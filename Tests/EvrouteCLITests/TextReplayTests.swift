@@ -47,8 +47,9 @@ enum Typist {
     static func digits(_ s: String) -> [String] { s.map { "KEY_\($0)" } }
 
     /// Writes a recording of the Razer keyboard typing `keys` into `directory`; its path.
-    static func write(_ keys: [String], start: Double, step: Double = 0.008, name: String, in directory: URL) throws -> String {
-        let description = try EvemuRecording.loadDescription(path: razerDescription)
+    static func write(_ keys: [String], start: Double, step: Double = 0.008, name: String, in directory: URL,
+                      description descriptionPath: String = razerDescription) throws -> String {
+        let description = try EvemuRecording.loadDescription(path: descriptionPath)
         let text = EvemuWriter.write(description: description, events: try events(keys, start: start, step: step))
         let url = directory.appendingPathComponent(name)
         try text.write(to: url, atomically: true, encoding: .utf8)
@@ -159,6 +160,47 @@ struct TextReplayTests {
         #expect(scanner.first?["text"] as? String == "12345")
         let keys = objects.filter { $0["device"] as? String == "keys" && $0["type"] as? String == "key" }
         #expect(!keys.isEmpty, "the Logitech keyboard's keys still route")
+    }
+
+    /// Issue 30: a handler with `devices: [scanner]` takes only the scanner's text; the
+    /// maintenance keyboard's typing passes it by as if it were not there (on to the fallback).
+    @Test("devices: [scanner] on a handler: only the scanner's text reaches it")
+    func handlerFilteredByDevice() throws {
+        let dir = try Typist.scratch()
+        let scan = try Typist.write(Typist.digits("4711"), start: 30, name: "scan.events", in: dir)
+        // The maintenance keyboard (a real ThinkPad keyboard's description) types "root" meanwhile.
+        let maintenance = try Typist.write(["KEY_R", "KEY_O", "KEY_O", "KEY_T"], start: 30.004, name: "maintenance.events", in: dir,
+                                           description: Typist.keyboards + "/Lenovo ThinkPad Compact USB Keyboard with TrackPoint.keyboard.events")
+        let yaml = """
+            displays: [{ name: main, size: [800, 480] }]
+            devices:
+              - { name: scanner, match: { vendor: 0x1532, product: 0x011b } }
+              - { name: keys, match: { kind: keyboard } }
+            plugins: [{ name: scan-helper, type: socket, path: /tmp/evroute-scan-helper.sock }]
+            screens:
+              - name: home
+                root:
+                  name: root
+                  frame: [0, 0, 800, 480]
+                  regions:
+                    - name: search
+                      frame: [0, 0, 400, 60]
+                      focusable: true
+                      handlers: [{ plugin: scan-helper, on: [text], devices: [scanner] }]
+            fallback: { handlers: [{ plugin: log, on: [any] }] }
+            """
+        let objects = try run([scan, maintenance], yaml: yaml)
+        let texts = objects.filter { $0["type"] as? String == "text" }
+        let scanned = texts.filter { $0["device"] as? String == "scanner" }
+        let typed = texts.filter { $0["device"] as? String == "keys" }
+        #expect(scanned.map { $0["text"] as? String } == ["4", "7", "1", "1"])
+        #expect(scanned.allSatisfy { $0["handled_by"] as? String == "home/root/search" && $0["handler"] as? String == "scan-helper" })
+        #expect(typed.map { $0["text"] as? String } == ["r", "o", "o", "t"])
+        #expect(typed.allSatisfy { $0["region"] as? String == "home/root/search" && $0["handled_by"] as? String == "fallback" && $0["handler"] as? String == "log" },
+                "\(typed.prefix(3))")
+        // Without `devices:` the handler took both keyboards' text (the kiosk's complaint).
+        let unfiltered = try run([scan, maintenance], yaml: yaml.replacingOccurrences(of: ", devices: [scanner]", with: ""))
+        #expect(unfiltered.filter { $0["type"] as? String == "text" }.allSatisfy { $0["handler"] as? String == "scan-helper" })
     }
 
     @Test("Without Enter the line goes after line-timeout-ms of silence, or when the device goes")

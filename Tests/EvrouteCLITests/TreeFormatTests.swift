@@ -118,7 +118,7 @@ struct TreeFormatTests {
             let path = try #require(region["path"] as? String)
             #expect(r.out.contains("<title>\(path)</title>") || r.out.contains("<title>\(path)\n"), "\(name)")
             #expect(r.out.contains(">\(name)<") || r.out.contains(">\(name) ◆<")
-                    || r.out.range(of: "not labelled above \\(covered or too small\\): [^<]*\\b\(name)\\b", options: .regularExpression) != nil,
+                    || r.out.range(of: "class=\"unlabelled\"[^>]*>[^<]*\\b\(name)\\b", options: .regularExpression) != nil,
                     "\(config): region \(name) is not named")
         }
     }
@@ -207,7 +207,7 @@ struct TreeFormatTests {
         let overlay = try #require(kiosk.range(of: "<title>home/root/content/debug-overlay\n"))
         let overlayGroup = kiosk[overlay.upperBound...].components(separatedBy: "</g>")[0]
         #expect(overlayGroup.contains(">debug-overlay</text>") && overlayGroup.contains(">hidden</text>"), "\(overlayGroup)")
-        #expect(kiosk.contains("handlers: ui: key") && kiosk.contains("handlers: log: any"))
+        #expect(kiosk.contains("handlers: ui: key") && kiosk.contains("handlers: close: key:KEY_ESC; log: any"))
     }
 
     @Test func svgEscapesWhatItPrints() throws {
@@ -280,5 +280,73 @@ struct TreeFormatTests {
         let r = try runEvroute(["devices", "--format", "json"])
         #expect(r.status == 0, "\(r.err)")
         #expect(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) is [Any])
+    }
+
+    /// Issue 30: `tree` shows the whole layout — the device rules and each gesture's parameters
+    /// — in text, JSON and SVG alike.
+    @Test func treeShowsDeviceRulesAndGestureParameters() throws {
+        let text = try runEvroute(["tree", "--config", "config/kiosk.yaml"]).out
+        #expect(text.contains("device rule touch: match {kind touchscreen, name ILITEK*, vendor 0x222a}, display panel, calibration 1|0|0|0|1|0, grab true\n"), "\(text.prefix(300))")
+        #expect(text.contains("device rule keys: match {kind keyboard, udev {ID_BUS usb}}, display panel\n"))
+        #expect(text.contains("gesture admin-hold: type long-press, touches 1, minimum-duration 3, allowable-movement 20, action open-admin\n"))
+        #expect(text.contains("gesture content-double-tap: type tap, taps 2, touches 1, allowable-movement 10, cancels-touches false, require-to-fail content-swipe\n"))
+
+        let json = try runEvroute(["tree", "--config", "config/kiosk.yaml", "--format", "json"]).out
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let rules = try #require(doc["devices"] as? [[String: Any]])
+        #expect(rules.map { $0["name"] as? String } == ["touch", "keys"])
+        #expect(rules[0]["grab"] as? Bool == true && rules[0]["display"] as? String == "panel" && rules[0]["text"] as? Bool == true)
+        #expect((rules[0]["match"] as? [String: Any])?["vendor"] as? String == "0x222a")
+        #expect((rules[1]["keymap"] as? [String: Any])?["layout"] as? String == "us")
+        #expect(json.contains(#""gestures":[{"name":"admin-hold","type":"long-press","touches":1,"minimum_duration":3,"allowable_movement":20,"cancels_touches":true,"delays_touches_began":false,"delays_touches_ended":true,"require_to_fail":[],"simultaneous_with":[],"action":"open-admin"}]"#))
+
+        let svg = try runEvroute(["tree", "--config", "config/kiosk.yaml", "--format", "svg"]).out
+        #expect(svg.contains(">device rule touch: match {kind touchscreen, name ILITEK*, vendor 0x222a}, display panel, calibration 1|0|0|0|1|0, grab true</text>"))
+        #expect(svg.contains(">gesture admin-hold on home/root/header/admin-corner: type long-press, touches 1, minimum-duration 3, allowable-movement 20, action open-admin</text>"))
+        // The region's tooltip has its gestures' parameters too.
+        #expect(svg.contains("<title>home/root/header/admin-corner\ngestures: admin-hold\ngesture admin-hold: type long-press"))
+    }
+
+    /// Issue 30: a 100×100 corner on a 1280×800 display (50×50 in the picture) has no room for
+    /// its name: it is named under the panel, not drawn clipped ("admin-cc"); no line of any
+    /// label is wider than its box, and the picture stays valid XML.
+    @Test func aRegionTooSmallForItsNameIsNamedUnderThePanelNeverClipped() throws {
+        let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
+        let dir = NSTemporaryDirectory() + "evroute-corner-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            displays: [{ name: main, size: [1280, 800] }]
+            screens:
+              - name: home
+                root:
+                  name: root
+                  frame: [0, 0, 1280, 800]
+                  handlers: [{ plugin: log, on: tap }]
+                  regions:
+                    - name: admin-corner
+                      frame: [1180, 0, 100, 100]
+                      gestures: [{ name: admin-hold, type: long-press, minimum-duration: 3, action: open-admin }]
+                      handlers: [{ plugin: log, on: ["action:open-admin"] }]
+            """.write(toFile: dir + "/corner.yaml", atomically: true, encoding: .utf8)
+        let r = try runEvroute(["tree", "--config", dir + "/corner.yaml", "--format", "svg"])
+        #expect(r.status == 0, "\(r.err)")
+        try r.out.write(toFile: dir + "/out.svg", atomically: true, encoding: .utf8)
+        #expect(try runProgram(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
+        let corner = try #require(r.out.range(of: "<title>home/root/admin-corner\n"))
+        let group = r.out[corner.upperBound...].components(separatedBy: "</g>")[0]
+        #expect(!group.contains("class=\"label\""), "the corner's name is drawn in it: \(group)")
+        #expect(r.out.contains("<text class=\"unlabelled\" x=\"24\" y=\"") && r.out.contains("not labelled above (covered or too small): admin-corner</text>"),
+                "\(r.out.components(separatedBy: "\n").filter { $0.contains("unlabelled") })")
+        // Every label line fits its box whole at its font size (the estimate the placer uses).
+        for chunk in r.out.components(separatedBy: "<svg class=\"label\"").dropFirst() {
+            let width = try #require(Self.numbers(chunk.prefix { $0 != ">" }, ["width"])?.first)
+            let textElement = chunk.drop { $0 != ">" }.dropFirst()
+            let tag = textElement.prefix { $0 != ">" }
+            let size = try #require(Self.numbers(tag, ["font-size"])?.first)
+            let content = textElement.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }
+            let bold = tag.contains("font-weight=\"bold\"")
+            #expect(Double(content.count) * size * (bold ? 0.64 : 0.58) <= width + 0.5, "\(content) at \(size) in \(width)")
+        }
     }
 }

@@ -85,6 +85,29 @@ import Testing
         """)), line: 12, column: 39, "'taps' does not apply to a swipe gesture (it applies to: tap)")
     }
 
+    /// Another toolkit's name of a gesture key gets a did-you-mean (issue 30: `fingers: 2` was
+    /// only "unknown key"), as does UIKit's camelCase spelling.
+    @Test func gestureKeysOfOtherToolkitsGetADidYouMean() {
+        func error(_ gesture: String) -> ConfigError? {
+            let errors = parseErrors(withRegions("""
+                    - name: a
+                      frame: [0, 0, 100, 100]
+                      gestures:
+                        - \(gesture)
+            """))
+            #expect(errors.count == 1, "\(errors)")
+            return errors.first
+        }
+        let fingers = error("{ name: two, type: tap, fingers: 2 }")
+        #expect(fingers?.message.hasSuffix("did you mean 'touches'?") == true, "\(String(describing: fingers))")
+        #expect(fingers?.kind == .unknownKey && fingers?.line == 12 && fingers?.column == 39, "\(String(describing: fingers))")
+        #expect(error("{ name: lp, type: long-press, minimumPressDuration: 2 }")?.message.hasSuffix("did you mean 'minimum-duration'?") == true)
+        #expect(error("{ name: t2, type: tap, numberOfTapsRequired: 2 }")?.message.hasSuffix("did you mean 'taps'?") == true)
+        #expect(error("{ name: p, type: pan, max_fingers: 3 }")?.message.hasSuffix("did you mean 'maximum-touches'?") == true)
+        #expect(error("{ name: t3, type: tap, tolerance: 3 }")?.message.hasSuffix("did you mean 'allowable-movement'?") == true)
+        #expect(error("{ name: t4, type: tap, zorp: 3 }")?.message.contains("did you mean") == false)
+    }
+
     @Test func screenEdgePanNeedsEdges() {
         expectOne(parseErrors(withRegions("""
                 - name: a

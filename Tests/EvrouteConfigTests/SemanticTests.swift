@@ -89,4 +89,32 @@ import Testing
         #expect(errors.count == 1)
         #expect(errors.first?.kind == .invalidValue)
     }
+
+    /// `devices:` on a handler names device rules; an unknown one is an error at its name,
+    /// with a did-you-mean (issue 30).
+    @Test func handlerDevicesNameDeviceRules() throws {
+        let yaml = """
+        displays: [{ name: main, size: [100, 100] }]
+        devices:
+          - { name: scanner, match: { kind: keyboard, vendor: 0x05e0 } }
+          - { name: keys, match: { kind: keyboard } }
+        screens:
+          - name: home
+            root:
+              name: root
+              frame: [0, 0, 100, 100]
+              handlers: [{ plugin: log, on: text, devices: [keys, scaner] }]
+        """
+        expectOne(compileErrors(yaml), line: 10, column: 59,
+                  "unknown device rule 'scaner' in 'devices' (device rules: scanner, keys); did you mean 'scanner'?", kind: .semantic)
+        let (_, layout) = try ConfigLoader.compile(yaml: yaml.replacingOccurrences(of: "scaner", with: "scanner"), file: "test.yaml")
+        let h = try #require(layout.handlers.first)
+        #expect(h.devices == ["keys", "scanner"])
+        #expect(h.options.isEmpty, "'devices' is the handler's own key, not a plugin option")
+        // One name is a list of one; an empty list is an error.
+        let one = try ConfigLoader.compile(yaml: yaml.replacingOccurrences(of: "[keys, scaner]", with: "keys"), file: "test.yaml")
+        #expect(one.layout.handlers.first?.devices == ["keys"])
+        expectOne(parseErrors(yaml.replacingOccurrences(of: "[keys, scaner]", with: "[]")), line: 10, column: 52,
+                  "'devices' must name at least one device rule", kind: .invalidValue)
+    }
 }

@@ -25,7 +25,7 @@ private func answeringHelper(garbagePerEvent: Int = 0, exitAfter: Int? = nil) ->
     """)
 }
 
-private func processPlugin(_ command: [String], _ options: [String: ConfigValue] = [:]) -> PluginSpec {
+func processPlugin(_ command: [String], _ options: [String: ConfigValue] = [:]) -> PluginSpec {
     var o = options
     o["command"] = .list(command.map { .string($0) })
     return PluginSpec(name: "helper", type: .process, options: o)
@@ -152,5 +152,88 @@ struct PluginProcessTests {
         #expect(other.run(upTo: 5) { other.stats("helper")[gauge: .pending] == 0 })
         #expect(other.outcomes.began[declined] == "home/root")
         #expect(other.stats("helper").declined == 1)
+    }
+}
+
+/// A helper that declines every event: the walk reaches the same plugin again while its answer
+/// is being settled (this aborted the daemon with an exclusivity conflict).
+private func decliningHelper(exitAfter: Int? = nil) -> String {
+    script("decline.py", """
+    #!/usr/bin/env python3
+    import json, sys
+    n = 0
+    for line in sys.stdin:
+        event = json.loads(line)
+        sys.stdout.write(json.dumps({"id": event["id"], "handled": False}) + "\\n")
+        sys.stdout.flush()
+        n += 1
+        if \(exitAfter.map(String.init) ?? "None") is not None and n >= \(exitAfter ?? 0):
+            sys.exit(0)
+    """)
+}
+
+@Suite("Plugin process: a decline that comes back to the same plugin")
+struct PluginProcessReentryTests {
+    @Test func onARegionAndItsParent() throws {
+        let rig = try PluginRig(try ReentryLayout.regionAndParent(processPlugin([decliningHelper()], ["deadline-ms": .number(5000)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        let ids = (0..<3).map { _ in rig.tap(50, 50) }
+        #expect(rig.run(upTo: 5) { rig.stats("helper").declined == 6 })
+        #expect(rig.stats("helper")[gauge: .pending] == 0)
+        for id in ids { #expect(rig.outcomes.began[id] == "home/root") }
+    }
+
+    @Test func forKeysOnAScreenAndTheApplication() throws {
+        let rig = try PluginRig(try ReentryLayout.twoScreens(processPlugin([decliningHelper()], ["deadline-ms": .number(5000)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        rig.press()
+        #expect(rig.run(upTo: 5) { rig.stats("helper").declined == 4 })
+        #expect(rig.stats("after").handled == 2)
+    }
+
+    /// The helper declines and exits: its last answers are read while it is taken down (the
+    /// walk then comes back to the plugin with no helper), and events delivered while it is
+    /// gone are declined at once — inside the router's walk.
+    @Test func aHelperThatDeclinesAndDies() throws {
+        let rig = try PluginRig(try ReentryLayout.regionAndParent(processPlugin([decliningHelper(exitAfter: 1)],
+                                                                                ["deadline-ms": .number(5000)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        let first = rig.tap(50, 50)
+        #expect(rig.run(upTo: 5) { rig.stats("helper").failures == 1 })
+        #expect(rig.run(upTo: 5) { rig.outcomes.began[first] == "home/root" })
+        let second = rig.tap(50, 50)
+        #expect(rig.outcomes.began[second] == "home/root")
+        #expect(rig.stats("helper").delivered >= 3)
+    }
+}
+
+/// A helper that reads one event, leaves it unanswered and closes its stdin (but lives on).
+private func stdinClosingHelper() -> String {
+    script("close-stdin.py", """
+    #!/usr/bin/env python3
+    import os, sys, time
+    sys.stdin.readline()
+    os.close(0)
+    print("stdin closed", file=sys.stderr, flush=True)
+    time.sleep(30)
+    """)
+}
+
+extension PluginProcessReentryTests {
+    /// The second delivery finds the helper's stdin broken and takes it down — inside the
+    /// router's walk of the second touch. The first touch's event, still waiting, walks on
+    /// then: after the walk under way, not inside it.
+    @Test func aHelperFoundGoneDuringADelivery() throws {
+        let rig = try PluginRig(try ReentryLayout.regionAndParent(processPlugin([stdinClosingHelper()], ["deadline-ms": .number(5000)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        let first = rig.tap(50, 50)
+        #expect(rig.run(upTo: 5) { rig.logText.contains("stdin closed") })
+        let second = rig.tap(50, 50)
+        #expect(rig.run(upTo: 5) { rig.outcomes.began[first] == "home/root" })
+        #expect(rig.outcomes.began[second] == "home/root")
+        // The second touch's walk ended before the first one's went on.
+        #expect(rig.outcomes.beganOrder == [first, second, first])
+        #expect(rig.stats("helper").failures == 1)
+        #expect(rig.stats("helper")[gauge: .pending] == 0)
     }
 }

@@ -8,7 +8,7 @@ import EvrouteCore
 
 /// A client of the plugin's socket, served by the test's loop: collects lines, and answers
 /// each event with `answer(id)` when given.
-private final class TestClient {
+final class TestClient {
     let fd: Int32
     var lines: [String] = []
     private var partial: [UInt8] = []
@@ -51,7 +51,7 @@ private final class TestClient {
     deinit { close(fd) }
 }
 
-private func socketPlugin(_ path: String, _ options: [String: ConfigValue] = [:]) -> PluginSpec {
+func socketPlugin(_ path: String, _ options: [String: ConfigValue] = [:]) -> PluginSpec {
     var o = options
     o["path"] = .string(path)
     return PluginSpec(name: "ui", type: .socket, options: o)
@@ -171,5 +171,47 @@ struct PluginSocketTests {
         #expect(rig.outcomes.began[id] == "home/root")
         #expect(readFile(path) == "keep me")
         unlink(path)
+    }
+}
+
+/// A client that declines every event walks it on to another handler of the same plugin:
+/// the plugin is delivered to again while it settles the answer (this aborted the daemon with
+/// "Simultaneous accesses … Fatal access conflict detected").
+@Suite("Plugin socket: a decline that comes back to the same plugin")
+struct PluginSocketReentryTests {
+    private func decliningRig(_ layout: (PluginSpec) throws -> Layout) throws -> (PluginRig, TestClient) {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try layout(socketPlugin(path, ["answers": .bool(true), "deadline-ms": .number(5000)])))
+        let client = try TestClient(path: path, loop: rig.loop) { _ in false }
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
+        return (rig, client)
+    }
+
+    @Test func onARegionAndItsParent() throws {
+        let (rig, client) = try decliningRig(ReentryLayout.regionAndParent)
+        let ids = (0..<3).map { _ in rig.tap(50, 50) }
+        // Each began: declined on the button, delivered again on the root, declined, taken by `after`.
+        #expect(rig.run(upTo: 5) { rig.stats("ui").declined == 6 })
+        #expect(client.lines.count == 6)
+        #expect(rig.stats("ui")[gauge: .pending] == 0)
+        for id in ids { #expect(rig.outcomes.began[id] == "home/root") }
+    }
+
+    @Test func onTwoScreensOnePresentedOverTheOther() throws {
+        let (rig, _) = try decliningRig(ReentryLayout.twoScreens)
+        rig.router.present(screen: 1)
+        let id = rig.tap(50, 50)
+        // over (declined) → home, its presenter (declined) → the application's `after`.
+        #expect(rig.run(upTo: 5) { rig.stats("ui").declined == 2 })
+        #expect(rig.outcomes.began[id] == "application")
+    }
+
+    @Test func forKeysOnAScreenAndTheApplication() throws {
+        let (rig, client) = try decliningRig(ReentryLayout.twoScreens)
+        rig.press()
+        // down and up, each: screen `home` (declined) → application (declined) → `after`.
+        #expect(rig.run(upTo: 5) { rig.stats("ui").declined == 4 })
+        #expect(client.lines.count == 4)
+        #expect(rig.stats("after").handled == 2)
     }
 }

@@ -25,11 +25,14 @@ func pluginLayout(_ plugin: PluginSpec, buttonOn: [EventFilter] = [.touchBegan],
 final class OutcomeRecorder: RouteObserver {
     /// touch id → responder that handled its began phase last.
     var began: [Int: String] = [:]
+    /// Touch ids in the order their began phases were recorded.
+    var beganOrder: [Int] = []
     var records = 0
 
     func record(_ record: RouteRecord) {
         guard case .routed(let e, let by, _) = record, case .touch(.began, _) = e.kind, let t = e.touch else { return }
         records += 1
+        beganOrder.append(t.id)
         began[t.id] = by.map { e.layout.describe($0) } ?? "nil"
     }
 
@@ -45,7 +48,7 @@ final class PluginRig {
     let logFile: String
     let logFD: Int32
     private var contact = 0
-    private var time: Int64 = 1_000_000
+    fileprivate var time: Int64 = 1_000_000
 
     init(_ layout: Layout) throws {
         loop = try EventLoop()
@@ -142,3 +145,46 @@ func readFile(_ path: String) -> String? {
 }
 
 func processExists(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
+
+/// Layouts in which one plugin's walk can reach the same plugin again (a decline walks on to
+/// another of its handlers): the shapes that used to abort the daemon with an exclusivity
+/// conflict when a socket client or process helper declined.
+enum ReentryLayout {
+    /// `plugin` on `button` and on its parent `root` (touch-began), then `after` (log) on the root.
+    static func regionAndParent(_ plugin: PluginSpec) throws -> Layout {
+        let button = RegionSpec(name: "button", frame: Rect(x: 0, y: 0, width: 100, height: 100),
+                                handlers: [HandlerSpec(plugin: plugin.name, on: [.touchBegan])])
+        let root = RegionSpec(name: "root", frame: Rect(x: 0, y: 0, width: 1000, height: 1000), regions: [button],
+                              handlers: [HandlerSpec(plugin: plugin.name, on: [.touchBegan]), HandlerSpec(plugin: "after", on: [.touch])])
+        return try Layout.compile(LayoutSpec(
+            displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
+            plugins: [plugin, PluginSpec(name: "after", type: .log)],
+            screens: [ScreenSpec(name: "home", display: "main", root: root)]))
+    }
+
+    /// `plugin` on screen `home` and on screen `over` (presented over `home`; present it with
+    /// ``Router/present(screen:time:)``, screen 1), `after` (log) on the application: touches
+    /// and keys.
+    static func twoScreens(_ plugin: PluginSpec) throws -> Layout {
+        let filters: [EventFilter] = [.touchBegan, .key]
+        return try Layout.compile(LayoutSpec(
+            displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000), initialScreen: "home")],
+            plugins: [plugin, PluginSpec(name: "after", type: .log)],
+            screens: [ScreenSpec(name: "home", display: "main", handlers: [HandlerSpec(plugin: plugin.name, on: filters)],
+                                 root: RegionSpec(name: "root", frame: Rect(x: 0, y: 0, width: 1000, height: 1000))),
+                      ScreenSpec(name: "over", display: "main", handlers: [HandlerSpec(plugin: plugin.name, on: filters)],
+                                 root: RegionSpec(name: "root", frame: Rect(x: 0, y: 0, width: 1000, height: 1000)))],
+            applicationHandlers: [HandlerSpec(plugin: plugin.name, on: [.key]), HandlerSpec(plugin: "after", on: [.touch, .key])]))
+    }
+}
+
+extension PluginRig {
+    /// A key pressed and released on a keyboard (added on first use) of display `main`.
+    func press(_ code: Int = 30, name: String = "KEY_A") {
+        router.addDevice(DeviceInfo(id: DeviceID(2), ruleName: "keys", name: "kbd", kind: .keyboard, display: "main"), time: .zero)
+        for phase in [KeyPhase.down, .up] {
+            time += 10_000
+            router.handle(KeyInput(device: DeviceID(2), time: Timestamp(microseconds: time), code: code, name: name, phase: phase))
+        }
+    }
+}

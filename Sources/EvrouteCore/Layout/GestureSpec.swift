@@ -63,4 +63,21 @@ public struct GestureSpec: Sendable {
         self.action = action
         self.location = location
     }
+
+    /// The config keys every gesture takes.
+    public static let commonKeys = ["name", "type", "cancels-touches", "delays-touches-began", "delays-touches-ended",
+                                    "require-to-fail", "simultaneous-with", "action"]
+    /// The config keys only some kinds of gesture take, and which.
+    public static let kindKeys: [(key: String, kinds: [Kind])] = [
+        ("taps", [.tap]),
+        ("touches", [.tap, .longPress, .swipe, .pan]),
+        ("maximum-touches", [.pan]),
+        ("minimum-duration", [.longPress]),
+        ("allowable-movement", [.tap, .longPress]),
+        ("direction", [.swipe]),
+        ("minimum-distance", [.swipe, .pan, .screenEdgePan]),
+        ("maximum-duration", [.swipe]),
+        ("edges", [.screenEdgePan]),
+        ("edge", [.screenEdgePan]),
+    ]
 }

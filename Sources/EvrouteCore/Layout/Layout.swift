@@ -24,7 +24,8 @@ public final class Layout: @unchecked Sendable {
     /// The argv each `exec` handler runs (its own `command`, else its plugin's), by handler index.
     public let execCommands: [Int: [String]]
     /// What compiles but probably does not do what was meant (a child sticking out of its parent, …).
-    public let warnings: [LayoutWarning]
+    /// (Set only while it is compiled, before anything else sees it.)
+    public internal(set) var warnings: [LayoutError]
     /// What routes but a plugin host cannot run (an `exec` handler with no command anywhere):
     /// errors for a config (``EvrouteConfig``'s loader) and for the daemon's plugin host, not
     /// for routing alone.
@@ -47,7 +48,7 @@ public final class Layout: @unchecked Sendable {
     init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
          handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int], motionHandlers: [Int] = [],
          plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int],
-         pluginOptions: [String: PluginOptions] = [:], execCommands: [Int: [String]] = [:], warnings: [LayoutWarning] = [],
+         pluginOptions: [String: PluginOptions] = [:], execCommands: [Int: [String]] = [:], warnings: [LayoutError] = [],
          pluginErrors: [LayoutError] = []) {
         self.pluginErrors = pluginErrors
         self.spec = spec

@@ -3,7 +3,7 @@
 
 extension LayoutCompiler {
     mutating func warn(_ message: String, _ location: SourceLocation?) {
-        warnings.append(LayoutWarning(message, at: location))
+        warnings.append(LayoutError(message, at: location, severity: .warning))
     }
 
     /// ` (first defined at line L)` for a duplicate (the whole place when in another file).
@@ -61,6 +61,18 @@ extension LayoutCompiler {
                 error("unknown gesture '\(name)' in 'on' (\(declared))\(guess(name, in: gestureNames, prefix: "gesture:"))", at)
             default: break
             }
+        }
+        // `devices:` names device rules of the layout.
+        guard let devices = h.devices else { return }
+        let rules = spec.devices.map(\.name)
+        for (i, name) in devices.enumerated() where !rules.contains(name) {
+            let at = i < h.deviceLocations.count ? h.deviceLocations[i] : h.location
+            let declared = rules.isEmpty ? "the layout declares no device rules" : "device rules: \(rules.joined(separator: ", "))"
+            error("unknown device rule '\(name)' in 'devices' (\(declared))\(guess(name, in: rules))", at)
+        }
+        if h.on.allSatisfy({ if case .action = $0 { true } else if case .gesture = $0 { true } else { false } }) {
+            warn("a handler with 'devices:' takes only events of those devices: actions and gesture events come from no one device, so it never takes any",
+                 h.deviceLocations.first ?? h.location)
         }
     }
 

@@ -21,7 +21,9 @@ struct LayoutCompiler {
     var execCommands: [Int: [String]] = [:]
     /// Where each `action` handler's `action:` was written, by handler index.
     var actionLocations: [Int: SourceLocation] = [:]
-    var warnings: [LayoutWarning] = []
+    var warnings: [LayoutError] = []
+    /// Where the `on:` kinds of each handler were written, by handler index (for warnings).
+    var onLocations: [Int: [SourceLocation]] = [:]
     var pluginErrors: [LayoutError] = []
     /// Region names per screen and every gesture name, from the spec (targets may refer to any).
     let regionNames: [[String]]
@@ -107,9 +109,13 @@ struct LayoutCompiler {
             }
             presentedOver.append(o == i ? nil : o)
         }
-        let screenInCycle = Self.reachesCycle(count: spec.screens.count) { presentedOver[$0] }
-        for (i, s) in spec.screens.enumerated() where screenInCycle[i] {
-            error("'presented-over' forms a cycle through screen '\(s.name)'", s.presentedOverLocation ?? s.location)
+        // One error per cycle, at its first screen in file order.
+        for cycle in Self.cycles(count: spec.screens.count, successor: { presentedOver[$0] }) {
+            guard let first = cycle.indices.min(by: { cycle[$0] < cycle[$1] }) else { continue }
+            let ordered = Array(cycle[first...] + cycle[..<first])
+            let s = spec.screens[ordered[0]]
+            error("'presented-over' forms a cycle through screen '\(s.name)': \(Self.cycleText(ordered.map { spec.screens[$0].name }, noun: "screens"))",
+                  s.presentedOverLocation ?? s.location)
         }
         // Displays: screens, initial screen.
         var displays: [DisplayNode] = []
@@ -144,11 +150,14 @@ struct LayoutCompiler {
         }
         checkActionTargets()
         if !errors.isEmpty { throw LayoutErrors(errors) }
-        return Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
-                      applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
-                      deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
-                      pluginOptions: pluginOptions, execCommands: execCommands, warnings: warnings,
-                      pluginErrors: pluginErrors)
+        let layout = Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
+                            applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
+                            deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
+                            pluginOptions: pluginOptions, execCommands: execCommands, warnings: warnings,
+                            pluginErrors: pluginErrors)
+        // What needs the compiled chains: responders no walk reaches (before the layout is handed out).
+        layout.warnings += reachabilityWarnings(layout, onLocations: onLocations)
+        return layout
     }
 
     /// A display name → index; nil means "the only display". Returns -1 after reporting an error.
@@ -182,6 +191,7 @@ struct LayoutCompiler {
             }
             checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
             let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type, owner: owner)
+            if !h.onLocations.isEmpty { onLocations[b.index] = h.onLocations }
             handlers.append(b)
             out.append(b.index)
         }
@@ -258,37 +268,55 @@ struct LayoutCompiler {
         // Cycles: a region that overrides `next` and whose chain (next, or else parent, region
         // by region) comes back to a region it passed is an error. Each region has one region
         // after it (or none), so one walk over all of them finds every such chain.
-        let inCycle = Self.reachesCycle(count: regions.count) { r -> Int? in
+        // One error per cycle (its cause), not one per region on it or leading into it: at the
+        // first region of the cycle, in file order, that overrides `next` (parent links alone
+        // never close a cycle), naming its first members and its length.
+        let cycles = Self.cycles(count: regions.count) { r -> Int? in
             guard let next = regions[r].next else { return regions[r].parent }
             if case .region(let target) = next { return target }
             return nil
         }
-        for (i, rs) in specByIndex.enumerated() where regions[i].next != nil && inCycle[i] {
-            error("'next' of region '\(regions[i].path)' forms a cycle in the responder chain", rs.nextLocation ?? rs.location)
+        for cycle in cycles {
+            guard let first = cycle.indices.filter({ regions[cycle[$0]].next != nil }).min(by: { cycle[$0] < cycle[$1] }) else { continue }
+            let ordered = Array(cycle[first...] + cycle[..<first])
+            let r = ordered[0]
+            error("'next' forms a cycle in the responder chain: \(Self.cycleText(ordered.map { regions[$0].path })) (the chain of each region on it, or leading into it, would never end)",
+                  specByIndex[r].nextLocation ?? specByIndex[r].location)
         }
     }
 
-    /// For nodes `0 ..< count` that each lead to at most one other (`successor`), which ones
-    /// lead, step by step, into a cycle (a node met twice). Linear: every node is walked once,
-    /// and a walk that meets a node already decided takes its answer.
-    static func reachesCycle(count: Int, successor: (Int) -> Int?) -> [Bool] {
-        var state = [UInt8](repeating: 0, count: count)   // 0 new, 1 on the current walk, 2 decided
-        var result = [Bool](repeating: false, count: count)
+    /// How many members of a cycle its error names before `…`.
+    static let cycleMembersNamed = 5
+
+    /// `a → b → c → a (3 regions)`, or for a long cycle its first members: `a → b → c → d → e → … (20000 regions)`.
+    static func cycleText(_ members: [String], noun: String = "regions") -> String {
+        let shown = members.prefix(cycleMembersNamed)
+        let tail = members.count > cycleMembersNamed ? " → …" : " → \(members[0])"
+        return shown.joined(separator: " → ") + tail + " (\(members.count) \(noun))"
+    }
+
+    /// The cycles among nodes `0 ..< count` that each lead to at most one other (`successor`):
+    /// each cycle once, its members in walk order from where a walk first met it (ordered by
+    /// their first member). Linear: every node is walked once.
+    static func cycles(count: Int, successor: (Int) -> Int?) -> [[Int]] {
+        var state = [UInt8](repeating: 0, count: count)   // 0 new, 1 on the current walk, 2 done
+        var position = [Int](repeating: 0, count: count)
         var path: [Int] = []
+        var found: [[Int]] = []
         for start in 0..<count where state[start] == 0 {
             path.removeAll(keepingCapacity: true)
-            var cycle = false
             var cur: Int? = start
             while let c = cur, c >= 0, c < count {
-                if state[c] == 2 { cycle = result[c]; break }
-                if state[c] == 1 { cycle = true; break }
+                if state[c] == 2 { break }
+                if state[c] == 1 { found.append(Array(path[position[c]...])); break }
                 state[c] = 1
+                position[c] = path.count
                 path.append(c)
                 cur = successor(c)
             }
-            for p in path { state[p] = 2; result[p] = cycle }
+            for p in path { state[p] = 2 }
         }
-        return result
+        return found
     }
 
     mutating func checkGestures(screenRegionRanges: [Range<Int>]) {

@@ -1,16 +1,25 @@
-/// A layout that cannot be compiled: a semantic error in the spec, with where it was written.
-public struct LayoutError: Error, Sendable, CustomStringConvertible {
+/// How serious a diagnostic is: an error refuses the config; a warning is printed, never refused.
+public enum Severity: String, Sendable, Hashable {
+    case error, warning
+}
+
+/// A diagnostic of a layout: a semantic error in the spec (it cannot be compiled), or a
+/// warning (it compiles, but probably does not do what was meant), with where it was written.
+public struct LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var location: SourceLocation?
+    public var severity: Severity
 
-    public init(_ message: String, at location: SourceLocation?) {
+    public init(_ message: String, at location: SourceLocation?, severity: Severity = .error) {
         self.message = message
         self.location = location
+        self.severity = severity
     }
 
+    /// `FILE:LINE:COL: error: MESSAGE` (or `warning:`).
     public var description: String {
-        if let location { return "\(location): error: \(message)" }
-        return "error: \(message)"
+        if let location { return "\(location): \(severity.rawValue): \(message)" }
+        return "\(severity.rawValue): \(message)"
     }
 }
 
@@ -19,20 +28,4 @@ public struct LayoutErrors: Error, Sendable, CustomStringConvertible {
     public var errors: [LayoutError]
     public init(_ errors: [LayoutError]) { self.errors = errors }
     public var description: String { errors.map(\.description).joined(separator: "\n") }
-}
-
-/// Something a layout compiles with but probably does not mean: printed, never refused.
-public struct LayoutWarning: Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public var location: SourceLocation?
-
-    public init(_ message: String, at location: SourceLocation?) {
-        self.message = message
-        self.location = location
-    }
-
-    public var description: String {
-        if let location { return "\(location): warning: \(message)" }
-        return "warning: \(message)"
-    }
 }

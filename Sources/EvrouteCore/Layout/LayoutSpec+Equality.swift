@@ -12,7 +12,7 @@ extension RegionSpec: Equatable {
 
 extension HandlerSpec: Equatable {
     public static func == (a: HandlerSpec, b: HandlerSpec) -> Bool {
-        a.plugin == b.plugin && a.on == b.on && a.options == b.options
+        a.plugin == b.plugin && a.on == b.on && a.options == b.options && a.devices == b.devices
     }
 }
 

@@ -89,6 +89,8 @@ public struct DeviceRuleSpec: Sendable {
     public var lineTimeoutMs: Int = DeviceRuleSpec.defaultLineTimeoutMs
     /// Where `keymap` was written (messages about it at device add).
     public var keymapLocation: SourceLocation?
+    /// Where `grab` was written (the warning about a grabbed device nothing takes).
+    public var grabLocation: SourceLocation?
     public var location: SourceLocation?
     public var displayLocation: SourceLocation?
 
@@ -152,15 +154,23 @@ public struct HandlerSpec: Sendable {
     public var optionLocations: [String: SourceLocation]
     /// Where each element of `on` was written (same order as `on`; may be empty).
     public var onLocations: [SourceLocation]
+    /// `devices:` — the device rules (their names) whose devices' events the handler takes;
+    /// nil takes events of every device (and those of none: actions).
+    public var devices: [String]?
+    /// Where each element of `devices` was written (same order; may be empty).
+    public var deviceLocations: [SourceLocation]
 
     public init(plugin: String, on: [EventFilter], options: [String: ConfigValue] = [:], location: SourceLocation? = nil,
-                optionLocations: [String: SourceLocation] = [:], onLocations: [SourceLocation] = []) {
+                optionLocations: [String: SourceLocation] = [:], onLocations: [SourceLocation] = [],
+                devices: [String]? = nil, deviceLocations: [SourceLocation] = []) {
         self.plugin = plugin
         self.on = on
         self.options = options
         self.location = location
         self.optionLocations = optionLocations
         self.onLocations = onLocations
+        self.devices = devices
+        self.deviceLocations = deviceLocations
     }
 }
 

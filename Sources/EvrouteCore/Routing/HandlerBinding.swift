@@ -10,6 +10,8 @@ public struct HandlerBinding: Sendable {
     public var options: [String: ConfigValue] { storage.options }
     public let owner: ResponderID
     public var location: SourceLocation? { storage.location }
+    /// The device rules (names) whose devices' events it takes (`devices:`); nil: every device's.
+    public var devices: [String]? { storage.devices }
     /// A plugin type that acts on routing itself (``PluginKind/isRoutingBuiltIn``: `action`,
     /// `focus`, `present`, `dismiss`): it runs in the router, even in dry-run.
     public let isBuiltIn: Bool
@@ -22,13 +24,16 @@ public struct HandlerBinding: Sendable {
         let filters: [EventFilter]
         let options: [String: ConfigValue]
         let location: SourceLocation?
+        let devices: [String]?
 
-        init(plugin: String, pluginType: PluginKind, filters: [EventFilter], options: [String: ConfigValue], location: SourceLocation?) {
+        init(plugin: String, pluginType: PluginKind, filters: [EventFilter], options: [String: ConfigValue], location: SourceLocation?,
+             devices: [String]?) {
             self.plugin = plugin
             self.pluginType = pluginType
             self.filters = filters
             self.options = options
             self.location = location
+            self.devices = devices
         }
     }
     private let storage: Storage
@@ -41,11 +46,15 @@ public struct HandlerBinding: Sendable {
     private let takesText: Bool
     private let takesMotion: Bool
     private let takesOrientation: Bool
+    /// Whether it takes only some devices' events (`devices:`): the walk's one extra test for
+    /// a handler without them.
+    private let filtersDevices: Bool
 
     init(index: Int, spec: HandlerSpec, pluginType: PluginKind, owner: ResponderID) {
         self.index = index
         self.storage = Storage(plugin: spec.plugin, pluginType: pluginType, filters: spec.on,
-                               options: spec.options, location: spec.location)
+                               options: spec.options, location: spec.location, devices: spec.devices)
+        filtersDevices = spec.devices != nil
         self.owner = owner
         self.isBuiltIn = pluginType.isRoutingBuiltIn
         var mask: UInt8 = 0
@@ -84,6 +93,24 @@ public struct HandlerBinding: Sendable {
         case .ended: 8
         case .cancelled: 16
         }
+    }
+
+    /// Whether this handler takes events of `device` (`devices:` names its rule, or there is
+    /// no `devices:`). An event of no device (an action) passes a handler with `devices:` by.
+    @inline(__always)
+    public func accepts(device: DeviceInfo?) -> Bool {
+        guard filtersDevices else { return true }
+        return acceptsFiltered(device)
+    }
+
+    /// ``accepts(device:)`` for a handler with `devices:` (out of line: the walk inlines only
+    /// the flag test).
+    @inline(never)
+    func acceptsFiltered(_ device: DeviceInfo?) -> Bool {
+        guard let device, let rules = storage.devices else { return false }
+        let rule = device.ruleName
+        for r in rules where r == rule { return true }
+        return false
     }
 
     /// Whether this handler declares that it takes `event`. `any` takes everything but

@@ -43,21 +43,23 @@ extension Layout {
         return out
     }
 
-    /// The first handler, walking the chain from `start`, that declares it takes `event`;
+    /// The first handler, walking the chain from `start`, that declares it takes `event` (of
+    /// `device`: a handler with `devices:` that does not name its rule is passed by);
     /// `after` skips responders and handlers up to and including that one (to continue a walk
     /// after a handler declined).
     @inline(__always)
-    public func firstTaker(of event: EventKind, from start: ResponderID,
+    public func firstTaker(of event: EventKind, from start: ResponderID, device: DeviceInfo? = nil,
                            presentation: some PresentationLookup,
                            after skip: HandlerBinding? = nil) -> (responder: ResponderID, handler: HandlerBinding)? {
-        firstTaker(of: event, from: start, presentation: presentation, afterHandler: skip?.index)
+        firstTaker(of: event, from: start, device: device, presentation: presentation, afterHandler: skip?.index)
             .map { ($0.responder, handlers[$0.handler]) }
     }
 
-    /// ``firstTaker(of:from:presentation:after:)`` by handler index (in ``handlers``): what the
-    /// router walks and remembers (plain data: no reference to copy).
+    /// ``firstTaker(of:from:device:presentation:after:)`` by handler index (in ``handlers``):
+    /// what the router walks and remembers (plain data: no reference to copy). A touch's device
+    /// is fixed for its life, so its remembered taker stays right for its moves.
     @inline(__always)
-    func firstTaker(of event: EventKind, from start: ResponderID, presentation: some PresentationLookup,
+    func firstTaker(of event: EventKind, from start: ResponderID, device: DeviceInfo?, presentation: some PresentationLookup,
                     afterHandler skip: Int?) -> Router.Taker? {
         var cur: ResponderID? = start
         var skipping = skip != nil
@@ -69,7 +71,7 @@ extension Layout {
                     if h == skip! { skipping = false }
                     continue
                 }
-                if handlers[h].takes(event) { return Router.Taker(responder: c, handler: h) }
+                if handlers[h].takes(event) && handlers[h].accepts(device: device) { return Router.Taker(responder: c, handler: h) }
             }
             cur = nextResponder(after: c, presentation: presentation)
             steps += 1

@@ -181,7 +181,7 @@ extension Router {
             if let cached = s.movedTaker, cached.generation == chainGeneration {
                 first = .known(cached.taker)
             } else {
-                let found = s.layout.firstTaker(of: kind, from: start, presentation: presentation, afterHandler: nil)
+                let found = s.layout.firstTaker(of: kind, from: start, device: device, presentation: presentation, afterHandler: nil)
                 s.movedTaker = CachedTaker(generation: chainGeneration, taker: found)
                 first = .known(found)
             }

@@ -203,7 +203,11 @@ public final class Router {
         // The device's touches carry its info from now on (a device registered again, or a
         // touch of a device registered late).
         if !touches.isEmpty {
-            for i in touches.indices where touches.key(at: i).device == info.id { touches[i].device = info }
+            for i in touches.indices where touches.key(at: i).device == info.id {
+                // A touch's remembered first taker depends on its device's rule (`devices:`).
+                if touches[i].device?.ruleName != info.ruleName { chainGeneration &+= 1 }
+                touches[i].device = info
+            }
         }
         emit(.deviceAdded(info, time: time))
     }
@@ -375,12 +379,12 @@ public final class Router {
         if case .known(let known) = first {
             found = known
         } else {
-            found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: skip)
+            found = event.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation, afterHandler: skip)
         }
         while let f = found {
             if event.layout.handlers[f.handler].isBuiltIn { return (f, true) }
             if let dispatcher, case .declined = dispatcher.dispatch(event, toHandler: f.handler, at: f.responder) {
-                found = event.layout.firstTaker(of: event.kind, from: start, presentation: presentation, afterHandler: f.handler)
+                found = event.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation, afterHandler: f.handler)
                 continue
             }
             return (f, false)

@@ -16,31 +16,46 @@ struct PluginAnswer: Equatable {
     }
 }
 
+/// What one answer line from a helper or client came to (``PendingAnswers/settle(_:accepting:)``).
+enum Settlement {
+    /// A blank line: nothing to do.
+    case blank
+    /// Not an answer: its first 120 bytes, to be reported (`garbage_lines`).
+    case garbage(String)
+    /// An answer to no pending event (`late_answers`), or answers are not accepted.
+    case late
+    /// The event was taken.
+    case handled
+    /// The event was declined: it walks on from its handler.
+    case declined(PendingAnswers.Entry)
+}
+
 extension PendingAnswers {
-    /// Takes one answer line from a helper or client: blank lines are ignored, a line that is
-    /// not an answer is counted (`garbage_lines`) and reported through `garbage` (its first 120
-    /// bytes), an answer to no pending event is counted late (`late_answers`). A valid answer
-    /// settles its event: counted handled, or declined — then the event walks on. Returns
-    /// whether an event was settled.
-    @discardableResult
-    func settle(_ line: ArraySlice<UInt8>, accepting: Bool = true, statistics: inout PluginStatistics,
-                context: PluginContext, garbage: (String) -> Void) -> Bool {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
+    /// Takes one answer line from a helper or client and says what it came to. It counts
+    /// nothing and calls nothing: the plugin counts the outcome, then — with no access to its
+    /// own state held — walks a declined event on (`continueRouting` may deliver to the same
+    /// plugin again: the walk can reach another of its handlers).
+    func settle(_ line: ArraySlice<UInt8>, accepting: Bool = true) -> Settlement {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .blank }
         guard let a = PluginAnswer.parse(line) else {
-            statistics[counter: .garbageLines] += 1
-            garbage(String(decoding: line.prefix(120), as: UTF8.self))
-            return false
+            return .garbage(String(decoding: line.prefix(120), as: UTF8.self))
         }
-        guard accepting, let entry = resolve(a.id) else {
-            statistics[counter: .lateAnswers] += 1
-            return false
+        guard accepting, let entry = resolve(a.id) else { return .late }
+        return a.handled ? .handled : .declined(entry)
+    }
+}
+
+extension PluginStatistics {
+    /// Counts what an answer line came to and reports a garbage line through `garbage`.
+    /// Returns whether an event was settled, and the entry to walk on when it was declined:
+    /// the caller walks it on once this access to its statistics has ended.
+    mutating func count(_ settlement: Settlement, garbage: (String) -> Void) -> (settled: Bool, declined: PendingAnswers.Entry?) {
+        switch settlement {
+        case .blank: return (false, nil)
+        case .garbage(let text): self[counter: .garbageLines] += 1; garbage(text); return (false, nil)
+        case .late: self[counter: .lateAnswers] += 1; return (false, nil)
+        case .handled: handled += 1; return (true, nil)
+        case .declined(let entry): declined += 1; return (true, entry)
         }
-        if a.handled {
-            statistics.handled += 1
-        } else {
-            statistics.declined += 1
-            context.continueRouting(entry.event, entry.handler)
-        }
-        return true
     }
 }

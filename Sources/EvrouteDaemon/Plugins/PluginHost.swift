@@ -39,6 +39,12 @@ public final class PluginHost: HandlerDispatcher {
     private var context: PluginContext!
     private var unknownLogs = LogRateLimiter()
     private var isShutDown = false
+    /// Plugin deliveries under way (a plugin's `deliver` may walk waiting events on, e.g. a
+    /// helper found gone while writing to it).
+    private var delivering = 0
+    /// Events walked on during a delivery, waiting for the router to finish its walk.
+    private var walksOn: [(event: RoutedEvent, handler: HandlerBinding)] = []
+    private var walkOnTimer: EventLoop.TimerID?
 
     /// Starts the plugins of `layout` with the options its compilation checked and typed
     /// (``Layout/pluginOptions``, ``Layout/execCommands``); throws only for a layout without
@@ -52,7 +58,7 @@ public final class PluginHost: HandlerDispatcher {
         // Unowned for the same reason as `router`: the plugins, and so their context, live no
         // longer than the host.
         context = PluginContext(loop: loop, log: log) { [unowned self] event, handler in
-            router?.continueRouting(event, after: handler)
+            walkOn(event, after: handler)
         }
         let created = try makePlugins(layout)
         for p in created {
@@ -126,6 +132,8 @@ public final class PluginHost: HandlerDispatcher {
         guard !isShutDown else { return }
         isShutDown = true
         router = nil
+        if let t = walkOnTimer { loop.cancel(t); walkOnTimer = nil }
+        walksOn.removeAll()
         let all = order.compactMap { plugins[$0] } + retired
         for p in all { p.stop(.shutdown) }
         let children = all.flatMap(\.liveChildren)
@@ -196,7 +204,29 @@ public final class PluginHost: HandlerDispatcher {
         let id = nextEventID
         nextEventID += 1
         let json = handler.pluginType == .log ? [] : eventJSON(event, handler: handler, responder: responder, id: id)
+        delivering += 1
+        defer { delivering -= 1 }
         return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder, json: json))
+    }
+
+    /// Walks a declined (or expired) event on from its handler. From a plugin's own callback
+    /// (an answer, a timeout, a helper's exit) the walk starts at once; during a delivery —
+    /// while the router is inside a walk — it waits for the next turn of the loop, so a
+    /// plugin's `deliver` never re-enters the router.
+    private func walkOn(_ event: RoutedEvent, after handler: HandlerBinding) {
+        guard delivering > 0 else {
+            router?.continueRouting(event, after: handler)
+            return
+        }
+        walksOn.append((event, handler))
+        if walkOnTimer == nil {
+            walkOnTimer = loop.schedule(after: .milliseconds(0)) { [unowned self] in
+                walkOnTimer = nil
+                let waiting = walksOn
+                walksOn.removeAll()
+                for w in waiting { walkOn(w.event, after: w.handler) }
+            }
+        }
     }
 
     /// The delivery count of the plugin named `name` (made at its first delivery).

@@ -299,10 +299,13 @@ final class ProcessPlugin: Plugin {
             }
             return
         }
-        let settled = pending.settle(line, statistics: &statistics, context: context) { text in
+        let settlement = pending.settle(line)
+        let outcome = statistics.count(settlement) { text in
             context.log.limited(.warning, &garbageLogs, "process \(spec.name) [\(pid)]: not an answer: \(text)")
         }
-        if settled { updateGauges() }
+        if outcome.settled { updateGauges() }
+        // Last, with nothing of this plugin's held: the walk may come back to it.
+        if let entry = outcome.declined { context.continueRouting(entry.event, entry.handler) }
     }
 
     private func expired(_ entry: PendingAnswers.Entry) {

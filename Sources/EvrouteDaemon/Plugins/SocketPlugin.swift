@@ -117,11 +117,14 @@ final class SocketPlugin: Plugin {
             } catch {}
             return
         }
-        let settled = pending.settle(line, accepting: config.answers, statistics: &statistics, context: context) { text in
+        let settlement = pending.settle(line, accepting: config.answers)
+        let outcome = statistics.count(settlement) { text in
             context.log.limited(.warning, &garbageLogs,
                                 "socket \(spec.name): client \(client.number) sent a line that is not an answer: \(text)")
         }
-        if settled { updateGauges() }
+        if outcome.settled { updateGauges() }
+        // Last, with nothing of this plugin's held: the walk may come back to it.
+        if let entry = outcome.declined { context.continueRouting(entry.event, entry.handler) }
     }
 
     private func expired(_ entry: PendingAnswers.Entry) {

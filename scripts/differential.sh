@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Differential check: what evroute prints for every real recording, against a reference build.
+#
+#   scripts/differential.sh [BASE_REV] [RECORDINGS_DIR]
+#
+# Builds BASE_REV (default 3d81586, the code before the pipeline work) in a scratch clone under
+# .build-differential/ and the working tree's evroute (debug), then for every recording
+# (*.events under RECORDINGS_DIR, default Tests/Fixtures/recordings, else ../shared/recordings)
+# and every layout (BASE_REV's config/demo.yaml and config/kiosk.yaml, and kiosk.yaml with its touch rule
+# widened to every touchscreen — kiosk.yaml's own rule takes only its ILITEK panel, so without
+# the widened copy no shared touch recording would reach its routing) compares, byte for byte:
+#   - the dry-run's text trace   (evroute --dry-run --replay R)
+#   - the dry-run's JSON trace   (evroute --dry-run --replay R --format json)
+#   - the daemon's log lines     (evroute --replay R --exit-after-replay, stderr; the one line
+#                                 that names a socket path which cannot be bound here is the same
+#                                 for both builds)
+# A keyboard recording with a .desc beside it gets `--desc`. Prints one line per difference (and
+# the first lines of a unified diff) and a final `differential: N passed, M failed`; exits 1 on
+# any difference. Output of both builds is kept under .build-differential/out/ for inspection.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+base=${1:-3d81586}
+recordings=${2:-}
+if [ -z "$recordings" ]; then
+    if [ -d Tests/Fixtures/recordings ]; then recordings=Tests/Fixtures/recordings; else recordings=../shared/recordings; fi
+fi
+[ -d "$recordings" ] || { echo "differential: no recordings at $recordings" >&2; exit 2; }
+recordings=$(cd "$recordings" && pwd)
+work=$root/.build-differential
+mkdir -p "$work"
+
+# The reference build: a clone at BASE_REV with its own scratch folder (kept between runs).
+if [ ! -d "$work/base/.git" ]; then git clone -q "$root" "$work/base"; fi
+git -C "$work/base" fetch -q "$root" "$base" 2>/dev/null || git -C "$work/base" fetch -q "$root"
+git -C "$work/base" checkout -q --detach "$(git -C "$root" rev-parse "$base")"
+echo "== building $base (reference) and the working tree"
+(cd "$work/base" && swift build --scratch-path .build --product evroute 2>&1 | tail -n 1)
+swift build --scratch-path .build --product evroute 2>&1 | tail -n 1
+ref=$work/base/.build/debug/evroute
+new=$root/.build/debug/evroute
+
+# The layouts as BASE_REV has them (a later fix to a shipped layout is not a difference of the code).
+configs=("$work/base/config/demo.yaml" "$work/base/config/kiosk.yaml")
+sed -e 's/^\(      name: "ILITEK\*"\)/#\1/' -e 's/^\(      vendor: "0x222a"\)/#\1/' "$work/base/config/kiosk.yaml" > "$work/kiosk-any-touchscreen.yaml"
+configs+=("$work/kiosk-any-touchscreen.yaml")
+
+rm -rf "$work/out"; mkdir -p "$work/out/ref" "$work/out/new"
+passed=0; failed=0
+run() {   # run BIN OUT MODE CONFIG RECORDING [ARGS…]
+    local bin=$1 out=$2 mode=$3 config=$4 rec=$5; shift 5
+    case $mode in
+        text) "$bin" --config "$config" --dry-run --replay "$rec" "$@" >"$out" 2>&1 || echo "exit $?" >>"$out" ;;
+        json) "$bin" --config "$config" --dry-run --replay "$rec" --format json "$@" >"$out" 2>&1 || echo "exit $?" >>"$out" ;;
+        log)  (cd "$work" && "$bin" --config "$config" --replay "$rec" --exit-after-replay --control-socket none "$@") >/dev/null 2>"$out" || echo "exit $?" >>"$out" ;;
+    esac
+}
+while IFS= read -r -d '' rec; do
+    extra=()
+    desc="${rec%.events}.desc"
+    [ -e "$desc" ] || desc="${rec%%.*}.desc"
+    case $rec in *keyboards/*) [ -e "$desc" ] && ! grep -q '^N:' "$rec" && extra=(--desc "$desc") ;; esac
+    for config in "${configs[@]}"; do
+        for mode in text json log; do
+            name="$(basename "$config" .yaml)--$(basename "$rec" .events)--$mode"
+            name=${name// /_}
+            run "$ref" "$work/out/ref/$name" "$mode" "$config" "$rec" "${extra[@]}"
+            run "$new" "$work/out/new/$name" "$mode" "$config" "$rec" "${extra[@]}"
+            if cmp -s "$work/out/ref/$name" "$work/out/new/$name"; then
+                passed=$((passed + 1))
+            else
+                failed=$((failed + 1))
+                echo "DIFFERS: $name"
+                diff -u "$work/out/ref/$name" "$work/out/new/$name" | head -n 12 || true
+            fi
+        done
+    done
+done < <(find "$recordings" -name '*.events' -print0 | sort -z)
+echo "differential: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
