@@ -23,7 +23,7 @@ EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events
 
-.PHONY: all deps test-deps build release demo test test-unit install uninstall deb deb-check fuzz clean bench
+.PHONY: all deps test-deps build release demo test test-unit install uninstall deb deb-check fuzz clean bench soak
 
 all: build
 
@@ -76,7 +76,9 @@ test-unit: test-deps
 # qemu can be installed. EVROUTE_SKIP_VM=1 skips them (say so when you report results).
 VM_CAPABLE := $(shell [ "$$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 && echo yes)
 
+TEST_SOAK_SECONDS ?= 60
 test: test-unit
+	$(MAKE) soak SOAK_SECONDS=$(TEST_SOAK_SECONDS)
 	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 ifeq ($(EVROUTE_SKIP_VM),1)
 	@echo "real-kernel tests skipped (EVROUTE_SKIP_VM=1)"
@@ -86,6 +88,23 @@ else ifeq ($(VM_CAPABLE),yes)
 else
 	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"
 endif
+
+# soak: the real daemon for SOAK_SECONDS (default 600) replaying every device's real recordings,
+# looped, at real time, with declining and churning ui socket clients, a process helper that
+# times out and dies, `evroute ctl` commands, good and broken reloads and `evroute status` probes;
+# checks no unexpected exit, RSS and fd count flat, status p50/p99, every touch each client saw
+# began and ended once (scripts/soak.py; docs/daemon.md#soak). `make test` runs it for
+# TEST_SOAK_SECONDS (60). It soaks the debug build: the binary `make build` and the tests build, so no
+# extra optimized static build is needed; unoptimized, it spends more time per event, so the same
+# real-time input leaves the loop less slack (answer deadlines, status latency), and its assert()s
+# are live (exclusivity and overflow checks are on in both builds). RSS drift, not its level, is
+# what is checked. SOAK_EVROUTE=$(BUILD)/release/evroute (after `make release`) soaks the release
+# binary instead. SOAK_RECORDINGS: another recordings folder.
+SOAK_SECONDS    ?= 600
+SOAK_EVROUTE    ?= $(EVROUTE)
+SOAK_RECORDINGS ?=
+soak: build
+	python3 scripts/soak.py --evroute $(SOAK_EVROUTE) --seconds $(SOAK_SECONDS) $(if $(SOAK_RECORDINGS),--recordings "$(SOAK_RECORDINGS)")
 
 # install: installs an existing build (`make release` builds one; BIN= picks another binary) and
 # never builds or calls apt-get. The binary to $(PREFIX)/bin; man pages (evroute(1), one per

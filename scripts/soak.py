@@ -224,7 +224,7 @@ def run_helper(args):
     import select
     rng = random.Random()
     deadline = args.deadline_ms / 1000.0
-    lifetime = rng.uniform(4, 25)
+    lifetime = rng.uniform(1, 8)
     started = time.monotonic()
     tag = 0
     late = []  # (due, answer line)
@@ -408,6 +408,7 @@ def run_client(args):
     commands = {"sent": 0, "answered": 0, "ok": 0, "refused": 0}
     next_command = time.monotonic() + 2
     tag = 0
+    writable = True
     for e in read_lines(conn, timeout=1.0):
         if e is not None and "ok" in e:
             commands["answered"] += 1
@@ -420,14 +421,15 @@ def run_client(args):
                     handled = False
                 else:
                     handled = True
-                try:
-                    conn.sendall((json.dumps({"id": e.get("id"), "handled": handled}) + "\n").encode())
-                except OSError:
-                    break
+                if writable:
+                    try:
+                        conn.sendall((json.dumps({"id": e.get("id"), "handled": handled}) + "\n").encode())
+                    except OSError:
+                        writable = False  # the daemon closed: read what it sent before, to EOF
                 answers["true" if handled else "false"] += 1
             else:
                 answers["none"] += 1
-        if args.commands and time.monotonic() >= next_command:
+        if args.commands and writable and time.monotonic() >= next_command:
             next_command = time.monotonic() + rng.uniform(2, 6)
             tag += 1
             request = rng.choice([{"command": "state"}, {"command": "action", "name": "page"},
@@ -437,7 +439,7 @@ def run_client(args):
                 conn.sendall((json.dumps(dict(request, tag=tag)) + "\n").encode())
                 commands["sent"] += 1
             except OSError:
-                break
+                writable = False
     conn.close()
     open_touches = ledger.open_touches()
     for tid in open_touches[:20]:
@@ -873,7 +875,7 @@ class Soak:
                     last = self.samples[-1] if self.samples else (0, 0, 0)
                 s = self.last_status or {}
                 self.log(f"rss {last[1]} kB, {last[2]} fds, {s.get('events', {}).get('touch', 0)} touch events, "
-                         f"{s.get('reloads', 0)} reloads ({s.get('failed_reloads', 0)} failed), "
+                         f"{s.get('reloads', 0)} reloads taken ({s.get('failed_reloads', 0)} refused), "
                          f"{sum(sum(v.values()) for v in self.ctl.values())} ctl commands")
         self.final_status = self.last_status
         if self.unexpected_exit is None:
@@ -1011,10 +1013,9 @@ class Soak:
         ev = s.get("events", {})
         print(f"soak: daemon counted {ev.get('input', 0)} input events, {ev.get('touch', 0)} touch events, "
               f"{ev.get('key', 0)} key events, {ev.get('handled', 0)} handled, {ev.get('unhandled', 0)} unhandled, "
-              f"{s.get('reloads', 0)} reloads ({s.get('failed_reloads', 0)} failed), "
+              f"{s.get('reloads', 0)} reloads taken and {s.get('failed_reloads', 0)} refused, "
               f"{ev.get('region_changes', 0)} region changes, {ev.get('touches_cancelled_by_reload', 0)} touches "
-              f"cancelled by a reload and {ev.get('touches_cancelled_by_changes', 0)} by a change; "
-              f"{self.preflight_touches} touches in the dry-run of the same recordings")
+              f"cancelled by a reload and {ev.get('touches_cancelled_by_changes', 0)} by a change")
         if s:
             self.accumulate(s)
         t = lambda plugin, k: self.totals.get((plugin, k), 0)
