@@ -538,7 +538,7 @@ class Soak:
         self.stopping = threading.Event()
         self.daemon = None
         self.start_time = None
-        self.samples = []          # (t, rss_kb, fds)
+        self.samples = []          # (t, rss_kb, fds, cpu_seconds)
         self.status_ms = []        # `evroute status` wall time per probe
         self.socket_ms = []        # {"command":"status"} round trip on the control socket
         self.status_failures = []
@@ -698,10 +698,13 @@ class Soak:
                 with open(f"/proc/{pid}/status") as f:
                     rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
                 fds = len(os.listdir(f"/proc/{pid}/fd"))
-            except (OSError, StopIteration):
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+            except (OSError, StopIteration, IndexError, ValueError):
                 continue
             with self.lock:
-                self.samples.append((time.monotonic() - self.start_time, rss, fds))
+                self.samples.append((time.monotonic() - self.start_time, rss, fds, cpu))
 
     def probe(self):
         while not self.sleep(1.0):
@@ -872,7 +875,7 @@ class Soak:
             if time.monotonic() >= next_report:
                 next_report += 60
                 with self.lock:
-                    last = self.samples[-1] if self.samples else (0, 0, 0)
+                    last = self.samples[-1] if self.samples else (0, 0, 0, 0)
                 s = self.last_status or {}
                 self.log(f"rss {last[1]} kB, {last[2]} fds, {s.get('events', {}).get('touch', 0)} touch events, "
                          f"{s.get('reloads', 0)} reloads taken ({s.get('failed_reloads', 0)} refused), "
@@ -950,6 +953,10 @@ class Soak:
             self.check(abs(fds_last - fds_first) <= 3, "fd count flat",
                        f"median fds first {window:.0f} s {fds_first:g}, last {window:.0f} s {fds_last:g} "
                        f"(tolerance ±3); min {min(s[2] for s in samples)}, max {max(s[2] for s in samples)}")
+            cpu = samples[-1][3] - samples[0][3]
+            span = samples[-1][0] - samples[0][0]
+            print(f"soak: daemon CPU {cpu:.1f} s over {span:.0f} s ({100 * cpu / span:.0f} % of a core); "
+                  f"{len(samples)} RSS/fd samples")
         else:
             self.check(False, "RSS and fd samples", f"only {len(samples)} samples")
 
@@ -999,7 +1006,8 @@ class Soak:
         r = self.reloads
         self.check(r["good_failed"] == 0 and r["bad_taken"] == 0 and r["good_ok"] > 0 and r["bad_refused"] > 0,
                    "reloads: good taken, broken refused",
-                   f"{r['good_ok']} good reloads taken, {r['bad_refused']} broken refused ({r['sighup']} of them by SIGHUP)"
+                   f"{r['good_ok']} good reloads taken, {r['bad_refused']} broken refused "
+                   f"({r['sighup']} by SIGHUP, the others by `evroute reload`)"
                    + (f"; {self.reload_errors[:3]}" if self.reload_errors else ""))
         total = {k: sum(v[k] for v in self.ctl.values()) for k in ("ok", "refused", "error")}
         self.check(not self.ctl_errors and total["ok"] > 0, "ctl commands answered",
