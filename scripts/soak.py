@@ -949,7 +949,8 @@ class Soak:
             self.check(rss_last - rss_first <= rss_tol, "RSS flat",
                        f"median VmRSS first {window:.0f} s {rss_first / 1024:.1f} MiB, last {window:.0f} s "
                        f"{rss_last / 1024:.1f} MiB ({(rss_last - rss_first) / 1024:+.1f} MiB; tolerance +{rss_tol / 1024:.1f} MiB); "
-                       f"min {min(s[1] for s in samples) / 1024:.1f}, max {max(s[1] for s in samples) / 1024:.1f} MiB")
+                       f"min {min(s[1] for s in samples) / 1024:.1f}, max {max(s[1] for s in samples) / 1024:.1f} MiB "
+                       f"(at {max(samples, key=lambda s: s[1])[0]:.0f} s)")
             self.check(abs(fds_last - fds_first) <= 3, "fd count flat",
                        f"median fds first {window:.0f} s {fds_first:g}, last {window:.0f} s {fds_last:g} "
                        f"(tolerance ±3); min {min(s[2] for s in samples)}, max {max(s[2] for s in samples)}")
