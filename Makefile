@@ -67,7 +67,7 @@ demo: build
 	@echo; echo "== the same as JSON (first 12 lines of the SPEC §4 contract)"
 	$(EVROUTE) --config $(DEMO_CONFIG) --dry-run $(DEMO_RECORDINGS) --format json | head -n 12
 
-# Unit, config, input, replay and CLI tests (replay tests read ../shared/recordings when present).
+# Unit, config, input, replay and CLI tests (replay tests read the real recordings in Tests/Fixtures/recordings).
 test-unit: test-deps
 	$(SWIFT) build --scratch-path $(BUILD)
 	$(SWIFT) test --scratch-path $(BUILD)

@@ -152,21 +152,17 @@ let gestureRecordingNames = ["single-tap-center", "double-tap-center", "2fg-tap"
                              "double-top-swipe", "single-center-scroll", "double-center-scroll", "single-center-circle",
                              "double-center-circle", "1-finger-drag", "2-finger-scroll", "1-finger-fast-taps"]
 
-@Suite("Gesture recognizers on the shared recordings")
+@Suite("Gesture recognizers on the real recordings")
 struct GestureReplayTests {
     static var files: [String] {
         recordingFiles("touchscreens").filter { p in gestureRecordingNames.contains { p.contains(".\($0)") } }
     }
 
     @Test func recordingsArePresent() {
-        if sharedRecordings == nil {
-            print("GestureReplayTests: ../shared/recordings is absent; replay tests skipped")
-            return
-        }
         #expect(Self.files.count >= 14, "expected the named gesture recordings, found \(Self.files)")
     }
 
-    @Test(.enabled(if: sharedRecordings != nil, "../shared/recordings is absent"), arguments: Self.files)
+    @Test(arguments: Self.files)
     func recognizersMatchWhatTheRecordingContains(path: String) throws {
         let name = (path as NSString).lastPathComponent
         let recording = try EvemuRecording.load(path: path)
@@ -232,7 +228,7 @@ struct GestureReplayTests {
         for (g, s) in open { #expect(s != "began" && s != "changed", "\(name): \(g) left \(s ?? "?")") }
     }
 
-    @Test(.enabled(if: sharedRecordings != nil, "../shared/recordings is absent"))
+    @Test
     func theNamedRecordingsContainWhatTheirNamesSay() throws {
         // A cross-check of the raw analysis itself on the clearly named recordings.
         func raw(_ suffix: String) throws -> RawSequences {

@@ -127,10 +127,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Replay
 
-    guard let wacom = Fixtures.wacomRecording else {
-        print("evroute benchmarks: ../shared/recordings not found beside the repository: replay benchmarks skipped")
-        return
-    }
+    let wacom = Fixtures.wacomRecording
     let replayConfig = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
                                                warmupIterations: 1, maxDuration: .seconds(3), maxIterations: 40)
 
