@@ -175,7 +175,7 @@ struct GestureReplayTests {
         // Every recognizer settles by the end, whatever the touch protocol.
         var open: [String: String] = [:]
         for g in gestures { open[g["gesture"] as! String] = g["state"] as? String }
-        for (g, s) in open { #expect(s != "began" && s != "changed", "\(name): \(g) left \(s ?? "?")") }
+        for (g, s) in open { #expect(s != "began" && s != "changed", "\(name): \(g) left \(s)") }
 
         // The raw analysis reads protocol B slots: the two recordings of other protocols (ELAN
         // CANDO's split format, N-Trig's protocol A) have none to compare the counts with.
