@@ -10,7 +10,7 @@ import EvrouteSystem
 
 extension EvrouteCLI {
     /// `evroute ctl …`: drive the running daemon's (or a dry-run's) responder chain at run time
-    /// (SPEC §8). Each subcommand sends one JSON request on the control socket.
+    /// (docs/ui-control.md). Each subcommand sends one JSON request on the control socket.
     static let ctl = Command(
         "ctl", abstract: "Change the running layout: present and dismiss screens, focus, hide, disable, move or replace regions, send actions.",
         discussion: """

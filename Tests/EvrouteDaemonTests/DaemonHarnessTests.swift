@@ -12,7 +12,7 @@ import EvrouteSystem
 // `$NOTIFY_SOCKET`, clients for the control and plugin sockets. Every wait is bounded (poll(2)
 // on a descriptor with a deadline), and a child still running when its test ends is killed.
 
-/// The package's root (for `config/`, `demo/`, `../shared/recordings`).
+/// The package's root (for `config/`, `demo/`, `Tests/Fixtures/recordings`).
 let harnessPackageRoot: String = {
     var path = #filePath
     for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }

@@ -7,7 +7,7 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
-/// SPEC §8 against real processes: the daemon and a dry-run serve the run-time layout commands
+/// The run-time control of docs/ui-control.md against real processes: the daemon and a dry-run serve the run-time layout commands
 /// on the control socket (`evroute ctl`), and a socket plugin peer sends them on its own
 /// connection.
 @Suite("Run-time control: daemon, dry-run, plugin peers", .serialized)

@@ -56,7 +56,7 @@ public final class Daemon {
     private(set) var live: LiveInputSource?
     private(set) var replay: ReplayDriver?
     private var gestureTimer: GestureTimer?
-    /// The run-time layout commands (SPEC §8), for the control socket and plugin peers.
+    /// The run-time layout commands (docs/ui-control.md), for the control socket and plugin peers.
     private(set) var layoutControl: RuntimeControl!
     /// The config file the running layout came from.
     private(set) var configSource = ConfigLoader.builtInName

@@ -11,7 +11,7 @@ final class DaemonObserver: RouteObserver {
         var devicesAdded = 0
         var devicesRemoved = 0
         var touchesCancelledByReload = 0
-        /// Run-time region changes (SPEC §8) and the touches they cancelled.
+        /// Run-time region changes (docs/ui-control.md) and the touches they cancelled.
         var regionChanges = 0
         var touchesCancelledByChanges = 0
     }

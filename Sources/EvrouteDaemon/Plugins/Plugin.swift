@@ -3,7 +3,7 @@ import EvrouteJSON
 import EvrouteSystem
 
 /// One event offered to a plugin: the event, the handler and responder that take it, a
-/// daemon-unique `id`, and the event's JSON line (SPEC §4 object plus `"id"`, ending in `\n`).
+/// daemon-unique `id`, and the event's JSON line (the docs/events.md object plus `"id"`, ending in `\n`).
 struct PluginDelivery {
     let id: UInt64
     let event: RoutedEvent
@@ -43,7 +43,7 @@ final class PluginContext {
     /// Continues the walk of an event a plugin declined after having taken it.
     let continueRouting: (RoutedEvent, HandlerBinding) -> Void
 
-    /// Answers a command a `socket` or `process` peer sent on its own connection (SPEC §8:
+    /// Answers a command a `socket` or `process` peer sent on its own connection (docs/ui-control.md:
     /// `{"command":"present","screen":"confirm"}`); nil until the daemon sets it.
     var answerCommand: ((JSONValue) -> JSONValue)?
     /// Name typing keys in the log for this run (`--show-keycodes`).
