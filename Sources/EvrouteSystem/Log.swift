@@ -473,6 +473,92 @@ public struct LogLine {
     }
 }
 
+extension LogLine {
+    /// Appends bytes a peer sent (a socket client's line, a helper's output, a request, a
+    /// device's name), so that they cannot forge or hide log lines on a terminal: printable
+    /// UTF-8 is copied as it is; a backslash is written `\\`, NUL `\0`, tab, newline and
+    /// carriage return `\t` `\n` `\r`, every other control character (C0, DEL, and the C1
+    /// controls U+0080–U+009F, CSI among them) and every byte that is not part of valid UTF-8 as
+    /// `\xNN`. The log's one escaper for peer text (``Log/escaped(_:)-(String)`` makes a `String`
+    /// of it); runs that need no escape are copied in one piece.
+    public mutating func append(peer bytes: UnsafeBufferPointer<UInt8>) {
+        var i = 0, runStart = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            let kept: Int   // bytes of one character copied as it is; 0: escape `c`
+            if c >= 0x20 && c < 0x7F { kept = c == UInt8(ascii: "\\") ? 0 : 1 }
+            else if c < 0x80 { kept = 0 }
+            else { kept = LogLine.printableUTF8Length(bytes, at: i) }
+            if kept > 0 { i += kept; continue }
+            buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            let p = buffer.reserve(4)
+            p[0] = UInt8(ascii: "\\")
+            switch c {
+            case UInt8(ascii: "\\"): p[1] = c; buffer.advance(2)
+            case 0: p[1] = UInt8(ascii: "0"); buffer.advance(2)
+            case 0x09: p[1] = UInt8(ascii: "t"); buffer.advance(2)
+            case 0x0A: p[1] = UInt8(ascii: "n"); buffer.advance(2)
+            case 0x0D: p[1] = UInt8(ascii: "r"); buffer.advance(2)
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                p[1] = UInt8(ascii: "x")
+                p[2] = hex.utf8Start[Int(c >> 4)]
+                p[3] = hex.utf8Start[Int(c & 0x0F)]
+                buffer.advance(4)
+            }
+            i += 1
+            runStart = i
+        }
+        buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// Appends text from a peer (a name it chose) as ``append(peer:)-(UnsafeBufferPointer<UInt8>)`` does.
+    public mutating func append(peer text: String) {
+        var text = text
+        text.withUTF8 { append(peer: $0) }
+    }
+
+    /// The length of the well-formed UTF-8 sequence (Unicode's table 3-7: no overlong form, no
+    /// surrogate, nothing above U+10FFFF) that begins at `i` with a byte ≥ 0x80, when it is not
+    /// a C1 control; else 0.
+    static func printableUTF8Length(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let lead = bytes[i]
+        let length: Int, second: ClosedRange<UInt8>
+        switch lead {
+        case 0xC2...0xDF: length = 2; second = 0x80...0xBF
+        case 0xE0: length = 3; second = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3; second = 0x80...0xBF
+        case 0xED: length = 3; second = 0x80...0x9F
+        case 0xF0: length = 4; second = 0x90...0xBF
+        case 0xF1...0xF3: length = 4; second = 0x80...0xBF
+        case 0xF4: length = 4; second = 0x80...0x8F
+        default: return 0
+        }
+        guard i + length <= bytes.count, second.contains(bytes[i + 1]) else { return 0 }
+        for k in 2..<length where !(0x80...0xBF).contains(bytes[i + k]) { return 0 }
+        if lead == 0xC2 && bytes[i + 1] < 0xA0 { return 0 }   // U+0080–U+009F: C1 controls
+        return length
+    }
+}
+
+extension Log {
+    /// `bytes` from a peer, escaped for a log message (``LogLine/append(peer:)``).
+    public static func escaped(_ bytes: some Collection<UInt8>) -> String {
+        var line = LogLine()
+        if bytes.withContiguousStorageIfAvailable({ line.append(peer: $0) }) == nil {
+            Array(bytes).withUnsafeBufferPointer { line.append(peer: $0) }
+        }
+        return String(decoding: line.bytes, as: UTF8.self)
+    }
+
+    /// Text from a peer (a name it chose, a decoded line), escaped for a log message.
+    public static func escaped(_ text: String) -> String {
+        var line = LogLine()
+        line.append(peer: text)
+        return String(decoding: line.bytes, as: UTF8.self)
+    }
+}
+
 extension String {
     /// One journal entry per message: embedded newlines become ` ⏎ `.
     public func replacingNewlines() -> String {

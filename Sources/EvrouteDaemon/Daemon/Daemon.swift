@@ -145,10 +145,10 @@ public final class Daemon {
 
         session = RoutingSession(layout: layout, clock: ManualClock())
         session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
-            log.info("device ignored: \"\(description.name)\" (\(kind.rawValue)): \(reason)")
+            log.info("device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
         }
         session.onDeviceWarning = { [log] info, warning, _ in
-            log.warning("input: device \"\(info.name)\" (rule \(info.ruleName)): \(warning)")
+            log.warning("input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
         }
         session.onWarning = { [log] message, _ in log.warning(message) }
         do {

@@ -19,7 +19,7 @@ struct PluginAnswer: Equatable {
 extension PendingAnswers {
     /// Takes one answer line from a helper or client: blank lines are ignored, a line that is
     /// not an answer is counted (`garbage_lines`) and reported through `garbage` (its first 120
-    /// bytes), an answer to no pending event is counted late (`late_answers`). A valid answer
+    /// bytes, escaped: ``Log/escaped(_:)-(some Collection<UInt8>)``), an answer to no pending event is counted late (`late_answers`). A valid answer
     /// settles its event: counted handled, or declined — then the event walks on. Returns
     /// whether an event was settled.
     @discardableResult
@@ -28,7 +28,7 @@ extension PendingAnswers {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
         guard let a = PluginAnswer.parse(line) else {
             statistics[counter: .garbageLines] += 1
-            garbage(String(decoding: line.prefix(120), as: UTF8.self))
+            garbage(Log.escaped(line.prefix(120)))
             return false
         }
         guard accepting, let entry = resolve(a.id) else {
