@@ -98,6 +98,10 @@ public final class Daemon {
     /// 0 after a clean stop, 1 when startup failed.
     public func run() -> Int32 {
         Daemon.blockSignals()
+        // The log never waits for its reader (journald stuck, a paused terminal, `| less`):
+        // routing, the control socket and SIGTERM go on; lines beyond its backlog are dropped
+        // and counted (docs/daemon.md).
+        log.writeWithoutWaiting()
         do {
             try start()
         } catch {
@@ -109,6 +113,7 @@ public final class Daemon {
         // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
         // and errors go out at once. After each wakeup the gesture timer follows what it routed.
         log.buffered = true
+        log.watchWritability(in: loop)
         loop.afterWakeup = { [gestureTimer] in gestureTimer?.rearm() }
         // Buffered lines go out 250 ms after the first one began to wait (or when the buffer
         // fills): one write(2) for ~20 frames of a moving finger instead of one per wakeup, and
@@ -120,6 +125,7 @@ public final class Daemon {
         loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(250), pending: { [log] in log.hasPending }, flush: { [log] in log.flush() },
                                              inputTime: live == nil ? nil : { [session] in session!.now })
         loop.run()
+        log.watchWritability(in: nil)
         log.buffered = false
         log.flush()
         return exitStatus
@@ -139,10 +145,10 @@ public final class Daemon {
 
         session = RoutingSession(layout: layout, clock: ManualClock())
         session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
-            log.info("device ignored: \"\(description.name)\" (\(kind.rawValue)): \(reason)")
+            log.info("device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
         }
         session.onDeviceWarning = { [log] info, warning, _ in
-            log.warning("input: device \"\(info.name)\" (rule \(info.ruleName)): \(warning)")
+            log.warning("input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
         }
         session.onWarning = { [log] message, _ in log.warning(message) }
         do {

@@ -172,7 +172,7 @@ final class ExecPlugin: Plugin {
                 log.notice("exec \(label) [\(pid)]: output beyond \(limit) bytes dropped")
                 return
             }
-            log.info("exec \(label) [\(pid)]: \(String(decoding: line, as: UTF8.self))")
+            log.info("exec \(label) [\(pid)]: \(Log.escaped(line))")
         }
         let loop = context.loop
         do {

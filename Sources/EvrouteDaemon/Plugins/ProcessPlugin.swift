@@ -284,7 +284,7 @@ final class ProcessPlugin: Plugin {
     }
 
     private func logStderr(_ line: ArraySlice<UInt8>, pid: pid_t) {
-        context.log.limited(.info, &stderrLogs, "process \(spec.name) [\(pid)]: \(String(decoding: line, as: UTF8.self))")
+        context.log.limited(.info, &stderrLogs, "process \(spec.name) [\(pid)]: \(Log.escaped(line))")
     }
 
     private func answer(_ line: ArraySlice<UInt8>, pid: pid_t) {
