@@ -211,8 +211,9 @@ public final class LineConnection {
     public let number: Int
     /// A complete line from the peer (without its newline).
     public var onLine: (ArraySlice<UInt8>) -> Void = { _ in }
-    /// A line longer than the limit arrived; its first part went to ``onLine``.
-    public var onOverlong: () -> Void = {}
+    /// A line longer than the limit arrived: its first `maximumLineLength` bytes (the line is
+    /// refused whole: none of it goes to ``onLine``; the rest, up to its newline, is discarded).
+    public var onOverlong: (ArraySlice<UInt8>) -> Void = { _ in }
     /// The connection closed (the peer left, an error, or ``close()``); called once.
     public var onClose: () -> Void = {}
     /// The peer completed no line within the idle timeout; the connection closes right after.
@@ -234,7 +235,7 @@ public final class LineConnection {
     /// What arrived after the line that held the connection, delivered on ``resume()``.
     private enum HeldInput {
         case line([UInt8])
-        case overlong
+        case overlong([UInt8])
     }
     private var heldInput: [HeldInput] = []
     /// The peer's end of input was read while held: close once the answer is out.
@@ -258,8 +259,9 @@ public final class LineConnection {
             if timed { lastLine = MonotonicClock.now() }
             onLine(line)
         }
-        reader.onOverlong = { [unowned self] in
-            if isHeld { heldInput.append(.overlong) } else { onOverlong() }
+        reader.onOverlong = { [unowned self] prefix in
+            if closeAfterFlush { return }
+            if isHeld { heldInput.append(.overlong(Array(prefix))) } else { onOverlong(prefix) }
         }
         if let idleTimeout {
             lastLine = MonotonicClock.now()
@@ -291,7 +293,7 @@ public final class LineConnection {
         while !isHeld, !isClosed, !closeAfterFlush, !heldInput.isEmpty {
             switch heldInput.removeFirst() {
             case .line(let line): onLine(line[...])
-            case .overlong: onOverlong()
+            case .overlong(let prefix): onOverlong(prefix[...])
             }
         }
         guard !isHeld, !isClosed, !closeAfterFlush else { return }

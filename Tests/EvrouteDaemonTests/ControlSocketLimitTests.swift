@@ -207,6 +207,29 @@ struct ControlSocketLimitTests {
         #expect(rig.loop.wakeups - wakeupsBefore < 50, "\(rig.loop.wakeups - wakeupsBefore) wakeups")
     }
 
+    @Test func anOverlongRequestIsRefusedWholeWithItsTagAndNeverExecuted() throws {
+        // The first 64 KiB of this line are a valid request on their own (spaces after it): it
+        // must not run. The answer carries the tag, read from the line's first part.
+        let rig = try Rig(maximumClients: 4, idleTimeout: .seconds(30))
+        let client = try rig.connectClient()
+        defer { close(client) }
+        let line = #"{"command":"status","tag":"t1"}"# + String(repeating: " ", count: ControlServer.maximumRequest + 100) + "x\n"
+        var sent = 0
+        rig.run(upTo: 5) {
+            while sent < line.utf8.count {
+                let n = line.utf8.withContiguousStorageIfAvailable { p in
+                    Glibc.send(client, p.baseAddress! + sent, p.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                } ?? -1
+                if n <= 0 { break }
+                sent += n
+            }
+            return rig.server.clientCount == 0
+        }
+        #expect(Self.readAll(client) == #"{"ok":false,"error":"request line too long (the most is 65536 bytes)","tag":"t1"}"# + "\n")
+        #expect(rig.requests.isEmpty, "nothing of the line was executed: \(rig.requests)")
+        #expect(Self.isClosedByPeer(client))
+    }
+
     @Test func aClientThatDoesNotReadItsAnswersIsDroppedAtTheBound() throws {
         // 2 KB answers to 4000 pipelined requests: 8 MB if buffered; the bound is 1 MiB.
         let big = String(repeating: "x", count: 2000)

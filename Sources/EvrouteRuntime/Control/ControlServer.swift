@@ -78,8 +78,19 @@ public final class ControlServer {
     /// Most clients connected at once; one more is answered ``busyAnswer`` and disconnected
     /// at once (it does not wait, and cannot starve the others).
     public static let maximumClients = 64
-    /// Longest accepted request line.
+    /// Longest accepted request line: on the control socket and on a `socket` or `process`
+    /// plugin's connection alike (a `regions` request of about 1,250 regions fits).
     public static let maximumRequest = 64 * 1024
+
+    /// The answer to a request line longer than ``maximumRequest`` (`prefix`: its first part; the
+    /// line is never executed): `{"ok":false,"error":"request line too long …"}`, with the
+    /// request's `"tag"` when the prefix holds it whole (a tag written before the long members).
+    public static func lineTooLongAnswer(prefix: ArraySlice<UInt8>) -> JSONValue {
+        var members: [(String, JSONValue)] = [("ok", .bool(false)),
+                                              ("error", .string("request line too long (the most is \(maximumRequest) bytes)"))]
+        if let tag = JSONValue.member("tag", ofCutObject: prefix) { members.append(("tag", tag)) }
+        return .object(members)
+    }
     /// Most answer bytes queued for one client that does not read them; past it the client is
     /// disconnected (with a log line).
     public static let maximumQueuedAnswers = 1 << 20
@@ -181,8 +192,8 @@ public final class ControlServer {
         connection.onIdle = { [unowned self, unowned connection] in
             log.info("control socket: closed client \(connection.number): no request for \(connection.idleTimeout.map { "\($0.seconds)" } ?? "?") s")
         }
-        connection.onOverlong = { [unowned self, unowned connection] in
-            respond(connection, .object([("ok", .bool(false)), ("error", .string("request line too long"))]))
+        connection.onOverlong = { [unowned self, unowned connection] prefix in
+            respond(connection, ControlServer.lineTooLongAnswer(prefix: prefix))
             connection.closeWhenFlushed()
         }
     }
