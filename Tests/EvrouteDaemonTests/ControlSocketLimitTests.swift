@@ -153,6 +153,26 @@ struct ControlSocketLimitTests {
         #expect(rig.log.contains("refused"))
     }
 
+    @Test func everyControlCommandReportsARefusalOnStandardErrorWithStatus1() throws {
+        // A daemon that refuses everything: the real binary's status (text and json), reload and
+        // ctl commands all print nothing on stdout, the refusal on stderr, and exit 1.
+        let rig = try Rig(maximumClients: 8, idleTimeout: .seconds(30),
+                          answer: .object([("ok", .bool(false)), ("error", .string("not now")), ("errors", .array([.string("f.yaml:1:2: error: e")]))]))
+        let binary = try #require(harnessBinary(), "the evroute binary is not next to the test bundle")
+        for command in [["status"], ["status", "--format", "json"], ["reload"], ["ctl", "state"], ["ctl", "state", "--format", "json"],
+                        ["ctl", "present", "x"]] {
+            let logPath = temporaryPath("cli.err")
+            defer { unlink(logPath); unlink(logPath + ".out") }
+            let cli = try DaemonProcess(binary, arguments: command + ["--control-socket", rig.path], logPath: logPath)
+            defer { cli.kill9() }
+            rig.run(upTo: 10) { cli.waitForExit(seconds: 0.001) != nil }
+            let what = command[0] == "ctl" ? "evroute ctl \(command[1])" : "evroute \(command[0])"
+            #expect(cli.waitForExit(seconds: 0.001) == 1, "\(command)")
+            #expect(harnessRead(logPath + ".out") == "", "\(command): stdout \(harnessRead(logPath + ".out") ?? "")")
+            #expect(cli.log == "f.yaml:1:2: error: e\n\(what): not now\n", "\(command): stderr \(cli.log)")
+        }
+    }
+
     @Test func anAnswerSentLaterHoldsItsConnectionsNextRequestsAndTheIdleTimeoutLetsItWait() throws {
         // A slow request (answered later, as the daemon answers a reload when its compile ends)
         // pipelined with a status, and the client's end of input right after them (as
