@@ -132,6 +132,57 @@ struct ControlSocketLimitTests {
         #expect(rig.server.clientCount == 2)
     }
 
+    @Test func oneProcessKeepingEveryConnectionBusyCannotLockOutStatus() throws {
+        // Issue 31 D4: this test process opens as many connections as the socket has places and
+        // keeps each busy (a request every 100 ms, well inside the idle timeout). It runs as root,
+        // like `evroute status` below, so no room kept for root could let the status in: the
+        // per-process cap is what leaves places free.
+        let rig = try Rig(maximumClients: ControlServer.maximumClients, idleTimeout: .milliseconds(1000))
+        var hogs: [Int32] = []
+        defer { for fd in hogs { close(fd) } }
+        for _ in 0..<ControlServer.maximumClients { hogs.append(try rig.connectClient()) }
+        var lastSent = MonotonicClock.now()
+        func keepBusy() {
+            guard MonotonicClock.now() - lastSent > .milliseconds(100) else { return }
+            lastSent = MonotonicClock.now()
+            var sink = [UInt8](repeating: 0, count: 4096)
+            for fd in hogs {
+                Self.send(fd, "{\"command\":\"status\"}\n")
+                while recv(fd, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
+            }
+        }
+        rig.run(upTo: 3) { keepBusy(); return rig.log.contains("refused") && rig.server.clientCount <= ControlServer.maximumClientsPerProcess }
+        #expect(rig.server.clientCount == ControlServer.maximumClientsPerProcess, "\(rig.server.clientCount) held")
+        #expect(rig.log.contains("too many control connections from process \(getpid()) (8 open, the most for one process)"), "\(rig.log)")
+
+        let binary = try #require(harnessBinary(), "the evroute binary is not next to the test bundle")
+        let logPath = temporaryPath("status.err")
+        let cli = try DaemonProcess(binary, arguments: ["status", "--format", "json", "--control-socket", rig.path], logPath: logPath)
+        defer { cli.kill9(); unlink(logPath); unlink(logPath + ".out") }
+        rig.run(upTo: 15) { keepBusy(); return cli.waitForExit(seconds: 0.001) != nil }
+        #expect(cli.waitForExit(seconds: 0.001) == 0, "stderr: \(cli.log)")
+        #expect(harnessRead(logPath + ".out") == "{\"ok\":true}\n")
+        #expect(rig.server.clientCount >= ControlServer.maximumClientsPerProcess - 1, "the busy ones stayed: \(rig.server.clientCount)")
+    }
+
+    @Test func thePlacesOfOneUserAndTheRoomKeptForRootAndOperators() {
+        func refusal(uid: uid_t = 1000, privileged: Bool = true, open: Int = 10, ofProcess: Int = 0, ofUser: Int = 0) -> String? {
+            ControlServer.placeRefusal(pid: 42, uid: uid, privileged: privileged, open: open, ofProcess: ofProcess, ofUser: ofUser,
+                                       maximumClients: 64)
+        }
+        #expect(refusal() == nil)
+        #expect(refusal(ofProcess: 7) == nil)
+        #expect(refusal(ofProcess: 8) == "too many control connections from process 42 (8 open, the most for one process)")
+        #expect(refusal(uid: 0, ofProcess: 8) != nil, "root's processes too")
+        #expect(refusal(ofUser: 31) == nil)
+        #expect(refusal(ofUser: 32) == "too many control connections from user 1000 (32 open, the most for one user)")
+        #expect(refusal(uid: 0, ofUser: 60) == nil, "root has no per-user cap")
+        // The daemon's own user (its plugin helpers): not the last 8 places.
+        #expect(refusal(privileged: false, open: 56) == nil)
+        #expect(refusal(privileged: false, open: 57) == "too many control clients (56 connected; the last 8 places are kept for root and the socket's group)")
+        #expect(refusal(privileged: true, open: 64) == nil)
+    }
+
     @Test func theClientTriesABusyDaemonAgainUntilAPlaceFrees() throws {
         // One place, held by an idle client for 0.5 s: `evroute reload` (ControlClient) is told
         // "busy", tries again, and is served once the idle client is closed.
