@@ -165,6 +165,63 @@ struct ControlSocketLimitTests {
         #expect(rig.server.clientCount >= ControlServer.maximumClientsPerProcess - 1, "the busy ones stayed: \(rig.server.clientCount)")
     }
 
+    @Test func atTheDescriptorLimitTheDaemonDoesNotSpinAndAnswersOnceDescriptorsAreFree() throws {
+        // Issue 31 D3: a daemon limited to 40 descriptors (soft and hard, so raising its soft
+        // limit gains nothing), and more control clients than it can hold. It must not spin on
+        // its readable listener: few loop wake-ups and little CPU while the limit lasts; once the
+        // clients leave, `status` is answered again.
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", RuntimeControlProcessTests.config(socket: rig.uiSocket))
+        let daemon = try DaemonProcess("/bin/sh", arguments: ["-c", "ulimit -n 40 && exec \"$0\" \"$@\"", rig.binary,
+                                                              "--config", rig.configPath, "--control-socket", rig.control,
+                                                              "--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"],
+                                       environment: ["NOTIFY_SOCKET": rig.notify.path], logPath: rig.scratch.file("daemon.log"))
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log: \(daemon.log)")
+        let before = try #require(harnessControl("status", rig.control)?["loop"]?["wakeups"]?.intValue)
+
+        // The `ui` socket plugin's clients (up to its max-clients, 64) use up the descriptors; then
+        // control clients come (a few: one process holds at most 8 control places anyway).
+        var clients: [Int32] = []
+        defer { for fd in clients { close(fd) } }
+        func connectClients(_ count: Int, to path: String) {
+            for _ in 0..<count {
+                let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                guard UnixSocketAddress(path)!.withSockaddr({ connect(fd, $0, $1) }) == 0 else { close(fd); return }
+                clients.append(fd)
+            }
+        }
+        connectClients(50, to: rig.uiSocket)
+        connectClients(4, to: rig.control)
+        #expect(clients.count == 54, "the listen backlog takes what the daemon cannot accept")
+        let deadline = harnessNow() + 10
+        while !daemon.log.contains("control socket: refused") && harnessNow() < deadline { usleep(20_000) }
+        #expect(daemon.log.contains("socket ui: out of file descriptors (Too many open files)"), "\(daemon.log)")
+        #expect(daemon.log.contains("control socket: refused 1 client(s): out of file descriptors (Too many open files)"), "\(daemon.log)")
+
+        // Two seconds at the limit: CPU time (utime + stime, /proc/PID/stat) stays far below
+        // what spinning takes (a whole core: ~2 s).
+        func cpuSeconds() -> Double {
+            let stat = harnessRead("/proc/\(daemon.pid)/stat") ?? ""
+            let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+            return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        let cpuBefore = cpuSeconds()
+        usleep(2_000_000)
+        let cpu = cpuSeconds() - cpuBefore
+        #expect(cpu < 0.3, "\(cpu) s of CPU in 2 s at the descriptor limit")
+
+        for fd in clients { close(fd) }
+        clients.removeAll()
+        let status = harnessControl("status", rig.control)
+        #expect(status?["ok"]?.boolValue == true, "answered again once descriptors are free; log: \(daemon.log)")
+        let wakeups = (status?["loop"]?["wakeups"]?.intValue ?? Int.max) - before
+        #expect(wakeups < 2000, "\(wakeups) loop wake-ups: the listener was not watched while the limit lasted")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
+
     @Test func thePlacesOfOneUserAndTheRoomKeptForRootAndOperators() {
         func refusal(uid: uid_t = 1000, privileged: Bool = true, open: Int = 10, ofProcess: Int = 0, ofUser: Int = 0) -> String? {
             ControlServer.placeRefusal(pid: 42, uid: uid, privileged: privileged, open: open, ofProcess: ofProcess, ofUser: ofUser,

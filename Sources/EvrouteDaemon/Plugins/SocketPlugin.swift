@@ -49,6 +49,12 @@ final class SocketPlugin: Plugin {
                 statistics[counter: .clientsRefused] += 1
                 context.log.limited(.warning, &clientLogs, "socket \(spec.name): \(config.maxClients) clients connected; refused one")
             }
+            listener.onDescriptorLimit = { [weak self] error, pause in
+                guard let self else { return }
+                statistics[counter: .clientsRefused] += 1
+                context.log.limited(.warning, &clientLogs,
+                                    "socket \(spec.name): out of file descriptors (\(String(cString: strerror(error)))); not accepting clients for \(pause.seconds) s or until one leaves")
+            }
             self.listener = listener
             context.log.info("socket \(spec.name): listening on \(config.path)")
         } catch {

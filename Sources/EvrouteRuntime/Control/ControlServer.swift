@@ -185,7 +185,16 @@ public final class ControlServer {
         }
         listener?.onConnection = { [unowned self] connection in accepted(connection) }
         listener?.idleTimeout = idleTimeout
-        listener?.refusal = Array((ControlServer.busyAnswer(maximumClients: maximumClients).serialized + "\n").utf8)
+        listener?.refusal = { why in
+            let answer = switch why {
+            case .full: ControlServer.busyAnswer(maximumClients: maximumClients)
+            case .outOfDescriptors: ControlServer.busyAnswer("the daemon is out of file descriptors")
+            }
+            return Array((answer.serialized + "\n").utf8)
+        }
+        listener?.onDescriptorLimit = { [unowned self] error, pause in
+            refused("out of file descriptors (\(String(cString: strerror(error)))): not accepting for \(pause.seconds) s or until a client leaves")
+        }
         listener?.onRefused = { [unowned self] in refused("\(maximumClients) connected, the most served at once") }
     }
 
