@@ -136,7 +136,10 @@ enum EvrouteCLI {
         ],
         arguments: [CommandArgument("file", help: "The layout to check (the same as --config).", optional: true, completion: .file)],
         run: { p in
-            let check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"))
+            var check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"))
+            if let layout = check.result?.layout, let warning = DescriptorBudget.warning(for: layout, file: check.file) {
+                check.warnings.append(warning)
+            }
             if p.value("format") == "json" {
                 writeOut(checkJSON(check).serialized + "\n")
                 if !check.ok { throw CommandLineExit.failure() }

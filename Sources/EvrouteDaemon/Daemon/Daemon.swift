@@ -139,6 +139,10 @@ public final class Daemon {
     // MARK: Startup
 
     func start() throws {
+        // Each control or plugin client is a descriptor: the soft limit (often 1024) goes up to
+        // the hard one (docs/daemon.md, "Control socket").
+        let descriptors = DescriptorLimit.raiseSoftToHard()
+        log.debug("descriptor limit (RLIMIT_NOFILE): \(descriptors.before == descriptors.after ? "\(descriptors.after), as it was" : "raised from \(descriptors.before) to \(descriptors.after)")")
         let layout = try takeConfig(Daemon.readConfig(path: options.configPath)).get()
         loop = try EventLoop()
         try loop.handleSignals(Daemon.handledSignals) { [unowned self] signal in self.signalled(signal) }
@@ -212,7 +216,8 @@ public final class Daemon {
             let (spec, layout) = try ConfigLoader.loadLayout(path: path)
             let source = spec.source ?? path ?? ConfigLoader.builtInName
             // What `evroute check` warns about, for the journal at start and at each reload.
-            let warnings = ConfigLoader.warnings(of: layout, file: source).map { w in
+            let descriptors = DescriptorBudget.warning(for: layout, file: source).map { [$0] } ?? []
+            let warnings = (ConfigLoader.warnings(of: layout, file: source) + descriptors).map { w in
                 w.line > 0 ? "\(w.file):\(w.line):\(w.column): \(w.message)" : "\(w.file): \(w.message)"
             }
             return .loaded(layout, source: source, warnings: warnings)

@@ -174,6 +174,7 @@ final class ExecPlugin: Plugin {
             }
             log.info("exec \(label) [\(pid)]: \(Log.escaped(line))")
         }
+        reader.onOverlong = reader.onLine   // logged cut at the limit
         let loop = context.loop
         do {
             try loop.watch(fd) { _ in

@@ -1,5 +1,6 @@
 import EvrouteCore
 import EvrouteJSON
+import EvrouteRuntime
 import EvrouteSystem
 
 /// One event offered to a plugin: the event, the handler and responder that take it, a
@@ -67,6 +68,12 @@ final class PluginContext {
             answer = .object(members)
         }
         return Array((answer.serialized + "\n").utf8)
+    }
+
+    /// The answer line to a line longer than ``ControlServer/maximumRequest`` (never executed):
+    /// the control socket's error, with the request's `"tag"` when its first part holds it.
+    func reply(toOverlong prefix: ArraySlice<UInt8>) -> [UInt8] {
+        Array((ControlServer.lineTooLongAnswer(prefix: prefix).serialized + "\n").utf8)
     }
 
     /// A cheap first look: does the line contain `"command"` at all (event answers do not)?
