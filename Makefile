@@ -64,10 +64,10 @@ demo: build
 	$(EVROUTE) hit --config $(DEMO_CONFIG) 640 400 --format json
 	@echo; echo "== evroute --dry-run on the demo recordings (scripts/make-demo-recordings.py made them)"
 	$(EVROUTE) --config $(DEMO_CONFIG) --dry-run $(DEMO_RECORDINGS)
-	@echo; echo "== the same as JSON (first 12 lines of the SPEC §4 contract)"
+	@echo; echo "== the same as JSON (first 12 lines of the docs/events.md contract)"
 	$(EVROUTE) --config $(DEMO_CONFIG) --dry-run $(DEMO_RECORDINGS) --format json | head -n 12
 
-# Unit, config, input, replay and CLI tests (replay tests read ../shared/recordings when present).
+# Unit, config, input, replay and CLI tests (replay tests read the real recordings in Tests/Fixtures/recordings).
 test-unit: test-deps
 	$(SWIFT) build --scratch-path $(BUILD)
 	$(SWIFT) test --scratch-path $(BUILD)
@@ -194,7 +194,7 @@ fuzz: deps
 		fi; \
 	done
 
-# Benchmarks (SPEC §7): a separate package in Benchmarks/ (package-benchmark, malloc counters on).
+# Benchmarks (the targets of docs/performance.md): a separate package in Benchmarks/ (package-benchmark, malloc counters on).
 # Prints every figure; see docs/performance.md. A few seconds per benchmark, plus the first build.
 bench: deps
 	@missing=""; for p in libjemalloc-dev valgrind; do \

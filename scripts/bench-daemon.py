@@ -77,9 +77,9 @@ def main():
     switches = int(after["voluntary_ctxt_switches"]) - int(before["voluntary_ctxt_switches"])
     print(f"daemon start-up to READY=1 (median of 5): {statistics.median(startups) * 1000:.1f} ms"
           f"  (min {min(startups) * 1000:.1f}, max {max(startups) * 1000:.1f}; target ≤ 10 ms)")
-    print(f"daemon idle RSS: {after['VmRSS']}  (target ≤ 8 MB; SPEC ≤ 15 MB)")
+    print(f"daemon idle RSS: {after['VmRSS']}  (target ≤ 8 MB; first bound ≤ 15 MB)")
     print(f"daemon idle CPU over {idle_seconds:.0f} s: {(ticks1 - ticks0) / hz * 1000:.0f} ms, "
-          f"{switches} voluntary context switches  (SPEC: 0 %)")
+          f"{switches} voluntary context switches  (target: 0 %)")
     print(f"daemon exit status after SIGTERM: {code}")
 
 if __name__ == "__main__":

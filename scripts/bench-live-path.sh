@@ -6,13 +6,13 @@
 # the recording instead of a device (no kernel here); everything after the read is the live path.
 # Prints the totals inside RoutingSession.handle(_:from:) (per event and per frame), its main
 # parts, and how many code pages the functions it runs lie on.
-# Needs valgrind (make bench installs it) and ../shared/recordings beside the repository.
+# Needs valgrind (make bench installs it); the recording is in Tests/Fixtures/recordings.
 set -eu
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-REC="$ROOT/../shared/recordings/touchscreens/Wacom DTH2242 Finger.events"
+REC="$ROOT/Tests/Fixtures/recordings/touchscreens/Wacom DTH2242 Finger.events"
 CFG="$ROOT/vm/guest/config/regions.yaml"
-if [ ! -f "$REC" ]; then echo "live path: skipped (no $REC)"; exit 0; fi
+[ -f "$REC" ] || { echo "live path: $REC is missing" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "live path: skipped (no valgrind)"; exit 0; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

@@ -9,7 +9,7 @@ reload a client sends `{"command":"status"}` every few milliseconds on a connect
 and times each round trip: the longest is the longest the loop went without answering (routing
 runs on that same loop). The reload's own time is from its request to its answer. Then one
 run-time region change (`hide` of a region) on the large layout, which recompiles the layout on
-the loop (SPEC §8), is timed the same way. Standard library only.
+the loop (docs/ui-control.md), is timed the same way. Standard library only.
 
 usage: bench-reload.py EVROUTE [REGIONS] [RELOADS]
 """

@@ -5,7 +5,7 @@
 #
 # Builds BASE_REV (default 3d81586, the code before the pipeline work) in a scratch clone under
 # .build-differential/ and the working tree's evroute (debug), then for every recording
-# (*.events under RECORDINGS_DIR, default Tests/Fixtures/recordings, else ../shared/recordings)
+# (*.events under RECORDINGS_DIR, default Tests/Fixtures/recordings)
 # and every layout (BASE_REV's config/demo.yaml and config/kiosk.yaml, and kiosk.yaml with its touch rule
 # widened to every touchscreen — kiosk.yaml's own rule takes only its ILITEK panel, so without
 # the widened copy no shared touch recording would reach its routing) compares, byte for byte:
@@ -26,7 +26,7 @@ root=$PWD
 base=${1:-3d81586}
 recordings=${2:-}
 if [ -z "$recordings" ]; then
-    if [ -d Tests/Fixtures/recordings ]; then recordings=Tests/Fixtures/recordings; else recordings=../shared/recordings; fi
+    recordings=Tests/Fixtures/recordings
 fi
 [ -d "$recordings" ] || { echo "differential: no recordings at $recordings" >&2; exit 2; }
 recordings=$(cd "$recordings" && pwd)

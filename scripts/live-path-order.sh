@@ -18,7 +18,7 @@
 set -eu
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-REC="$ROOT/../shared/recordings/touchscreens/Wacom DTH2242 Finger.events"
+REC="$ROOT/Tests/Fixtures/recordings/touchscreens/Wacom DTH2242 Finger.events"
 CFG="$ROOT/vm/guest/config/regions.yaml"
 command -v valgrind >/dev/null || { echo "live-path-order: needs valgrind" >&2; exit 1; }
 [ -f "$REC" ] || { echo "live-path-order: needs $REC" >&2; exit 1; }

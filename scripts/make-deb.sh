@@ -43,15 +43,42 @@ doc=$root/usr/share/doc/evroute
 # Examples are documentation: not executable (lintian: executable files in /usr/share/doc).
 chmod 0644 "$doc"/examples/*
 
+# The copyright file (DEP-5): the MIT licence of LICENSE at the repository's root. The test
+# recordings (Tests/Fixtures/recordings/, not in the package) keep their own MIT licence, from
+# the evemu-devices database; their stanza says so.
 cat > "$doc/copyright" <<'EOF'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: evroute
-Comment: evroute has not chosen a license yet; until it does, its authors keep all rights.
 
 Files: *
 Copyright: 2026 the evroute authors
-License: other
- No license has been granted yet. Ask the evroute authors before redistributing.
+License: MIT
+
+Files: Tests/Fixtures/recordings/*
+Copyright: 2012-2013 Red Hat, Inc.
+License: MIT
+Comment: evemu recordings of real touchscreens and keyboards from the public evemu-devices
+ database, used by the tests only (not installed by this package); their own licence is
+ Tests/Fixtures/recordings/LICENSE in the source.
+
+License: MIT
+ Permission is hereby granted, free of charge, to any person obtaining a copy
+ of this software and associated documentation files (the "Software"), to deal
+ in the Software without restriction, including without limitation the rights
+ to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+ copies of the Software, and to permit persons to whom the Software is
+ furnished to do so, subject to the following conditions:
+ .
+ The above copyright notice and this permission notice shall be included in all
+ copies or substantial portions of the Software.
+ .
+ THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+ AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+ OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+ SOFTWARE.
 EOF
 
 date=$(date -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")

@@ -4,8 +4,8 @@
 #
 #   vm/ab.sh [--reps N] [--profile "NAME..."] PHASE...
 #
-# PHASE: one quoted argument per phase, "NAME=SPEC ...", readers in the order they start (the
-# order the kernel wakes them in); SPEC:
+# PHASE: one quoted argument per phase, "NAME=READER ...", readers in the order they start (the
+# order the kernel wakes them in); READER:
 #   PATH           an evroute binary (copied in once per path), with vm/guest/config/regions.yaml
 #   PATH@CONFIG    the same with another layout (a file on the host)
 #   evemu-record   the peer evemu-record
@@ -38,7 +38,7 @@ for phase in "$@"; do
 	: >"$AB/phase.$n"
 	for reader in $phase; do
 		name=${reader%%=*} spec=${reader#*=}
-		[ "$name" != "$reader" ] || { echo "vm/ab.sh: '$reader' is not NAME=SPEC" >&2; exit 2; }
+		[ "$name" != "$reader" ] || { echo "vm/ab.sh: '$reader' is not NAME=READER" >&2; exit 2; }
 		case $spec in
 		evemu-record|floor) echo "$name $spec" >>"$AB/phase.$n"; continue ;;
 		esac

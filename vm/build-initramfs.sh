@@ -15,9 +15,9 @@
 # $EVROUTE_VM_AB (a directory vm/ab.sh prepares: /vm/ab in the image),
 # the evroute binary (--evroute or $EVROUTE_BIN; left out when missing), and
 # recordings: every "# rec: SUBDIR/FILE" line in a scenario script plus any
-# --rec FILE, looked up in $EVROUTE_RECORDINGS (default: ../shared/recordings
-# next to the repo, else /work/shared/recordings). They are copied into the
-# image under /rec/SUBDIR/FILE — into the image only, never into the repo.
+# --rec FILE, looked up in $EVROUTE_RECORDINGS (default: the repository's
+# Tests/Fixtures/recordings). They are copied into the image under
+# /rec/SUBDIR/FILE.
 set -eu
 
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -46,12 +46,9 @@ done
 # absolute, before we cd into the staging dir
 case $EVROUTE in ""|/*) ;; *) EVROUTE=$(pwd)/$EVROUTE ;; esac
 
-if [ -z "${EVROUTE_RECORDINGS:-}" ]; then
-	for d in "$REPO/../shared/recordings" /work/shared/recordings; do
-		[ -d "$d" ] && { EVROUTE_RECORDINGS=$d; break; }
-	done
-fi
-[ -z "${EVROUTE_RECORDINGS:-}" ] || EVROUTE_RECORDINGS=$(cd "$EVROUTE_RECORDINGS" && pwd)
+EVROUTE_RECORDINGS=${EVROUTE_RECORDINGS:-$REPO/Tests/Fixtures/recordings}
+[ -d "$EVROUTE_RECORDINGS" ] || die "no recordings at $EVROUTE_RECORDINGS"
+EVROUTE_RECORDINGS=$(cd "$EVROUTE_RECORDINGS" && pwd)
 
 [ -f "$CACHE/kernel-version" ] || die "run vm/fetch.sh first"
 KVER=$(cat "$CACHE/kernel-version")
@@ -302,13 +299,13 @@ nrec=0
 while IFS= read -r r; do
 	[ -n "$r" ] || continue
 	case $r in /*) src=$r; dst=rec/$(basename "$r") ;;
-	*) src=${EVROUTE_RECORDINGS:-/nonexistent}/$r; dst=rec/$r ;; esac
+	*) src=$EVROUTE_RECORDINGS/$r; dst=rec/$r ;; esac
 	[ -f "$src" ] || die "recording not found: $src (set EVROUTE_RECORDINGS)"
 	mkdir -p "$(dirname "$dst")"
 	cp "$src" "$dst"
 done
 # synthesized device descriptions of the repository's tests ("# rec-repo: PATH" lines, PATH
-# relative to the repo root; no such device is among the shared recordings: a consumer-control
+# relative to the repo root; no such device is among the real recordings: a consumer-control
 # interface, an IR receiver, accelerometers) at /rec/repo/FILE
 sed -n 's/^# rec-repo: *//p' "$VM_DIR"/guest/scenarios/*.sh | sort -u |
 while IFS= read -r r; do
@@ -322,7 +319,7 @@ done
 sed -n 's/^# rec-single-touch: *//p' "$VM_DIR"/guest/scenarios/*.sh | sort -u |
 while IFS= read -r r; do
 	[ -n "$r" ] || continue
-	src=${EVROUTE_RECORDINGS:-/nonexistent}/$r
+	src=$EVROUTE_RECORDINGS/$r
 	[ -f "$src" ] || die "recording not found: $src (set EVROUTE_RECORDINGS)"
 	mkdir -p rec/single-touch
 	"$VM_DIR/derive-single-touch.sh" "$src" "rec/single-touch/$(basename "$r")"

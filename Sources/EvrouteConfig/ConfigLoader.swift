@@ -32,7 +32,7 @@ public enum ConfigLoader {
         try read(yaml: yaml, file: file) { $0.layout($1) }
     }
 
-    /// Parses the regions of `evroute ctl regions` (the new children of a region, SPEC §8): a
+    /// Parses the regions of `evroute ctl regions` (the new children of a region, docs/ui-control.md): a
     /// YAML or JSON document that is a list of regions, or a mapping whose `regions:` holds
     /// one. Each region is read as the config reads one (same keys, checks and
     /// `file:line:col` messages); they are compiled where they go (``Router/apply(_:time:)``).

@@ -83,6 +83,33 @@ public enum JSONValue: Sendable, Equatable {
         return value
     }
 
+    /// The value of the top-level member `key` of an object whose text is cut off (the first
+    /// part of a line too long to take), when that member is complete in `prefix`: members are
+    /// read in order up to the cut, so only one written before it is found. nil when the text
+    /// is not an object, the member is not there, or a member before it does not parse.
+    public static func member(_ key: String, ofCutObject prefix: some Collection<UInt8>) -> JSONValue? {
+        var parser = Parser(bytes: Array(prefix))
+        parser.skipSpace()
+        guard parser.at < parser.bytes.count, parser.bytes[parser.at] == UInt8(ascii: "{") else { return nil }
+        parser.at += 1
+        while true {
+            parser.skipSpace()
+            guard parser.at < parser.bytes.count, parser.bytes[parser.at] == UInt8(ascii: "\""),
+                  let name = try? parser.string() else { return nil }
+            parser.skipSpace()
+            guard parser.at < parser.bytes.count, parser.bytes[parser.at] == UInt8(ascii: ":") else { return nil }
+            parser.at += 1
+            guard let value = try? parser.value(depth: 1) else { return nil }
+            parser.skipSpace()
+            // A value at the cut may itself be cut (a number's digits): only one followed by
+            // `,` or `}` is whole.
+            guard parser.at < parser.bytes.count else { return nil }
+            if name == key { return value }
+            guard parser.bytes[parser.at] == UInt8(ascii: ",") else { return nil }
+            parser.at += 1
+        }
+    }
+
     /// RFC 8259, strictly, except that a `\u` escape of a lone surrogate reads as U+FFFD.
     struct Parser {
         let bytes: [UInt8]

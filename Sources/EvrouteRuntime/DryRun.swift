@@ -61,7 +61,7 @@ public final class DryRun {
         report.flush()
     }
 
-    /// How a dry-run serves a control socket (SPEC §8: a UI developed against a replay or
+    /// How a dry-run serves a control socket (docs/ui-control.md: a UI developed against a replay or
     /// live devices drives the layout while the trace shows every decision).
     public struct ControlOptions: Sendable {
         /// The socket to serve (`--control-socket PATH`).
@@ -89,7 +89,7 @@ public final class DryRun {
             recordings.append(try EvemuRecording.load(path: path, descriptionPath: descriptionPath))
         }
         // Odd but replayable recordings (timestamps going backwards) are said on stderr, so the
-        // trace on stdout stays the SPEC §4 contract.
+        // trace on stdout stays the docs/events.md contract.
         for warning in recordings.flatMap(\.warnings) { warn(warning.description) }
         let source = ReplaySource(recordings: recordings)
         let driver = ReplayDriver(source: source)

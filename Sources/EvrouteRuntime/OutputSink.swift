@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import EvrouteSystem
 
 /// Where trace lines go.
 public protocol OutputSink: AnyObject {
@@ -35,15 +36,9 @@ public final class FileDescriptorSink: OutputSink {
     }
 
     public func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { p in Glibc.write(fd, p.baseAddress! + offset, p.count - offset) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                break   // the reader went away (EPIPE): drop the output, keep routing
-            }
-            offset += n
-        }
+        // A descriptor left non-blocking by whoever opened it is waited for (poll), not spun on;
+        // a reader that went away (EPIPE) drops the output and routing goes on.
+        _ = buffer.withUnsafeBytes { p in try? SystemCall.writeAll(FileDescriptor(rawValue: fd), p) }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -2,6 +2,6 @@
 public enum TraceFormat: String, Sendable, CaseIterable {
     /// One aligned line per decision, for people.
     case text
-    /// One JSON object per line: the stable contract of SPEC §4.
+    /// One JSON object per line: the stable contract of docs/events.md.
     case json
 }

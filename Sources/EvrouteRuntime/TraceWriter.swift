@@ -69,7 +69,7 @@ public final class TraceWriter: RouteReport {
     }
 
     /// The summary line at the end of a replay: the text trace's last line; beside the JSON
-    /// trace, on standard error (the JSON lines stay the SPEC §4 contract, one event each).
+    /// trace, on standard error (the JSON lines stay the docs/events.md contract, one event each).
     public func summary(_ line: String) {
         switch format {
         case .text: sink.write(Array((line + "\n").utf8))
@@ -340,7 +340,7 @@ public final class TraceWriter: RouteReport {
     }
 }
 
-/// The options of a handler that travel with every event sent to it (SPEC §8): the keys
+/// The options of a handler that travel with every event sent to it (docs/ui-control.md): the keys
 /// besides `plugin` and `on` that its plugin does not read itself. `socket` and `process`
 /// peers (and the trace) get them as `"options":{…}`, `exec` commands as `EVROUTE_OPT_*`.
 /// Keys are written sorted (the config's mappings keep no order), nested mappings too.

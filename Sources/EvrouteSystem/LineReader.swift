@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// Reads a non-blocking descriptor and splits what it reads into lines. Lines longer than
-/// `maximumLineLength` are cut off there (the rest, up to the next newline, is discarded and
-/// reported through `onOverlong`). Each `readAvailable()` reads at most `budget` bytes, so a
+/// Reads a non-blocking descriptor and splits what it reads into lines. A line longer than
+/// `maximumLineLength` is refused whole: none of it goes to `onLine`; its first
+/// `maximumLineLength` bytes go to `onOverlong` (to log it, or to read a request's tag from it),
+/// and the rest, up to the next newline, is discarded. Each `readAvailable()` reads at most `budget` bytes, so a
 /// flooding writer cannot starve the rest of the loop (the loop is level-triggered and calls
 /// again).
 public final class LineReader {
@@ -18,8 +19,9 @@ public final class LineReader {
     public private(set) var totalBytes = 0
     /// A complete line, without its newline (nor a trailing `\r`).
     public var onLine: (ArraySlice<UInt8>) -> Void = { _ in }
-    /// A line was longer than `maximumLineLength`; its first part went to `onLine`.
-    public var onOverlong: () -> Void = {}
+    /// A line was longer than `maximumLineLength`: its first `maximumLineLength` bytes (it never
+    /// goes to `onLine`). Called once per such line, as soon as it is known to be too long.
+    public var onOverlong: (ArraySlice<UInt8>) -> Void = { _ in }
 
     public init(fd: FileDescriptor, maximumLineLength: Int = 64 * 1024) {
         self.fd = fd
@@ -68,10 +70,10 @@ public final class LineReader {
         guard start < bytes.endIndex, !discarding else { return }
         buffer.append(contentsOf: bytes[start...])
         if buffer.count > maximumLineLength {
-            deliver(buffer[0..<maximumLineLength])
-            buffer.removeAll(keepingCapacity: false)
+            let prefix = buffer[0..<maximumLineLength]
             discarding = true
-            onOverlong()
+            onOverlong(prefix)
+            buffer.removeAll(keepingCapacity: false)
         }
     }
 
@@ -79,8 +81,7 @@ public final class LineReader {
         var line = line
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         if line.count > maximumLineLength {
-            onLine(line.prefix(maximumLineLength))
-            onOverlong()
+            onOverlong(line.prefix(maximumLineLength))
             return
         }
         onLine(line)

@@ -7,6 +7,13 @@ import CLinux
 /// (systemd sets `JOURNAL_STREAM` to its device:inode), lines carry syslog priority
 /// prefixes (`<3>` error … `<7>` debug) so journald files them at the right level; otherwise
 /// they read `evroute: warning: …`.
+///
+/// The daemon's log never waits for its reader (``writeWithoutWaiting()``): a reader that stalls
+/// (journald stuck, a paused terminal, `| less`) leaves lines waiting, at most
+/// ``maximumBacklog`` bytes of them; beyond that whole lines are dropped and counted, and once
+/// the backlog is written a line `N log lines dropped while stderr was not being read` says so.
+/// Bytes from peers are written through ``LogLine/append(peer:)`` (``Log/escaped(_:)``): their
+/// control characters and invalid UTF-8 as visible escapes.
 public final class Log: @unchecked Sendable {
     public enum Level: Int, Comparable, Sendable {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
@@ -32,16 +39,38 @@ public final class Log: @unchecked Sendable {
     /// Lines not yet written. Confined to the loop's thread like the rest of the log.
     @usableFromInline let pending = LogBuffer(capacity: 1 << 12)
     public let toJournal: Bool
-    private let fd: Int32
+    /// Where lines go: the descriptor given, or the log's own open of it
+    /// (``writeWithoutWaiting()``).
+    private var fd: Int32
+    /// Whether ``fd`` is the log's own (closed with the log).
+    private var ownsFD = false
+    /// Whether ``fd`` is a socket (journald's stream): written with `send(MSG_DONTWAIT)`.
+    private var isSocket = false
+    /// Whether writing may stop when ``fd`` is full (EAGAIN) instead of waiting for it.
+    private var neverWaits = false
+    /// The most bytes of unwritten lines kept while the reader does not read; lines beyond are
+    /// dropped (whole) and counted.
+    public let maximumBacklog: Int
+    /// Lines dropped since the reader stopped reading, not yet reported.
+    public private(set) var droppedLines = 0
+    /// While lines are being dropped: the bytes at the front of ``pending`` that are kept (the
+    /// backlog, written before the drop notice); what is logged after them is dropped until they
+    /// are written.
+    private var kept = 0
+    /// The loop that tells the log when a full ``fd`` takes more (``watchWritability(in:)``).
+    private weak var loop: EventLoop?
+    /// Whether the log waits for ``loop`` to report ``fd`` writable (nothing is tried before).
+    private var awaitingWriter = false
 
     /// The prefix of an info line (the per-event lines' level; ``writePrefix(_:toJournal:into:)``)
     /// as three words to store, and its length: written by three stores instead of a copy.
     @usableFromInline let infoPrefix: (UInt64, UInt64, UInt64)
     @usableFromInline let infoPrefixLength: Int
 
-    public init(threshold: Level = .info, fd: Int32 = 2) {
+    public init(threshold: Level = .info, fd: Int32 = 2, maximumBacklog: Int = 1 << 18) {
         self.threshold = threshold
         self.fd = fd
+        self.maximumBacklog = maximumBacklog
         toJournal = Log.isJournal(fd: fd)
         // Written by the one prefix rule, then kept as words.
         let written = LogBuffer(capacity: 64)
@@ -53,6 +82,48 @@ public final class Log: @unchecked Sendable {
         }
         infoPrefix = words
         infoPrefixLength = written.count
+    }
+
+    deinit {
+        watchWritability(in: nil)
+        if ownsFD { _ = close(fd) }
+    }
+
+    /// Makes writing never wait for the reader (the daemon's log): a write that would block
+    /// writes what fits and the rest waits (see ``flush()``). O_NONBLOCK belongs to the open file
+    /// description, which stderr shares with the parent (a shell's terminal, a pipe's other
+    /// writers): setting it there would hand them EAGAIN. So the descriptor is not changed:
+    /// - a socket (journald's stream) is written with `send(MSG_DONTWAIT)`, per call;
+    /// - a pipe or a terminal is opened again through `/proc/self/fd` with `O_NONBLOCK`: a
+    ///   description of the log's own (when that fails — no /proc — writes may still wait);
+    /// - a regular file (or anything else) never makes a writer wait for a reader.
+    public func writeWithoutWaiting() {
+        guard !neverWaits else { return }
+        neverWaits = true
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return }
+        switch st.st_mode & S_IFMT {
+        case S_IFSOCK:
+            isSocket = true
+        case S_IFIFO, S_IFCHR:
+            let own = open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            if own >= 0 {
+                fd = own
+                ownsFD = true
+            }
+        default:
+            break
+        }
+    }
+
+    /// Lets `loop` tell the log when its descriptor, full, takes more: until then nothing is
+    /// written (no write is tried per line, the loop's flush timer is not armed) and the backlog
+    /// goes out at the writability. Nil: the next ``flush()`` tries again (the daemon's last
+    /// lines at exit).
+    public func watchWritability(in loop: EventLoop?) {
+        if let old = self.loop, awaitingWriter { old.unwatch(FileDescriptor(rawValue: fd)) }
+        awaitingWriter = false
+        self.loop = loop
     }
 
     /// Whether `fd` is the stream `JOURNAL_STREAM` names.
@@ -147,19 +218,118 @@ public final class Log: @unchecked Sendable {
         if !buffered || level <= .notice || pending.count >= 1 << 16 { flush() }
     }
 
-    /// Whether lines wait for ``flush()`` (buffered mode).
-    public var hasPending: Bool { pending.count > 0 }
+    /// Whether lines wait for ``flush()`` (buffered mode) that a flush can write now (not while
+    /// the log waits for its reader to read: the loop then reports the descriptor writable).
+    public var hasPending: Bool { pending.count > 0 && !awaitingWriter }
 
-    /// Writes the collected lines (buffered mode).
+    /// Writes the collected lines, as far as the descriptor takes them without waiting
+    /// (``writeWithoutWaiting()``); the rest waits, at most ``maximumBacklog`` bytes of it.
     public func flush() {
         guard pending.count > 0 else { return }
-        var offset = 0
-        while offset < pending.count {
-            let n = Glibc.write(fd, pending.base + offset, pending.count - offset)
-            if n < 0 { if errno == EINTR { continue }; break }
-            offset += n
+        if awaitingWriter {
+            // The reader is behind: no write until the loop says it reads again.
+            keepWithinBacklog()
+            return
         }
-        pending.removeAll()
+        write()
+    }
+
+    /// Writes what waits: the backlog; once all of it is written, the drop notice, if lines
+    /// were dropped.
+    private func write() {
+        if droppedLines > 0 { dropAfterKept() }
+        let written: Int
+        do throws(SystemError) {
+            written = try SystemCall.writeAll(FileDescriptor(rawValue: fd), UnsafeRawBufferPointer(start: pending.base, count: pending.count),
+                                              socket: isSocket, whenFull: neverWaits ? .stop : .wait)
+        } catch {
+            // The reader is gone (EPIPE) or the descriptor broken: the lines go nowhere.
+            pending.removeAll()
+            kept = 0
+            droppedLines = 0
+            readerIsBack()
+            return
+        }
+        pending.removeFirst(written)
+        if pending.count == 0 {
+            kept = 0
+            readerIsBack()
+            if droppedLines > 0 {
+                let n = droppedLines
+                droppedLines = 0
+                writePrefix(.warning)
+                var line = LogLine(buffer: pending)
+                line.append("\(n) log line\(n == 1 ? "" : "s") dropped while stderr was not being read")
+                pending.reserve(1)[0] = 0x0A
+                pending.advance(1)
+                write()
+            }
+            return
+        }
+        if droppedLines > 0 { kept = pending.count }
+        keepWithinBacklog()
+        awaitWriter()
+    }
+
+    /// Keeps the unwritten lines within ``maximumBacklog``: once beyond, the lines past it
+    /// (whole) are dropped and counted, and so is every line logged after them until the kept
+    /// ones are written.
+    private func keepWithinBacklog() {
+        if droppedLines > 0 { dropAfterKept(); return }
+        guard pending.count > maximumBacklog else { return }
+        // The first line is kept whole (it may be half written), and every line that ends
+        // within the bound.
+        var end = 0
+        for i in stride(from: maximumBacklog - 1, to: 0, by: -1) where pending.base[i] == 0x0A { end = i + 1; break }
+        if end == 0, let first = memchr(pending.base, 0x0A, pending.count) {
+            end = first.assumingMemoryBound(to: UInt8.self) - pending.base + 1
+        }
+        guard end > 0, end < pending.count else { return }
+        kept = end
+        droppedLines = countLines(from: kept)
+        pending.removeLast(pending.count - kept)
+    }
+
+    /// Drops (counting them) the lines after the kept backlog.
+    private func dropAfterKept() {
+        guard pending.count > kept else { return }
+        droppedLines += countLines(from: kept)
+        pending.removeLast(pending.count - kept)
+    }
+
+    /// The lines (newlines) in ``pending`` from `offset` on.
+    private func countLines(from offset: Int) -> Int {
+        var count = 0, p = pending.base + offset, left = pending.count - offset
+        while left > 0, let nl = memchr(p, 0x0A, left) {
+            let next = nl.assumingMemoryBound(to: UInt8.self) + 1
+            count += 1
+            left -= next - p
+            p = next
+        }
+        return count
+    }
+
+    /// The descriptor is full: when a loop watches for it, nothing is tried until it takes more.
+    private func awaitWriter() {
+        guard let loop, !awaitingWriter else { return }
+        do {
+            let fd = FileDescriptor(rawValue: fd)
+            if !loop.isWatching(fd) {
+                try loop.watch(fd, for: .writable) { [unowned self] _ in
+                    awaitingWriter = false
+                    write()   // stops the watch once all is written
+                }
+            }
+            awaitingWriter = true
+        } catch {
+            // Not watchable: the loop's flush timer tries again (hasPending stays true).
+        }
+    }
+
+    /// Stops watching for writability.
+    private func readerIsBack() {
+        guard let loop, loop.isWatching(FileDescriptor(rawValue: fd)) else { return }
+        loop.unwatch(FileDescriptor(rawValue: fd))
     }
 
     public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
@@ -208,6 +378,16 @@ public final class LogBuffer {
 
     /// Forgets the contents (the memory stays for the next ones).
     public func removeAll() { length = 0 }
+
+    /// Forgets the first `n` bytes (the rest moves to the front).
+    public func removeFirst(_ n: Int) {
+        guard n > 0 else { return }
+        if n < length { memmove(base, base + n, length - n) }
+        length -= min(n, length)
+    }
+
+    /// Forgets the last `n` bytes.
+    public func removeLast(_ n: Int) { length -= min(n, length) }
 
     /// A copy of the bytes from `offset` on.
     public func bytes(from offset: Int = 0) -> [UInt8] {
@@ -290,6 +470,92 @@ public struct LogLine {
             }
             buffer.append(UnsafeBufferPointer(rebasing: p[runStart...]))
         }
+    }
+}
+
+extension LogLine {
+    /// Appends bytes a peer sent (a socket client's line, a helper's output, a request, a
+    /// device's name), so that they cannot forge or hide log lines on a terminal: printable
+    /// UTF-8 is copied as it is; a backslash is written `\\`, NUL `\0`, tab, newline and
+    /// carriage return `\t` `\n` `\r`, every other control character (C0, DEL, and the C1
+    /// controls U+0080–U+009F, CSI among them) and every byte that is not part of valid UTF-8 as
+    /// `\xNN`. The log's one escaper for peer text (``Log/escaped(_:)-(String)`` makes a `String`
+    /// of it); runs that need no escape are copied in one piece.
+    public mutating func append(peer bytes: UnsafeBufferPointer<UInt8>) {
+        var i = 0, runStart = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            let kept: Int   // bytes of one character copied as it is; 0: escape `c`
+            if c >= 0x20 && c < 0x7F { kept = c == UInt8(ascii: "\\") ? 0 : 1 }
+            else if c < 0x80 { kept = 0 }
+            else { kept = LogLine.printableUTF8Length(bytes, at: i) }
+            if kept > 0 { i += kept; continue }
+            buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            let p = buffer.reserve(4)
+            p[0] = UInt8(ascii: "\\")
+            switch c {
+            case UInt8(ascii: "\\"): p[1] = c; buffer.advance(2)
+            case 0: p[1] = UInt8(ascii: "0"); buffer.advance(2)
+            case 0x09: p[1] = UInt8(ascii: "t"); buffer.advance(2)
+            case 0x0A: p[1] = UInt8(ascii: "n"); buffer.advance(2)
+            case 0x0D: p[1] = UInt8(ascii: "r"); buffer.advance(2)
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                p[1] = UInt8(ascii: "x")
+                p[2] = hex.utf8Start[Int(c >> 4)]
+                p[3] = hex.utf8Start[Int(c & 0x0F)]
+                buffer.advance(4)
+            }
+            i += 1
+            runStart = i
+        }
+        buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// Appends text from a peer (a name it chose) as ``append(peer:)-(UnsafeBufferPointer<UInt8>)`` does.
+    public mutating func append(peer text: String) {
+        var text = text
+        text.withUTF8 { append(peer: $0) }
+    }
+
+    /// The length of the well-formed UTF-8 sequence (Unicode's table 3-7: no overlong form, no
+    /// surrogate, nothing above U+10FFFF) that begins at `i` with a byte ≥ 0x80, when it is not
+    /// a C1 control; else 0.
+    static func printableUTF8Length(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let lead = bytes[i]
+        let length: Int, second: ClosedRange<UInt8>
+        switch lead {
+        case 0xC2...0xDF: length = 2; second = 0x80...0xBF
+        case 0xE0: length = 3; second = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3; second = 0x80...0xBF
+        case 0xED: length = 3; second = 0x80...0x9F
+        case 0xF0: length = 4; second = 0x90...0xBF
+        case 0xF1...0xF3: length = 4; second = 0x80...0xBF
+        case 0xF4: length = 4; second = 0x80...0x8F
+        default: return 0
+        }
+        guard i + length <= bytes.count, second.contains(bytes[i + 1]) else { return 0 }
+        for k in 2..<length where !(0x80...0xBF).contains(bytes[i + k]) { return 0 }
+        if lead == 0xC2 && bytes[i + 1] < 0xA0 { return 0 }   // U+0080–U+009F: C1 controls
+        return length
+    }
+}
+
+extension Log {
+    /// `bytes` from a peer, escaped for a log message (``LogLine/append(peer:)``).
+    public static func escaped(_ bytes: some Collection<UInt8>) -> String {
+        var line = LogLine()
+        if bytes.withContiguousStorageIfAvailable({ line.append(peer: $0) }) == nil {
+            Array(bytes).withUnsafeBufferPointer { line.append(peer: $0) }
+        }
+        return String(decoding: line.bytes, as: UTF8.self)
+    }
+
+    /// Text from a peer (a name it chose, a decoded line), escaped for a log message.
+    public static func escaped(_ text: String) -> String {
+        var line = LogLine()
+        line.append(peer: text)
+        return String(decoding: line.bytes, as: UTF8.self)
     }
 }
 

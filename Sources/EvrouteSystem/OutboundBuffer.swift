@@ -53,10 +53,9 @@ public final class OutboundBuffer {
 
     /// Writes as much as the descriptor takes.
     public func flush() -> Result {
-        while queued > 0 {
+        if queued > 0 {
             let n = writeOut(bytes[offset...])
             if n < 0 { return .failed(errno) }
-            if n == 0 { break }
             offset += n
         }
         if queued == 0 {
@@ -71,17 +70,16 @@ public final class OutboundBuffer {
         return .pending
     }
 
-    /// Bytes written (0 when the descriptor is full), or -1 with errno set on a real error.
+    /// Bytes written (fewer than `data.count`, maybe 0, when the descriptor is full), or -1
+    /// with errno set on a real error.
     private func writeOut(_ data: ArraySlice<UInt8>) -> Int {
-        while true {
-            let n = data.withUnsafeBytes { p -> Int in
-                isSocket ? Glibc.send(fd.rawValue, p.baseAddress, p.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                         : Glibc.write(fd.rawValue, p.baseAddress, p.count)
+        data.withUnsafeBytes { p -> Int in
+            do throws(SystemError) {
+                return try SystemCall.writeAll(fd, p, socket: isSocket, whenFull: .stop)
+            } catch {
+                errno = error.errno
+                return -1
             }
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
-            return -1
         }
     }
 }

@@ -103,15 +103,40 @@ public enum SystemCall {
         try retryingInterrupts("read", path: path) { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) }
     }
 
-    /// Writes all of `bytes` to `fd`, continuing after partial writes.
-    public static func writeAll(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, path: String? = nil) throws(SystemError) {
+    /// What ``writeAll(_:_:path:socket:whenFull:)`` does when `fd` takes no more for now
+    /// (`EAGAIN`: a non-blocking pipe, socket or terminal whose reader is behind).
+    public enum WhenFull: Sendable {
+        /// Waits in poll(2) until it takes more (output that must not be lost: a trace, a file).
+        case wait
+        /// Returns what was written (output that must never wait: the daemon's log, a
+        /// client's socket; the caller keeps the rest for when `fd` is writable again).
+        case stop
+    }
+
+    /// Writes `bytes` to `fd`, continuing after partial writes and `EINTR`; returns the count
+    /// written: all of them, unless `fd` is full and `whenFull` is ``WhenFull/stop``. A socket
+    /// (`socket`) is written with send(2) (`MSG_NOSIGNAL`: a vanished peer raises no SIGPIPE;
+    /// with ``WhenFull/stop`` also `MSG_DONTWAIT`, so a blocking socket never waits either).
+    /// Throws on any other failure (`EPIPE`: the reader is gone). evroute's one write loop.
+    @discardableResult
+    public static func writeAll(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, path: String? = nil,
+                                socket: Bool = false, whenFull: WhenFull = .wait) throws(SystemError) -> Int {
+        let flags = Int32(whenFull == .stop ? MSG_NOSIGNAL | MSG_DONTWAIT : MSG_NOSIGNAL)
         var offset = 0
         while offset < bytes.count {
-            let written = try retryingInterrupts("write", path: path) {
-                Glibc.write(fd.rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            let start = bytes.baseAddress! + offset, count = bytes.count - offset
+            let n = socket ? Glibc.send(fd.rawValue, start, count, flags) : Glibc.write(fd.rawValue, start, count)
+            if n > 0 { offset += n; continue }
+            let code = n == 0 ? EAGAIN : Glibc.errno
+            if code == EINTR { continue }
+            guard code == EAGAIN || code == EWOULDBLOCK else {
+                throw SystemError(errno: code, call: socket ? "send" : "write", path: path)
             }
-            offset += written
+            if whenFull == .stop { break }
+            var entry = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
+            _ = try retryingInterrupts("poll", path: path) { poll(&entry, 1, -1) }
         }
+        return offset
     }
 
     /// Writes a string's UTF-8 bytes to `fd`.

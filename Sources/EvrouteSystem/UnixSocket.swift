@@ -11,6 +11,16 @@ import EvrouteCore
 /// still answers on is an error, as is a path that exists and is not a socket. The file gets
 /// `mode` (set through the umask while binding, so it is never wider even for an instant), and
 /// is removed by ``close()`` only if it is still the file this listener created.
+///
+/// At the descriptor limit (`accept` fails with `EMFILE` or `ENFILE`) the pending connection
+/// stays queued and the listening socket stays readable: watched level-triggered, it would wake
+/// the loop again at once, forever. So the listener then (1) gives up its *reserve descriptor*
+/// (one `/dev/null` it holds open for this) for a moment, accepts the peer at the head of the
+/// queue, writes it the ``refusal`` for ``Refusal/outOfDescriptors`` and closes it — the peer
+/// is told at once instead of hanging — and opens the reserve again; (2) stops watching the
+/// socket until one of its own connections closes (a descriptor is free again) or a timer
+/// (100 ms, doubling up to 2 s while the limit lasts; the loop's one timer facility) tries
+/// again. ``onDescriptorLimit`` is told, for the log.
 public final class UnixListener {
     /// What happens to a peer that connects while ``maximumConnections`` are open.
     public enum Overflow: Sendable {
@@ -30,9 +40,19 @@ public final class UnixListener {
     public var onConnection: (LineConnection) -> Void = { _ in }
     /// Called when a peer was refused under ``Overflow/refuse``.
     public var onRefused: () -> Void = {}
-    /// Written to a peer refused under ``Overflow/refuse`` before it is closed (one line, so a
-    /// client learns why instead of seeing the connection drop).
-    public var refusal: [UInt8]?
+    /// Why a peer is refused.
+    public enum Refusal: Sendable {
+        /// ``maximumConnections`` are open (under ``Overflow/refuse``).
+        case full
+        /// The process is at its descriptor limit (`EMFILE`, `ENFILE`).
+        case outOfDescriptors
+    }
+    /// The line written to a refused peer before it is closed (one line, so a client learns why
+    /// instead of seeing the connection drop); nil: closed without a word.
+    public var refusal: (Refusal) -> [UInt8]? = { _ in nil }
+    /// `accept` failed with `errno` (`EMFILE` or `ENFILE`): the listener pauses for `pause`
+    /// (or until one of its connections closes).
+    public var onDescriptorLimit: (_ errno: Int32, _ pause: Timestamp.Duration) -> Void = { _, _ in }
     /// A connection that completes no line for this long is closed (its ``LineConnection/onIdle``
     /// is told first); nil: connections may stay idle. Applies to connections accepted after it is set.
     public var idleTimeout: Timestamp.Duration?
@@ -49,6 +69,13 @@ public final class UnixListener {
     private var connections: [ObjectIdentifier: LineConnection] = [:]
     private var accepting = false
     private var nextNumber = 1
+    /// Held open to be given up at the descriptor limit (see the type's documentation).
+    private var reserve = FileDescriptor.invalid
+    /// The next pause at the descriptor limit, and the timer of the current one.
+    private var limitPause = UnixListener.firstLimitPause
+    private var limitTimer: EventLoop.TimerID?
+    static let firstLimitPause = Timestamp.Duration.milliseconds(100)
+    static let longestLimitPause = Timestamp.Duration.seconds(2)
 
     /// Creates, binds (creating missing parent directories 0755 when asked) and listens.
     /// Errors are ``SystemError``s naming the call and the path; a live socket already there is
@@ -83,6 +110,7 @@ public final class UnixListener {
                 group = getegid()
             }
             fd = socketFD
+            reserve = UnixListener.openReserve()
             try resumeAccepting()
         } catch {
             try? SystemCall.close(socketFD)
@@ -101,6 +129,8 @@ public final class UnixListener {
     /// still ours.
     public func close() {
         for connection in Array(connections.values) { connection.close() }
+        if let limitTimer { loop.cancel(limitTimer); self.limitTimer = nil }
+        if reserve.isValid { try? SystemCall.close(reserve); reserve = .invalid }
         guard fd.isValid else { return }
         loop.unwatch(fd)
         try? SystemCall.close(fd)
@@ -114,8 +144,45 @@ public final class UnixListener {
 
     private func resumeAccepting() throws(SystemError) {
         guard !accepting, fd.isValid else { return }
+        if let limitTimer { loop.cancel(limitTimer); self.limitTimer = nil }
+        if !reserve.isValid { reserve = UnixListener.openReserve() }
         try loop.watch(fd) { [unowned self] _ in acceptConnections() }
         accepting = true
+    }
+
+    private static func openReserve() -> FileDescriptor {
+        FileDescriptor(rawValue: open("/dev/null", O_RDONLY | O_CLOEXEC))
+    }
+
+    /// `accept` failed with EMFILE / ENFILE: refuse the peer at the head of the queue with the
+    /// reserve descriptor, then stop watching until a connection closes or the pause ends.
+    private func pauseAtDescriptorLimit(_ error: Int32) {
+        if reserve.isValid {
+            try? SystemCall.close(reserve)
+            reserve = .invalid
+            let accepted = evroute_accept_nonblocking(fd.rawValue)
+            if accepted >= 0 { refuse(FileDescriptor(rawValue: accepted), .outOfDescriptors) }
+            reserve = UnixListener.openReserve()   // may fail while the limit lasts: tried again on resuming
+        }
+        loop.unwatch(fd)
+        accepting = false
+        let pause = limitPause
+        limitPause = Timestamp.Duration(microseconds: min(pause.microseconds * 2, UnixListener.longestLimitPause.microseconds))
+        limitTimer = loop.schedule(after: pause) { [weak self] in
+            guard let self else { return }
+            limitTimer = nil
+            try? resumeAccepting()
+        }
+        onDescriptorLimit(error, pause)
+    }
+
+    /// Writes the refusal line to a peer just accepted, and closes it.
+    private func refuse(_ peer: FileDescriptor, _ why: Refusal) {
+        if let line = refusal(why) {
+            // The new socket's buffer is empty: one short line always fits, never blocks.
+            _ = line.withUnsafeBytes { Glibc.send(peer.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        }
+        try? SystemCall.close(peer)
     }
 
     private func acceptConnections() {
@@ -127,16 +194,15 @@ public final class UnixListener {
             }
             let accepted = evroute_accept_nonblocking(fd.rawValue)
             if accepted < 0 {
-                if errno == EINTR { continue }
-                return   // EAGAIN, or a transient error (EMFILE …): try on the next readiness
+                let error = errno
+                if error == EINTR { continue }
+                if error == EMFILE || error == ENFILE { pauseAtDescriptorLimit(error) }
+                return   // EAGAIN, or a transient error: try on the next readiness
             }
+            limitPause = UnixListener.firstLimitPause
             let peer = FileDescriptor(rawValue: accepted)
             if connections.count >= maximumConnections {
-                if let refusal {
-                    // The new socket's buffer is empty: one short line always fits, never blocks.
-                    _ = refusal.withUnsafeBytes { Glibc.send(peer.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-                }
-                try? SystemCall.close(peer)
+                refuse(peer, .full)
                 onRefused()
                 continue
             }
@@ -211,8 +277,9 @@ public final class LineConnection {
     public let number: Int
     /// A complete line from the peer (without its newline).
     public var onLine: (ArraySlice<UInt8>) -> Void = { _ in }
-    /// A line longer than the limit arrived; its first part went to ``onLine``.
-    public var onOverlong: () -> Void = {}
+    /// A line longer than the limit arrived: its first `maximumLineLength` bytes (the line is
+    /// refused whole: none of it goes to ``onLine``; the rest, up to its newline, is discarded).
+    public var onOverlong: (ArraySlice<UInt8>) -> Void = { _ in }
     /// The connection closed (the peer left, an error, or ``close()``); called once.
     public var onClose: () -> Void = {}
     /// The peer completed no line within the idle timeout; the connection closes right after.
@@ -234,7 +301,7 @@ public final class LineConnection {
     /// What arrived after the line that held the connection, delivered on ``resume()``.
     private enum HeldInput {
         case line([UInt8])
-        case overlong
+        case overlong([UInt8])
     }
     private var heldInput: [HeldInput] = []
     /// The peer's end of input was read while held: close once the answer is out.
@@ -258,8 +325,9 @@ public final class LineConnection {
             if timed { lastLine = MonotonicClock.now() }
             onLine(line)
         }
-        reader.onOverlong = { [unowned self] in
-            if isHeld { heldInput.append(.overlong) } else { onOverlong() }
+        reader.onOverlong = { [unowned self] prefix in
+            if closeAfterFlush { return }
+            if isHeld { heldInput.append(.overlong(Array(prefix))) } else { onOverlong(prefix) }
         }
         if let idleTimeout {
             lastLine = MonotonicClock.now()
@@ -291,7 +359,7 @@ public final class LineConnection {
         while !isHeld, !isClosed, !closeAfterFlush, !heldInput.isEmpty {
             switch heldInput.removeFirst() {
             case .line(let line): onLine(line[...])
-            case .overlong: onOverlong()
+            case .overlong(let prefix): onOverlong(prefix[...])
             }
         }
         guard !isHeld, !isClosed, !closeAfterFlush else { return }

@@ -10,7 +10,7 @@ import EvrouteSystem
 
 extension EvrouteCLI {
     /// `evroute ctl …`: drive the running daemon's (or a dry-run's) responder chain at run time
-    /// (SPEC §8). Each subcommand sends one JSON request on the control socket.
+    /// (docs/ui-control.md). Each subcommand sends one JSON request on the control socket.
     static let ctl = Command(
         "ctl", abstract: "Change the running layout: present and dismiss screens, focus, hide, disable, move or replace regions, send actions.",
         discussion: """
@@ -91,26 +91,30 @@ extension EvrouteCLI {
         }
     }
 
-    /// Sends one `ctl` request; a refusal or a failure to reach the daemon ends with status 1.
+    /// Sends one `ctl` request (see ``request(_:_:_:what:timeoutSeconds:)``).
     static func request(_ command: String, _ fields: [(String, JSONValue)], _ p: ParsedCommandLine) throws -> JSONValue {
-        let answer = try send(command, fields, p, what: "evroute ctl \(command)")
-        guard answer["ok"]?.boolValue == true else {
-            for line in answer["errors"]?.arrayValue ?? [] { printError(line.stringValue ?? line.serialized) }
-            throw CommandLineExit.failure("evroute ctl \(command): \(answer["error"]?.stringValue ?? answer.serialized)")
-        }
-        return answer
+        try request(command, fields, p, what: "evroute ctl \(command)")
     }
 
-    /// Sends `{"command": command, …fields}` to the control socket the command line names (or
-    /// the default one) and returns the answer; not reaching the daemon ends with status 1.
-    static func send(_ command: String, _ fields: [(String, JSONValue)] = [], _ p: ParsedCommandLine, what: String,
-                     timeoutSeconds: Int = 10) throws -> JSONValue {
+    /// Every control command of the command line (`status`, `reload`, `ctl …`) asks through
+    /// this: sends `{"command": command, …fields}` to the control socket the command line names
+    /// (or the default one) and returns the answer when it is `"ok":true`. Not reaching the
+    /// daemon, and a refusal, end with status 1 and the reason on standard error (`WHAT: error`,
+    /// after the answer's `"errors"`, one per line); nothing goes to standard output.
+    static func request(_ command: String, _ fields: [(String, JSONValue)], _ p: ParsedCommandLine, what: String,
+                        timeoutSeconds: Int = 10) throws -> JSONValue {
+        let answer: JSONValue
         do {
-            return try ControlClient.request(.object([("command", .string(command))] + fields),
-                                             to: p.value("control-socket") ?? ControlClient.defaultPath, timeoutSeconds: timeoutSeconds)
+            answer = try ControlClient.request(.object([("command", .string(command))] + fields),
+                                               to: p.value("control-socket") ?? ControlClient.defaultPath, timeoutSeconds: timeoutSeconds)
         } catch {
             throw CommandLineExit.failure("\(what): \(error)")
         }
+        guard answer["ok"]?.boolValue == true else {
+            for line in answer["errors"]?.arrayValue ?? [] { printError(line.stringValue ?? line.serialized) }
+            throw CommandLineExit.failure("\(what): \(answer["error"]?.stringValue ?? answer.serialized)")
+        }
+        return answer
     }
 }
 

@@ -97,7 +97,7 @@ enum EvrouteCLI {
             // --heatmap: the touches are collected in front of the summary and the trace.
             let trails = heatmap.map { _ in TouchTrails(next: runner.summary) }
             if let trails { runner.session.router.observer = trails }
-            // A dry-run serves a control socket only when one is named (SPEC §8: a UI developed
+            // A dry-run serves a control socket only when one is named (docs/ui-control.md: a UI developed
             // against a replay or live devices); "none" means none, as for the daemon.
             let control = p.value("control-socket").flatMap { $0 == "none" ? nil : $0 }.map {
                 DryRun.ControlOptions(socketPath: $0, replayPaused: p.flag("replay-paused"), exitAfterReplay: p.flag("exit-after-replay"))
@@ -136,7 +136,10 @@ enum EvrouteCLI {
         ],
         arguments: [CommandArgument("file", help: "The layout to check (the same as --config).", optional: true, completion: .file)],
         run: { p in
-            let check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"))
+            var check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"))
+            if let layout = check.result?.layout, let warning = DescriptorBudget.warning(for: layout, file: check.file) {
+                check.warnings.append(warning)
+            }
             if p.value("format") == "json" {
                 writeOut(checkJSON(check).serialized + "\n")
                 if !check.ok { throw CommandLineExit.failure() }

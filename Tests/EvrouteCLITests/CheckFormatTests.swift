@@ -46,6 +46,29 @@ struct CheckFormatTests {
         #expect((w["message"] as? String)?.hasPrefix("region 'a' sticks out of its parent 'root'") == true)
     }
 
+    @Test func moreSocketClientsThanTheDescriptorLimitIsAWarning() throws {
+        // Issue 31 D3: 4000 + 64 socket clients, the control socket's 64 and the margin of 64
+        // need 4192 descriptors; under a hard limit of 1000 that is a warning at the largest
+        // max-clients, exit 0. Under 5000 it fits.
+        let path = try write("""
+            displays: [{ name: main, size: [100, 100] }]
+            plugins:
+              - { name: ui, type: socket, path: /tmp/ui.sock, max-clients: 4000 }
+              - { name: other, type: socket, path: /tmp/other.sock }
+            screens: [{ name: home, root: { name: root, frame: [0, 0, 100, 100], handlers: [{ plugin: ui, on: [touch] }, { plugin: other, on: [key] }] } }]
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func check(limit: Int) throws -> (status: Int32, out: String, err: String) {
+            try runProgram("/bin/sh", ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", try evrouteBinary(), "check", path])
+        }
+        let r = try check(limit: 1000)
+        #expect(r.status == 0)
+        #expect(r.err == "\(path):3:64: warning: the socket plugins' max-clients (4064 in all), the control socket's 64 clients and 64 for the daemon itself need 4192 file descriptors, more than the 1000 it may open (RLIMIT_NOFILE's hard limit, to which it raises its own): clients past it are refused; lower max-clients or raise the limit (LimitNOFILE= in the unit)\n")
+        #expect(r.out.hasPrefix("\(path): ok — 1 display(s)"))
+        let fits = try check(limit: 5000)
+        #expect(fits.status == 0 && fits.err == "", "\(fits.err)")
+    }
+
     @Test func errorsExitOneInBothFormats() throws {
         let path = try write(Self.broken)
         defer { try? FileManager.default.removeItem(atPath: path) }

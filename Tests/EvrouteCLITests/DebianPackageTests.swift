@@ -23,6 +23,16 @@ struct DebianPackageTests {
                      "./usr/share/doc/evroute/copyright", "./usr/share/doc/evroute/changelog.Debian.gz", "./etc/evroute/evroute.yaml"] {
             #expect(contents.contains(" \(path)\n"), "\(path) missing from the package")
         }
+        // The copyright file names the MIT licence of LICENSE, with its text, and the test recordings' own.
+        let unpacked = out + "/root"
+        #expect(try runProgram("/usr/bin/dpkg-deb", ["-x", deb, unpacked]).status == 0)
+        let copyright = try String(contentsOfFile: unpacked + "/usr/share/doc/evroute/copyright", encoding: .utf8)
+        #expect(copyright.contains("Files: *\nCopyright: 2026 the evroute authors\nLicense: MIT\n"), "\(copyright)")
+        #expect(copyright.contains("Files: Tests/Fixtures/recordings/*"), "\(copyright)")
+        let licenceText = try String(contentsOfFile: repoRoot + "/LICENSE", encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("Permission is hereby granted") || $0.hasPrefix("THE SOFTWARE IS PROVIDED") }
+        #expect(licenceText.count == 2)
+        for line in licenceText { #expect(copyright.contains(" " + line + "\n"), "the licence text lacks: \(line)") }
         let control = try runProgram("/usr/bin/dpkg-deb", ["-f", deb]).out
         for dependency in ["libc6", "libevdev2", "libudev1", "libyaml-0-2", "libxkbcommon0", "xkb-data"] {
             #expect(control.contains(dependency), "Depends lacks \(dependency): \(control)")

@@ -46,9 +46,8 @@ struct MonitorTests {
         return "taken by \(by) [\(event["handler"] as? String ?? "?")]"
     }
 
-    @Test(.enabled(if: sharedRecordings != nil, "shared recordings not found at ../shared/recordings"))
-    func realRecordingsAgreeWithTheTrace() throws {
-        let root = try #require(sharedRecordings)
+    @Test func realRecordingsAgreeWithTheTrace() throws {
+        let root = recordingsDirectory
         let config = try write(Self.layout)
         defer { try? FileManager.default.removeItem(atPath: config) }
         let drag = "\(root)/touchscreens/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"

@@ -6,9 +6,8 @@ import Testing
 /// does not replace a keyboard's own description.
 @Suite("Recordings on the command line")
 struct RecordingWarningsCLITests {
-    @Test(.enabled(if: sharedRecordings != nil, "shared recordings not found at ../shared/recordings"))
-    func backwardsTimestampIsAWarningAndTheTraceIsWhole() throws {
-        let dir = try #require(sharedRecordings) + "/touchscreens"
+    @Test func backwardsTimestampIsAWarningAndTheTraceIsWhole() throws {
+        let dir = recordingsDirectory + "/touchscreens"
         let name = "Wacom ISDv4 E6 Finger.single-tap-center.events"
         var lines = try String(contentsOfFile: "\(dir)/\(name)", encoding: .utf8).components(separatedBy: "\n")
         lines[4] = lines[4].replacingOccurrences(of: "E: 1330495931.", with: "E: 1330495930.")
@@ -24,9 +23,8 @@ struct RecordingWarningsCLITests {
         #expect(r.out == clean.out, "the trace changed")
     }
 
-    @Test(.enabled(if: sharedRecordings != nil, "shared recordings not found at ../shared/recordings"))
-    func descDoesNotReplaceAKeyboardsOwnDescription() throws {
-        let root = try #require(sharedRecordings)
+    @Test func descDoesNotReplaceAKeyboardsOwnDescription() throws {
+        let root = recordingsDirectory
         let r = try runEvroute(["--dry-run", "--config", "config/demo.yaml", "--replay", "\(root)/keyboards/Logitech K400 Plus.events",
                                 "--desc", "\(root)/touchscreens/QUANTA OpticalTouchScreen.desc"])
         #expect(r.status == 0, "\(r.err)")

@@ -5,7 +5,7 @@ import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
 
-/// Remote-control events (SPEC §9): consumer-control interfaces and IR receivers are keyboards
+/// Remote-control events (docs/config.md#remote-controls-and-media-keys): consumer-control interfaces and IR receivers are keyboards
 /// whose media keys go to the first responder, up the chain, like any key (`key:NAME`).
 @Suite("Remote-control events")
 struct RemoteControlTests {

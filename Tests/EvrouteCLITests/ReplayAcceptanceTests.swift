@@ -5,16 +5,12 @@ import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
 
-/// The shared recordings folder (`../shared/recordings` beside the repo), if present.
-let sharedRecordings: String? = {
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let path = repo.deletingLastPathComponent().appendingPathComponent("shared/recordings").path
-    return FileManager.default.fileExists(atPath: path) ? path : nil
-}()
+/// The real device recordings of the test fixtures (`Tests/Fixtures/recordings` in the repository).
+/// The tests that read them require them: `recordingsArePresent` fails when they are missing.
+let recordingsDirectory = repoRoot + "/Tests/Fixtures/recordings"
 
 func recordingFiles(_ folder: String) -> [String] {
-    guard let root = sharedRecordings else { return [] }
-    let dir = root + "/" + folder
+    let dir = recordingsDirectory + "/" + folder
     return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
         .filter { $0.hasSuffix(".events") }.sorted().map { dir + "/" + $0 }
 }
@@ -89,8 +85,13 @@ struct IndependentCount {
     }
 }
 
-@Suite("Replaying the shared recordings")
+@Suite("Replaying the real recordings")
 struct ReplayAcceptanceTests {
+    @Test func recordingsArePresent() {
+        #expect(recordingFiles("touchscreens").count == 26, "\(recordingsDirectory)/touchscreens")
+        #expect(recordingFiles("keyboards").count == 4, "\(recordingsDirectory)/keyboards")
+    }
+
     @Test(arguments: recordingFiles("touchscreens"))
     func touchscreenRecording(path: String) throws {
         let (layout, objects) = try trace([path])

@@ -5,13 +5,12 @@ import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
 
-/// Synthesized keyboard recordings: a real keyboard's description (from the shared recordings)
+/// Synthesized keyboard recordings: a real keyboard's description (from the real recordings)
 /// with key presses written by ``EvemuWriter``, as a barcode scanner or a person types them.
 enum Typist {
-    static let keyboards = (sharedRecordings ?? "/nonexistent") + "/keyboards"
-    /// A real USB keyboard (1532:011b) whose description alone is shared: the scanner.
+    static let keyboards = recordingsDirectory + "/keyboards"
+    /// A real USB keyboard (1532:011b) whose description alone is recorded: the scanner.
     static var razerDescription: String { keyboards + "/Razer Razer BlackWidow 2013.keyboard.desc" }
-    static var available: Bool { FileManager.default.fileExists(atPath: razerDescription) }
 
     /// Key events for `keys` from `start` (seconds), a press every `step` (down, up half a step
     /// later, the next one step after that): a name presses and releases that key; `+NAME` holds
@@ -65,7 +64,7 @@ enum Typist {
 
 /// Text in the dry-run (issue 15): a `de` keymap turns KEY_Y into "z"; a scan (`text: line`)
 /// arrives as one text event at the focused region, its keys not one by one.
-@Suite("Text in the dry-run", .enabled(if: Typist.available))
+@Suite("Text in the dry-run")
 struct TextReplayTests {
     static func yaml(scanner: String = "text: line", keys: String = "") -> String {
         """

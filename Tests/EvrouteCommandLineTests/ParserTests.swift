@@ -27,6 +27,12 @@ struct ParserTests {
         return p
     }
 
+    /// The help text the arguments ask for, or nil when they ask for something else.
+    func helpText(_ args: [String]) throws -> String? {
+        if case .help(let text) = try CommandLineParser.parse(Self.root, arguments: args, version: "1.0") { return text }
+        return nil
+    }
+
     func usageError(_ args: [String]) -> String? {
         do {
             _ = try CommandLineParser.parse(Self.root, arguments: args, version: "1.0")
@@ -92,7 +98,7 @@ struct ParserTests {
         #expect(tool.contains("SUBCOMMANDS:") && tool.contains("run (default)") && tool.contains("check"))
         #expect(hit == hit2 && hit.contains("USAGE: tool hit [--screen <screen>] <x> <y>"))
         #expect(top.contains("--format <format>"))
-        guard case .help(let run) = try CommandLineParser.parse(Self.root, arguments: ["run", "--help"], version: "1.0") else { return }
+        let run = try #require(try helpText(["run", "--help"]), "no help for run")
         #expect(run.contains("USAGE: tool run") && run.contains("(default: text)"))
         #expect(version == "tool 1.0\n")
     }

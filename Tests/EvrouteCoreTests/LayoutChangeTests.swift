@@ -72,7 +72,7 @@ func refusal(_ r: Router, _ t: Trace, _ change: LayoutChange, at time: Int64 = 5
     }
 }
 
-@Suite("Run-time layout changes (SPEC §8)")
+@Suite("Run-time layout changes (docs/ui-control.md)")
 struct LayoutChangeTests {
     func router(_ spec: LayoutSpec = changeSpec()) throws -> (Router, Trace) {
         makeRouter(try Layout.compile(spec))

@@ -1,7 +1,7 @@
 import Testing
 @testable import EvrouteCore
 
-/// Accelerometers (SPEC §9): samples and orientation changes go to the top-level `motion:`
+/// Accelerometers (docs/config.md#motion-accelerometers): samples and orientation changes go to the top-level `motion:`
 /// handlers only, never through a region; a shake walks from the first responder up the chain.
 @Suite("Motion routing")
 struct MotionRoutingTests {

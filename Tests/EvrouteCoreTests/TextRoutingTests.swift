@@ -1,7 +1,7 @@
 import Testing
 @testable import EvrouteCore
 
-/// Text events (SPEC §9): from the first responder up the chain, like a key going down; taken
+/// Text events (docs/config.md#text): from the first responder up the chain, like a key going down; taken
 /// by `text` and `any` handlers only.
 @Suite("Text routing")
 struct TextRoutingTests {

@@ -132,6 +132,114 @@ struct ControlSocketLimitTests {
         #expect(rig.server.clientCount == 2)
     }
 
+    @Test func oneProcessKeepingEveryConnectionBusyCannotLockOutStatus() throws {
+        // Issue 31 D4: this test process opens as many connections as the socket has places and
+        // keeps each busy (a request every 100 ms, well inside the idle timeout). It runs as root,
+        // like `evroute status` below, so no room kept for root could let the status in: the
+        // per-process cap is what leaves places free.
+        let rig = try Rig(maximumClients: ControlServer.maximumClients, idleTimeout: .milliseconds(1000))
+        var hogs: [Int32] = []
+        defer { for fd in hogs { close(fd) } }
+        for _ in 0..<ControlServer.maximumClients { hogs.append(try rig.connectClient()) }
+        var lastSent = MonotonicClock.now()
+        func keepBusy() {
+            guard MonotonicClock.now() - lastSent > .milliseconds(100) else { return }
+            lastSent = MonotonicClock.now()
+            var sink = [UInt8](repeating: 0, count: 4096)
+            for fd in hogs {
+                Self.send(fd, "{\"command\":\"status\"}\n")
+                while recv(fd, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
+            }
+        }
+        rig.run(upTo: 3) { keepBusy(); return rig.log.contains("refused") && rig.server.clientCount <= ControlServer.maximumClientsPerProcess }
+        #expect(rig.server.clientCount == ControlServer.maximumClientsPerProcess, "\(rig.server.clientCount) held")
+        #expect(rig.log.contains("too many control connections from process \(getpid()) (8 open, the most for one process)"), "\(rig.log)")
+
+        let binary = try #require(harnessBinary(), "the evroute binary is not next to the test bundle")
+        let logPath = temporaryPath("status.err")
+        let cli = try DaemonProcess(binary, arguments: ["status", "--format", "json", "--control-socket", rig.path], logPath: logPath)
+        defer { cli.kill9(); unlink(logPath); unlink(logPath + ".out") }
+        rig.run(upTo: 15) { keepBusy(); return cli.waitForExit(seconds: 0.001) != nil }
+        #expect(cli.waitForExit(seconds: 0.001) == 0, "stderr: \(cli.log)")
+        #expect(harnessRead(logPath + ".out") == "{\"ok\":true}\n")
+        #expect(rig.server.clientCount >= ControlServer.maximumClientsPerProcess - 1, "the busy ones stayed: \(rig.server.clientCount)")
+    }
+
+    @Test func atTheDescriptorLimitTheDaemonDoesNotSpinAndAnswersOnceDescriptorsAreFree() throws {
+        // Issue 31 D3: a daemon limited to 40 descriptors (soft and hard, so raising its soft
+        // limit gains nothing), and more control clients than it can hold. It must not spin on
+        // its readable listener: few loop wake-ups and little CPU while the limit lasts; once the
+        // clients leave, `status` is answered again.
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", RuntimeControlProcessTests.config(socket: rig.uiSocket))
+        let daemon = try DaemonProcess("/bin/sh", arguments: ["-c", "ulimit -n 40 && exec \"$0\" \"$@\"", rig.binary,
+                                                              "--config", rig.configPath, "--control-socket", rig.control,
+                                                              "--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"],
+                                       environment: ["NOTIFY_SOCKET": rig.notify.path], logPath: rig.scratch.file("daemon.log"))
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log: \(daemon.log)")
+        let before = try #require(harnessControl("status", rig.control)?["loop"]?["wakeups"]?.intValue)
+
+        // The `ui` socket plugin's clients (up to its max-clients, 64) use up the descriptors; then
+        // control clients come (a few: one process holds at most 8 control places anyway).
+        var clients: [Int32] = []
+        defer { for fd in clients { close(fd) } }
+        func connectClients(_ count: Int, to path: String) {
+            for _ in 0..<count {
+                let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                guard UnixSocketAddress(path)!.withSockaddr({ connect(fd, $0, $1) }) == 0 else { close(fd); return }
+                clients.append(fd)
+            }
+        }
+        connectClients(50, to: rig.uiSocket)
+        connectClients(4, to: rig.control)
+        #expect(clients.count == 54, "the listen backlog takes what the daemon cannot accept")
+        let deadline = harnessNow() + 10
+        while !daemon.log.contains("control socket: refused") && harnessNow() < deadline { usleep(20_000) }
+        #expect(daemon.log.contains("socket ui: out of file descriptors (Too many open files)"), "\(daemon.log)")
+        #expect(daemon.log.contains("control socket: refused 1 client(s): out of file descriptors (Too many open files)"), "\(daemon.log)")
+
+        // Two seconds at the limit: CPU time (utime + stime, /proc/PID/stat) stays far below
+        // what spinning takes (a whole core: ~2 s).
+        func cpuSeconds() -> Double {
+            let stat = harnessRead("/proc/\(daemon.pid)/stat") ?? ""
+            let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+            return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        let cpuBefore = cpuSeconds()
+        usleep(2_000_000)
+        let cpu = cpuSeconds() - cpuBefore
+        #expect(cpu < 0.3, "\(cpu) s of CPU in 2 s at the descriptor limit")
+
+        for fd in clients { close(fd) }
+        clients.removeAll()
+        let status = harnessControl("status", rig.control)
+        #expect(status?["ok"]?.boolValue == true, "answered again once descriptors are free; log: \(daemon.log)")
+        let wakeups = (status?["loop"]?["wakeups"]?.intValue ?? Int.max) - before
+        #expect(wakeups < 2000, "\(wakeups) loop wake-ups: the listener was not watched while the limit lasted")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
+
+    @Test func thePlacesOfOneUserAndTheRoomKeptForRootAndOperators() {
+        func refusal(uid: uid_t = 1000, privileged: Bool = true, open: Int = 10, ofProcess: Int = 0, ofUser: Int = 0) -> String? {
+            ControlServer.placeRefusal(pid: 42, uid: uid, privileged: privileged, open: open, ofProcess: ofProcess, ofUser: ofUser,
+                                       maximumClients: 64)
+        }
+        #expect(refusal() == nil)
+        #expect(refusal(ofProcess: 7) == nil)
+        #expect(refusal(ofProcess: 8) == "too many control connections from process 42 (8 open, the most for one process)")
+        #expect(refusal(uid: 0, ofProcess: 8) != nil, "root's processes too")
+        #expect(refusal(ofUser: 31) == nil)
+        #expect(refusal(ofUser: 32) == "too many control connections from user 1000 (32 open, the most for one user)")
+        #expect(refusal(uid: 0, ofUser: 60) == nil, "root has no per-user cap")
+        // The daemon's own user (its plugin helpers): not the last 8 places.
+        #expect(refusal(privileged: false, open: 56) == nil)
+        #expect(refusal(privileged: false, open: 57) == "too many control clients (56 connected; the last 8 places are kept for root and the socket's group)")
+        #expect(refusal(privileged: true, open: 64) == nil)
+    }
+
     @Test func theClientTriesABusyDaemonAgainUntilAPlaceFrees() throws {
         // One place, held by an idle client for 0.5 s: `evroute reload` (ControlClient) is told
         // "busy", tries again, and is served once the idle client is closed.
@@ -151,6 +259,26 @@ struct ControlSocketLimitTests {
         #expect(MonotonicClock.now() - start >= .milliseconds(400), "it had to wait for the place")
         #expect(rig.requests == ["{\"command\":\"reload\"}"])
         #expect(rig.log.contains("refused"))
+    }
+
+    @Test func everyControlCommandReportsARefusalOnStandardErrorWithStatus1() throws {
+        // A daemon that refuses everything: the real binary's status (text and json), reload and
+        // ctl commands all print nothing on stdout, the refusal on stderr, and exit 1.
+        let rig = try Rig(maximumClients: 8, idleTimeout: .seconds(30),
+                          answer: .object([("ok", .bool(false)), ("error", .string("not now")), ("errors", .array([.string("f.yaml:1:2: error: e")]))]))
+        let binary = try #require(harnessBinary(), "the evroute binary is not next to the test bundle")
+        for command in [["status"], ["status", "--format", "json"], ["reload"], ["ctl", "state"], ["ctl", "state", "--format", "json"],
+                        ["ctl", "present", "x"]] {
+            let logPath = temporaryPath("cli.err")
+            defer { unlink(logPath); unlink(logPath + ".out") }
+            let cli = try DaemonProcess(binary, arguments: command + ["--control-socket", rig.path], logPath: logPath)
+            defer { cli.kill9() }
+            rig.run(upTo: 10) { cli.waitForExit(seconds: 0.001) != nil }
+            let what = command[0] == "ctl" ? "evroute ctl \(command[1])" : "evroute \(command[0])"
+            #expect(cli.waitForExit(seconds: 0.001) == 1, "\(command)")
+            #expect(harnessRead(logPath + ".out") == "", "\(command): stdout \(harnessRead(logPath + ".out") ?? "")")
+            #expect(cli.log == "f.yaml:1:2: error: e\n\(what): not now\n", "\(command): stderr \(cli.log)")
+        }
     }
 
     @Test func anAnswerSentLaterHoldsItsConnectionsNextRequestsAndTheIdleTimeoutLetsItWait() throws {
@@ -205,6 +333,29 @@ struct ControlSocketLimitTests {
         rig.pending[0].send(.object([("ok", .bool(true))]))
         // Closed, not left reporting its hang-up on every turn of the loop: a few wakeups, not thousands.
         #expect(rig.loop.wakeups - wakeupsBefore < 50, "\(rig.loop.wakeups - wakeupsBefore) wakeups")
+    }
+
+    @Test func anOverlongRequestIsRefusedWholeWithItsTagAndNeverExecuted() throws {
+        // The first 64 KiB of this line are a valid request on their own (spaces after it): it
+        // must not run. The answer carries the tag, read from the line's first part.
+        let rig = try Rig(maximumClients: 4, idleTimeout: .seconds(30))
+        let client = try rig.connectClient()
+        defer { close(client) }
+        let line = #"{"command":"status","tag":"t1"}"# + String(repeating: " ", count: ControlServer.maximumRequest + 100) + "x\n"
+        var sent = 0
+        rig.run(upTo: 5) {
+            while sent < line.utf8.count {
+                let n = line.utf8.withContiguousStorageIfAvailable { p in
+                    Glibc.send(client, p.baseAddress! + sent, p.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                } ?? -1
+                if n <= 0 { break }
+                sent += n
+            }
+            return rig.server.clientCount == 0
+        }
+        #expect(Self.readAll(client) == #"{"ok":false,"error":"request line too long (the most is 65536 bytes)","tag":"t1"}"# + "\n")
+        #expect(rig.requests.isEmpty, "nothing of the line was executed: \(rig.requests)")
+        #expect(Self.isClosedByPeer(client))
     }
 
     @Test func aClientThatDoesNotReadItsAnswersIsDroppedAtTheBound() throws {

@@ -12,7 +12,7 @@ import EvrouteSystem
 // `$NOTIFY_SOCKET`, clients for the control and plugin sockets. Every wait is bounded (poll(2)
 // on a descriptor with a deadline), and a child still running when its test ends is killed.
 
-/// The package's root (for `config/`, `demo/`, `../shared/recordings`).
+/// The package's root (for `config/`, `demo/`, `Tests/Fixtures/recordings`).
 let harnessPackageRoot: String = {
     var path = #filePath
     for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
@@ -91,14 +91,15 @@ func harnessWaitReadable(_ fd: Int32, until deadline: Double) -> Bool {
     }
 }
 
-/// The evroute daemon as a child process. Its stderr (the log) goes to a file.
+/// The evroute daemon as a child process. Its stderr (the log) goes to a file, or to `stderr`
+/// when given (a pipe's write end: the log's reader is then the test).
 final class DaemonProcess {
     let pid: pid_t
     let pidfd: Int32
     let logPath: String
     private(set) var exitStatus: Int32?
 
-    init(_ binary: String, arguments: [String], environment: [String: String] = [:], logPath: String) throws {
+    init(_ binary: String, arguments: [String], environment: [String: String] = [:], logPath: String, stderr: Int32? = nil) throws {
         self.logPath = logPath
         var env: [String: String] = [:]
         for key in ["PATH", "HOME", "LANG"] { if let v = getenv(key) { env[key] = String(cString: v) } }
@@ -106,7 +107,11 @@ final class DaemonProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let stderr {
+            posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
         posix_spawn_file_actions_addopen(&actions, 1, logPath + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         var attributes = posix_spawnattr_t()

@@ -171,14 +171,11 @@ struct DaemonProcessTests {
         #expect(access(rig.marker, F_OK) == 0, "the exec handler ran `touch \(rig.marker)`")
     }
 
-    @Test("a shared recording replays through the daemon", .enabled(if: access(harnessPackageRoot + "/../shared/recordings/touchscreens", R_OK) == 0))
+    @Test("a real recording replays through the daemon")
     func sharedRecording() throws {
-        let dir = harnessPackageRoot + "/../shared/recordings/touchscreens"
+        let dir = harnessPackageRoot + "/Tests/Fixtures/recordings/touchscreens"
         let name = "Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
-        guard access(dir + "/" + name, R_OK) == 0 else {
-            print("skipped: \(dir)/\(name) is absent")
-            return
-        }
+        try #require(access(dir + "/" + name, R_OK) == 0, "\(dir)/\(name) is missing")
         let rig = try Rig()
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket, marker: rig.marker))

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLinux
 import EvrouteJSON
+import EvrouteRuntime
 import EvrouteSystem
 import Testing
 
@@ -65,14 +66,25 @@ struct HostileDaemonTests {
         #expect(harnessNow() - start < 5, "status answered while 20 clients sat idle")
         let answer = try JSONValue.parse(harnessRead(out + ".out") ?? "")
         #expect(answer["ok"]?.boolValue == true)
-        // The idle ones are closed after 10 s without a request, each with a log line.
-        var closed = 0
+        // One process holds at most 8 places: its other 12 were told "busy" and closed at once.
+        // The 8 idle ones are closed after 10 s without a request, each with a log line.
+        var closed = 0, busy = 0
         let deadline = harnessNow() + 20
         while closed < idle.count && harnessNow() < deadline {
-            closed = idle.filter { fd in var b: UInt8 = 0; return recv(fd, &b, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 0 }.count
+            closed = 0
+            for fd in idle {
+                var buffer = [UInt8](repeating: 0, count: 512)
+                var n = 0
+                repeat {
+                    n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    if n > 0, String(decoding: buffer[0..<n], as: UTF8.self).contains("\"busy\":true") { busy += 1 }
+                } while n > 0
+                if n == 0 { closed += 1 }
+            }
             usleep(100_000)
         }
         #expect(closed == idle.count, "idle clients closed: \(closed)")
+        #expect(busy == idle.count - ControlServer.maximumClientsPerProcess, "refused at once: \(busy)")
         // Info lines are written in batches (at most 250 ms after the first one waits).
         let logged = harnessNow() + 3
         while !daemon.log.contains("no request for 10.0 s") && harnessNow() < logged { usleep(50_000) }

@@ -7,7 +7,7 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
-/// SPEC §8 against real processes: the daemon and a dry-run serve the run-time layout commands
+/// The run-time control of docs/ui-control.md against real processes: the daemon and a dry-run serve the run-time layout commands
 /// on the control socket (`evroute ctl`), and a socket plugin peer sends them on its own
 /// connection.
 @Suite("Run-time control: daemon, dry-run, plugin peers", .serialized)
@@ -143,6 +143,52 @@ struct RuntimeControlProcessTests {
         let began = peer.wait { $0.contains("\"phase\":\"began\"") }
         #expect(began?.contains("\"region\":\"confirm/root\"") == true, "\(String(describing: began))")
         #expect(began?.contains("\"options\":{\"page\":\"confirm\"}") == true, "\(String(describing: began))")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
+
+    @Test("a plugin peer's long command (150 regions, > 4 KiB) is answered; one past the limit is refused whole, with its tag when it can be read")
+    func pluginPeerLongLines() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket))
+        let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil)
+        let peer = try DaemonLineClient(path: rig.uiSocket)
+        func send(_ line: String) {
+            var sent = 0
+            let bytes = Array(line.utf8)
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { Glibc.send(peer.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                sent += n
+            }
+        }
+        func children(_ n: Int) -> String {
+            (0..<n).map { #"{"name":"cell\#($0)","frame":[\#($0 % 10 * 100),\#($0 / 10 * 10),90,9]}"# }.joined(separator: ",")
+        }
+        let long = #"{"command":"regions","region":"home/root","tag":"long","regions":["# + children(150) + "]}\n"
+        #expect(long.utf8.count > 4096 && long.utf8.count < ControlServer.maximumRequest)
+        send(long)
+        let replaced = peer.wait(seconds: 10) { $0.contains("\"long\"") }
+        #expect(replaced == #"{"ok":true,"tag":"long"}"#, "\(String(describing: replaced))")
+
+        let tooLong = #"{"command":"regions","region":"home/root","tag":"huge","regions":["# + children(3000) + "]}\n"
+        #expect(tooLong.utf8.count > ControlServer.maximumRequest)
+        send(tooLong)
+        let refused = peer.wait(seconds: 10) { $0.contains("\"huge\"") }
+        #expect(refused == #"{"ok":false,"error":"request line too long (the most is 65536 bytes)","tag":"huge"}"#, "\(String(describing: refused))")
+        // The tag after the cut: an untagged error. The connection goes on.
+        send(#"{"command":"state","pad":""# + String(repeating: "x", count: ControlServer.maximumRequest) + #"","tag":"late"}"# + "\n")
+        send(#"{"command":"state","tag":"after"}"# + "\n")
+        let after = peer.wait(seconds: 10) { $0.contains("\"after\"") }
+        #expect(after?.contains("\"ok\":true") == true, "\(String(describing: after))")
+        #expect(peer.lines.contains(#"{"ok":false,"error":"request line too long (the most is 65536 bytes)"}"#), "\(peer.lines)")
+        #expect(!peer.lines.contains { $0.contains("\"late\"") })
+        // Only the 150 regions were applied.
+        let state = Self.request([("command", .string("state"))], rig.control)
+        #expect(state?["changed_regions"]?.arrayValue?.count == 1, "\(String(describing: state))")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(seconds: 20) == 0)
     }

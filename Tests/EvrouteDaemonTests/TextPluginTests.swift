@@ -32,7 +32,7 @@ private final class SocketLines {
     deinit { close(fd) }
 }
 
-/// Text events reach plugins (issue 15): `socket` peers get the whole text in the SPEC §4 line,
+/// Text events reach plugins (issue 15): `socket` peers get the whole text in the docs/events.md line,
 /// `exec` commands get `EVROUTE_TEXT`, and the `log` writes `text "***" (N chars)` unless keys may
 /// be named.
 @Suite("Text events and plugins")

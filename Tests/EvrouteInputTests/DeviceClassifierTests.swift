@@ -74,7 +74,7 @@ struct DeviceClassifierTests {
         "Razer Razer BlackWidow 2013.keyboard.desc": .keyboard,
     ]
 
-    @Test("Every shared recording classifies sensibly", .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("Every real recording classifies sensibly")
     func sharedRecordings() throws {
         for name in Recordings.files(in: "touchscreens") {
             let d = try EvemuRecording.load(path: Recordings.path("touchscreens", name)).description

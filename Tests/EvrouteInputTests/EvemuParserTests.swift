@@ -123,13 +123,13 @@ struct EvemuParserTests {
         #expect(EvemuRecording.siblingDescriptionPaths(for: "/d/X.hp8470p.scroll.events") == ["/d/X.hp8470p.scroll.desc", "/d/X.hp8470p.desc", "/d/X.desc"])
     }
 
-    /// Copies a shared recording into `dir` under another name.
+    /// Copies a real recording into `dir` under another name.
     func copyRecording(_ subdirectory: String, _ name: String, to path: String) throws {
         let bytes = try #require(try? FileBytes.read(Recordings.path(subdirectory, name)).get())
         writeFile(path, String(decoding: bytes, as: UTF8.self))
     }
 
-    @Test("Real recordings: X.hp8470p.what.events reads X.hp8470p.desc, not a generic X.desc", .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("Real recordings: X.hp8470p.what.events reads X.hp8470p.desc, not a generic X.desc")
     func longestPrefixOnRealRecordings() throws {
         let dir = scratchDirectory()
         let wacom = "Wacom ISDv4 E6 Finger"
@@ -146,7 +146,7 @@ struct EvemuParserTests {
         #expect(try EvemuRecording.load(path: "\(dir)/\(wacom).other.single-tap-center.events").description.name == "QUANTA OpticalTouchScreen")
     }
 
-    @Test("Real recordings: --desc never replaces a keyboard's own description; it describes a recording that has none", .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("Real recordings: --desc never replaces a keyboard's own description; it describes a recording that has none")
     func explicitDescriptionOnlyForRecordingsWithout() throws {
         let touchscreenDesc = Recordings.path("touchscreens", "QUANTA OpticalTouchScreen.desc")
         let keyboard = try EvemuRecording.load(path: Recordings.path("keyboards", "Logitech K400 Plus.events"), descriptionPath: touchscreenDesc)
@@ -159,7 +159,7 @@ struct EvemuParserTests {
         #expect(throws: EvemuError.self) { try EvemuRecording.load(path: "\(dir)/capture.events") }
     }
 
-    @Test("Real recordings: a timestamp going backwards is a warning with path:line, replayed in file order", .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("Real recordings: a timestamp going backwards is a warning with path:line, replayed in file order")
     func backwardsTimestampsWarn() throws {
         let name = "Wacom ISDv4 E6 Finger.single-tap-center.events"
         let original = try #require(try? FileBytes.read(Recordings.path("touchscreens", name)).get())
@@ -238,7 +238,7 @@ struct EvemuParserTests {
         #expect(error?.description.hasPrefix("bad.events:\(line): ") == true)
     }
 
-    @Test("Every shared recording parses", .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("Every real recording parses")
     func sharedRecordingsParse() throws {
         var count = 0
         for sub in ["touchscreens", "keyboards"] {
@@ -262,7 +262,7 @@ struct EvemuParserTests {
         #expect(quanta.events.first?.time == Timestamp(seconds: 1350644052, microseconds: 895553))
     }
 
-    @Test("The 16,593-event DTH2242 recording parses fast", .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("The 16,593-event DTH2242 recording parses fast")
     func parseSpeed() throws {
         let path = Recordings.path("touchscreens", "Wacom DTH2242 Finger.events")
         let bytes = try FileBytes.read(path).get()

@@ -63,7 +63,7 @@ struct ReplaySourceTests {
                          "10@40#3", "-10@40", "-12@40"])
     }
 
-    @Test("Large epoch timestamps are kept as recorded", .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("Large epoch timestamps are kept as recorded")
     func epochTimes() throws {
         let quanta = try EvemuRecording.load(path: Recordings.path("touchscreens", "QUANTA OpticalTouchScreen.touch-on-left.events"))
         let atmel = try EvemuRecording.load(path: Recordings.path("touchscreens", "Atmel maXTouch Touchscreen.2-fingers-touch-release.events"))

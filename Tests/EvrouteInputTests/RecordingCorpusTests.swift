@@ -43,13 +43,20 @@ private func replay(_ recording: EvemuRecording) -> [TouchFrameInput] {
     return frames
 }
 
-@Suite("Shared recordings")
+@Suite("Real recordings")
 struct RecordingCorpusTests {
-    static let touchscreenFiles = Recordings.available ? Recordings.eventFiles(in: "touchscreens") : []
-    static let keyboardFiles = Recordings.available ? Recordings.files(in: "keyboards").map { Recordings.path("keyboards", $0) } : []
+    static let touchscreenFiles = Recordings.eventFiles(in: "touchscreens")
+    static let keyboardFiles = Recordings.files(in: "keyboards").map { Recordings.path("keyboards", $0) }
 
-    @Test("Every touchscreen recording: touches found = touches counted from the raw events, each begins and ends once",
-          .enabled(if: Recordings.available, Recordings.skipMessage), arguments: touchscreenFiles)
+    @Test("The recordings are in the repository: 26 touchscreen recordings with events, 8 keyboard files")
+    func recordingsArePresent() {
+        #expect(FileBytes.isFile(Recordings.directory + "/README.md"), "\(Recordings.directory) is missing")
+        #expect(FileBytes.isFile(Recordings.directory + "/LICENSE"))
+        #expect(Self.touchscreenFiles.count == 26, "\(Self.touchscreenFiles)")
+        #expect(Self.keyboardFiles.count == 8, "\(Self.keyboardFiles)")
+    }
+
+    @Test("Every touchscreen recording: touches found = touches counted from the raw events, each begins and ends once", arguments: touchscreenFiles)
     func touchscreen(_ path: String) throws {
         let recording = try EvemuRecording.load(path: path)
         #expect(!recording.events.isEmpty)
@@ -68,8 +75,7 @@ struct RecordingCorpusTests {
         }
     }
 
-    @Test("N-Trig two fingers: exactly two touches, the remaining finger keeps its identity",
-          .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("N-Trig two fingers: exactly two touches, the remaining finger keeps its identity")
     func nTrigTwoFingers() throws {
         let recording = try EvemuRecording.load(path: Recordings.path("touchscreens", "N-Trig MultiTouch.2-fingers-touch-release.events"))
         #expect(TouchProtocol.of(recording.description) == .contactReports)
@@ -81,8 +87,7 @@ struct RecordingCorpusTests {
         #expect(frames.flatMap(\.contacts).allSatisfy { $0.change != .cancelled })
     }
 
-    @Test("A single-touch device: the Atmel taps with their MT axes removed",
-          .enabled(if: Recordings.available, Recordings.skipMessage))
+    @Test("A single-touch device: the Atmel taps with their MT axes removed")
     func singleTouchFromRealEvents() throws {
         var recording = try EvemuRecording.load(path: Recordings.path("touchscreens", "Atmel maXTouch Touchscreen.1-finger-fast-taps.events"))
         recording.description.events[EventType.abs] = [AbsCode.x, AbsCode.y]
@@ -95,8 +100,7 @@ struct RecordingCorpusTests {
         #expect(life.open == 0)
     }
 
-    @Test("Every keyboard recording: parses, and key downs = EV_KEY value-1 events",
-          .enabled(if: Recordings.available, Recordings.skipMessage), arguments: keyboardFiles)
+    @Test("Every keyboard recording: parses, and key downs = EV_KEY value-1 events", arguments: keyboardFiles)
     func keyboard(_ path: String) throws {
         let recording = try EvemuRecording.load(path: path)
         var decoder = KeyDecoder(device: DeviceID(1), description: recording.description)

@@ -3,18 +3,15 @@ import EvrouteCore
 import Glibc
 import Testing
 
-/// The shared evemu recordings, read in place from `../shared/recordings` next to the repository.
+/// The real evemu recordings of the test fixtures, `Tests/Fixtures/recordings` in the repository
+/// (their README.md and LICENSE say where they come from). The tests that read them require
+/// them: a missing file fails the test (`RecordingCorpusTests` counts them).
 enum Recordings {
     static let directory: String = {
         var path = #filePath
         for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }   // …/Tests/EvrouteInputTests/file → repo
-        let repo = path
-        let parent = String(repo[..<repo.lastIndex(of: "/")!])
-        return parent + "/shared/recordings"
+        return path + "/Tests/Fixtures/recordings"
     }()
-
-    static var available: Bool { FileBytes.isFile(directory + "/README.md") }
-    static let skipMessage: Comment = "shared recordings not found at ../shared/recordings"
 
     /// File names in a subdirectory, sorted.
     static func files(in subdirectory: String) -> [String] {

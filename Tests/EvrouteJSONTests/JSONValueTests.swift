@@ -14,6 +14,21 @@ private func parseError(_ text: String) -> JSONValue.ParseError? {
 struct JSONValueTests {
     // MARK: API
 
+    @Test("a member of a cut-off object (a request line too long): found only when whole before the cut")
+    func memberOfCutObject() {
+        func tag(_ text: String) -> JSONValue? { JSONValue.member("tag", ofCutObject: Array(text.utf8)) }
+        #expect(tag(#"{"command":"regions","tag":[1,"a"],"yaml":"- name: a\n- na"#) == .array([.int(1), .string("a")]))
+        #expect(tag(#" { "tag" : 12 , "command":"x""#) == .int(12))
+        #expect(tag(#"{"command":"regions","yaml":"long","tag":7}"#) == .int(7), "a whole object too")
+        #expect(tag(#"{"command":"regions","tag":12"#) == nil, "a number at the cut may be cut itself")
+        #expect(tag(#"{"command":"regions","tag":"ab"#) == nil)
+        #expect(tag(#"{"command":"regions","yaml":"- name: a\n- na"#) == nil, "the tag came after the cut")
+        #expect(tag(#"[{"tag":1},"#) == nil, "not an object")
+        #expect(tag(#"{"command" "tag":1,"#) == nil, "a broken member before it")
+        #expect(tag(#"{"x":{"tag":1},"y":"#) == nil, "only top-level members count")
+        #expect(tag("") == nil)
+    }
+
     @Test func accessors() throws {
         let v = try JSONValue.parse(#" {"command": "status", "n": 7.0, "big": 1e16, "ok": true, "list": [1, "a"], "n": 8} "#)
         #expect(v["command"]?.stringValue == "status")

@@ -116,7 +116,7 @@ struct UnixSocketTests {
         }
     }
 
-    @Test("bounds: a peer over the output limit is told, an overlong line is cut, extra peers wait or are refused")
+    @Test("bounds: a peer over the output limit is told, an overlong line is refused whole, extra peers wait or are refused")
     func bounds() throws {
         let scratch = Scratch()
         let loop = try EventLoop()
@@ -125,23 +125,28 @@ struct UnixSocketTests {
                                         maximumLineLength: 8, maximumOutput: 4096)
         var connections: [LineConnection] = []
         var lines: [String] = []
-        var overlong = 0
+        var overlong: [String] = []
         var refused = 0
         var closed = 0
         listener.onRefused = { refused += 1 }
         listener.onConnection = { c in
             connections.append(c)
             c.onLine = { lines.append(String(decoding: $0, as: UTF8.self)) }
-            c.onOverlong = { overlong += 1 }
+            c.onOverlong = { overlong.append(String(decoding: $0, as: UTF8.self)) }
             c.onClose = { closed += 1 }
         }
         let a = try Self.connectClient(path)
         let b = try Self.connectClient(path)
         defer { close(a); close(b) }
-        Self.send(a, "0123456789abcdef\nok\n")
-        Self.run(loop) { lines.count == 2 && refused == 1 }
-        #expect(lines == ["01234567", "ok"])
-        #expect(overlong == 1)
+        // Over-long lines, in one piece and in several (the limit passed before the newline came),
+        // never reach onLine: their first 8 bytes go to onOverlong, the rest up to the newline is dropped.
+        Self.send(a, "0123456789abcdef\nok\nABCDEF")
+        Self.run(loop) { lines.count == 1 && refused == 1 }
+        Self.send(a, "GHIJ")
+        Self.send(a, "KLMN\nend\n")
+        Self.run(loop) { lines.count == 2 }
+        #expect(lines == ["ok", "end"])
+        #expect(overlong == ["01234567", "ABCDEFGH"])
         #expect(refused == 1, "the second peer is refused at once under .refuse")
         // The peer never reads: sends fail with overLimit once 4 KiB (plus the kernel's buffer) wait.
         let connection = try #require(connections.first)

@@ -9,7 +9,7 @@ enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `config/kiosk.yaml`, with its touchscreen rule widened to any touchscreen (so the shared
+    /// `config/kiosk.yaml`, with its touchscreen rule widened to any touchscreen (so the real
     /// recordings, which are not ILITEK panels, route through it).
     static let kioskYAML: String = {
         let path = repo.appendingPathComponent("config/kiosk.yaml").path
@@ -27,11 +27,12 @@ enum Fixtures {
         }
     }()
 
-    /// The shared 16,593-event recording (`../shared` beside the repository), if present.
-    static let wacomRecording: String? = {
-        let path = repo.deletingLastPathComponent()
-            .appendingPathComponent("shared/recordings/touchscreens/Wacom DTH2242 Finger.events").path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
+    /// The 16,593-event recording of the test fixtures (`Tests/Fixtures/recordings`); the
+    /// benchmarks stop with a message when it is missing.
+    static let wacomRecording: String = {
+        let path = repo.appendingPathComponent("Tests/Fixtures/recordings/touchscreens/Wacom DTH2242 Finger.events").path
+        guard FileManager.default.fileExists(atPath: path) else { fatalError("\(path) is missing") }
+        return path
     }()
 
     // MARK: Generated layouts for hit-testing

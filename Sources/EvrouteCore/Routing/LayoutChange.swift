@@ -1,4 +1,4 @@
-/// One run-time change a UI makes to the responder chain (SPEC §8): the dynamic part of UIKit's
+/// One run-time change a UI makes to the responder chain (docs/ui-control.md): the dynamic part of UIKit's
 /// responder chain — screens presented and dismissed, a first responder, views hidden, disabled,
 /// moved or replaced — applied to a running ``Router`` with ``Router/apply(_:time:)``.
 ///

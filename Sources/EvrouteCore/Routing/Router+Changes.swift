@@ -8,7 +8,7 @@ struct OverrideEntry {
 }
 
 extension Router {
-    // MARK: Run-time changes (SPEC §8)
+    // MARK: Run-time changes (docs/ui-control.md)
 
     /// Applies one run-time change between events, all or nothing.
     ///

@@ -28,7 +28,7 @@ extension Router {
     /// Jolt onsets within the window that begin a shake.
     public static let shakeOnsets = 3
 
-    /// Takes one accelerometer sample (SPEC §9): shake detection (routed from the first
+    /// Takes one accelerometer sample (docs/config.md, motion): shake detection (routed from the first
     /// responder up the chain), orientation with hysteresis and, at most `motion.rate` times a
     /// second, the sample itself — both to the `motion:` handlers only, never through a region.
     public func handle(_ sample: MotionSample) {

@@ -56,7 +56,7 @@ public final class Daemon {
     private(set) var live: LiveInputSource?
     private(set) var replay: ReplayDriver?
     private var gestureTimer: GestureTimer?
-    /// The run-time layout commands (SPEC §8), for the control socket and plugin peers.
+    /// The run-time layout commands (docs/ui-control.md), for the control socket and plugin peers.
     private(set) var layoutControl: RuntimeControl!
     /// The config file the running layout came from.
     private(set) var configSource = ConfigLoader.builtInName
@@ -98,6 +98,10 @@ public final class Daemon {
     /// 0 after a clean stop, 1 when startup failed.
     public func run() -> Int32 {
         Daemon.blockSignals()
+        // The log never waits for its reader (journald stuck, a paused terminal, `| less`):
+        // routing, the control socket and SIGTERM go on; lines beyond its backlog are dropped
+        // and counted (docs/daemon.md).
+        log.writeWithoutWaiting()
         do {
             try start()
         } catch {
@@ -109,6 +113,7 @@ public final class Daemon {
         // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
         // and errors go out at once. After each wakeup the gesture timer follows what it routed.
         log.buffered = true
+        log.watchWritability(in: loop)
         loop.afterWakeup = { [gestureTimer] in gestureTimer?.rearm() }
         // Buffered lines go out 250 ms after the first one began to wait (or when the buffer
         // fills): one write(2) for ~20 frames of a moving finger instead of one per wakeup, and
@@ -120,6 +125,7 @@ public final class Daemon {
         loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(250), pending: { [log] in log.hasPending }, flush: { [log] in log.flush() },
                                              inputTime: live == nil ? nil : { [session] in session!.now })
         loop.run()
+        log.watchWritability(in: nil)
         log.buffered = false
         log.flush()
         return exitStatus
@@ -133,16 +139,20 @@ public final class Daemon {
     // MARK: Startup
 
     func start() throws {
+        // Each control or plugin client is a descriptor: the soft limit (often 1024) goes up to
+        // the hard one (docs/daemon.md, "Control socket").
+        let descriptors = DescriptorLimit.raiseSoftToHard()
+        log.debug("descriptor limit (RLIMIT_NOFILE): \(descriptors.before == descriptors.after ? "\(descriptors.after), as it was" : "raised from \(descriptors.before) to \(descriptors.after)")")
         let layout = try takeConfig(Daemon.readConfig(path: options.configPath)).get()
         loop = try EventLoop()
         try loop.handleSignals(Daemon.handledSignals) { [unowned self] signal in self.signalled(signal) }
 
         session = RoutingSession(layout: layout, clock: ManualClock())
         session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
-            log.info("device ignored: \"\(description.name)\" (\(kind.rawValue)): \(reason)")
+            log.info("device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
         }
         session.onDeviceWarning = { [log] info, warning, _ in
-            log.warning("input: device \"\(info.name)\" (rule \(info.ruleName)): \(warning)")
+            log.warning("input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
         }
         session.onWarning = { [log] message, _ in log.warning(message) }
         do {
@@ -206,7 +216,8 @@ public final class Daemon {
             let (spec, layout) = try ConfigLoader.loadLayout(path: path)
             let source = spec.source ?? path ?? ConfigLoader.builtInName
             // What `evroute check` warns about, for the journal at start and at each reload.
-            let warnings = ConfigLoader.warnings(of: layout, file: source).map { w in
+            let descriptors = DescriptorBudget.warning(for: layout, file: source).map { [$0] } ?? []
+            let warnings = (ConfigLoader.warnings(of: layout, file: source) + descriptors).map { w in
                 w.line > 0 ? "\(w.file):\(w.line):\(w.column): \(w.message)" : "\(w.file): \(w.message)"
             }
             return .loaded(layout, source: source, warnings: warnings)

@@ -11,7 +11,7 @@ final class DaemonObserver: RouteObserver {
         var devicesAdded = 0
         var devicesRemoved = 0
         var touchesCancelledByReload = 0
-        /// Run-time region changes (SPEC §8) and the touches they cancelled.
+        /// Run-time region changes (docs/ui-control.md) and the touches they cancelled.
         var regionChanges = 0
         var touchesCancelledByChanges = 0
     }
@@ -32,10 +32,10 @@ final class DaemonObserver: RouteObserver {
         switch record {
         case .deviceAdded(let info, _):
             counts.devicesAdded += 1
-            log.info("device added: \(info.id.rawValue) \"\(info.name)\" (\(info.kind.rawValue)), rule \(info.ruleName), display \(info.display)")
+            log.info("device added: \(info.id.rawValue) \"\(Log.escaped(info.name))\" (\(info.kind.rawValue)), rule \(info.ruleName), display \(info.display)")
         case .deviceRemoved(let info, _):
             counts.devicesRemoved += 1
-            log.info("device removed: \(info.id.rawValue) \"\(info.name)\"")
+            log.info("device removed: \(info.id.rawValue) \"\(Log.escaped(info.name))\"")
         case .routed:
             break
         case .layoutReplaced(_, let cancelled):
@@ -43,7 +43,7 @@ final class DaemonObserver: RouteObserver {
         case .regionChanged(let path, let change, _, _, let cancelled):
             counts.regionChanges += 1
             counts.touchesCancelledByChanges += cancelled
-            log.info("region \(path) \(change.rawValue)" + (cancelled > 0 ? " (\(cancelled) touch(es) cancelled)" : ""))
+            log.info("region \(Log.escaped(path)) \(change.rawValue)" + (cancelled > 0 ? " (\(cancelled) touch(es) cancelled)" : ""))
         case .focus(let screen, let region, let layout, _):
             // Pages change often on a kiosk: debug level (`--verbose`), like the routing itself.
             log.debug("focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")")

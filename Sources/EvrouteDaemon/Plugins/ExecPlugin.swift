@@ -172,8 +172,9 @@ final class ExecPlugin: Plugin {
                 log.notice("exec \(label) [\(pid)]: output beyond \(limit) bytes dropped")
                 return
             }
-            log.info("exec \(label) [\(pid)]: \(String(decoding: line, as: UTF8.self))")
+            log.info("exec \(label) [\(pid)]: \(Log.escaped(line))")
         }
+        reader.onOverlong = reader.onLine   // logged cut at the limit
         let loop = context.loop
         do {
             try loop.watch(fd) { _ in

@@ -182,10 +182,11 @@ final class LogPlugin: Plugin {
 
     /// Where it went: ` home/root/header/back → home/root/header/back [shell] device touch`.
     static func describeTail(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, into line: inout LogLine) {
+        // Region names may come from a peer (a run-time `children` change): escaped.
         line.append(" ")
-        line.append(e.regionPath ?? "(no region)")
+        line.append(peer: e.regionPath ?? "(no region)")
         line.append(" → ")
-        line.append(e.layout.describe(responder))
+        line.append(peer: e.layout.describe(responder))
         line.append(" [")
         line.append(handler.plugin)
         line.append("]")

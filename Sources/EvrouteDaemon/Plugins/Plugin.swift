@@ -1,9 +1,10 @@
 import EvrouteCore
 import EvrouteJSON
+import EvrouteRuntime
 import EvrouteSystem
 
 /// One event offered to a plugin: the event, the handler and responder that take it, a
-/// daemon-unique `id`, and the event's JSON line (SPEC §4 object plus `"id"`, ending in `\n`).
+/// daemon-unique `id`, and the event's JSON line (the docs/events.md object plus `"id"`, ending in `\n`).
 struct PluginDelivery {
     let id: UInt64
     let event: RoutedEvent
@@ -43,7 +44,7 @@ final class PluginContext {
     /// Continues the walk of an event a plugin declined after having taken it.
     let continueRouting: (RoutedEvent, HandlerBinding) -> Void
 
-    /// Answers a command a `socket` or `process` peer sent on its own connection (SPEC §8:
+    /// Answers a command a `socket` or `process` peer sent on its own connection (docs/ui-control.md:
     /// `{"command":"present","screen":"confirm"}`); nil until the daemon sets it.
     var answerCommand: ((JSONValue) -> JSONValue)?
     /// Name typing keys in the log for this run (`--show-keycodes`).
@@ -67,6 +68,12 @@ final class PluginContext {
             answer = .object(members)
         }
         return Array((answer.serialized + "\n").utf8)
+    }
+
+    /// The answer line to a line longer than ``ControlServer/maximumRequest`` (never executed):
+    /// the control socket's error, with the request's `"tag"` when its first part holds it.
+    func reply(toOverlong prefix: ArraySlice<UInt8>) -> [UInt8] {
+        Array((ControlServer.lineTooLongAnswer(prefix: prefix).serialized + "\n").utf8)
     }
 
     /// A cheap first look: does the line contain `"command"` at all (event answers do not)?

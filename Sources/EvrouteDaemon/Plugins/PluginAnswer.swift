@@ -31,14 +31,15 @@ enum Settlement {
 }
 
 extension PendingAnswers {
-    /// Takes one answer line from a helper or client and says what it came to. It counts
+    /// Takes one answer line from a helper or client and says what it came to (a garbage
+    /// line's first 120 bytes escaped for the log: ``Log/escaped(_:)-(some Collection<UInt8>)``). It counts
     /// nothing and calls nothing: the plugin counts the outcome, then — with no access to its
     /// own state held — walks a declined event on (`continueRouting` may deliver to the same
     /// plugin again: the walk can reach another of its handlers).
     func settle(_ line: ArraySlice<UInt8>, accepting: Bool = true) -> Settlement {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .blank }
         guard let a = PluginAnswer.parse(line) else {
-            return .garbage(String(decoding: line.prefix(120), as: UTF8.self))
+            return .garbage(Log.escaped(line.prefix(120)))
         }
         guard accepting, let entry = resolve(a.id) else { return .late }
         return a.handled ? .handled : .declined(entry)

@@ -76,7 +76,7 @@ public final class PluginHost: HandlerDispatcher {
     }
 
     /// Answers commands that `socket` and `process` peers send on their own connections
-    /// (SPEC §8); set by the daemon.
+    /// (docs/ui-control.md); set by the daemon.
     public var answerCommand: ((JSONValue) -> JSONValue)? {
         get { context.answerCommand }
         set { context.answerCommand = newValue }

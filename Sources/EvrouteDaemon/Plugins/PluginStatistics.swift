@@ -98,7 +98,7 @@ public enum PluginCounter: String, CaseIterable, Sendable {
     case clientsDropped = "clients_dropped"
     /// `socket`: connections refused at `max-clients`.
     case clientsRefused = "clients_refused"
-    /// `socket`, `process`: commands a peer sent on its connection (SPEC §8), each answered.
+    /// `socket`, `process`: commands a peer sent on its connection (docs/ui-control.md), each answered.
     case commands
     /// `process`: events declined at once because the helper was down.
     case declinedWhileDown = "declined_while_down"

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteRuntime
 import EvrouteSystem
 
 /// `process`: a long-running helper that reads event JSON lines on stdin and writes answers
@@ -166,6 +167,7 @@ final class ProcessPlugin: Plugin {
             // Keep what it said last.
             let reader = LineReader(fd: h.stderrFD, maximumLineLength: 4096)
             reader.onLine = { [weak self] line in self?.logStderr(line, pid: h.child.pid) }
+            reader.onOverlong = reader.onLine   // logged cut at the limit
             _ = reader.readAvailable(budget: 16 * 1024)
             context.loop.unwatch(h.stderrFD); try? SystemCall.close(h.stderrFD); h.stderrFD = .invalid
         }
@@ -243,9 +245,14 @@ final class ProcessPlugin: Plugin {
     }
 
     private func watchStdout(_ h: Helper) {
-        let reader = LineReader(fd: h.stdoutFD, maximumLineLength: 64 * 1024)
+        let reader = LineReader(fd: h.stdoutFD, maximumLineLength: ControlServer.maximumRequest)
         reader.onLine = { [weak self] line in self?.answer(line, pid: h.child.pid) }
-        reader.onOverlong = { [weak self] in self?.statistics[counter: .garbageLines] += 1 }
+        reader.onOverlong = { [weak self] prefix in
+            // Never executed: counted as garbage and answered with the error (tagged when it can be).
+            guard let self else { return }
+            statistics[counter: .garbageLines] += 1
+            reply(context.reply(toOverlong: prefix))
+        }
         stdoutReaders[h.stdoutFD] = reader
         do {
             try context.loop.watch(h.stdoutFD) { [weak self, weak h] _ in
@@ -271,6 +278,7 @@ final class ProcessPlugin: Plugin {
         let reader = LineReader(fd: h.stderrFD, maximumLineLength: 4096)
         let pid = h.child.pid
         reader.onLine = { [weak self] line in self?.logStderr(line, pid: pid) }
+        reader.onOverlong = reader.onLine   // logged cut at the limit
         do {
             try context.loop.watch(h.stderrFD) { [weak self, weak h] _ in
                 guard let self, let h else { return }
@@ -284,19 +292,13 @@ final class ProcessPlugin: Plugin {
     }
 
     private func logStderr(_ line: ArraySlice<UInt8>, pid: pid_t) {
-        context.log.limited(.info, &stderrLogs, "process \(spec.name) [\(pid)]: \(String(decoding: line, as: UTF8.self))")
+        context.log.limited(.info, &stderrLogs, "process \(spec.name) [\(pid)]: \(Log.escaped(line))")
     }
 
     private func answer(_ line: ArraySlice<UInt8>, pid: pid_t) {
-        if let reply = context.reply(toCommand: line) {
+        if let answer = context.reply(toCommand: line) {
             statistics[counter: .commands] += 1
-            if let h = helper, !h.stdinBroken, h.stdin.fits(reply.count) {
-                switch h.stdin.send(reply) {
-                case .drained: break
-                case .pending: watchStdin(h)
-                case .failed: h.stdinBroken = true
-                }
-            }
+            reply(answer)
             return
         }
         let settlement = pending.settle(line)
@@ -306,6 +308,16 @@ final class ProcessPlugin: Plugin {
         if outcome.settled { updateGauges() }
         // Last, with nothing of this plugin's held: the walk may come back to it.
         if let entry = outcome.declined { context.continueRouting(entry.event, entry.handler) }
+    }
+
+    /// Writes an answer line to the helper's stdin (dropped when it does not read it).
+    private func reply(_ bytes: [UInt8]) {
+        guard let h = helper, !h.stdinBroken, h.stdin.fits(bytes.count) else { return }
+        switch h.stdin.send(bytes) {
+        case .drained: break
+        case .pending: watchStdin(h)
+        case .failed: h.stdinBroken = true
+        }
     }
 
     private func expired(_ entry: PendingAnswers.Entry) {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLinux
 import EvrouteCore
+import EvrouteRuntime
 import EvrouteSystem
 
 /// `socket`: a Unix stream socket at `path`; every connected client receives every event
@@ -41,12 +42,18 @@ final class SocketPlugin: Plugin {
         do {
             let listener = try UnixListener(path: config.path, mode: mode_t(config.mode), loop: context.loop,
                                             maximumConnections: config.maxClients, overflow: .refuse,
-                                            maximumLineLength: 4096, maximumOutput: config.maxBuffer)
+                                            maximumLineLength: ControlServer.maximumRequest, maximumOutput: config.maxBuffer)
             listener.onConnection = { [weak self] connection in self?.accepted(connection) }
             listener.onRefused = { [weak self] in
                 guard let self else { return }
                 statistics[counter: .clientsRefused] += 1
                 context.log.limited(.warning, &clientLogs, "socket \(spec.name): \(config.maxClients) clients connected; refused one")
+            }
+            listener.onDescriptorLimit = { [weak self] error, pause in
+                guard let self else { return }
+                statistics[counter: .clientsRefused] += 1
+                context.log.limited(.warning, &clientLogs,
+                                    "socket \(spec.name): out of file descriptors (\(String(cString: strerror(error)))); not accepting clients for \(pause.seconds) s or until one leaves")
             }
             self.listener = listener
             context.log.info("socket \(spec.name): listening on \(config.path)")
@@ -66,6 +73,7 @@ final class SocketPlugin: Plugin {
         let key = ObjectIdentifier(client)
         clients[key] = client
         client.onLine = { [weak self, unowned client] line in self?.answer(line, from: client) }
+        client.onOverlong = { [weak self, unowned client] prefix in self?.refuseOverlong(prefix, from: client) }
         client.onClose = { [weak self, unowned client] in
             guard let self, clients.removeValue(forKey: key) != nil else { return }
             context.log.debug("socket \(spec.name): client \(client.number) disconnected")
@@ -125,6 +133,18 @@ final class SocketPlugin: Plugin {
         if outcome.settled { updateGauges() }
         // Last, with nothing of this plugin's held: the walk may come back to it.
         if let entry = outcome.declined { context.continueRouting(entry.event, entry.handler) }
+    }
+
+    /// A line past ``ControlServer/maximumRequest`` (none of it is executed): answered with the
+    /// error (tagged when the tag is in its first part), counted as garbage; the client stays.
+    private func refuseOverlong(_ prefix: ArraySlice<UInt8>, from client: LineConnection) {
+        statistics[counter: .garbageLines] += 1
+        context.log.limited(.warning, &garbageLogs,
+                            "socket \(spec.name): client \(client.number) sent a line longer than \(ControlServer.maximumRequest) bytes; refused")
+        let reply = context.reply(toOverlong: prefix)
+        do { try client.send(reply) } catch .overLimit {
+            drop(client, reason: "it reads too slowly (\(client.queuedBytes) bytes waiting)")
+        } catch {}
     }
 
     private func expired(_ entry: PendingAnswers.Entry) {

@@ -18,7 +18,10 @@ import EvrouteSystem
 /// and is disconnected. Built on the system layer's ``UnixListener`` and ``LineConnection``.
 ///
 /// Limits (docs/daemon.md, "Control socket"): at most ``maximumClients`` at once — one more is
-/// answered ``busyAnswer(maximumClients:)`` and disconnected, never left waiting; a client that
+/// answered ``busyAnswer(maximumClients:)`` and disconnected, never left waiting; of them at most
+/// ``maximumClientsPerProcess`` from one process and ``maximumClientsPerUser`` from one user other
+/// than root, and the last ``reservedClients`` only for root and the socket group's members (so no
+/// one client, nor the daemon's own user's plugin helpers, can take every place); a client that
 /// completes no request for ``idleTimeout`` is closed; a request line is at most
 /// ``maximumRequest`` bytes; a client that lets more than ``maximumQueuedAnswers`` bytes of
 /// answers pile up is disconnected. Each is logged.
@@ -78,8 +81,19 @@ public final class ControlServer {
     /// Most clients connected at once; one more is answered ``busyAnswer`` and disconnected
     /// at once (it does not wait, and cannot starve the others).
     public static let maximumClients = 64
-    /// Longest accepted request line.
+    /// Longest accepted request line: on the control socket and on a `socket` or `process`
+    /// plugin's connection alike (a `regions` request of about 1,250 regions fits).
     public static let maximumRequest = 64 * 1024
+
+    /// The answer to a request line longer than ``maximumRequest`` (`prefix`: its first part; the
+    /// line is never executed): `{"ok":false,"error":"request line too long …"}`, with the
+    /// request's `"tag"` when the prefix holds it whole (a tag written before the long members).
+    public static func lineTooLongAnswer(prefix: ArraySlice<UInt8>) -> JSONValue {
+        var members: [(String, JSONValue)] = [("ok", .bool(false)),
+                                              ("error", .string("request line too long (the most is \(maximumRequest) bytes)"))]
+        if let tag = JSONValue.member("tag", ofCutObject: prefix) { members.append(("tag", tag)) }
+        return .object(members)
+    }
     /// Most answer bytes queued for one client that does not read them; past it the client is
     /// disconnected (with a log line).
     public static let maximumQueuedAnswers = 1 << 20
@@ -87,12 +101,48 @@ public final class ControlServer {
     /// so idle clients cannot hold the socket's places.
     public static let idleTimeout = Timestamp.Duration.seconds(10)
 
+    /// Most connections one process (`SO_PEERCRED` pid) holds at once: one more is answered
+    /// busy and closed. A misbehaving client process takes at most this many of the
+    /// ``maximumClients`` places.
+    public static let maximumClientsPerProcess = 8
+    /// Most connections one user other than root (`SO_PEERCRED` uid) holds at once, over all its
+    /// processes: half the places.
+    public static let maximumClientsPerUser = 32
+    /// The last places, kept for root and the socket group's members (operators): the daemon's
+    /// own user, as which plugin helpers and exec commands run, does not get them.
+    public static let reservedClients = 8
+
     /// The line a client beyond ``maximumClients`` gets before it is disconnected; `"busy"`
     /// tells ``ControlClient`` to try again shortly.
     public static func busyAnswer(maximumClients: Int) -> JSONValue {
-        .object([("ok", .bool(false)), ("error", .string("too many control clients (\(maximumClients) connected); try again")),
-                 ("busy", .bool(true))])
+        busyAnswer("too many control clients (\(maximumClients) connected)")
     }
+
+    /// `{"ok":false,"error":"REASON; try again","busy":true}`.
+    static func busyAnswer(_ reason: String) -> JSONValue {
+        .object([("ok", .bool(false)), ("error", .string("\(reason); try again")), ("busy", .bool(true))])
+    }
+
+    /// Why an authorized client may not have the place it connected to, or nil when it may.
+    /// `open`: the connections open now, this one included; `ofProcess`, `ofUser`: those of the
+    /// client's process and user before this one. `privileged`: root or a member of the socket's
+    /// group other than the daemon's own user.
+    public static func placeRefusal(pid: pid_t, uid: uid_t, privileged: Bool, open: Int, ofProcess: Int, ofUser: Int,
+                             maximumClients: Int) -> String? {
+        if ofProcess >= maximumClientsPerProcess {
+            return "too many control connections from process \(pid) (\(ofProcess) open, the most for one process)"
+        }
+        if uid != 0 && ofUser >= maximumClientsPerUser {
+            return "too many control connections from user \(uid) (\(ofUser) open, the most for one user)"
+        }
+        if !privileged && open > maximumClients - reservedClients {
+            return "too many control clients (\(open - 1) connected; the last \(reservedClients) places are kept for root and the socket's group)"
+        }
+        return nil
+    }
+
+    private var clientsOfProcess: [pid_t: Int] = [:]
+    private var clientsOfUser: [uid_t: Int] = [:]
 
     private var refusedSinceLog = 0
     private var lastRefusalLog: Timestamp?
@@ -117,6 +167,7 @@ public final class ControlServer {
         self.path = path
         self.log = log
         self.handleRequest = handleRequest
+        self.maximumClients = maximumClients
         guard path.hasPrefix("/") || path.hasPrefix("."), UnixSocketAddress(path) != nil else {
             throw SetupError(description: "control socket \(path): not a usable socket path (absolute, at most 107 bytes)")
         }
@@ -134,16 +185,28 @@ public final class ControlServer {
         }
         listener?.onConnection = { [unowned self] connection in accepted(connection) }
         listener?.idleTimeout = idleTimeout
-        listener?.refusal = Array((ControlServer.busyAnswer(maximumClients: maximumClients).serialized + "\n").utf8)
-        listener?.onRefused = { [unowned self] in refused(maximumClients) }
+        listener?.refusal = { why in
+            let answer = switch why {
+            case .full: ControlServer.busyAnswer(maximumClients: maximumClients)
+            case .outOfDescriptors: ControlServer.busyAnswer("the daemon is out of file descriptors")
+            }
+            return Array((answer.serialized + "\n").utf8)
+        }
+        listener?.onDescriptorLimit = { [unowned self] error, pause in
+            refused("out of file descriptors (\(String(cString: strerror(error)))): not accepting for \(pause.seconds) s or until a client leaves")
+        }
+        listener?.onRefused = { [unowned self] in refused("\(maximumClients) connected, the most served at once") }
     }
 
-    /// A client beyond the limit was told it is busy: logged, at most once per 10 s with a count.
-    private func refused(_ maximumClients: Int) {
+    private let maximumClients: Int
+
+    /// A client beyond a limit was told it is busy: logged, at most once per 10 s with a count
+    /// (and the last reason).
+    private func refused(_ reason: String) {
         refusedSinceLog += 1
         let now = MonotonicClock.now()
         if let last = lastRefusalLog, now - last < .seconds(10) { return }
-        log.warning("control socket: refused \(refusedSinceLog) client(s): \(maximumClients) connected, the most served at once")
+        log.warning("control socket: refused \(refusedSinceLog) client(s): \(reason)")
         refusedSinceLog = 0
         lastRefusalLog = now
     }
@@ -162,11 +225,32 @@ public final class ControlServer {
     // MARK: Connections
 
     private func accepted(_ connection: LineConnection) {
-        guard let listener, ControlServer.isAuthorized(connection, group: listener.group) else {
-            log.warning("control socket: refused a client without permission")
-            respond(connection, .object([("ok", .bool(false)), ("error", .string("permission denied"))]))
+        guard let listener, let peer = connection.peerCredentials else { return refuseUnauthorized(connection) }
+        var groups: [gid_t]?
+        func supplementaryGroups() -> [gid_t] {
+            if groups == nil { groups = connection.peerGroups ?? UserGroups.of(uid: peer.uid, primaryGroup: peer.gid) ?? [] }
+            return groups!
+        }
+        guard ControlServer.isAuthorized(uid: peer.uid, gid: peer.gid, group: listener.group, supplementaryGroups: supplementaryGroups) else {
+            return refuseUnauthorized(connection)
+        }
+        let privileged = peer.uid == 0
+            || (peer.uid != geteuid() && (peer.gid == listener.group || supplementaryGroups().contains(listener.group)))
+        if let reason = ControlServer.placeRefusal(pid: peer.pid, uid: peer.uid, privileged: privileged, open: listener.connectionCount,
+                                                   ofProcess: clientsOfProcess[peer.pid] ?? 0, ofUser: clientsOfUser[peer.uid] ?? 0,
+                                                   maximumClients: maximumClients) {
+            refused(reason)
+            respond(connection, ControlServer.busyAnswer(reason))
             connection.closeWhenFlushed()
             return
+        }
+        clientsOfProcess[peer.pid, default: 0] += 1
+        clientsOfUser[peer.uid, default: 0] += 1
+        connection.onClose = { [unowned self] in
+            clientsOfProcess[peer.pid]! -= 1
+            if clientsOfProcess[peer.pid] == 0 { clientsOfProcess[peer.pid] = nil }
+            clientsOfUser[peer.uid]! -= 1
+            if clientsOfUser[peer.uid] == 0 { clientsOfUser[peer.uid] = nil }
         }
         connection.onLine = { [unowned self, unowned connection] line in
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { return }
@@ -181,18 +265,16 @@ public final class ControlServer {
         connection.onIdle = { [unowned self, unowned connection] in
             log.info("control socket: closed client \(connection.number): no request for \(connection.idleTimeout.map { "\($0.seconds)" } ?? "?") s")
         }
-        connection.onOverlong = { [unowned self, unowned connection] in
-            respond(connection, .object([("ok", .bool(false)), ("error", .string("request line too long"))]))
+        connection.onOverlong = { [unowned self, unowned connection] prefix in
+            respond(connection, ControlServer.lineTooLongAnswer(prefix: prefix))
             connection.closeWhenFlushed()
         }
     }
 
-    /// Root, the daemon's user, or a member (primary or supplementary) of the socket file's group.
-    static func isAuthorized(_ connection: LineConnection, group: gid_t) -> Bool {
-        guard let peer = connection.peerCredentials else { return false }
-        return isAuthorized(uid: peer.uid, gid: peer.gid, group: group) {
-            connection.peerGroups ?? UserGroups.of(uid: peer.uid, primaryGroup: peer.gid) ?? []
-        }
+    private func refuseUnauthorized(_ connection: LineConnection) {
+        log.warning("control socket: refused a client without permission")
+        respond(connection, .object([("ok", .bool(false)), ("error", .string("permission denied"))]))
+        connection.closeWhenFlushed()
     }
 
     /// The rule: root, the daemon's own user, the group as primary group, or `supplementaryGroups()`

@@ -2,7 +2,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteJSON
 
-/// SPEC §8 on a routing session: the commands a UI sends to drive the responder chain at run
+/// docs/ui-control.md on a routing session: the commands a UI sends to drive the responder chain at run
 /// time (`present`, `dismiss`, `focus`, `hide`, `show`, `disable`, `enable`, `frame`, `regions`,
 /// `action`, `state`), from `evroute ctl`, the control socket, and `socket`/`process` plugin
 /// peers alike. A request becomes a ``LayoutChange`` the router validates and applies

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 52-evroute-text-motion — SPEC §9 on real evdev devices (uinput), evroute --dry-run live,
+# 52-evroute-text-motion — text, remote controls and motion on real evdev devices (uinput), evroute --dry-run live,
 # the search field focused with `evroute ctl focus` on the dry-run's control socket:
 #   1. a USB keyboard (the Razer BlackWidow's description) under a `text: line` rule is a
 #      barcode scanner: a code typed as digits and Enter arrives as ONE text event at the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 81-evroute-ctl — the UI drives the responder chain at run time (SPEC §8) on a live device:
+# 81-evroute-ctl — the UI drives the responder chain at run time (docs/ui-control.md) on a live device:
 #   - touch A held on home/root/left; `evroute ctl present confirm`: A keeps moving in
 #     home/root/left (its region and chain), a new touch B at the same place lands on
 #     confirm/root/yes; `evroute ctl dismiss`;
