@@ -3,6 +3,8 @@
 
 usage: soak.py --evroute BIN [--seconds N] [--recordings DIR] [--keep] [--seed S]
 
+(--recordings default: Tests/Fixtures/recordings)
+
 It runs `evroute --config LAYOUT --replay FILE… --replay-realtime --replay-paused` on the real
 recordings, each device's recordings looped (scripts/loop-recordings.py) so the replay lasts the
 whole run, every device at once, through a layout with the shapes that used to crash the daemon:
@@ -578,13 +580,10 @@ class Soak:
     # -- setup ------------------------------------------------------------------------------
 
     def recordings_folder(self):
-        if self.args.recordings:
-            return self.args.recordings
-        for candidate in (os.path.join(REPO, "Tests", "Fixtures", "recordings"),
-                          os.path.join(REPO, "..", "shared", "recordings")):
-            if os.path.isdir(candidate):
-                return os.path.normpath(candidate)
-        raise SystemExit("soak: no recordings: Tests/Fixtures/recordings nor ../shared/recordings (give --recordings DIR)")
+        folder = self.args.recordings or os.path.join(REPO, "Tests", "Fixtures", "recordings")
+        if not os.path.isdir(folder):
+            raise SystemExit(f"soak: no recordings folder {folder} (give --recordings DIR)")
+        return folder
 
     def make_recordings(self):
         folder = self.recordings_folder()
@@ -1060,8 +1059,7 @@ def main():
     parser = argparse.ArgumentParser(description="Soak the evroute daemon (see the module's doc).")
     parser.add_argument("--evroute", default=os.path.join(REPO, ".build", "debug", "evroute"))
     parser.add_argument("--seconds", type=float, default=600)
-    parser.add_argument("--recordings", help="folder of evemu recordings (default Tests/Fixtures/recordings, "
-                        "else ../shared/recordings)")
+    parser.add_argument("--recordings", help="folder of evemu recordings (default Tests/Fixtures/recordings)")
     parser.add_argument("--reload-interval", type=float, default=4.0, help="seconds between reloads (default 4)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     parser.add_argument("--seed", type=float, default=None)
