@@ -15,6 +15,8 @@ public final class LineReader {
     public let maximumLineLength: Int
     private var buffer: [UInt8] = []
     private var discarding = false
+    /// Set by ``stop()``: nothing more is read or delivered.
+    private var stopped = false
     /// Bytes read so far.
     public private(set) var totalBytes = 0
     /// A complete line, without its newline (nor a trailing `\r`).
@@ -28,12 +30,22 @@ public final class LineReader {
         self.maximumLineLength = maximumLineLength
     }
 
+    /// Reads nothing more and delivers nothing more, from now on — also in a ``readAvailable(budget:)``
+    /// under way, whose line handler called it. Call it before closing the descriptor: a handler
+    /// may close it (a peer dropped while it answers) and a descriptor opened meanwhile may get
+    /// its number; a reader that went on would read that one.
+    public func stop() {
+        stopped = true
+        buffer.removeAll()
+    }
+
     /// Reads what is there (up to `budget` bytes). At end of file, a last unterminated line is
-    /// delivered too.
+    /// delivered too. After ``stop()``: `.endOfFile`, with nothing read.
     public func readAvailable(budget: Int = 256 * 1024) -> Outcome {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         var used = 0
         while used < budget {
+            if stopped { return .endOfFile }
             let n = chunk.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
             if n > 0 {
                 used += n
@@ -55,7 +67,7 @@ public final class LineReader {
 
     private func split(_ bytes: ArraySlice<UInt8>) {
         var start = bytes.startIndex
-        while let nl = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        while !stopped, let nl = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             if discarding {
                 discarding = false
             } else if buffer.isEmpty {
@@ -67,7 +79,7 @@ public final class LineReader {
             }
             start = nl + 1
         }
-        guard start < bytes.endIndex, !discarding else { return }
+        guard start < bytes.endIndex, !discarding, !stopped else { return }
         buffer.append(contentsOf: bytes[start...])
         if buffer.count > maximumLineLength {
             let prefix = buffer[0..<maximumLineLength]

@@ -430,6 +430,7 @@ public final class LineConnection {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        reader.stop()
         if let idleTimer { loop.cancel(idleTimer); self.idleTimer = nil }
         loop.unwatch(fd)
         try? SystemCall.close(fd)

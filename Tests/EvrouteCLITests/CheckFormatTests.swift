@@ -55,7 +55,7 @@ struct CheckFormatTests {
             plugins:
               - { name: ui, type: socket, path: /tmp/ui.sock, max-clients: 4000 }
               - { name: other, type: socket, path: /tmp/other.sock }
-            screens: [{ name: home, root: { name: root, frame: [0, 0, 100, 100], handlers: [{ plugin: ui, on: [touch] }, { plugin: other, on: [key] }] } }]
+            screens: [{ name: home, handlers: [{ plugin: other, on: [key] }], root: { name: root, frame: [0, 0, 100, 100], handlers: [{ plugin: ui, on: [touch] }] } }]
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         func check(limit: Int) throws -> (status: Int32, out: String, err: String) {

@@ -285,7 +285,10 @@ struct DaemonProcessTests {
         #expect(after - afterControl <= 2, "idle wakeups: \(after - afterControl)")
 
         let wakeupsAfter = harnessControl("status", rig.control)?["loop"]?["wakeups"]?.intValue ?? -1
-        #expect(wakeupsAfter - wakeupsBefore <= 2, "loop wakeups while idle: one per status request")
+        // Idle, the loop wakes only for the two status requests: the first one's close, the
+        // second one's connection and its request (one wake-up, or two when the request's bytes
+        // arrive after the loop took the connection). A timer left armed would be ~20 in 5 s.
+        #expect(wakeupsAfter - wakeupsBefore <= 3, "loop wakeups while idle: only the status requests'")
 
         // The CLI, as a user runs it.
         let out = rig.scratch.file("status.txt")

@@ -184,3 +184,45 @@ struct UnixSocketTests {
         #expect(served == ["first", "second"])
     }
 }
+
+/// A line handler that closes its own connection (a plugin dropping a client while it answers)
+/// ends the read under way: the connection's reader reads nothing more from the descriptor
+/// number, which a descriptor opened meanwhile may already have.
+@Suite("A connection closed by its own line handler")
+struct ConnectionClosedInItsHandlerTests {
+    @Test func readsNothingMoreFromItsDescriptorNumber() throws {
+        let scratch = UnixSocketTests.Scratch()
+        let loop = try EventLoop()
+        let path = scratch.path("s.sock")
+        let listener = try UnixListener(path: path, mode: 0o600, loop: loop, maximumConnections: 4, overflow: .wait,
+                                        maximumLineLength: 64, maximumOutput: 1024)
+        var received: [String] = []
+        var pipeEnds: [Int32] = [-1, -1]
+        listener.onConnection = { connection in
+            connection.onLine = { [unowned connection] line in
+                received.append(String(decoding: line, as: UTF8.self))
+                let number = connection.fd.rawValue
+                connection.close()
+                // A descriptor opened now takes the closed one's number (made sure with dup2),
+                // with a line of its own waiting in it.
+                _ = pipe(&pipeEnds)
+                dup2(pipeEnds[0], number)
+                _ = "stolen\n".withCString { write(pipeEnds[1], $0, 7) }
+                pipeEnds[0] = number
+            }
+        }
+        let client = try UnixSocketTests.connectClient(path)
+        defer { close(client) }
+        UnixSocketTests.send(client, "first\nsecond\n")
+        UnixSocketTests.run(loop) { !received.isEmpty }
+        UnixSocketTests.run(loop) { received.count > 1 }   // a reader that went on would be seen here
+        #expect(received.count == 1 && received.first == "first", "\(received.prefix(3)) … (\(received.count) lines)")
+        // The pipe's line is still there: nobody read it.
+        var buffer = [UInt8](repeating: 0, count: 16)
+        _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)
+        let n = read(pipeEnds[0], &buffer, buffer.count)
+        #expect(n == 7)
+        listener.close()
+        close(pipeEnds[0]); close(pipeEnds[1])
+    }
+}

@@ -160,7 +160,7 @@ final class ProcessPlugin: Plugin {
         try? SystemCall.close(h.stdinFD)
         h.stdinBroken = true
         if h.stdoutFD.isValid {
-            stdoutReaders[h.stdoutFD] = nil
+            stdoutReaders.removeValue(forKey: h.stdoutFD)?.stop()
             context.loop.unwatch(h.stdoutFD); try? SystemCall.close(h.stdoutFD); h.stdoutFD = .invalid
         }
         if h.stderrFD.isValid {
@@ -272,6 +272,7 @@ final class ProcessPlugin: Plugin {
     private func drainStdout(_ h: Helper) {
         guard let reader = stdoutReaders.removeValue(forKey: h.stdoutFD) else { return }
         _ = reader.readAvailable()
+        reader.stop()   // the pipe closes next: a read under way (this answer's caller) ends
     }
 
     private func watchStderr(_ h: Helper) {
