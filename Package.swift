@@ -20,8 +20,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
+        // MARK: Time: event time (`Timestamp`, microseconds of CLOCK_MONOTONIC). Its own module so
+        // that the system layer's loop and clock share it with the core without depending on it;
+        // the core re-exports it.
+        .target(name: "EvrouteTime"),
+
         // MARK: Core (pure)
-        .target(name: "EvrouteCore"),
+        .target(name: "EvrouteCore", dependencies: ["EvrouteTime"]),
 
         // MARK: Config
         // libyaml's event parser through CYaml; the node tree is built in Swift (no Foundation).
@@ -42,7 +47,7 @@ let package = Package(
         // child processes, sd_notify, logging. Everything evroute asks of Linux goes through here.
         .target(name: "CLinux"),
         .target(name: "EvrouteSystem", dependencies: [
-            "CLinux", "EvrouteCore",
+            "CLinux", "EvrouteTime",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # live-path-order.sh BIN > scripts/live-path.order — the functions the live path runs, for the
 # release link to lay out side by side (`--symbol-ordering-file`, see RELEASE_FLAGS in the
-# Makefile and docs/performance-vm.md, "Code laid out for the live path").
+# Makefile and docs/performance.md, "Code laid out for the live path").
 #
 # Why: each wake-up of the daemon touches every code page its path runs through. Spread over
 # the binary's 8 MB of text, a frame's ~300 functions sat on ~130 pages; side by side they take

@@ -110,9 +110,8 @@ public final class DryRun {
             return true
         }
         let server = try serve(control, loop: loop, now: { [session] in session.now }) { request in
-            guard request["command"]?.stringValue == "replay" else { return nil }
-            return startReplay() ? .object([("ok", .bool(true))])
-                : .object([("ok", .bool(false)), ("error", .string("the replay has already started"))])
+            guard ControlProtocol.commandName(of: request) == ControlProtocol.Command.replay.rawValue else { return nil }
+            return startReplay() ? ControlProtocol.success() : ControlProtocol.failure("the replay has already started")
         }
         if !control.replayPaused { _ = startReplay() }
         loop.run()
@@ -186,8 +185,7 @@ public final class DryRun {
         let log = Log(threshold: .warning)
         return try ControlServer(path: options.socketPath, loop: loop, log: log) { request in
             control.answer(request) ?? own(request)
-                ?? .object([("ok", .bool(false)),
-                            ("error", .string("a dry-run serves the layout commands and `replay`; not \"\(request["command"]?.stringValue ?? "?")\""))])
+                ?? ControlProtocol.failure("a dry-run serves the layout commands and `replay`; not \"\(ControlProtocol.commandName(of: request) ?? "?")\"")
         }
     }
 }

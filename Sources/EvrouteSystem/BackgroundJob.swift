@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLinux
-import EvrouteCore
+import EvrouteTime
 import Synchronization
 
 /// Pure work that would stall the event loop (the daemon reading and compiling a large config on

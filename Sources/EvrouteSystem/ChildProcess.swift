@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLinux
-import EvrouteCore
+import EvrouteTime
 
 /// A child process spawned with `posix_spawn` (never `fork`: the Swift runtime is not
 /// fork-safe), in its own process group, with a pidfd the event loop watches so that its

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLinux
-import EvrouteCore
+import EvrouteTime
 
 /// evroute's one event loop (the daemon's and a live `--dry-run`'s): epoll over file
 /// descriptors, signals through signalfd, and timers through one timerfd armed for the

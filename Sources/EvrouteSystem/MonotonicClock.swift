@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EvrouteCore
+import EvrouteTime
 import CLinux
 
 /// CLOCK_MONOTONIC, the clock evdev timestamps use once the daemon sets EVIOCSCLOCKID.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLinux
-import EvrouteCore
+import EvrouteTime
 
 /// Tells systemd how the service is doing (`sd_notify(3)`, written out by hand so the daemon
 /// does not link libsystemd): datagrams of `KEY=value` lines to the `AF_UNIX` socket named by

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLinux
-import EvrouteCore
+import EvrouteTime
 
 /// A listening Unix stream socket served on the event loop: evroute's one listener, shared by
 /// the control socket and the `socket` plugin. Each accepted peer becomes a ``LineConnection``.

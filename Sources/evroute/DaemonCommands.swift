@@ -13,7 +13,7 @@ extension EvrouteCLI {
                    choices: ["text", "json"], default: "text"),
         ],
         run: { p in
-            let answer = try request("status", [], p, what: "evroute status")
+            let answer = try request(.status, [], p, what: "evroute status")
             writeOut(p.value("format") == "json" ? answer.serialized + "\n" : StatusText.render(answer))
         })
 
@@ -25,8 +25,8 @@ extension EvrouteCLI {
         "reload", abstract: "Make the running daemon reload its config; print the errors (file:line:col) and exit 1 when it has any.",
         options: [controlSocketOption],
         run: { p in
-            let answer = try request("reload", [], p, what: "evroute reload", timeoutSeconds: reloadAnswerSeconds)
-            writeOut("reloaded \(answer["config"]?.stringValue ?? "the config")\n")
+            let answer = try request(.reload, [], p, what: "evroute reload", timeoutSeconds: reloadAnswerSeconds)
+            writeOut("reloaded \(answer[ControlProtocol.Status.config]?.stringValue ?? "the config")\n")
         })
 }
 
@@ -39,6 +39,7 @@ extension EvrouteCLI {
 /// The status answer (an `"ok":true` one) as text for people.
 enum StatusText {
     static func render(_ s: JSONValue) -> String {
+        typealias S = ControlProtocol.Status
         var out = ""
         func str(_ v: JSONValue?) -> String {
             switch v {
@@ -48,52 +49,52 @@ enum StatusText {
             default: "-"
             }
         }
-        out += "evroute \(str(s["version"])) daemon, pid \(str(s["pid"])), up \(str(s["uptime"])) s (ready after \(str(s["startup_seconds"])) s)\n"
-        out += "config: \(str(s["config"])) (\(str(s["layout"]?["displays"])) display(s), \(str(s["layout"]?["screens"])) screen(s), "
-        out += "\(str(s["layout"]?["regions"])) region(s), \(str(s["layout"]?["handlers"])) handler(s)); "
-        out += "reloads \(str(s["reloads"])), failed \(str(s["failed_reloads"]))"
-        out += s["reloading"]?.boolValue == true ? "; reloading now (the config is being compiled)\n" : "\n"
-        for e in s["last_reload_errors"]?.arrayValue ?? [] { out += "  last reload error: \(str(e))\n" }
-        out += "input: \(str(s["input"]))\n"
+        out += "evroute \(str(s[S.version])) daemon, pid \(str(s[S.pid])), up \(str(s[S.uptime])) s (ready after \(str(s[S.startupSeconds])) s)\n"
+        out += "config: \(str(s[S.config])) (\(str(s[S.layout]?[S.Layout.displays])) display(s), \(str(s[S.layout]?[S.Layout.screens])) screen(s), "
+        out += "\(str(s[S.layout]?[S.Layout.regions])) region(s), \(str(s[S.layout]?[S.Layout.handlers])) handler(s)); "
+        out += "reloads \(str(s[S.reloads])), failed \(str(s[S.failedReloads]))"
+        out += s[S.reloading]?.boolValue == true ? "; reloading now (the config is being compiled)\n" : "\n"
+        for e in s[S.lastReloadErrors]?.arrayValue ?? [] { out += "  last reload error: \(str(e))\n" }
+        out += "input: \(str(s[S.input]))\n"
 
-        let devices = s["devices"]?.arrayValue ?? []
+        let devices = s[S.devices]?.arrayValue ?? []
         out += "\ndevices (\(devices.count)):\n"
         if devices.isEmpty { out += "  none (waiting for hotplug)\n" }
         for d in devices {
-            out += "  #\(str(d["id"])) \"\(str(d["name"]))\"  rule \(str(d["rule"])), \(str(d["kind"])), display \(str(d["display"])), "
-            out += "\(str(d["node"]))\(d["grabbed"]?.boolValue == true ? ", grabbed" : "")\n"
+            out += "  #\(str(d[S.Device.id])) \"\(str(d[S.Device.name]))\"  rule \(str(d[S.Device.rule])), \(str(d[S.Device.kind])), display \(str(d[S.Device.display])), "
+            out += "\(str(d[S.Device.node]))\(d[S.Device.grabbed]?.boolValue == true ? ", grabbed" : "")\n"
         }
 
-        let touches = s["touches"]?.arrayValue ?? []
+        let touches = s[S.touches]?.arrayValue ?? []
         out += "\nactive touches (\(touches.count)):\n"
         for t in touches {
-            out += "  touch \(str(t["id"])) on \(str(t["device"])): \(str(t["phase"])) at (\(str(t["x"])), \(str(t["y"]))), region \(str(t["region"]))\n"
+            out += "  touch \(str(t[S.Touch.id])) on \(str(t[S.Touch.device])): \(str(t[S.Touch.phase])) at (\(str(t[S.Touch.x])), \(str(t[S.Touch.y]))), region \(str(t[S.Touch.region]))\n"
         }
 
         out += "\ndisplays:\n"
-        for d in s["displays"]?.arrayValue ?? [] {
-            let stack = (d["presentation_stack"]?.arrayValue ?? []).map { str($0) }.joined(separator: " < ")
-            out += "  \(str(d["name"])) \(str(d["width"]))×\(str(d["height"])): screen \(str(d["active_screen"])) (stack \(stack.isEmpty ? "-" : stack)), first responder \(str(d["first_responder"]))\n"
+        for d in s[S.displays]?.arrayValue ?? [] {
+            let stack = (d[S.Display.presentationStack]?.arrayValue ?? []).map { str($0) }.joined(separator: " < ")
+            out += "  \(str(d[S.Display.name])) \(str(d[S.Display.width]))×\(str(d[S.Display.height])): screen \(str(d[S.Display.activeScreen])) (stack \(stack.isEmpty ? "-" : stack)), first responder \(str(d[S.Display.firstResponder]))\n"
         }
 
-        let plugins = s["plugins"]?.arrayValue ?? []
+        let plugins = s[S.plugins]?.arrayValue ?? []
         out += "\nplugins (\(plugins.count)):\n"
         for p in plugins {
-            out += "  \(str(p["name"])) (\(str(p["type"]))): delivered \(str(p["delivered"])), handled \(str(p["handled"])), "
-            out += "declined \(str(p["declined"])), timed out \(str(p["timed_out"])), dropped \(str(p["dropped"])), "
-            out += "failures \(str(p["failures"])), restarts \(str(p["restarts"]))"
-            if case .object(let details)? = p["details"], !details.isEmpty {
+            out += "  \(str(p[S.Plugin.name])) (\(str(p[S.Plugin.type]))): delivered \(str(p[S.Plugin.delivered])), handled \(str(p[S.Plugin.handled])), "
+            out += "declined \(str(p[S.Plugin.declined])), timed out \(str(p[S.Plugin.timedOut])), dropped \(str(p[S.Plugin.dropped])), "
+            out += "failures \(str(p[S.Plugin.failures])), restarts \(str(p[S.Plugin.restarts]))"
+            if case .object(let details)? = p[S.Plugin.details], !details.isEmpty {
                 out += ", " + details.map { "\($0.0) \(str($0.1))" }.joined(separator: ", ")
             }
-            if let e = p["last_error"]?.stringValue { out += "; last error: \(e)" }
+            if let e = p[S.Plugin.lastError]?.stringValue { out += "; last error: \(e)" }
             out += "\n"
         }
 
-        let e = s["events"]
-        out += "\nevents: \(str(e?["input"])) input, \(str(e?["touch"])) touch, \(str(e?["key"])) key, \(str(e?["action"])) action, "
-        out += "\(str(e?["gesture"])) gesture; handled \(str(e?["handled"])), unhandled \(str(e?["unhandled"])); "
-        out += "devices added \(str(e?["devices_added"])), removed \(str(e?["devices_removed"]))\n"
-        out += "loop: \(str(s["loop"]?["wakeups"])) wakeups, \(str(s["loop"]?["control_requests"])) control requests; RSS \(str(s["rss_kb"])) kB\n"
+        let e = s[S.events]
+        out += "\nevents: \(str(e?[S.Events.input])) input, \(str(e?[S.Events.touch])) touch, \(str(e?[S.Events.key])) key, \(str(e?[S.Events.action])) action, "
+        out += "\(str(e?[S.Events.gesture])) gesture; handled \(str(e?[S.Events.handled])), unhandled \(str(e?[S.Events.unhandled])); "
+        out += "devices added \(str(e?[S.Events.devicesAdded])), removed \(str(e?[S.Events.devicesRemoved]))\n"
+        out += "loop: \(str(s[S.loop]?[S.Loop.wakeups])) wakeups, \(str(s[S.loop]?[S.Loop.controlRequests])) control requests; RSS \(str(s[S.rssKilobytes])) kB\n"
         return out
     }
 }

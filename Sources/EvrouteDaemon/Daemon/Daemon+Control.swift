@@ -13,7 +13,7 @@ extension Daemon {
     /// Every answer carries `"ok"`; a failure also `"error"` (and `"errors"` for a reload).
     /// A reload is answered when its compile ends (``reload(answer:)``); the rest at once.
     func answer(_ request: JSONValue, _ answer: ControlServer.PendingAnswer) {
-        if request["command"]?.stringValue == "reload" {
+        if ControlProtocol.commandName(of: request) == ControlProtocol.Command.reload.rawValue {
             log.notice("control socket: reload requested")
             reload(answer: answer)
         } else {
@@ -24,21 +24,24 @@ extension Daemon {
     /// The answer to a request answered at once (every one but `reload`).
     func answer(_ request: JSONValue) -> JSONValue {
         if let answer = layoutControl.answer(request) { return answer }
-        switch request["command"]?.stringValue {
-        case "status":
+        let name = ControlProtocol.commandName(of: request)
+        switch name.flatMap(ControlProtocol.Command.init(rawValue:)) {
+        case .status?:
             return status()
-        case "replay":
+        case .replay?:
             let started = startReplay()
-            return started ? .object([("ok", .bool(true))])
-                : .object([("ok", .bool(false)), ("error", .string(replay == nil ? "not replaying" : "the replay has already started"))])
-        case let other:
-            let what = other.map { "unknown command \"\($0)\"" } ?? "expected {\"command\": \"status\" | \"reload\"}"
-            return .object([("ok", .bool(false)), ("error", .string(what))])
+            return started ? ControlProtocol.success()
+                : ControlProtocol.failure(replay == nil ? "not replaying" : "the replay has already started")
+        default:
+            let what = name.map { "unknown command \"\($0)\"" }
+                ?? "expected {\"\(ControlProtocol.command)\": \"\(ControlProtocol.Command.status.rawValue)\" | \"\(ControlProtocol.Command.reload.rawValue)\"}"
+            return ControlProtocol.failure(what)
         }
     }
 
     /// The `status` answer: the daemon, its devices, active touches, displays, plugins and counters.
     func status() -> JSONValue {
+        typealias S = ControlProtocol.Status
         let now = MonotonicClock.now()
         let layout = session.layout
         let router = session.router
@@ -57,76 +60,76 @@ extension Daemon {
                 source = "replay"
             }
             devices.append(.object([
-                ("id", .int(info.id.rawValue)), ("name", .string(info.name)), ("rule", .string(info.ruleName)),
-                ("kind", .string(info.kind.rawValue)), ("display", .string(info.display)), ("node", .string(node)),
-                ("grabbed", .bool(grabbed)), ("source", .string(source)),
+                (S.Device.id, .int(info.id.rawValue)), (S.Device.name, .string(info.name)), (S.Device.rule, .string(info.ruleName)),
+                (S.Device.kind, .string(info.kind.rawValue)), (S.Device.display, .string(info.display)), (S.Device.node, .string(node)),
+                (S.Device.grabbed, .bool(grabbed)), (S.Device.source, .string(source)),
             ]))
         }
 
         let touches: [JSONValue] = router.activeTouches.sorted { $0.id < $1.id }.map { t in
             .object([
-                ("id", .int(t.id)), ("device", .string(infos[t.device]?.ruleName)), ("device_id", .int(t.device.rawValue)),
-                ("region", .string(t.region.map { t.layout.regions[$0].path })), ("phase", .string(t.phase.rawValue)),
-                ("x", .number(t.location.x)), ("y", .number(t.location.y)),
-                ("current_layout", .bool(t.layout === layout)),
+                (S.Touch.id, .int(t.id)), (S.Touch.device, .string(infos[t.device]?.ruleName)), (S.Touch.deviceID, .int(t.device.rawValue)),
+                (S.Touch.region, .string(t.region.map { t.layout.regions[$0].path })), (S.Touch.phase, .string(t.phase.rawValue)),
+                (S.Touch.x, .number(t.location.x)), (S.Touch.y, .number(t.location.y)),
+                (S.Touch.currentLayout, .bool(t.layout === layout)),
             ])
         }
 
         let routerState = router.state
         let displays: [JSONValue] = zip(layout.displays, routerState.displays).map { display, state in
             .object([
-                ("name", .string(display.name)), ("width", .number(display.size.width)), ("height", .number(display.size.height)),
-                ("active_screen", .string(state.stack.last)),
-                ("presentation_stack", .array(state.stack.map { .string($0) })),
-                ("first_responder", .string(state.firstResponder)),
+                (S.Display.name, .string(display.name)), (S.Display.width, .number(display.size.width)), (S.Display.height, .number(display.size.height)),
+                (S.Display.activeScreen, .string(state.stack.last)),
+                (S.Display.presentationStack, .array(state.stack.map { .string($0) })),
+                (S.Display.firstResponder, .string(state.firstResponder)),
             ])
         }
 
         let plugins: [JSONValue] = (self.plugins?.statistics ?? []).map { s in
             .object([
-                ("name", .string(s.name)), ("type", .string(s.type.rawValue)), ("delivered", .int(s.delivered)),
-                ("handled", .int(s.handled)), ("declined", .int(s.declined)), ("timed_out", .int(s.timedOut)),
-                ("dropped", .int(s.dropped)), ("failures", .int(s.failures)), ("restarts", .int(s.restarts)),
-                ("last_error", .string(s.lastError)),
-                ("details", .object(s.details.map { ($0.name, .int($0.value)) })),
+                (S.Plugin.name, .string(s.name)), (S.Plugin.type, .string(s.type.rawValue)), (S.Plugin.delivered, .int(s.delivered)),
+                (S.Plugin.handled, .int(s.handled)), (S.Plugin.declined, .int(s.declined)), (S.Plugin.timedOut, .int(s.timedOut)),
+                (S.Plugin.dropped, .int(s.dropped)), (S.Plugin.failures, .int(s.failures)), (S.Plugin.restarts, .int(s.restarts)),
+                (S.Plugin.lastError, .string(s.lastError)),
+                (S.Plugin.details, .object(s.details.map { ($0.name, .int($0.value)) })),
             ])
         }
 
         let c = observer.counts, r = session.router.routeCounts
         let events: JSONValue = .object([
-            ("input", .int(inputEvents)), ("touch", .int(r.touchEvents)), ("key", .int(r.keyEvents)),
-            ("text", .int(r.texts)), ("motion", .int(r.motions)), ("action", .int(r.actions)), ("gesture", .int(r.gestures)), ("handled", .int(r.handled)),
-            ("unhandled", .int(r.unhandled)), ("devices_added", .int(c.devicesAdded)),
-            ("devices_removed", .int(c.devicesRemoved)), ("touches_cancelled_by_reload", .int(c.touchesCancelledByReload)),
-            ("region_changes", .int(c.regionChanges)), ("touches_cancelled_by_changes", .int(c.touchesCancelledByChanges)),
-            ("contacts_dropped", .int(session.contactsDropped)),
+            (S.Events.input, .int(inputEvents)), (S.Events.touch, .int(r.touchEvents)), (S.Events.key, .int(r.keyEvents)),
+            (S.Events.text, .int(r.texts)), (S.Events.motion, .int(r.motions)), (S.Events.action, .int(r.actions)), (S.Events.gesture, .int(r.gestures)), (S.Events.handled, .int(r.handled)),
+            (S.Events.unhandled, .int(r.unhandled)), (S.Events.devicesAdded, .int(c.devicesAdded)),
+            (S.Events.devicesRemoved, .int(c.devicesRemoved)), (S.Events.touchesCancelledByReload, .int(c.touchesCancelledByReload)),
+            (S.Events.regionChanges, .int(c.regionChanges)), (S.Events.touchesCancelledByChanges, .int(c.touchesCancelledByChanges)),
+            (S.Events.contactsDropped, .int(session.contactsDropped)),
         ])
         let summary: JSONValue = .object([
-            ("displays", .int(layout.displays.count)), ("screens", .int(layout.screens.count)),
-            ("regions", .int(layout.regions.count)), ("handlers", .int(layout.handlers.count)),
-            ("device_rules", .array(layout.deviceRules.map { .string($0.name) })),
+            (S.Layout.displays, .int(layout.displays.count)), (S.Layout.screens, .int(layout.screens.count)),
+            (S.Layout.regions, .int(layout.regions.count)), (S.Layout.handlers, .int(layout.handlers.count)),
+            (S.Layout.deviceRules, .array(layout.deviceRules.map { .string($0.name) })),
         ])
         let uptime = Double((now - startTime).microseconds / 1000) / 1000
         let startup = readyTime.map { Double(($0 - startTime).microseconds / 100) / 10_000 } ?? 0
         let input = replay == nil ? "live" : (replay!.isFinished ? "replay finished" : replayStarted ? "replaying" : "replay paused")
-        var members: [(String, JSONValue)] = [("ok", .bool(true)), ("version", .string(evrouteVersion)), ("pid", .int(Int(getpid())))]
-        members.append(("uptime", .number(uptime)))
-        members.append(("startup_seconds", .number(startup)))
-        members.append(("config", .string(configSource)))
-        members.append(("layout", summary))
-        members.append(("reloads", .int(reloads)))
-        members.append(("reloading", .bool(isReloading)))
-        members.append(("failed_reloads", .int(failedReloads)))
-        members.append(("last_reload_errors", .array(lastReloadErrors.map { .string($0) })))
-        members.append(("input", .string(input)))
-        members.append(("devices", .array(devices)))
-        members.append(("touches", .array(touches)))
-        members.append(("displays", .array(displays)))
-        members.append(("plugins", .array(plugins)))
-        members.append(("events", events))
-        members.append(("changed_regions", .array(RuntimeControl.changedRegions(routerState.changedRegions))))
-        members.append(("loop", .object([("wakeups", .int(loop.wakeups)), ("control_requests", .int(control?.requests ?? 0))])))
-        members.append(("rss_kb", Daemon.residentKilobytes().map { .int($0) } ?? .null))
+        var members: [(String, JSONValue)] = [(ControlProtocol.ok, .bool(true)), (S.version, .string(evrouteVersion)), (S.pid, .int(Int(getpid())))]
+        members.append((S.uptime, .number(uptime)))
+        members.append((S.startupSeconds, .number(startup)))
+        members.append((S.config, .string(configSource)))
+        members.append((S.layout, summary))
+        members.append((S.reloads, .int(reloads)))
+        members.append((S.reloading, .bool(isReloading)))
+        members.append((S.failedReloads, .int(failedReloads)))
+        members.append((S.lastReloadErrors, .array(lastReloadErrors.map { .string($0) })))
+        members.append((S.input, .string(input)))
+        members.append((S.devices, .array(devices)))
+        members.append((S.touches, .array(touches)))
+        members.append((S.displays, .array(displays)))
+        members.append((S.plugins, .array(plugins)))
+        members.append((S.events, events))
+        members.append((ControlProtocol.State.changedRegions, .array(RuntimeControl.changedRegions(routerState.changedRegions))))
+        members.append((S.loop, .object([(S.Loop.wakeups, .int(loop.wakeups)), (S.Loop.controlRequests, .int(control?.requests ?? 0))])))
+        members.append((S.rssKilobytes, Daemon.residentKilobytes().map { .int($0) } ?? .null))
         return .object(members)
     }
 

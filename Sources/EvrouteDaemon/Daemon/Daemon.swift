@@ -165,7 +165,7 @@ public final class Daemon {
         layoutControl = RuntimeControl(session: session) { [unowned self] in currentTime }
         plugins?.answerCommand = { [unowned self] request in
             layoutControl.answer(request) ?? RuntimeControl.refusal(
-                "\"\(request["command"]?.stringValue ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
+                "\"\(ControlProtocol.commandName(of: request) ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
                 to: request)
         }
         observer = DaemonObserver(log: log, next: session.router.observer)
@@ -368,9 +368,8 @@ public final class Daemon {
         reloadJob = nil
         let errors = swapIn(load, compileTime: started.map { MonotonicClock.now() - $0 })
         let answer: JSONValue = errors.isEmpty
-            ? .object([("ok", .bool(true)), ("config", .string(configSource)), ("reloads", .int(reloads))])
-            : .object([("ok", .bool(false)), ("error", .string("the config has errors; the previous configuration keeps running")),
-                       ("errors", .array(errors.map { .string($0) }))])
+            ? ControlProtocol.success([(ControlProtocol.Status.config, .string(configSource)), (ControlProtocol.Status.reloads, .int(reloads))])
+            : ControlProtocol.failure("the config has errors; the previous configuration keeps running", errors: errors)
         let waiting = reloadAnswers
         reloadAnswers = nextReloadAnswers
         nextReloadAnswers = []
@@ -399,7 +398,7 @@ public final class Daemon {
 
     /// A reload that was not done: `ok: false` with `error`.
     static func reloadRefusal(_ why: String) -> JSONValue {
-        .object([("ok", .bool(false)), ("error", .string("\(why); the reload was not applied"))])
+        ControlProtocol.failure("\(why); the reload was not applied")
     }
 
     /// Runs a compiled config (a config with errors changes nothing: they are logged and returned,

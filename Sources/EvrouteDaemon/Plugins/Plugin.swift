@@ -60,13 +60,9 @@ final class PluginContext {
     /// an event, the answer line to send back (ending in a newline); nil for any other line.
     func reply(toCommand line: ArraySlice<UInt8>) -> [UInt8]? {
         guard PluginContext.mentionsCommand(line), let request = try? JSONValue.parse(utf8: line),
-              request["command"]?.stringValue != nil else { return nil }
-        var answer = answerCommand?(request)
-            ?? .object([("ok", .bool(false)), ("error", .string("commands are not served on this connection"))])
-        if answerCommand == nil, let tag = request["tag"], case .object(var members) = answer {
-            members.append(("tag", tag))
-            answer = .object(members)
-        }
+              ControlProtocol.commandName(of: request) != nil else { return nil }
+        let answer = answerCommand?(request)
+            ?? ControlProtocol.tagged(ControlProtocol.failure("commands are not served on this connection"), from: request)
         return Array((answer.serialized + "\n").utf8)
     }
 
@@ -78,7 +74,7 @@ final class PluginContext {
 
     /// A cheap first look: does the line contain `"command"` at all (event answers do not)?
     private static func mentionsCommand(_ line: ArraySlice<UInt8>) -> Bool {
-        let key = Array("\"command\"".utf8)
+        let key = Array("\"\(ControlProtocol.command)\"".utf8)
         guard line.count >= key.count else { return false }
         var i = line.startIndex
         while i <= line.endIndex - key.count {

@@ -45,7 +45,7 @@ public enum ControlClient {
             var deadline = giveUp
             let retryable: Bool
             switch outcome {
-            case .success(let answer): retryable = answer["busy"]?.boolValue == true
+            case .success(let answer): retryable = answer[ControlProtocol.busy]?.boolValue == true
             case .failure(let failure):
                 retryable = failure.retryable
                 if failure.refused { deadline = giveUpRefused }

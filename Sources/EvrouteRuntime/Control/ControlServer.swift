@@ -89,10 +89,8 @@ public final class ControlServer {
     /// line is never executed): `{"ok":false,"error":"request line too long …"}`, with the
     /// request's `"tag"` when the prefix holds it whole (a tag written before the long members).
     public static func lineTooLongAnswer(prefix: ArraySlice<UInt8>) -> JSONValue {
-        var members: [(String, JSONValue)] = [("ok", .bool(false)),
-                                              ("error", .string("request line too long (the most is \(maximumRequest) bytes)"))]
-        if let tag = JSONValue.member("tag", ofCutObject: prefix) { members.append(("tag", tag)) }
-        return .object(members)
+        ControlProtocol.tagged(ControlProtocol.failure("request line too long (the most is \(maximumRequest) bytes)"),
+                               tag: JSONValue.member(ControlProtocol.tag, ofCutObject: prefix))
     }
     /// Most answer bytes queued for one client that does not read them; past it the client is
     /// disconnected (with a log line).
@@ -120,7 +118,8 @@ public final class ControlServer {
 
     /// `{"ok":false,"error":"REASON; try again","busy":true}`.
     static func busyAnswer(_ reason: String) -> JSONValue {
-        .object([("ok", .bool(false)), ("error", .string("\(reason); try again")), ("busy", .bool(true))])
+        .object([(ControlProtocol.ok, .bool(false)), (ControlProtocol.error, .string("\(reason); try again")),
+                 (ControlProtocol.busy, .bool(true))])
     }
 
     /// Why an authorized client may not have the place it connected to, or nil when it may.
@@ -273,7 +272,7 @@ public final class ControlServer {
 
     private func refuseUnauthorized(_ connection: LineConnection) {
         log.warning("control socket: refused a client without permission")
-        respond(connection, .object([("ok", .bool(false)), ("error", .string("permission denied"))]))
+        respond(connection, ControlProtocol.failure("permission denied"))
         connection.closeWhenFlushed()
     }
 
@@ -292,7 +291,7 @@ public final class ControlServer {
         do {
             request = try JSONValue.parse(line)
         } catch {
-            answer.send(.object([("ok", .bool(false)), ("error", .string("\(error)"))]))
+            answer.send(ControlProtocol.failure("\(error)"))
             return
         }
         handleRequest(request, answer)

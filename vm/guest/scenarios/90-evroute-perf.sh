@@ -59,7 +59,7 @@ perf pass=file-replay reader=evroute-dryrun-replay cpu_ms=$fr real_s=$(awk '$1 =
 # ---- pass 1: CPU per reader, every reader in every place of the wake order
 # The kernel wakes a device's readers in the order they opened it, and where a reader
 # sits in that order moves its CPU time: the first costs 10-15 % more than a later copy
-# of itself on the same replay (docs/performance-vm.md, fifth round). So the readers take
+# of itself on the same replay (docs/performance-vm.md, "How to reproduce"). So the readers take
 # turns: N readers, N replays; in replay k they start (and are woken) in the list's order
 # rotated by k, and each reader's figure is its CPU time over all N replays, per 10,000
 # events. (Until the fifth round this pass was one replay with the daemon first.)

@@ -1,5 +1,7 @@
-/// A point in event time, in microseconds: the kernel's `input_event` time (or a recording's).
-/// The core never reads the wall clock; all of its time comes from these.
+/// A point in event time, in microseconds: the kernel's `input_event` time (or a recording's), on
+/// CLOCK_MONOTONIC once the input source sets EVIOCSCLOCKID — the clock the system layer's loop
+/// and `MonotonicClock` keep too. The routing core never reads a clock; all of its time comes
+/// from these.
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var microseconds: Int64
 
