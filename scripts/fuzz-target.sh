@@ -18,7 +18,10 @@ log=.build-fuzz/$target.log
 # One hash seed for every run: the same input takes the same paths (a dictionary's order is
 # part of them), so coverage figures compare and a failing input replays as it failed.
 SWIFT_DETERMINISTIC_HASHING=1
-export SWIFT_DETERMINISTIC_HASHING
+# A trap (a precondition, a broken invariant) is libFuzzer's to catch, so that it saves the input:
+# the Swift runtime's backtracer would take the signal first and exit without it.
+SWIFT_BACKTRACE=enable=no
+export SWIFT_DETERMINISTIC_HASHING SWIFT_BACKTRACE
 mkdir -p .build-fuzz/corpus/"$target" .build-fuzz/artifacts
 rm -rf .build-fuzz/seed-check && mkdir -p .build-fuzz/seed-check
 
@@ -32,6 +35,7 @@ final=$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
 runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$log")
 if [ "$status" -ne 0 ]; then
 	echo "$target: FAILED (libFuzzer exited with $status; the log is $log, the input in .build-fuzz/artifacts)"
+	grep -m 1 -E '(Fatal error|Precondition failed|Assertion failed)' "$log"
 	tail -n 40 "$log"
 	exit 1
 fi
