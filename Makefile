@@ -158,9 +158,9 @@ deb-check: deb
 # from the corpus kept in Fuzz/Corpus (new inputs go to .build-fuzz/corpus, not into the repo),
 # each with its coverage (libFuzzer's `cov:`) from the seed corpus, at the start and at the end.
 # A crash, a trap, a leak of the RSS limit or a broken invariant fails it and leaves the input
-# in .build-fuzz/artifacts; so does a target whose coverage does not grow beyond its seed
-# corpus's (scripts/fuzz-target.sh). Every target runs; the first failure's status is the
-# result. `make test` runs each for TEST_FUZZ_SECONDS. See docs/fuzzing.md.
+# in .build-fuzz/artifacts; a target whose coverage does not grow beyond its seed corpus's fails
+# too (scripts/fuzz-target.sh). Every target runs; any failure fails `make fuzz`.
+# `make test` runs each for TEST_FUZZ_SECONDS. See docs/fuzzing.md.
 FUZZ_SECONDS      ?= 60
 TEST_FUZZ_SECONDS ?= 15
 FUZZ_TARGETS      := FuzzEvemu FuzzConfig FuzzControl FuzzDecoders FuzzRouter

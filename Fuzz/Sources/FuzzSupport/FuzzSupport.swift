@@ -84,7 +84,8 @@ extension DeviceDescription {
 public final class TouchLifecycle: RouteObserver {
     /// Touches that began, by id: whether each has ended (or been cancelled).
     public private(set) var touches: [Int: Bool] = [:]
-    /// Other records (presentation, focus, region changes, …), counted: what the router told.
+    /// Records and routed events other than touch phases (keys, actions, presentation, focus,
+    /// region changes, …), counted: what else the router told.
     public private(set) var otherRecords = 0
     public init() {}
 
