@@ -8,6 +8,14 @@ import EvrouteCore
 /// device unplugged and plugged in again, reloads and time passing. Every touch lives once, by
 /// its id (``TouchLifecycle``): it begins once, nothing of it is routed after its end, and it
 /// has ended (or been cancelled) once its device is gone.
+///
+/// Each step: byte 0 the operation (`% 12`: 0, 1 a contact down or moving, 2 up, 3 cancelled;
+/// 4 Enter down or up; 5 present admin or home, or dismiss; 6 focus or resign; 7 hide or show;
+/// 8 disable or enable; 9 a region's frame, or its children removed; 10 the device re-plugged;
+/// 11 a reload, or 1 to 4 s passing), byte 1 the argument (the contact `% 4`, the device by bit 2,
+/// the time since the last step `1 + a % 40` ms, the variant by its parity), bytes 2 and 3 the
+/// point (× 5.2, × 3.2: the 1280×800 display and a little beyond); the region of a region
+/// operation is the current layout's region number `argument + x byte`, modulo their count.
 let layouts = [FuzzLayouts.kiosk, FuzzLayouts.demo].map { try! ConfigLoader.compile(yaml: $0, file: "fuzz.yaml").layout }
 
 @_cdecl("LLVMFuzzerTestOneInput")
