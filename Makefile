@@ -174,25 +174,21 @@ deb-check: deb
 
 # fuzz: every libFuzzer target of Fuzz/ (the evemu parser, the config reader, control requests,
 # the decoders fed arbitrary event streams, the router as a state machine) for FUZZ_SECONDS each,
-# from the corpus kept in Fuzz/Corpus (new inputs go to .build-fuzz/corpus, not into the repo).
+# from the corpus kept in Fuzz/Corpus (new inputs go to .build-fuzz/corpus, not into the repo),
+# each with its coverage (libFuzzer's `cov:`) from the seed corpus, at the start and at the end.
 # A crash, a trap, a leak of the RSS limit or a broken invariant fails it and leaves the input
-# in .build-fuzz/artifacts. `make test` runs each for TEST_FUZZ_SECONDS. See docs/fuzzing.md.
+# in .build-fuzz/artifacts; a target whose coverage does not grow beyond its seed corpus's fails
+# too (scripts/fuzz-target.sh). Every target runs; any failure fails `make fuzz`.
+# `make test` runs each for TEST_FUZZ_SECONDS. See docs/fuzzing.md.
 FUZZ_SECONDS      ?= 60
 TEST_FUZZ_SECONDS ?= 15
 FUZZ_TARGETS      := FuzzEvemu FuzzConfig FuzzControl FuzzDecoders FuzzRouter
 fuzz: deps
 	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer
-	@mkdir -p .build-fuzz/artifacts
-	@for t in $(FUZZ_TARGETS); do \
-		mkdir -p .build-fuzz/corpus/$$t; \
-		printf '%s: ' "$$t"; \
-		if .build-fuzz/debug/$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
-			-artifact_prefix=.build-fuzz/artifacts/$$t- .build-fuzz/corpus/$$t Fuzz/Corpus/$$t >.build-fuzz/$$t.log 2>&1; then \
-			grep -E '^Done [0-9]+ runs' .build-fuzz/$$t.log || echo done; \
-		else \
-			echo "FAILED"; tail -n 40 .build-fuzz/$$t.log; exit 1; \
-		fi; \
-	done
+	@failed=""; for t in $(FUZZ_TARGETS); do \
+		scripts/fuzz-target.sh $$t $(FUZZ_SECONDS) || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed"; exit 1; fi
 
 # Benchmarks (the targets of docs/performance.md): a separate package in Benchmarks/ (package-benchmark, malloc counters on).
 # Prints every figure; see docs/performance.md. A few seconds per benchmark, plus the first build.

@@ -66,16 +66,22 @@ public final class RoutingSession: InputEventSink {
     @exclusivity(unchecked) private var lastDevice: Unmanaged<DeviceContext>?
     /// The devices collecting lines (`text: line`), for their deadlines.
     @exclusivity(unchecked) var lineDevices: [DeviceContext] = []
-    /// The xkbcommon context, keymaps and compose table, made when the first keyboard comes.
-    lazy var keymaps = KeymapLibrary()
+    /// The xkbcommon context, keymaps and compose table: the one given to ``init(layout:clock:keymaps:)``,
+    /// else made when the first keyboard comes.
+    lazy var keymaps: KeymapLibrary = givenKeymaps ?? KeymapLibrary()
+    private let givenKeymaps: KeymapLibrary?
     /// Said once per session: no compose table could be loaded.
     var composeProblemSaid = false
     /// Called with what keeps a device from typing text as its rule says (a keymap that does
     /// not compile, no compose table): the device still routes its keys.
     public var onWarning: ((String, Timestamp) -> Void)?
 
-    public init(layout: Layout, clock: EventClock = ManualClock()) {
+    /// `keymaps`: a library to compile keymaps in, shared with other sessions (a keymap is
+    /// compiled once per library, in a few milliseconds: the fuzzer makes a session per input);
+    /// by default the session makes its own when the first keyboard comes.
+    public init(layout: Layout, clock: EventClock = ManualClock(), keymaps: KeymapLibrary? = nil) {
         router = Router(layout: layout, clock: clock)
+        givenKeymaps = keymaps
     }
 
     /// Devices being routed.

@@ -4,32 +4,77 @@ import EvrouteCore
 import EvrouteInput
 import EvrouteRuntime
 
-/// Any bytes as an event stream from a real touchscreen (protocol B, from the demo recording's
-/// description), a protocol-A one and a keyboard: 8 bytes per event (type, code, value), the
-/// decoders and the router behind them. Every touch must end once the devices are gone.
+/// Any bytes as the event streams of devices kiosk.yaml's rules take (``FuzzLayouts/kioskDevices()``:
+/// a protocol-B touchscreen, read raw and through libevdev, a protocol-A one, a single-touch one
+/// and a keyboard), through their decoders, the routing session and the router: every touch
+/// lives once (``TouchLifecycle``), and every touch that began has ended once the devices are
+/// gone.
+///
+/// 8 bytes per event:
+/// - 0: the device (`% 5`) and the time since the last event (`/ 5` ms; 51: two seconds, so
+///   that long presses and multi-tap intervals run out);
+/// - 1: the type (low 2 bits: `EV_SYN`, `EV_KEY`, `EV_ABS`, `EV_ABS`); with both high bits
+///   set the device is unplugged and plugged in again instead (its touches cancelled);
+/// - 2, 3: the code: one the device reports (byte 2 modulo their number; `EV_SYN`: 0…3),
+///   or, with bit 7 of byte 3 set, any code (byte 2 and the low 2 bits of byte 3);
+/// - 4…7: the value (little-endian); with bit 6 of byte 3 set, taken into the axis's range
+///   (keys: 0, 1 or 2), so that contacts land on the screen.
 let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml").layout
-let descriptions = FuzzLayouts.descriptions()
+let devices = FuzzLayouts.kioskDevices()
+/// Per device and type: the codes it reports, in order.
+let codes: [[UInt16: [UInt16]]] = devices.map { d in d.events.mapValues { $0.sorted() } }
+/// The keyboard's keymap, compiled once for every input (a few milliseconds each time otherwise);
+/// libFuzzer runs one input at a time, on one thread.
+nonisolated(unsafe) let keymaps = KeymapLibrary()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
-    let session = RoutingSession(layout: layout)
-    let counter = TouchCounter()
-    session.router.observer = counter
+    let session = RoutingSession(layout: layout, keymaps: keymaps)
+    let lifecycle = TouchLifecycle()
+    session.router.observer = lifecycle
+    session.onDeviceIgnored = { _, d, _, why, _ in fatalError("kiosk.yaml takes no \"\(d.name)\": \(why)") }
     var time = Timestamp(microseconds: 1_000_000)
-    for (i, d) in descriptions.enumerated() { session.handle(.added(DeviceID(i + 1), d, time)) }
+    for (i, d) in devices.enumerated() { session.handle(.added(DeviceID(i + 1), d, time)) }
+    precondition(session.activeDevices.count == devices.count, "not every device is routed")
     var i = 0
     while i + 8 <= size {
-        let device = DeviceID(Int(data[i] % UInt8(descriptions.count)) + 1)
-        let type = UInt16(data[i + 1] % 4)   // SYN, KEY, REL, ABS
-        let code = UInt16(data[i + 2]) | (UInt16(data[i + 3] & 0x01) << 8)
-        let value = Int32(bitPattern: UInt32(data[i + 4]) | UInt32(data[i + 5]) << 8 | UInt32(data[i + 6]) << 16 | UInt32(data[i + 7]) << 24)
-        time = time + .milliseconds(Int64(data[i] >> 4))
-        session.handle(.event(device, InputEvent(time: time, type: type, code: code, value: value)))
+        let index = Int(data[i] % UInt8(devices.count)), device = DeviceID(index + 1)
+        let ms = Int64(data[i] / UInt8(devices.count))
+        time = time + (ms == 51 ? .seconds(2) : .milliseconds(ms))
+        let selector = data[i + 1], codeByte = data[i + 2], flags = data[i + 3]
+        let raw = Int32(bitPattern: UInt32(data[i + 4]) | UInt32(data[i + 5]) << 8 | UInt32(data[i + 6]) << 16 | UInt32(data[i + 7]) << 24)
         i += 8
+        if selector & 0xc0 == 0xc0 {
+            session.handle(.removed(device, time))
+            session.handle(.added(device, devices[index], time))
+            continue
+        }
+        let type: UInt16 = [EventType.syn, EventType.key, EventType.abs, EventType.abs][Int(selector & 3)]
+        let code: UInt16
+        if flags & 0x80 != 0 {
+            code = UInt16(codeByte) | UInt16(flags & 0x03) << 8
+        } else if type == EventType.syn {
+            code = UInt16(codeByte % 4)
+        } else if let known = codes[index][type], !known.isEmpty {
+            code = known[Int(codeByte) % known.count]
+        } else {
+            code = UInt16(codeByte)
+        }
+        var value = raw
+        if flags & 0x40 != 0 {
+            if type == EventType.abs, let range = devices[index].absinfo[code] {
+                let span = Int64(range.maximum) - Int64(range.minimum) + 1
+                value = span > 0 ? Int32(Int64(range.minimum) + Int64(UInt32(bitPattern: raw)) % span) : range.minimum
+            } else {
+                value = Int32(UInt32(bitPattern: raw) % 3)
+            }
+        }
+        session.handle(.event(device, InputEvent(time: time, type: type, code: code, value: value)))
     }
-    for d in descriptions.indices { session.handle(.removed(DeviceID(d + 1), time + .seconds(1))) }
-    precondition(counter.began == counter.finished, "\(counter.began) touches began, \(counter.finished) ended or cancelled")
+    for d in devices.indices { session.handle(.removed(DeviceID(d + 1), time + .seconds(1))) }
+    session.advanceTime(to: time + .seconds(10))
+    lifecycle.finish()
     return 0
 }
 

@@ -5,7 +5,7 @@ import EvrouteCore
 import EvrouteInput
 
 /// What the fuzz targets share: the repository's layouts and device descriptions, and a route
-/// observer that checks every touch that begins ends once.
+/// observer that checks each touch's life.
 public enum FuzzLayouts {
     /// The repository (this file is Fuzz/Sources/FuzzSupport/FuzzSupport.swift).
     static let root: String = {
@@ -37,20 +37,90 @@ public enum FuzzLayouts {
             return r.description
         }
     }
+
+    /// The devices kiosk.yaml's rules take (its `touch` rule wants a kernel name `ILITEK*` and
+    /// vendor 0x222a, its `keys` rule udev's `ID_BUS=usb`), each touch protocol once, made from
+    /// the demo's recordings: the touchscreen as recorded (protocol B) with the contact axes
+    /// the decoders read that it lacks (touch major/minor, tool type), the same read through
+    /// libevdev (a `SYN_DROPPED` is followed by a resync), the same without slots (protocol A:
+    /// `SYN_MT_REPORT`), without any MT axis (single touch: `ABS_X`/`ABS_Y` + `BTN_TOUCH`), and
+    /// the keyboard.
+    public static func kioskDevices() -> [DeviceDescription] {
+        let recorded = descriptions()
+        var b = recorded[0]
+        b.name = "ILITEK " + b.name
+        b.vendor = 0x222a
+        let maxX = b.absinfo[AbsCode.mtPositionX]?.maximum ?? 4095
+        for (code, maximum) in [(AbsCode.mtTouchMajor, maxX), (AbsCode.mtTouchMinor, maxX), (AbsCode.mtToolType, 2)] {
+            b.events[EventType.abs, default: []].insert(code)
+            b.absinfo[code] = AbsInfo(minimum: 0, maximum: maximum)
+        }
+        var live = b
+        live.resyncsAfterDrop = true
+        let a = b.keepingAxes(named: " (protocol A)") { $0 != AbsCode.mtSlot && $0 != AbsCode.mtTrackingID }
+        let single = b.keepingAxes(named: " (single touch)") { $0 < AbsCode.mtSlot }
+        var keyboard = recorded[1]
+        keyboard.udevProperties["ID_BUS"] = "usb"
+        return [b, live, a, single, keyboard]
+    }
 }
 
-/// Counts touches that begin and those that end or are cancelled.
-public final class TouchCounter: RouteObserver {
-    public private(set) var began = 0
-    public private(set) var finished = 0
+extension DeviceDescription {
+    /// The device with only the absolute axes `keep` keeps, its name extended by `suffix`.
+    func keepingAxes(named suffix: String, _ keep: (UInt16) -> Bool) -> DeviceDescription {
+        var d = self
+        d.name += suffix
+        d.events[EventType.abs] = d.events[EventType.abs]?.filter(keep)
+        d.absinfo = d.absinfo.filter { keep($0.key) }
+        return d
+    }
+}
+
+/// Follows every touch by its id, from the router's routed events, and traps at the first
+/// event that breaks its life: a touch begins once, then moves (or stays), then ends or is
+/// cancelled once, and nothing of it is routed after that; ``finish()`` traps if a touch that
+/// began has not ended. Per id, not counted overall: a double end of one touch and a missing
+/// end of another do not cancel out.
+public final class TouchLifecycle: RouteObserver {
+    /// Touches that began, by id: whether each has ended (or been cancelled).
+    public private(set) var touches: [Int: Bool] = [:]
+    /// Records and routed events other than touch phases (keys, actions, presentation, focus,
+    /// region changes, …), counted: what else the router told.
+    public private(set) var otherRecords = 0
     public init() {}
-    public func record(_ record: RouteRecord) {
-        guard case .routed(let e, _, _) = record, case .touch(let phase, _) = e.kind else { return }
+
+    public var began: Int { touches.count }
+    /// Touches that began and have not ended.
+    public var open: [Int] { touches.filter { !$0.value }.map(\.key).sorted() }
+
+    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+        guard case .touch(let phase, _) = event.kind else { otherRecords += 1; return }
+        guard let id = event.touch?.id else { fatalError("a touch \(phase) event without its touch") }
+        let ended = touches[id]
         switch phase {
-        case .began: began += 1
-        case .ended, .cancelled: finished += 1
-        default: break
+        case .began:
+            precondition(ended == nil, "touch \(id) began again (\(ended! ? "after its end" : "while down"))")
+            touches[id] = false
+        case .moved, .stationary:
+            precondition(ended == false, "touch \(id) \(phase) \(ended == nil ? "before it began" : "after its end")")
+        case .ended, .cancelled:
+            precondition(ended == false, "touch \(id) \(phase) \(ended == nil ? "before it began" : "again, after its end")")
+            touches[id] = true
         }
+    }
+
+    public func record(_ record: RouteRecord) {
+        if case .routed(let event, let responder, _) = record {
+            routed(event, handledBy: responder, handler: nil)
+        } else {
+            otherRecords += 1
+        }
+    }
+
+    /// Traps unless every touch that began has ended or been cancelled.
+    public func finish() {
+        let open = self.open
+        precondition(open.isEmpty, "touches \(open) began and never ended (\(touches.count) began)")
     }
 }
 
