@@ -4,6 +4,7 @@ import EvrouteCore
 import EvrouteInput
 import EvrouteRuntime
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// Live input on the one event loop: a long press fires while the finger rests and nothing else
 /// arrives (the GestureTimer arms the loop's timerfd for the router's next deadline).
@@ -11,8 +12,8 @@ import EvrouteSystem
 struct LiveGestureTimerTests {
     @Test("a finger resting on admin-corner: the long press begins on time, with no further event")
     func longPressFiresWithoutANextEvent() throws {
-        let (_, layout) = try ConfigLoader.loadLayout(path: repoRoot + "/config/demo.yaml")
-        let description = try EvemuRecording.load(path: repoRoot + "/demo/touchscreen.events", descriptionPath: nil).description
+        let (_, layout) = try ConfigLoader.loadLayout(path: packageRoot + "/config/demo.yaml")
+        let description = try EvemuRecording.load(path: packageRoot + "/demo/touchscreen.events", descriptionPath: nil).description
         let sink = MemorySink()
         let run = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
         let loop = try EventLoop()
@@ -32,18 +33,12 @@ struct LiveGestureTimerTests {
         }
         timer.rearm()
         var fired: Timestamp?
-        func poll() {
+        runLoop(loop, upTo: 3) {
             run.report.flush()
-            if sink.lines.contains(where: { $0.contains("\"admin-hold\"") && $0.contains("\"began\"") }) {
-                fired = MonotonicClock.now()
-                loop.stop()
-            } else {
-                loop.schedule(after: .milliseconds(10)) { poll() }
-            }
+            guard sink.lines.contains(where: { $0.contains("\"admin-hold\"") && $0.contains("\"began\"") }) else { return false }
+            fired = fired ?? MonotonicClock.now()
+            return true
         }
-        loop.schedule(after: .milliseconds(10)) { poll() }
-        loop.schedule(after: .seconds(3)) { loop.stop() }
-        loop.run()
         let at = try #require(fired, "no long-press began within 3 s; trace:\n\(sink.lines.joined(separator: "\n"))")
         let waited = (at - down).seconds
         #expect(waited >= 0.8 && waited < 1.5, "minimum-duration is 0.8 s; it began after \(waited) s")
