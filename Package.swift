@@ -77,15 +77,19 @@ let package = Package(
         ]),
 
         // MARK: Tests
+        // What the test targets share (one process runner, one loop-until, one socket line client,
+        // paths and scratch directories). A plain target that only test targets depend on: no
+        // product links it.
+        .target(name: "EvrouteTestSupport", dependencies: ["EvrouteCore", "EvrouteSystem", "CLinux"], path: "Tests/EvrouteTestSupport"),
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
         .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
-        .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteSystem", "EvrouteCore"]),
-        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
+        .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),
+        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteTestSupport", "EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
-        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
-        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"],
+        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteTestSupport", "EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
+        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"],
                     exclude: ["Fixtures"]),
     ]
 )

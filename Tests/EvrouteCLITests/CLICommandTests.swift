@@ -1,46 +1,10 @@
 import Foundation
 import Testing
+import EvrouteTestSupport
 
-/// The repository root, from this file's path.
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
-/// The `evroute` binary `swift test` built beside the test bundle.
-func evrouteBinary() throws -> String {
-    var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = dir.appendingPathComponent("evroute").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        dir = dir.deletingLastPathComponent()
-    }
-    throw CLITestError("the evroute binary is not next to the test bundle; run `swift build` first")
-}
-
-struct CLITestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
-
-/// Runs `evroute` with arguments (in the repository root); returns exit status, stdout and stderr.
-func runEvroute(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    try runProgram(try evrouteBinary(), arguments, directory: repoRoot)
-}
-
-/// Runs a program with arguments; status, stdout and stderr.
-func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil,
-                directory: String? = nil) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = arguments
-    if let environment { p.environment = environment }
-    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+/// Runs `evroute` with arguments (in the repository root); exit status, stdout and stderr.
+func runEvroute(_ arguments: [String]) throws -> TestProcess.Result {
+    try TestProcess.run(try evrouteBinary(), arguments, directory: packageRoot)
 }
 
 @Suite("Command line")
@@ -111,7 +75,7 @@ struct CLICommandTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("broken.events").path
-        var text = try String(contentsOfFile: repoRoot + "/demo/touchscreen.events", encoding: .utf8)
+        var text = try String(contentsOfFile: packageRoot + "/demo/touchscreen.events", encoding: .utf8)
         text += "E: 9999.000000 0003 gg 1\n"
         try text.write(toFile: bad, atomically: true, encoding: .utf8)
         let lineNumber = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteTestSupport
 
 /// `evroute check FILE [--format json]` through the real binary: exit codes 0 (warnings
 /// allowed), 1 (errors), 2 (usage), and the JSON document.
@@ -58,8 +59,9 @@ struct CheckFormatTests {
             screens: [{ name: home, handlers: [{ plugin: other, on: [key] }], root: { name: root, frame: [0, 0, 100, 100], handlers: [{ plugin: ui, on: [touch] }] } }]
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        func check(limit: Int) throws -> (status: Int32, out: String, err: String) {
-            try runProgram("/bin/sh", ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", try evrouteBinary(), "check", path])
+        func check(limit: Int) throws -> TestProcess.Result {
+            let argv = TestProcess.withDescriptorLimit(limit, [try evrouteBinary(), "check", path])
+            return try TestProcess.run(argv[0], Array(argv.dropFirst()))
         }
         let r = try check(limit: 1000)
         #expect(r.status == 0)

@@ -4,6 +4,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
+import EvrouteTestSupport
 
 /// The project's demo: config/demo.yaml over demo/touchscreen.events and demo/keyboard.events
 /// (written by scripts/make-demo-recordings.py), as `make demo` shows it.
@@ -194,13 +195,8 @@ struct DemoTests {
         let out = FileManager.default.temporaryDirectory
             .appendingPathComponent("evroute-demo-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: out) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Demo.python3!)
-        process.arguments = [Demo.script, out.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let generator = try TestProcess.run(try #require(Demo.python3), [Demo.script, out.path])
+        #expect(generator.status == 0, "\(generator.err)")
         for name in ["touchscreen.events", "keyboard.events"] {
             let generated = try Data(contentsOf: out.appendingPathComponent(name))
             let committed = try Data(contentsOf: Demo.repo.appendingPathComponent("demo/\(name)"))

@@ -4,6 +4,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
+import EvrouteTestSupport
 
 /// One full-screen region with a recognizer per family; the wide ones (pan, swipe, rotation)
 /// recognize together, taps exclude the rest as UIKit does.

@@ -3,6 +3,7 @@ import Testing
 import EvrouteConfig
 import EvrouteCore
 @testable import EvrouteRuntime
+import EvrouteTestSupport
 
 /// The dry-run trace of `yaml` over the UI example's recording (six taps on an 800×480 panel,
 /// the first at (700, 420)), as lines.
@@ -10,7 +11,7 @@ private func trace(_ yaml: String, _ format: TraceFormat) throws -> [String] {
     let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "test.yaml")
     let sink = MemorySink()
     try DryRun(layout: layout, format: format, sink: sink, errors: MemorySink())
-        .runReplays(paths: [repoRoot + "/examples/ui-two-pages.events"], descriptionPath: nil)
+        .runReplays(paths: [packageRoot + "/examples/ui-two-pages.events"], descriptionPath: nil)
     return sink.lines
 }
 

@@ -2,6 +2,7 @@ import EvrouteCore
 import EvrouteInput
 import Foundation
 import Testing
+import EvrouteTestSupport
 
 /// Hostile recordings through the binary (issue 16): what evroute cannot take is said on
 /// stderr, naming the limit, and the rest routes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteTestSupport
 
 /// `make install` into a staged DESTDIR from an existing build (no build, no apt-get): the binary
 /// answers `--version`, the man pages and completions are where man and the shells look, the
@@ -12,8 +13,8 @@ struct InstallTests {
         let stage = NSTemporaryDirectory() + "evroute-stage-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: stage) }
         let binary = try evrouteBinary()
-        let args = ["-C", repoRoot, "--no-print-directory", "DESTDIR=\(stage)", "PREFIX=/usr", "BIN=\(binary)"]
-        let r = try runProgram(make, ["install"] + args)
+        let args = ["-C", packageRoot, "--no-print-directory", "DESTDIR=\(stage)", "PREFIX=/usr", "BIN=\(binary)"]
+        let r = try TestProcess.run(make, ["install"] + args)
         #expect(r.status == 0, "\(r.out)\(r.err)")
         #expect(!r.out.contains("swift build") && !r.out.contains("apt-get"), "install built or called apt:\n\(r.out)")
         let expected = [
@@ -26,7 +27,7 @@ struct InstallTests {
         for path in expected {
             #expect(FileManager.default.fileExists(atPath: "\(stage)/\(path)"), "\(path) not installed")
         }
-        let version = try runProgram("\(stage)/usr/bin/evroute", ["--version"])
+        let version = try TestProcess.run("\(stage)/usr/bin/evroute", ["--version"])
         #expect(version.status == 0 && version.out.hasPrefix("evroute ") && version.out.split(separator: " ").count == 2, "\(version)")
         let page = try String(contentsOfFile: "\(stage)/usr/share/man/man1/evroute.1", encoding: .utf8)
         #expect(page.contains(version.out.split(separator: " ")[1].trimmingCharacters(in: .whitespacesAndNewlines)), "the man page names another version")
@@ -34,10 +35,10 @@ struct InstallTests {
         #expect(unit.contains("ExecStart=/usr/bin/evroute"))
 
         // Without a build to install, install says what to do instead of building one.
-        let missing = try runProgram(make, ["install", "-C", repoRoot, "DESTDIR=\(stage)", "BIN=\(stage)/nothing-here"])
+        let missing = try TestProcess.run(make, ["install", "-C", packageRoot, "DESTDIR=\(stage)", "BIN=\(stage)/nothing-here"])
         #expect(missing.status != 0 && missing.out.contains("run 'make release' first"), "\(missing)")
 
-        let u = try runProgram(make, ["uninstall"] + args)
+        let u = try TestProcess.run(make, ["uninstall"] + args)
         #expect(u.status == 0, "\(u.err)")
         for path in expected where path != "etc/evroute/evroute.yaml" {
             #expect(!FileManager.default.fileExists(atPath: "\(stage)/\(path)"), "\(path) left behind by uninstall")

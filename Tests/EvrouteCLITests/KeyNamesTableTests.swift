@@ -1,6 +1,7 @@
 import EvrouteCore
 import EvrouteInput
 import Testing
+import EvrouteTestSupport
 
 /// The core's copy of libevdev's key names (data, so the pure core can check `key:NAME`) is the
 /// linked libevdev's table.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteTestSupport
 
 /// The path of a program on PATH, or a test failure saying which package `make test` installs it from.
 func requireProgram(_ name: String, package: String) throws -> String {
@@ -7,7 +8,7 @@ func requireProgram(_ name: String, package: String) throws -> String {
         let candidate = "\(dir)/\(name)"
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
     }
-    throw CLITestError("\(name) is not installed (Debian package \(package); `make test` installs it)")
+    throw TestSupportError("\(name) is not installed (Debian package \(package); `make test` installs it)")
 }
 
 /// The man pages and shell completions `make install` installs, made by `evroute __generate`
@@ -33,17 +34,17 @@ struct ManualAndCompletionTests {
         #expect(names.contains("evroute.1"))
         #expect(!names.contains { $0.contains("__generate") }, "a hidden command got a page")
         for name in names {
-            let r = try runProgram(man, ["--warnings", "-l", "\(dir)/\(name)"], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+            let r = try TestProcess.run(man, ["--warnings", "-l", "\(dir)/\(name)"], environment: .only(["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]))
             #expect(r.status == 0 && r.err.isEmpty, "\(name): \(r.err)")
             #expect(r.out.contains("NAME") && r.out.contains("SYNOPSIS") && r.out.contains("EXIT STATUS"), "\(name)")
         }
-        let page = try runProgram(man, ["-l", "\(dir)/evroute.1"], environment: ["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]).out
+        let page = try TestProcess.run(man, ["-l", "\(dir)/evroute.1"], environment: .only(["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])).out
         // Every option of the default command and the exit codes, as help has them.
         for option in ["--config", "--dry-run", "--replay", "--format", "--control-socket", "--version"] {
             #expect(page.contains(option), "\(option) missing from evroute(1)")
         }
         #expect(page.contains("a usage error: an unknown command or option"))
-        let ctl = try runProgram(man, ["-l", "\(dir)/evroute-ctl.1"], environment: ["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]).out
+        let ctl = try TestProcess.run(man, ["-l", "\(dir)/evroute-ctl.1"], environment: .only(["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])).out
         for sub in ["present", "dismiss", "focus", "hide", "show", "disable", "enable", "frame", "regions", "action", "state", "replay"] {
             #expect(ctl.contains("evroute ctl \(sub)"), "ctl \(sub) missing from evroute-ctl(1)")
         }
@@ -63,7 +64,7 @@ struct ManualAndCompletionTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         func complete(_ words: [String]) throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let r = try runProgram(bash, ["-c", "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _evroute; printf '%s\\n' \"${COMPREPLY[@]}\""])
+            let r = try TestProcess.run(bash, ["-c", "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _evroute; printf '%s\\n' \"${COMPREPLY[@]}\""])
             #expect(r.status == 0, "\(r.err)")
             return r.out.split(separator: "\n").map(String.init)
         }
@@ -81,7 +82,7 @@ struct ManualAndCompletionTests {
         let path = try script("fish")
         defer { try? FileManager.default.removeItem(atPath: path) }
         func complete(_ line: String) throws -> [String] {
-            let r = try runProgram(fish, ["--no-config", "-c", "source '\(path)'; complete -C '\(line)'"])
+            let r = try TestProcess.run(fish, ["--no-config", "-c", "source '\(path)'; complete -C '\(line)'"])
             #expect(r.status == 0, "\(r.err)")
             return r.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
@@ -102,7 +103,7 @@ struct ManualAndCompletionTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let generated = try runEvroute(["__generate", "zsh"])
         try generated.out.write(toFile: "\(dir)/_evroute", atomically: true, encoding: .utf8)
-        #expect(try runProgram(zsh, ["-n", "\(dir)/_evroute"]).status == 0)
+        #expect(try TestProcess.run(zsh, ["-n", "\(dir)/_evroute"]).status == 0)
         let driver = """
             setopt extendedglob
             zmodload zsh/zpty
@@ -125,7 +126,7 @@ struct ManualAndCompletionTests {
             zpty -d z
             """
         try driver.write(toFile: "\(dir)/driver.zsh", atomically: true, encoding: .utf8)
-        let r = try runProgram(zsh, ["-f", "\(dir)/driver.zsh"])
+        let r = try TestProcess.run(zsh, ["-f", "\(dir)/driver.zsh"])
         #expect(r.out.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 4, "\(r.out)\(r.err)")
         #expect(!r.out.contains("FAILED"), "\(r.out)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteTestSupport
 
 /// `evroute monitor` through the binary: on real recordings (devices, the rule that takes each or
 /// why none does, touches with their region and responder, keys with their first responder, the
@@ -168,25 +169,13 @@ struct MonitorTests {
 
     /// Live, with no input device (as on this machine): it says so and why, and waits until stopped.
     @Test func liveWithoutDevicesSaysSoAndWaits() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try evrouteBinary())
-        p.arguments = ["monitor", "--config", "config/demo.yaml"]
-        p.currentDirectoryURL = URL(fileURLWithPath: repoRoot)
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(10)
-        while !text.contains("\n"), Date() < deadline {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
+        let p = try TestProcess(try evrouteBinary(), ["monitor", "--config", "config/demo.yaml"], directory: packageRoot, stderr: .null)
+        let text = p.readOutput(seconds: 10) { $0.contains("\n") }
         #expect(p.isRunning, "monitor must keep waiting for a device")
-        p.interrupt()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        // Its first line comes before it handles SIGINT: wait until it does (a SIGINT earlier kills it, 130).
+        #expect(p.waitUntilHandling(signal: SIGINT), "monitor never blocked or caught SIGINT")
+        p.signal(SIGINT)
+        #expect(p.waitForExit(seconds: 20) == 0)
         if !FileManager.default.fileExists(atPath: "/dev/input") {
             #expect(text.contains("device  no input device yet — waiting for one (plug one in: this machine has no /dev/input)"), "\(text)")
         } else if !((try? FileManager.default.contentsOfDirectory(atPath: "/dev/input"))?.contains { $0.hasPrefix("event") } ?? false) {

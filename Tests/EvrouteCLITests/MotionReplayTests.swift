@@ -4,6 +4,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
+import EvrouteTestSupport
 
 /// Accelerometers in the dry-run (issue 15), on recordings synthesized from a DualShock 4's
 /// motion-sensor description: samples in g to the `motion:` handlers only (at `motion.rate`),

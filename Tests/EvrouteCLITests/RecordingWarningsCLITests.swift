@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteTestSupport
 
 /// The recording conventions through the binary, on a real recording: a timestamp going backwards
 /// is a warning on stderr naming path:line while the trace on stdout stays complete; `--desc`

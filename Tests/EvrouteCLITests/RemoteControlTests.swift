@@ -4,12 +4,13 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
+import EvrouteTestSupport
 
 /// Remote-control events (docs/config.md#remote-controls-and-media-keys): consumer-control interfaces and IR receivers are keyboards
 /// whose media keys go to the first responder, up the chain, like any key (`key:NAME`).
 @Suite("Remote-control events")
 struct RemoteControlTests {
-    static let devices = repoRoot + "/Tests/EvrouteCLITests/Fixtures/devices"
+    static let devices = packageRoot + "/Tests/EvrouteCLITests/Fixtures/devices"
     static let consumerControl = devices + "/consumer-control.desc"
     static let irReceiver = devices + "/ir-receiver.desc"
     static let razerMultimedia = Typist.keyboards + "/Razer Razer BlackWidow 2013.keyboard-multimedia.desc"

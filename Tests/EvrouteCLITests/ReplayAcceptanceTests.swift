@@ -4,10 +4,11 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
+import EvrouteTestSupport
 
 /// The real device recordings of the test fixtures (`Tests/Fixtures/recordings` in the repository).
 /// The tests that read them require them: `recordingsArePresent` fails when they are missing.
-let recordingsDirectory = repoRoot + "/Tests/Fixtures/recordings"
+let recordingsDirectory = packageRoot + "/Tests/Fixtures/recordings"
 
 func recordingFiles(_ folder: String) -> [String] {
     let dir = recordingsDirectory + "/" + folder

@@ -4,6 +4,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 @testable import EvrouteRuntime
+import EvrouteTestSupport
 
 /// Synthesized keyboard recordings: a real keyboard's description (from the real recordings)
 /// with key presses written by ``EvemuWriter``, as a barcode scanner or a person types them.
@@ -247,7 +248,7 @@ struct TextReplayTests {
         let dir = try Typist.scratch()
         // The demo taps its search field at 101.3 s; the scan comes at 102.5 s.
         let scan = try Typist.write(Typist.digits("4006381333931") + ["KEY_ENTER"], start: 102.5, name: "scan.events", in: dir)
-        var config = try String(contentsOfFile: repoRoot + "/config/demo.yaml", encoding: .utf8)
+        var config = try String(contentsOfFile: packageRoot + "/config/demo.yaml", encoding: .utf8)
         config = config.replacingOccurrences(of: "devices:\n", with: """
             devices:
               - name: scanner

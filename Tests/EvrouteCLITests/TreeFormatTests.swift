@@ -5,6 +5,7 @@ import EvrouteJSON
 import EvrouteRuntime
 import Foundation
 import Testing
+import EvrouteTestSupport
 
 /// `evroute tree --format svg|json` and `evroute devices --format json` through the binary: the
 /// SVG is well-formed XML (xmllint), renders (rsvg-convert), names every region and shows the
@@ -57,7 +58,7 @@ struct TreeFormatTests {
     /// flags, its handlers' plugins and its children's names in order.
     @Test(arguments: layouts)
     func jsonMatchesTheConfigAsWritten(config: String) throws {
-        let spec = try ConfigLoader.load(path: repoRoot + "/" + config)
+        let spec = try ConfigLoader.load(path: packageRoot + "/" + config)
         let r = try runEvroute(["tree", "--config", config, "--format", "json"])
         let doc = try JSONValue.parse(r.out)
         var byPath: [String: JSONValue] = [:]
@@ -105,9 +106,9 @@ struct TreeFormatTests {
         let path = NSTemporaryDirectory() + "evroute-tree-\(UUID().uuidString).svg"
         try r.out.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".png") }
-        let lint = try runProgram(xmllint, ["--noout", path])
+        let lint = try TestProcess.run(xmllint, ["--noout", path])
         #expect(lint.status == 0 && lint.err.isEmpty, "\(lint.err)")
-        let png = try runProgram(rsvg, ["-o", path + ".png", path])
+        let png = try TestProcess.run(rsvg, ["-o", path + ".png", path])
         #expect(png.status == 0, "\(png.err)")
         let size = (try? FileManager.default.attributesOfItem(atPath: path + ".png")[.size] as? Int) ?? 0
         #expect(size > 5_000, "the rendered picture is \(size) bytes")
@@ -216,12 +217,12 @@ struct TreeFormatTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let config = dir + "/a&b<\"c\">.yaml"
-        try String(contentsOfFile: repoRoot + "/config/minimal.yaml", encoding: .utf8).write(toFile: config, atomically: true, encoding: .utf8)
+        try String(contentsOfFile: packageRoot + "/config/minimal.yaml", encoding: .utf8).write(toFile: config, atomically: true, encoding: .utf8)
         let r = try runEvroute(["tree", "--config", config, "--format", "svg"])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("a&amp;b&lt;&quot;c&quot;&gt;.yaml"))
         try r.out.write(toFile: dir + "/out.svg", atomically: true, encoding: .utf8)
-        #expect(try runProgram(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
+        #expect(try TestProcess.run(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
     }
 
     /// `--dry-run --replay … --heatmap FILE`: the layout's picture with one dot per touch-down
@@ -235,7 +236,7 @@ struct TreeFormatTests {
                                 "--replay", "demo/keyboard.events", "--heatmap", path])
         #expect(r.status == 0, "\(r.err)")
         let svg = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(try runProgram(xmllint, ["--noout", path]).status == 0)
+        #expect(try TestProcess.run(xmllint, ["--noout", path]).status == 0)
         // The layout is all there, as in `tree --format svg`.
         let tree = try runEvroute(["tree", "--config", "config/demo.yaml", "--format", "svg"]).out
         for line in tree.split(separator: "\n") where line.hasPrefix("<g><title>") { #expect(svg.contains(line), "\(line)") }
@@ -332,7 +333,7 @@ struct TreeFormatTests {
         let r = try runEvroute(["tree", "--config", dir + "/corner.yaml", "--format", "svg"])
         #expect(r.status == 0, "\(r.err)")
         try r.out.write(toFile: dir + "/out.svg", atomically: true, encoding: .utf8)
-        #expect(try runProgram(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
+        #expect(try TestProcess.run(xmllint, ["--noout", dir + "/out.svg"]).status == 0)
         let corner = try #require(r.out.range(of: "<title>home/root/admin-corner\n"))
         let group = r.out[corner.upperBound...].components(separatedBy: "</g>")[0]
         #expect(!group.contains("class=\"label\""), "the corner's name is drawn in it: \(group)")

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import EvrouteTestSupport
 
 /// examples/ui-client.py against a stand-in for the `ui` socket plugin: the test plays
 /// evroute's part (event lines out, command lines in, answers out) on a Unix socket.
 private final class FakeUISocket {
     let path: String
     private let listener: Int32
-    private(set) var fd: Int32 = -1
-    private var pending: [UInt8] = []
+    /// The accepted connection: the client's end of the `ui` socket.
+    private var connection: LineClient?
 
     init() throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-ui-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock").path
@@ -20,42 +21,24 @@ private final class FakeUISocket {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, listen(listener, 1) == 0 else { throw CLITestError("cannot listen on \(path)") }
+        guard bound == 0, listen(listener, 1) == 0 else { throw TestSupportError("cannot listen on \(path)") }
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
         close(listener)
         unlink(path)
     }
 
     func accept(seconds: Int32 = 10) throws {
         var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&p, 1, seconds * 1000) == 1 else { throw CLITestError("the client did not connect") }
-        fd = Glibc.accept(listener, nil, nil)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard poll(&p, 1, seconds * 1000) == 1 else { throw TestSupportError("the client did not connect") }
+        connection = LineClient(adopting: Glibc.accept(listener, nil, nil))
     }
 
-    func send(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
+    func send(_ line: String) { connection?.send(line + "\n") }
 
     /// The next line the client wrote, or nil at EOF or after 10 s.
-    func readLine() -> String? {
-        while true {
-            if let nl = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<nl], as: UTF8.self)
-                pending.removeSubrange(...nl)
-                return line
-            }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = read(fd, &buffer, buffer.count)
-            guard n > 0 else { return nil }
-            pending += buffer[..<n]
-        }
-    }
+    func readLine() -> String? { connection?.readLine(seconds: 10) }
 
     /// The next line as a JSON object.
     func readObject() throws -> [String: Any] {
@@ -63,10 +46,7 @@ private final class FakeUISocket {
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
     }
 
-    func closeConnection() {
-        close(fd)
-        fd = -1
-    }
+    func closeConnection() { connection?.close() }
 }
 
 private func tap(_ button: String?, region: String, id: Int) -> String {
@@ -74,21 +54,15 @@ private func tap(_ button: String?, region: String, id: Int) -> String {
     return #"{"type":"touch","time":10.08,"device":"touch","touch":\#(id),"phase":"ended","x":1.0,"y":1.0,"region":"\#(region)","handled_by":"\#(region)","handler":"ui","tap_count":1,"tap":true\#(options),"id":\#(id)}"#
 }
 
-private func startClient(_ arguments: [String]) throws -> (Process, Pipe) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", repoRoot + "/examples/ui-client.py"] + arguments
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    return (p, out)
+private func startClient(_ arguments: [String]) throws -> TestProcess {
+    try TestProcess("/usr/bin/env", ["python3", packageRoot + "/examples/ui-client.py"] + arguments, stderr: .descriptor(2))
 }
 
 @Suite("The UI client example")
 struct UIClientExampleTests {
     @Test func followsTheButtonsWaitsForEachAnswerAndKeepsEventsThatArriveMeanwhile() throws {
         let ui = try FakeUISocket()
-        let (client, out) = try startClient([ui.path, "--once", "3"])
+        let client = try startClient([ui.path, "--once", "3"])
         try ui.accept()
         // Not for the client: a began phase, and a tap on something without a button option.
         ui.send(#"{"type":"touch","time":10.0,"touch":1,"phase":"began","region":"home/root/settings","id":1}"#)
@@ -114,9 +88,8 @@ struct UIClientExampleTests {
         #expect(dismiss["command"] as? String == "dismiss")
         ui.send(#"{"ok":true,"tag":\#(dismiss["tag"] as? Int ?? -1)}"#)
         // --once 3: it exits after the third command.
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        client.waitUntilExit()
-        #expect(client.terminationStatus == 0)
+        let printed = client.readOutput()
+        #expect(client.waitForExit(seconds: 20) == 0)
         #expect(printed == """
             connected to \(ui.path)
             tap settings (home/root/settings) → present settings: ok
@@ -128,13 +101,12 @@ struct UIClientExampleTests {
 
     @Test func exitsCleanlyAtEOF() throws {
         let ui = try FakeUISocket()
-        let (client, out) = try startClient([ui.path])
+        let client = try startClient([ui.path])
         try ui.accept()
         ui.send(tap("back", region: "settings/root/back", id: 1))
         #expect(try ui.readObject()["command"] as? String == "dismiss")
         ui.closeConnection()   // the daemon goes away before answering
-        _ = out.fileHandleForReading.readDataToEndOfFile()
-        client.waitUntilExit()
-        #expect(client.terminationStatus == 0)
+        client.readOutput()
+        #expect(client.waitForExit(seconds: 20) == 0)
     }
 }

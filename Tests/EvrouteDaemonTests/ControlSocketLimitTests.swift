@@ -7,6 +7,7 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 import Testing
+import EvrouteTestSupport
 
 /// The control socket under abuse (issue 16), on real sockets: idle clients are closed after
 /// the idle timeout, a client beyond the limit is told "busy" at once instead of waiting
@@ -49,72 +50,32 @@ struct ControlSocketLimitTests {
         }
 
         @discardableResult
-        func run(upTo seconds: Double, until done: @escaping () -> Bool) -> Bool {
-            let loop = self.loop
-            let deadline = MonotonicClock.now() + .seconds(seconds)
-            func check() {
-                if done() || MonotonicClock.now() >= deadline { loop.stop(); return }
-                loop.schedule(after: .milliseconds(5)) { check() }
-            }
-            loop.schedule(after: .milliseconds(1)) { check() }
-            loop.run()
-            return done()
-        }
+        func run(upTo seconds: Double, until done: @escaping () -> Bool) -> Bool { runLoop(loop, upTo: seconds, until: done) }
 
-        var log: String { harnessRead(logPath) ?? "" }
+        var log: String { readFile(logPath) ?? "" }
 
-        /// A connected client socket (blocking; reads time out after 2 s).
-        func connectClient() throws -> Int32 {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            var timeout = timeval(tv_sec: 2, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            guard let address = UnixSocketAddress(path), address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
-                throw DaemonHarnessError("connect \(path): \(String(cString: strerror(errno)))")
-            }
-            return fd
-        }
-    }
-
-    static func send(_ fd: Int32, _ text: String) {
-        _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-    }
-
-    /// Whether the peer has closed `fd` (no data waiting, end of file), without blocking.
-    static func isClosedByPeer(_ fd: Int32) -> Bool {
-        var byte: UInt8 = 0
-        return recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 0
-    }
-
-    /// Everything readable now on `fd`, up to end of file or `seconds`.
-    static func readAll(_ fd: Int32) -> String {
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            out += buffer[0..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
+        /// A connected client (blocking; reads time out after 2 s).
+        func connectClient() throws -> LineClient { try LineClient(path: path, receiveTimeout: 2) }
     }
 
     @Test func idleClientsAreClosedAfterTheIdleTimeoutAndActiveOnesStay() throws {
         let rig = try Rig(maximumClients: 8, idleTimeout: .milliseconds(300))
         let idle1 = try rig.connectClient(), idle2 = try rig.connectClient(), active = try rig.connectClient()
-        defer { close(idle1); close(idle2); close(active) }
+        defer { idle1.close(); idle2.close(); active.close() }
         // A partial line is not a request: it does not keep a connection alive.
-        Self.send(idle2, "{\"command\":")
+        idle2.send("{\"command\":", wait: false)
         let start = MonotonicClock.now()
         var lastSent = start
         rig.run(upTo: 3) {
             if MonotonicClock.now() - lastSent > .milliseconds(100) {
-                Self.send(active, "{\"command\":\"status\"}\n")
+                active.send("{\"command\":\"status\"}\n", wait: false)
                 lastSent = MonotonicClock.now()
             }
             return rig.server.clientCount == 1 && MonotonicClock.now() - start > .milliseconds(700)
         }
         #expect(rig.server.clientCount == 1, "only the active client is left")
-        #expect(Self.isClosedByPeer(idle1) && Self.isClosedByPeer(idle2))
-        #expect(!Self.isClosedByPeer(active))
+        #expect(idle1.isClosedByPeer && idle2.isClosedByPeer)
+        #expect(!active.isClosedByPeer)
         #expect(rig.requests.count >= 5)
         #expect(rig.log.split(separator: "\n").filter { $0.contains("no request for 0.3 s") }.count == 2, "\(rig.log)")
     }
@@ -122,12 +83,12 @@ struct ControlSocketLimitTests {
     @Test func aClientBeyondTheLimitIsToldBusyAtOnce() throws {
         let rig = try Rig(maximumClients: 2, idleTimeout: .seconds(30))
         let a = try rig.connectClient(), b = try rig.connectClient()
-        defer { close(a); close(b) }
+        defer { a.close(); b.close() }
         rig.run(upTo: 2) { rig.server.clientCount == 2 }
         let c = try rig.connectClient()
-        defer { close(c) }
+        defer { c.close() }
         rig.run(upTo: 2) { rig.log.contains("refused") }
-        #expect(Self.readAll(c) == "{\"ok\":false,\"error\":\"too many control clients (2 connected); try again\",\"busy\":true}\n")
+        #expect(c.readAll() == "{\"ok\":false,\"error\":\"too many control clients (2 connected); try again\",\"busy\":true}\n")
         #expect(rig.log.contains("control socket: refused 1 client(s): 2 connected, the most served at once"), "\(rig.log)")
         #expect(rig.server.clientCount == 2)
     }
@@ -138,30 +99,29 @@ struct ControlSocketLimitTests {
         // like `evroute status` below, so no room kept for root could let the status in: the
         // per-process cap is what leaves places free.
         let rig = try Rig(maximumClients: ControlServer.maximumClients, idleTimeout: .milliseconds(1000))
-        var hogs: [Int32] = []
-        defer { for fd in hogs { close(fd) } }
+        var hogs: [LineClient] = []
         for _ in 0..<ControlServer.maximumClients { hogs.append(try rig.connectClient()) }
         var lastSent = MonotonicClock.now()
         func keepBusy() {
             guard MonotonicClock.now() - lastSent > .milliseconds(100) else { return }
             lastSent = MonotonicClock.now()
             var sink = [UInt8](repeating: 0, count: 4096)
-            for fd in hogs {
-                Self.send(fd, "{\"command\":\"status\"}\n")
-                while recv(fd, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
+            for hog in hogs {
+                hog.send("{\"command\":\"status\"}\n", wait: false)
+                while recv(hog.fd, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
             }
         }
         rig.run(upTo: 3) { keepBusy(); return rig.log.contains("refused") && rig.server.clientCount <= ControlServer.maximumClientsPerProcess }
         #expect(rig.server.clientCount == ControlServer.maximumClientsPerProcess, "\(rig.server.clientCount) held")
         #expect(rig.log.contains("too many control connections from process \(getpid()) (8 open, the most for one process)"), "\(rig.log)")
 
-        let binary = try #require(harnessBinary(), "the evroute binary is not next to the test bundle")
+        let binary = try #require(evrouteBinaryPath(), "the evroute binary is not next to the test bundle")
         let logPath = temporaryPath("status.err")
-        let cli = try DaemonProcess(binary, arguments: ["status", "--format", "json", "--control-socket", rig.path], logPath: logPath)
+        let cli = try TestProcess.daemon(binary, arguments: ["status", "--format", "json", "--control-socket", rig.path], logPath: logPath)
         defer { cli.kill9(); unlink(logPath); unlink(logPath + ".out") }
         rig.run(upTo: 15) { keepBusy(); return cli.waitForExit(seconds: 0.001) != nil }
         #expect(cli.waitForExit(seconds: 0.001) == 0, "stderr: \(cli.log)")
-        #expect(harnessRead(logPath + ".out") == "{\"ok\":true}\n")
+        #expect(readFile(logPath + ".out") == "{\"ok\":true}\n")
         #expect(rig.server.clientCount >= ControlServer.maximumClientsPerProcess - 1, "the busy ones stayed: \(rig.server.clientCount)")
     }
 
@@ -173,9 +133,9 @@ struct ControlSocketLimitTests {
         let rig = try DaemonProcessTests.Rig()
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", RuntimeControlProcessTests.config(socket: rig.uiSocket))
-        let daemon = try DaemonProcess("/bin/sh", arguments: ["-c", "ulimit -n 40 && exec \"$0\" \"$@\"", rig.binary,
+        let daemon = try TestProcess.daemon("/bin/sh", arguments: Array(TestProcess.withDescriptorLimit(40, [rig.binary,
                                                               "--config", rig.configPath, "--control-socket", rig.control,
-                                                              "--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"],
+                                                              "--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"]).dropFirst()),
                                        environment: ["NOTIFY_SOCKET": rig.notify.path], logPath: rig.scratch.file("daemon.log"))
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log: \(daemon.log)")
@@ -183,27 +143,25 @@ struct ControlSocketLimitTests {
 
         // The `ui` socket plugin's clients (up to its max-clients, 64) use up the descriptors; then
         // control clients come (a few: one process holds at most 8 control places anyway).
-        var clients: [Int32] = []
-        defer { for fd in clients { close(fd) } }
+        var clients: [LineClient] = []
         func connectClients(_ count: Int, to path: String) {
             for _ in 0..<count {
-                let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-                guard UnixSocketAddress(path)!.withSockaddr({ connect(fd, $0, $1) }) == 0 else { close(fd); return }
-                clients.append(fd)
+                guard let client = try? LineClient(path: path) else { return }
+                clients.append(client)
             }
         }
         connectClients(50, to: rig.uiSocket)
         connectClients(4, to: rig.control)
         #expect(clients.count == 54, "the listen backlog takes what the daemon cannot accept")
-        let deadline = harnessNow() + 10
-        while !daemon.log.contains("control socket: refused") && harnessNow() < deadline { usleep(20_000) }
+        let deadline = monotonicSeconds() + 10
+        while !daemon.log.contains("control socket: refused") && monotonicSeconds() < deadline { usleep(20_000) }
         #expect(daemon.log.contains("socket ui: out of file descriptors (Too many open files)"), "\(daemon.log)")
         #expect(daemon.log.contains("control socket: refused 1 client(s): out of file descriptors (Too many open files)"), "\(daemon.log)")
 
         // Two seconds at the limit: CPU time (utime + stime, /proc/PID/stat) stays far below
         // what spinning takes (a whole core: ~2 s).
         func cpuSeconds() -> Double {
-            let stat = harnessRead("/proc/\(daemon.pid)/stat") ?? ""
+            let stat = readFile("/proc/\(daemon.pid)/stat") ?? ""
             let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
             return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
         }
@@ -212,7 +170,6 @@ struct ControlSocketLimitTests {
         let cpu = cpuSeconds() - cpuBefore
         #expect(cpu < 0.3, "\(cpu) s of CPU in 2 s at the descriptor limit")
 
-        for fd in clients { close(fd) }
         clients.removeAll()
         let status = harnessControl("status", rig.control)
         #expect(status?["ok"]?.boolValue == true, "answered again once descriptors are free; log: \(daemon.log)")
@@ -246,16 +203,16 @@ struct ControlSocketLimitTests {
         let rig = try Rig(maximumClients: 1, idleTimeout: .milliseconds(500),
                           answer: .object([("ok", .bool(true)), ("config", .string("x.yaml")), ("reloads", .int(1))]))
         let holder = try rig.connectClient()
-        defer { close(holder) }
+        defer { holder.close() }
         rig.run(upTo: 2) { rig.server.clientCount == 1 }
-        let binary = try #require(harnessBinary(), "the evroute binary is not next to the test bundle")
+        let binary = try #require(evrouteBinaryPath(), "the evroute binary is not next to the test bundle")
         let logPath = temporaryPath("reload.err")
         let start = MonotonicClock.now()
-        let cli = try DaemonProcess(binary, arguments: ["reload", "--control-socket", rig.path], logPath: logPath)
+        let cli = try TestProcess.daemon(binary, arguments: ["reload", "--control-socket", rig.path], logPath: logPath)
         defer { cli.kill9(); unlink(logPath); unlink(logPath + ".out") }
         rig.run(upTo: 8) { cli.waitForExit(seconds: 0.001) != nil }
         #expect(cli.waitForExit(seconds: 0.001) == 0, "stderr: \(cli.log); server log: \(rig.log)")
-        #expect(harnessRead(logPath + ".out") == "reloaded x.yaml\n")
+        #expect(readFile(logPath + ".out") == "reloaded x.yaml\n")
         #expect(MonotonicClock.now() - start >= .milliseconds(400), "it had to wait for the place")
         #expect(rig.requests == ["{\"command\":\"reload\"}"])
         #expect(rig.log.contains("refused"))
@@ -266,17 +223,17 @@ struct ControlSocketLimitTests {
         // ctl commands all print nothing on stdout, the refusal on stderr, and exit 1.
         let rig = try Rig(maximumClients: 8, idleTimeout: .seconds(30),
                           answer: .object([("ok", .bool(false)), ("error", .string("not now")), ("errors", .array([.string("f.yaml:1:2: error: e")]))]))
-        let binary = try #require(harnessBinary(), "the evroute binary is not next to the test bundle")
+        let binary = try #require(evrouteBinaryPath(), "the evroute binary is not next to the test bundle")
         for command in [["status"], ["status", "--format", "json"], ["reload"], ["ctl", "state"], ["ctl", "state", "--format", "json"],
                         ["ctl", "present", "x"]] {
             let logPath = temporaryPath("cli.err")
             defer { unlink(logPath); unlink(logPath + ".out") }
-            let cli = try DaemonProcess(binary, arguments: command + ["--control-socket", rig.path], logPath: logPath)
+            let cli = try TestProcess.daemon(binary, arguments: command + ["--control-socket", rig.path], logPath: logPath)
             defer { cli.kill9() }
             rig.run(upTo: 10) { cli.waitForExit(seconds: 0.001) != nil }
             let what = command[0] == "ctl" ? "evroute ctl \(command[1])" : "evroute \(command[0])"
             #expect(cli.waitForExit(seconds: 0.001) == 1, "\(command)")
-            #expect(harnessRead(logPath + ".out") == "", "\(command): stdout \(harnessRead(logPath + ".out") ?? "")")
+            #expect(readFile(logPath + ".out") == "", "\(command): stdout \(readFile(logPath + ".out") ?? "")")
             #expect(cli.log == "f.yaml:1:2: error: e\n\(what): not now\n", "\(command): stderr \(cli.log)")
         }
     }
@@ -289,31 +246,31 @@ struct ControlSocketLimitTests {
         let rig = try Rig(maximumClients: 8, idleTimeout: .milliseconds(200), answer: .object([("ok", .bool(true)), ("n", .int(1))]),
                           deferred: "slow")
         let waiting = try rig.connectClient()
-        defer { close(waiting) }
-        Self.send(waiting, "{\"command\":\"slow\"}\n{\"command\":\"status\"}\n")
-        shutdown(waiting, Int32(SHUT_WR))
+        defer { waiting.close() }
+        waiting.send("{\"command\":\"slow\"}\n{\"command\":\"status\"}\n", wait: false)
+        waiting.shutdownWriting()
         rig.run(upTo: 5) { rig.pending.count == 1 }
         // Connected after the waiting client's last line: once it is closed as idle, the waiting
         // one has gone at least as long without a line.
         let idle = try rig.connectClient(), other = try rig.connectClient()
-        defer { close(idle); close(other) }
-        Self.send(other, "{\"command\":\"status\"}\n")
+        defer { idle.close(); other.close() }
+        other.send("{\"command\":\"status\"}\n", wait: false)
         // Clients 1 (waiting), 2 (idle) and 3 (other, idle too once answered).
         rig.run(upTo: 10) { rig.log.contains("closed client 2: no request for 0.2 s") && rig.requests.count == 2 }
         #expect(rig.log.contains("closed client 2: no request for 0.2 s"), "\(rig.log)")
         #expect(!rig.log.contains("closed client 1:"), "the waiting client is not idle: \(rig.log)")
-        #expect(Self.isClosedByPeer(idle))
+        #expect(idle.isClosedByPeer)
         #expect(rig.requests == ["{\"command\":\"slow\"}", "{\"command\":\"status\"}"], "the waiting client's status waits behind its slow request")
         var byte: UInt8 = 0
-        #expect(recv(other, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 1, "the other client was answered at once")
-        #expect(recv(waiting, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == -1 && errno == EAGAIN, "nothing yet for the waiting client, and not closed")
+        #expect(recv(other.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 1, "the other client was answered at once")
+        #expect(recv(waiting.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == -1 && errno == EAGAIN, "nothing yet for the waiting client, and not closed")
 
         // The answer comes: then its status is answered, then the connection closes.
         rig.pending[0].send(.object([("ok", .bool(true)), ("slow", .bool(true))]))
         rig.run(upTo: 5) { rig.requests.count == 3 }
         #expect(rig.requests.count == 3)
-        #expect(Self.readAll(waiting) == "{\"ok\":true,\"slow\":true}\n{\"ok\":true,\"n\":1}\n")
-        #expect(Self.isClosedByPeer(waiting), "closed after its answers (its end of input came while it waited)")
+        #expect(waiting.readAll() == "{\"ok\":true,\"slow\":true}\n{\"ok\":true,\"n\":1}\n")
+        #expect(waiting.isClosedByPeer, "closed after its answers (its end of input came while it waited)")
         // Answering twice, or after the client left, sends nothing and does not trap.
         rig.pending[0].send(.object([("ok", .bool(false))]))
         #expect(!rig.pending[0].isConnected)
@@ -322,10 +279,10 @@ struct ControlSocketLimitTests {
     @Test func aClientThatHangsUpWhileItsAnswerWaitsIsClosed() throws {
         let rig = try Rig(maximumClients: 8, idleTimeout: .seconds(30), deferred: "slow")
         let client = try rig.connectClient()
-        Self.send(client, "{\"command\":\"slow\"}\n")
+        client.send("{\"command\":\"slow\"}\n", wait: false)
         rig.run(upTo: 5) { rig.pending.count == 1 }
         #expect(rig.pending[0].isConnected)
-        close(client)
+        client.close()
         let wakeupsBefore = rig.loop.wakeups
         rig.run(upTo: 5) { rig.server.clientCount == 0 }
         #expect(rig.server.clientCount == 0)
@@ -340,22 +297,22 @@ struct ControlSocketLimitTests {
         // must not run. The answer carries the tag, read from the line's first part.
         let rig = try Rig(maximumClients: 4, idleTimeout: .seconds(30))
         let client = try rig.connectClient()
-        defer { close(client) }
+        defer { client.close() }
         let line = #"{"command":"status","tag":"t1"}"# + String(repeating: " ", count: ControlServer.maximumRequest + 100) + "x\n"
         var sent = 0
         rig.run(upTo: 5) {
             while sent < line.utf8.count {
                 let n = line.utf8.withContiguousStorageIfAvailable { p in
-                    Glibc.send(client, p.baseAddress! + sent, p.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    Glibc.send(client.fd, p.baseAddress! + sent, p.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
                 } ?? -1
                 if n <= 0 { break }
                 sent += n
             }
             return rig.server.clientCount == 0
         }
-        #expect(Self.readAll(client) == #"{"ok":false,"error":"request line too long (the most is 65536 bytes)","tag":"t1"}"# + "\n")
+        #expect(client.readAll() == #"{"ok":false,"error":"request line too long (the most is 65536 bytes)","tag":"t1"}"# + "\n")
         #expect(rig.requests.isEmpty, "nothing of the line was executed: \(rig.requests)")
-        #expect(Self.isClosedByPeer(client))
+        #expect(client.isClosedByPeer)
     }
 
     @Test func aClientThatDoesNotReadItsAnswersIsDroppedAtTheBound() throws {
@@ -363,11 +320,11 @@ struct ControlSocketLimitTests {
         let big = String(repeating: "x", count: 2000)
         let rig = try Rig(maximumClients: 4, idleTimeout: .seconds(30), answer: .object([("ok", .bool(true)), ("pad", .string(big))]))
         let client = try rig.connectClient()
-        defer { close(client) }
+        defer { client.close() }
         var sent = 0
         let request = "{\"command\":\"status\"}\n"
         rig.run(upTo: 10) {
-            while sent < 4000, Glibc.send(client, request, request.utf8.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) > 0 { sent += 1 }
+            while sent < 4000, Glibc.send(client.fd, request, request.utf8.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) > 0 { sent += 1 }
             return rig.log.contains("does not read its answers")
         }
         #expect(rig.log.contains("control socket: dropped client 1: it does not read its answers"), "\(rig.log)")

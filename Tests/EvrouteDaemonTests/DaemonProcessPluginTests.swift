@@ -5,6 +5,7 @@ import Glibc
 import EvrouteDaemon
 import EvrouteJSON
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// The real daemon with a `process` plugin that misbehaves: a helper that crashes is restarted,
 /// one that hangs is timed out — and meanwhile every event keeps routing (each one that the
@@ -33,25 +34,25 @@ struct DaemonProcessPluginTests {
     /// Runs the demo replay through a daemon whose root region's handler is `helper`; returns
     /// the socket client's lines and the helper's statistics from `evroute status`.
     func run(helper script: String, realtime: Bool = false) throws -> (lines: [String], stats: JSONValue?, log: String, dryRunTouchEvents: Int) {
-        let demo = harnessPackageRoot + "/demo/touchscreen.events"
+        let demo = packageRoot + "/demo/touchscreen.events"
         try #require(access(demo, R_OK) == 0, "demo/touchscreen.events is missing")
-        guard let binary = harnessBinary() else { throw DaemonHarnessError("the evroute binary is not next to the test bundle") }
-        let scratch = DaemonScratch()
+        guard let binary = evrouteBinaryPath() else { throw TestSupportError("the evroute binary is not next to the test bundle") }
+        let scratch = Scratch("evroute-daemon-test")
         defer { scratch.cleanUp() }
         let helper = scratch.write("helper.sh", script)
         chmod(helper, 0o755)
         let socket = scratch.file("ui.sock"), control = scratch.file("control.sock")
         let config = scratch.write("evroute.yaml", Self.config(helper: [helper], socket: socket))
         // The same layout's touch events as the dry-run routes them (no handler runs there).
-        let dryRun = harnessRun([binary, "--config", config, "--dry-run", "--replay", demo, "--format", "json"])
+        let dryRun = try TestProcess.run(binary, ["--config", config, "--dry-run", "--replay", demo, "--format", "json"]).out
         let dryRunTouchEvents = dryRun.split(separator: "\n").filter { $0.contains("\"type\":\"touch\"") }.count
         let notify = try DaemonNotifySocket(path: scratch.file("notify.sock"))
-        let daemon = try DaemonProcess(binary, arguments: ["--config", config, "--control-socket", control,
+        let daemon = try TestProcess.daemon(binary, arguments: ["--config", config, "--control-socket", control,
                                                            "--replay", demo, "--replay-paused"] + (realtime ? ["--replay-realtime"] : []),
                                        environment: ["NOTIFY_SOCKET": notify.path], logPath: scratch.file("daemon.log"))
         defer { daemon.kill9() }
         try #require(notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let client = try DaemonLineClient(path: socket)
+        let client = try LineClient(path: socket)
         #expect(harnessControl("replay", control)?["ok"]?.boolValue == true)
         // The replay is over once the device is removed: its last touch has ended by then.
         _ = client.wait(seconds: 40) { _ in
@@ -100,30 +101,4 @@ struct DaemonProcessPluginTests {
         #expect(walkedOn > 0)
         #expect(handled + walkedOn == expected, "every touch event was either taken by the helper or walked on")
     }
-}
-
-/// Runs a command and returns its standard output.
-func harnessRun(_ argv: [String]) -> String {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return "" }
-    let pid = fork()
-    if pid == 0 {
-        dup2(fds[1], 1)
-        close(fds[0]); close(fds[1])
-        let cargs = argv.map { strdup($0) } + [nil]
-        execv(argv[0], cargs)
-        _exit(127)
-    }
-    close(fds[1])
-    var out: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = read(fds[0], &buf, buf.count)
-        if n <= 0 { break }
-        out.append(contentsOf: buf[0..<n])
-    }
-    close(fds[0])
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    return String(decoding: out, as: UTF8.self)
 }

@@ -5,6 +5,7 @@ import Glibc
 import EvrouteDaemon
 import EvrouteJSON
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// The real `evroute` daemon binary, run as a process: systemd notifications, the watchdog,
 /// replays into `socket` and `exec` plugins, reload (good and broken), SIGTERM with a touch
@@ -65,7 +66,7 @@ struct DaemonProcessTests {
         """
 
     struct Rig {
-        let scratch = DaemonScratch()
+        let scratch = Scratch("evroute-daemon-test")
         let binary: String
         let notify: DaemonNotifySocket
         var control: String { scratch.file("control.sock") }
@@ -74,31 +75,31 @@ struct DaemonProcessTests {
         var marker: String { scratch.file("exec-ran") }
 
         init() throws {
-            guard let binary = harnessBinary() else { throw DaemonHarnessError("the evroute binary is not next to the test bundle; run `swift build` first") }
+            guard let binary = evrouteBinaryPath() else { throw TestSupportError("the evroute binary is not next to the test bundle; run `swift build` first") }
             self.binary = binary
             notify = try DaemonNotifySocket(path: scratch.file("notify.sock"))
         }
 
-        func start(_ arguments: [String], environment: [String: String] = [:]) throws -> DaemonProcess {
+        func start(_ arguments: [String], environment: [String: String] = [:]) throws -> TestProcess {
             var env = ["NOTIFY_SOCKET": notify.path]
             for (k, v) in environment { env[k] = v }
-            return try DaemonProcess(binary, arguments: ["--config", configPath, "--control-socket", control] + arguments,
+            return try TestProcess.daemon(binary, arguments: ["--config", configPath, "--control-socket", control] + arguments,
                                      environment: env, logPath: scratch.file("daemon.log"))
         }
     }
 
-    static var demoTouchscreen: String { harnessPackageRoot + "/demo/touchscreen.events" }
+    static var demoTouchscreen: String { packageRoot + "/demo/touchscreen.events" }
 
     @Test("READY, STATUS, RELOADING + MONOTONIC_USEC, READY after reload, STOPPING, exit 0; control socket removed")
     func notifyLifecycle() throws {
         let rig = try Rig()
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket, marker: rig.marker))
-        let started = harnessNow()
+        let started = monotonicSeconds()
         let daemon = try rig.start([])
         defer { daemon.kill9() }
         let ready = rig.notify.wait(for: "READY=1")
-        let startup = harnessNow() - started
+        let startup = monotonicSeconds() - started
         try #require(ready != nil, "no READY=1; log:\n\(daemon.log)")
         #expect(ready!.contains("STATUS=routing 0 device(s)"))
         print("daemon startup to READY=1: \(Int(startup * 1000)) ms")
@@ -157,7 +158,7 @@ struct DaemonProcessTests {
         let daemon = try rig.start(["--replay", Self.demoTouchscreen, "--replay-paused", "--exit-after-replay"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let client = try DaemonLineClient(path: rig.uiSocket)
+        let client = try LineClient(path: rig.uiSocket)
         #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
         let began = client.wait { $0.contains("\"type\":\"touch\"") && $0.contains("\"phase\":\"began\"") }
         try #require(began != nil, "the socket client got no touch; log:\n\(daemon.log)")
@@ -173,7 +174,7 @@ struct DaemonProcessTests {
 
     @Test("a real recording replays through the daemon")
     func sharedRecording() throws {
-        let dir = harnessPackageRoot + "/Tests/Fixtures/recordings/touchscreens"
+        let dir = packageRoot + "/Tests/Fixtures/recordings/touchscreens"
         let name = "Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
         try #require(access(dir + "/" + name, R_OK) == 0, "\(dir)/\(name) is missing")
         let rig = try Rig()
@@ -182,7 +183,7 @@ struct DaemonProcessTests {
         let daemon = try rig.start(["--replay", dir + "/" + name, "--replay-paused", "--exit-after-replay"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let client = try DaemonLineClient(path: rig.uiSocket)
+        let client = try LineClient(path: rig.uiSocket)
         #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
         #expect(client.wait { $0.contains("\"phase\":\"began\"") } != nil, "log:\n\(daemon.log)")
         #expect(daemon.waitForExit(seconds: 60) == 0)
@@ -198,7 +199,7 @@ struct DaemonProcessTests {
         let daemon = try rig.start(["--replay", Self.demoTouchscreen, "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let client = try DaemonLineClient(path: rig.uiSocket)
+        let client = try LineClient(path: rig.uiSocket)
 
         _ = rig.scratch.write("evroute.yaml", Self.brokenConfig)
         daemon.signal(SIGHUP)
@@ -234,7 +235,7 @@ struct DaemonProcessTests {
         let daemon = try rig.start(["--replay", recording, "--keep-replay-devices", "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let client = try DaemonLineClient(path: rig.uiSocket)
+        let client = try LineClient(path: rig.uiSocket)
         #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
         try #require(client.wait { $0.contains("\"phase\":\"began\"") } != nil, "log:\n\(daemon.log)")
         let status = harnessControl("status", rig.control)
@@ -255,7 +256,7 @@ struct DaemonProcessTests {
     static func fingerDown() -> String {
         var kept: [Substring] = []
         var reports = 0
-        for line in harnessRead(demoTouchscreen)!.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in readFile(demoTouchscreen)!.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("E:") {
                 guard reports < 3 else { break }
                 if line.contains(" 0000 0000 0000") { reports += 1 }
@@ -292,18 +293,18 @@ struct DaemonProcessTests {
 
         // The CLI, as a user runs it.
         let out = rig.scratch.file("status.txt")
-        let cli = try DaemonProcess(rig.binary, arguments: ["status", "--control-socket", rig.control], logPath: out + ".err")
+        let cli = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control], logPath: out + ".err")
         defer { cli.kill9() }
         #expect(cli.waitForExit(seconds: 20) == 0)
-        let text = harnessRead(out + ".err.out") ?? ""
+        let text = readFile(out + ".err.out") ?? ""
         #expect(text.contains("devices (0):"), "\(text)")
         #expect(text.contains("plugins (3):"))
         #expect(text.contains("ui (socket)"))
         #expect(text.contains("shell (exec)"))
-        let json = try DaemonProcess(rig.binary, arguments: ["status", "--control-socket", rig.control, "--format", "json"], logPath: out + ".json")
+        let json = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control, "--format", "json"], logPath: out + ".json")
         defer { json.kill9() }
         #expect(json.waitForExit(seconds: 20) == 0)
-        let answer = try JSONValue.parse(harnessRead(out + ".json.out") ?? "")
+        let answer = try JSONValue.parse(readFile(out + ".json.out") ?? "")
         #expect(answer["devices"]?.arrayValue?.isEmpty == true)
         #expect(answer["displays"]?.arrayValue?.first?["active_screen"]?.stringValue == "home")
 
@@ -331,10 +332,10 @@ struct DaemonProcessTests {
         let daemon = try rig.start([])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil)
-        let ok = try DaemonProcess(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("ok.err"))
+        let ok = try TestProcess.daemon(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("ok.err"))
         #expect(ok.waitForExit(seconds: 20) == 0)
         _ = rig.scratch.write("evroute.yaml", Self.brokenConfig)
-        let bad = try DaemonProcess(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("bad.err"))
+        let bad = try TestProcess.daemon(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("bad.err"))
         #expect(bad.waitForExit(seconds: 20) == 1)
         #expect(bad.log.contains(rig.configPath + ":10:"), "\(bad.log)")
         daemon.signal(SIGTERM)

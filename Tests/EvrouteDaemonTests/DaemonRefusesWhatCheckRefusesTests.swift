@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import EvrouteTestSupport
 
 /// The one validator: the real daemon, started with a config whose plugin options are wrong,
 /// refuses exactly what `evroute check` refuses, with the same file:line:col lines.
@@ -27,12 +28,12 @@ struct DaemonRefusesWhatCheckRefusesTests {
     }
 
     @Test func aBadPluginOptionAtStartup() throws {
-        guard let binary = harnessBinary() else { Issue.record("no evroute binary"); return }
-        let scratch = DaemonScratch()
+        guard let binary = evrouteBinaryPath() else { Issue.record("no evroute binary"); return }
+        let scratch = Scratch("evroute-daemon-test")
         defer { scratch.cleanUp() }
         let path = scratch.write("evroute.yaml", Self.config)
 
-        let check = try DaemonProcess(binary, arguments: ["check", path], logPath: scratch.file("check.err"))
+        let check = try TestProcess.daemon(binary, arguments: ["check", path], logPath: scratch.file("check.err"))
         #expect(check.waitForExit(seconds: 20) == 1)
         let checkErrors = Self.errors(check.log, file: path)
         #expect(checkErrors == [
@@ -41,7 +42,7 @@ struct DaemonRefusesWhatCheckRefusesTests {
             "\(path):5:41: error: plugin shell: `command` must be a list (argv); to run a string through /bin/sh, add `shell: true`",
         ])
 
-        let daemon = try DaemonProcess(binary, arguments: ["--config", path, "--control-socket", scratch.file("control.sock")],
+        let daemon = try TestProcess.daemon(binary, arguments: ["--config", path, "--control-socket", scratch.file("control.sock")],
                                        logPath: scratch.file("daemon.log"))
         defer { daemon.kill9() }
         #expect(daemon.waitForExit(seconds: 20) == 1)

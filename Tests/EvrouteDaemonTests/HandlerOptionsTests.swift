@@ -5,6 +5,7 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// Handler options of every kind, with names and values that need care.
 private let options: [String: ConfigValue] = [
@@ -21,39 +22,13 @@ private let options: [String: ConfigValue] = [
 /// The same, as the event line's `"options"` (keys sorted, numbers in the shortest style).
 private let optionsJSON = #""options":{"key":"1","list":["a",1,false,null],"modal":true,"nested":{"a":{"deep":[]},"z":-3},"nothing":null,"page":2,"page-name":"Über \"uns\"\n","ratio":0.5}"#
 
-/// A client of a socket plugin that collects the lines it receives (served by `loop`).
-private final class LineCollector {
-    let fd: Int32
-    var lines: [String] = []
-    private var partial: [UInt8] = []
-
-    init(path: String, loop: EventLoop) throws {
-        fd = socket(AF_UNIX, SocketType.stream, 0)
-        let r = UnixSocketAddress(path)!.withSockaddr { connect(fd, $0, $1) }
-        guard r == 0 else { throw SystemError(errno: errno, call: "connect", path: path) }
-        try SystemCall.setNonBlocking(FileDescriptor(rawValue: fd))
-        try loop.watch(FileDescriptor(rawValue: fd)) { [unowned self] _ in
-            var buf = [UInt8](repeating: 0, count: 65536)
-            let n = read(self.fd, &buf, buf.count)
-            if n <= 0 { loop.unwatch(FileDescriptor(rawValue: self.fd)); return }
-            self.partial += buf[0..<n]
-            while let nl = self.partial.firstIndex(of: 10) {
-                self.lines.append(String(decoding: self.partial[..<nl], as: UTF8.self))
-                self.partial.removeSubrange(...nl)
-            }
-        }
-    }
-
-    deinit { close(fd) }
-}
-
 @Suite("Handler options travel with events")
 struct HandlerOptionsTests {
     @Test func socketClientsGetTheHandlersOptions() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)]),
                                                  handlerOptions: options))
-        let client = try LineCollector(path: path, loop: rig.loop)
+        let client = try socketClient(path, rig)
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         rig.tap()
         #expect(rig.run(upTo: 5) { client.lines.count == 1 })
@@ -66,7 +41,7 @@ struct HandlerOptionsTests {
     @Test func aHandlerWithoutOptionsSendsNone() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)])))
-        let client = try LineCollector(path: path, loop: rig.loop)
+        let client = try socketClient(path, rig)
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         rig.tap()
         #expect(rig.run(upTo: 5) { client.lines.count == 1 })

@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteTestSupport
 
 /// Typed keys stay out of the daemon's log (issue 13): the `log` plugin writes typing keys
 /// (letters, digits, symbols, keypad) as `KEY_***` unless the run (`--show-keycodes`), the device
@@ -10,7 +11,7 @@ import EvrouteCore
 /// and the demo's typing.
 @Suite("Typed keys in the log")
 struct KeyPrivacyTests {
-    static let keyboards = harnessPackageRoot + "/Tests/Fixtures/recordings/keyboards"
+    static let keyboards = packageRoot + "/Tests/Fixtures/recordings/keyboards"
     static let recordings = [
         "Lenovo ThinkPad Compact USB Keyboard with TrackPoint.keyboard.events",
         "Logitech K400 Plus.events",
@@ -57,7 +58,7 @@ struct KeyPrivacyTests {
         _ = rig.scratch.write("evroute.yaml", config)
         var args: [String] = []
         for name in Self.recordings { args += ["--replay", Self.keyboards + "/" + name] }
-        args += ["--replay", harnessPackageRoot + "/demo/keyboard.events"]   // the demo types words and digits
+        args += ["--replay", packageRoot + "/demo/keyboard.events"]   // the demo types words and digits
         let daemon = try rig.start(args + ["--exit-after-replay"] + extra)
         defer { daemon.kill9() }
         #expect(daemon.waitForExit(seconds: 60) == 0, "log:\n\(daemon.log)")

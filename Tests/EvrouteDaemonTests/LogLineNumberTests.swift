@@ -3,6 +3,7 @@ import Testing
 import EvrouteCore
 import EvrouteJSON
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// The log line's numbers, written by hand for speed (no libm rounding, whole seconds kept
 /// from the line before), against the plain formulas they replace: `rounded()` to 1/1000 and

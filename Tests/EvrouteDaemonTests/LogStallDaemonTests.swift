@@ -5,6 +5,7 @@ import Glibc
 import CLinux
 import EvrouteJSON
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// The real daemon with its stderr (the log) to a pipe nobody reads: the replay's log lines
 /// fill the pipe, and the control socket (`evroute status`) and SIGTERM still answer.
@@ -29,12 +30,12 @@ struct LogStallDaemonTests {
         """
 
     /// The demo touchscreen three times over: ~100 KB of log lines.
-    static var replays: [String] { Array(repeating: ["--replay", harnessPackageRoot + "/demo/touchscreen.events"], count: 3).flatMap { $0 } }
+    static var replays: [String] { Array(repeating: ["--replay", packageRoot + "/demo/touchscreen.events"], count: 3).flatMap { $0 } }
 
     @Test("status and SIGTERM answer while stderr's reader does not read; its lines come once it reads")
     func daemonGoesOnWhileItsLogIsNotRead() throws {
-        guard let binary = harnessBinary() else { throw DaemonHarnessError("the evroute binary is not next to the test bundle; run `swift build` first") }
-        let scratch = DaemonScratch()
+        guard let binary = evrouteBinaryPath() else { throw TestSupportError("the evroute binary is not next to the test bundle; run `swift build` first") }
+        let scratch = Scratch("evroute-daemon-test")
         defer { scratch.cleanUp() }
         let notify = try DaemonNotifySocket(path: scratch.file("notify.sock"))
         let control = scratch.file("control.sock")
@@ -43,7 +44,7 @@ struct LogStallDaemonTests {
         try #require(evroute_pipe2(&fds, O_CLOEXEC) == 0)
         defer { close(fds[0]) }
         _ = fcntl(fds[1], setPipeSize, 4096)   // a page: full after a few dozen lines
-        let daemon = try DaemonProcess(binary, arguments: ["--config", configPath, "--control-socket", control,
+        let daemon = try TestProcess.daemon(binary, arguments: ["--config", configPath, "--control-socket", control,
                                                            "--replay-paused"] + Self.replays,
                                        environment: ["NOTIFY_SOCKET": notify.path], logPath: scratch.file("unused.log"), stderr: fds[1])
         defer { close(fds[1]) }   // kept (never written) to see when the pipe is full
@@ -55,24 +56,24 @@ struct LogStallDaemonTests {
         // replay) into the pipe nobody reads (4 KB); the daemon replays to the end and answers
         // `status` all along.
         var input: String?
-        let deadline = harnessNow() + 60   // a guard only
+        let deadline = monotonicSeconds() + 60   // a guard only
         repeat {
             input = harnessControl("status", control)?["input"]?.stringValue
             if input == nil || input == "replay finished" { break }
             usleep(10_000)
-        } while harnessNow() < deadline
+        } while monotonicSeconds() < deadline
         #expect(input == "replay finished", "status: \(input ?? "no answer")")
         #expect(waitUntilFull(fds[1]), "the pipe is full: nobody read it")
 
         // `evroute status`, the command.
-        let status = try DaemonProcess(binary, arguments: ["status", "--control-socket", control], logPath: scratch.file("status.err"))
+        let status = try TestProcess.daemon(binary, arguments: ["status", "--control-socket", control], logPath: scratch.file("status.err"))
         #expect(status.waitForExit(seconds: 20) == 0, "evroute status: \(scratch.read("status.err") ?? "")")
         #expect((scratch.read("status.err.out") ?? "").contains("replay finished"), "\(scratch.read("status.err.out") ?? "")")
 
         // The reader is back: the backlog comes out, up to the replay's end.
         var text: [UInt8] = []
-        let readDeadline = harnessNow() + 30   // a guard only
-        while !String(decoding: text, as: UTF8.self).contains("replay finished:"), harnessWaitReadable(fds[0], until: readDeadline) {
+        let readDeadline = monotonicSeconds() + 30   // a guard only
+        while !String(decoding: text, as: UTF8.self).contains("replay finished:"), waitReadable(fds[0], until: readDeadline) {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = read(fds[0], &chunk, chunk.count)
             if n <= 0 { break }
@@ -88,8 +89,8 @@ struct LogStallDaemonTests {
 
     @Test("SIGTERM ends the daemon while its log's pipe is full")
     func sigtermWhileTheLogIsFull() throws {
-        guard let binary = harnessBinary() else { throw DaemonHarnessError("the evroute binary is not next to the test bundle; run `swift build` first") }
-        let scratch = DaemonScratch()
+        guard let binary = evrouteBinaryPath() else { throw TestSupportError("the evroute binary is not next to the test bundle; run `swift build` first") }
+        let scratch = Scratch("evroute-daemon-test")
         defer { scratch.cleanUp() }
         let notify = try DaemonNotifySocket(path: scratch.file("notify.sock"))
         let control = scratch.file("control.sock")
@@ -98,7 +99,7 @@ struct LogStallDaemonTests {
         try #require(evroute_pipe2(&fds, O_CLOEXEC) == 0)
         defer { close(fds[0]) }
         _ = fcntl(fds[1], setPipeSize, 4096)
-        let daemon = try DaemonProcess(binary, arguments: ["--config", configPath, "--control-socket", control,
+        let daemon = try TestProcess.daemon(binary, arguments: ["--config", configPath, "--control-socket", control,
                                                            ] + Self.replays,
                                        environment: ["NOTIFY_SOCKET": notify.path], logPath: scratch.file("unused.log"), stderr: fds[1])
         defer { close(fds[1]) }
@@ -114,11 +115,11 @@ struct LogStallDaemonTests {
 /// Waits (up to 30 s, a guard) until the pipe whose write end is `fd` takes no more: poll(2)
 /// reports it not writable. Returns whether it is full.
 func waitUntilFull(_ fd: Int32) -> Bool {
-    let deadline = harnessNow() + 30
+    let deadline = monotonicSeconds() + 30
     while true {
         var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         if poll(&p, 1, 0) == 0 { return true }
-        if harnessNow() >= deadline { return false }
+        if monotonicSeconds() >= deadline { return false }
         usleep(10_000)
     }
 }

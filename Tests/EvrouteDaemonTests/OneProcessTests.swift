@@ -6,6 +6,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteSystem
 import EvrouteDaemon
+import EvrouteTestSupport
 
 /// The daemon is one process: the one that was started, with its command line as given; the
 /// config is read in it (start and reload), and no child process appears for that.
@@ -13,7 +14,7 @@ import EvrouteDaemon
 struct OneProcessTests {
     /// The daemon's children right now (`/proc/PID/task/PID/children`).
     static func children(of pid: pid_t) -> [String] {
-        (harnessRead("/proc/\(pid)/task/\(pid)/children") ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        (readFile("/proc/\(pid)/task/\(pid)/children") ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
     }
 
     @Test("the running daemon is the process started, its command line unchanged; no child at start or reload")
@@ -28,7 +29,7 @@ struct OneProcessTests {
         let daemon = try rig.start(["--verbose"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let cmdline = (harnessRead("/proc/\(daemon.pid)/cmdline") ?? "").split(separator: "\0").map(String.init)
+        let cmdline = (readFile("/proc/\(daemon.pid)/cmdline") ?? "").split(separator: "\0").map(String.init)
         #expect(Array(cmdline.dropFirst()) == ["--config", rig.configPath, "--control-socket", rig.control, "--verbose"], "\(cmdline)")
         var exe = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/\(daemon.pid)/exe", &exe, exe.count - 1)

@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// Who may use the control socket, on a `/proc` like the one the shipped unit's
 /// `ProtectProc=invisible` gives the daemon: in an unshared mount namespace, proc is mounted
@@ -25,7 +26,7 @@ struct OperatorAccessTests {
         for tool in ["unshare", "setpriv", "mount"] where run(["sh", "-c", "command -v \(tool)"]).status != 0 {
             return "\(tool) (util-linux) is not installed"
         }
-        guard harnessBinary() != nil else { return "the evroute binary is not next to the test bundle; run `swift build` first" }
+        guard evrouteBinaryPath() != nil else { return "the evroute binary is not next to the test bundle; run `swift build` first" }
         let probe = run(["unshare", "--mount", "--propagation", "private", "--fork", "sh", "-c",
                          "mount -t proc -o hidepid=invisible proc /proc && grep -q hidepid=invisible /proc/self/mountinfo"])
         guard probe.status == 0 else {
@@ -36,24 +37,10 @@ struct OperatorAccessTests {
 
     /// Runs `argv` (looked up in PATH) with stdin from /dev/null; exit status and stdout+stderr.
     static func run(_ argv: [String]) -> (status: Int32, output: String) {
-        var template = Array("/tmp/evroute-access-out-XXXXXX".utf8CString)
-        let outFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        let outPath = String(cString: template)
-        defer { close(outFD); unlink(outPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outFD, 1)
-        posix_spawn_file_actions_adddup2(&actions, outFD, 2)
-        let args = argv.map { strdup($0) } + [nil]
-        defer { for a in args { free(a) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, argv[0], &actions, nil, args, environ) == 0 else { return (127, "cannot run \(argv[0])") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (code, (harnessRead(outPath) ?? "").trimmingTrailingNewlines)
+        guard let r = try? TestProcess.run(argv[0], Array(argv.dropFirst()), stderr: .standardOutput, searchPath: true) else {
+            return (127, "cannot run \(argv[0])")
+        }
+        return (r.status, r.out.trimmingTrailingNewlines)
     }
 
     /// The script run inside the new mount namespace (as root). $1 scratch dir, $2 evroute, $3 config.
@@ -97,9 +84,9 @@ struct OperatorAccessTests {
     @Test("under hidepid=invisible: an operator with the socket's group as supplementary group is served, a uid outside it is refused",
           .enabled(if: missingPrerequisite == nil, Comment(rawValue: "skipped: \(missingPrerequisite ?? "")")))
     func hidepidOperatorAccess() throws {
-        let scratch = DaemonScratch()
+        let scratch = Scratch("evroute-daemon-test")
         defer { scratch.cleanUp() }
-        let binary = try #require(harnessBinary())
+        let binary = try #require(evrouteBinaryPath())
         chmod(scratch.path, 0o755)
         mkdir(scratch.file("run"), 0o755)
         chown(scratch.file("run"), Self.daemonUser, Self.socketGroup)

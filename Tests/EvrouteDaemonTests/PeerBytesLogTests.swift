@@ -5,6 +5,7 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// A peer's control bytes never reach the log raw (a terminal showing the log could be made to
 /// clear the screen and show forged lines): a process helper's stderr and stdout and a socket
@@ -44,11 +45,10 @@ struct PeerBytesLogTests {
         let spec = PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)])
         let rig = try PluginRig(try pluginLayout(spec))
         rig.run(for: 0.05)
-        let fd = socket(AF_UNIX, SocketType.stream, 0)
-        defer { close(fd) }
-        try #require(UnixSocketAddress(path)!.withSockaddr { connect(fd, $0, $1) } == 0)
+        let client = try LineClient(path: path)
+        defer { client.close() }
         let line: [UInt8] = Array("\u{1b}[2J\rforged: evroute: error: fake \u{9b}".utf8) + [0xFF, 0x0A]
-        #expect(line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == line.count)
+        #expect(client.send(line[...]) == line.count)
         #expect(rig.run(upTo: 10) { rig.logText.contains("not an answer") })
         let log = rig.logText
         #expect(log.contains("not an answer: \\x1b[2J\\rforged: evroute: error: fake \\xc2\\x9b\\xff\n"), "\(log)")

@@ -5,6 +5,7 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
+import EvrouteTestSupport
 
 @Suite("Plugin exec")
 struct PluginExecTests {

@@ -5,6 +5,7 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
+import EvrouteTestSupport
 
 @Suite("Plugin host")
 struct PluginHostTests {
@@ -61,9 +62,8 @@ struct PluginHostTests {
         let rig = try PluginRig(try pluginLayout(ui, extraPlugins: [helperV1]))
         #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let oldHelper = pid_t(rig.stats("helper")[gauge: .pid]!)
-        let clientFD = socket(AF_UNIX, SocketType.stream, 0)
-        _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
-        defer { close(clientFD) }
+        let client = try LineClient(path: path)
+        defer { client.close() }
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         rig.tap()
 
@@ -114,9 +114,8 @@ struct PluginHostTests {
     @Test func dispatchCost() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path), "max-buffer": .number(16_000_000)])))
-        let clientFD = socket(AF_UNIX, SocketType.stream, 0)
-        _ = UnixSocketAddress(path)!.withSockaddr { connect(clientFD, $0, $1) }
-        defer { close(clientFD) }
+        let client = try LineClient(path: path)
+        defer { client.close() }
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         let layout = rig.router.layout
         let button = layout.region(path: "home/root/button")!

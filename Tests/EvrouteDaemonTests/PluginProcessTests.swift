@@ -5,6 +5,7 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// A python helper: answers each event with `handled` = (touch id is even), after `prefix`.
 private func answeringHelper(garbagePerEvent: Int = 0, exitAfter: Int? = nil) -> String {

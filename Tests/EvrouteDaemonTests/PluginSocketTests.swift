@@ -5,50 +5,38 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteSystem
 import EvrouteCore
+import EvrouteTestSupport
 
-/// A client of the plugin's socket, served by the test's loop: collects lines, and answers
-/// each event with `answer(id)` when given.
-final class TestClient {
-    let fd: Int32
-    var lines: [String] = []
-    private var partial: [UInt8] = []
-
-    init(path: String, loop: EventLoop, reading: Bool = true, answerTwice: Bool = false, answer: ((String) -> Bool?)? = nil) throws {
-        fd = socket(AF_UNIX, SocketType.stream, 0)
-        let r = UnixSocketAddress(path)!.withSockaddr { connect(fd, $0, $1) }
-        guard r == 0 else { throw SystemError(errno: errno, call: "connect", path: path) }
-        try SystemCall.setNonBlocking(FileDescriptor(rawValue: fd))
-        guard reading else { return }
-        try loop.watch(FileDescriptor(rawValue: fd)) { [unowned self] _ in
-            var buf = [UInt8](repeating: 0, count: 65536)
-            let n = read(self.fd, &buf, buf.count)
-            if n <= 0 { loop.unwatch(FileDescriptor(rawValue: self.fd)); return }
-            self.partial += buf[0..<n]
-            while let nl = self.partial.firstIndex(of: 10) {
-                let line = String(decoding: self.partial[..<nl], as: UTF8.self)
-                self.partial.removeSubrange(...nl)
-                self.lines.append(line)
-                if let answer, let id = TestClient.id(in: line), let handled = answer(line) {
-                    var reply = "{\"id\":\(id),\"handled\":\(handled)}\n"
-                    if answerTwice { reply += "{\"handled\":\(!handled), \"id\":\(id)}\n" }
-                    _ = reply.withCString { send(self.fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-                }
-            }
+/// A client of the plugin's socket (a ``LineClient``), served by the rig's loop: collects lines,
+/// and answers each event with `answer(line)` when given (twice, the second contradicting the
+/// first, with `answerTwice`). Not `reading`: connected, never read.
+func socketClient(_ path: String, _ rig: PluginRig, reading: Bool = true, answerTwice: Bool = false,
+                  answer: ((String) -> Bool?)? = nil) throws -> LineClient {
+    let client = try LineClient(path: path)
+    try client.setNonBlocking()
+    guard reading else { return client }
+    try client.attach(to: rig.loop, answer: answer.map { decide in
+        { line in
+            guard let id = eventID(in: line), let handled = decide(line) else { return nil }
+            var reply = "{\"id\":\(id),\"handled\":\(handled)}\n"
+            if answerTwice { reply += "{\"handled\":\(!handled), \"id\":\(id)}\n" }
+            return reply
         }
+    })
+    return client
+}
+
+/// The event id of a plugin event line.
+func eventID(in line: String) -> Int? { eventField("id", in: line) }
+
+/// The digits after `"name":` in a line.
+func eventField(_ name: String, in line: String) -> Int? {
+    let key = Array("\"\(name)\":".utf8), bytes = Array(line.utf8)
+    guard bytes.count >= key.count else { return nil }
+    for i in 0...(bytes.count - key.count) where bytes[i..<(i + key.count)].elementsEqual(key) {
+        return Int(String(decoding: bytes[(i + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self))
     }
-
-    static func id(in line: String) -> Int? { field("id", in: line) }
-
-    static func field(_ name: String, in line: String) -> Int? {
-        let key = Array("\"\(name)\":".utf8), bytes = Array(line.utf8)
-        guard bytes.count >= key.count else { return nil }
-        for i in 0...(bytes.count - key.count) where bytes[i..<(i + key.count)].elementsEqual(key) {
-            return Int(String(decoding: bytes[(i + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self))
-        }
-        return nil
-    }
-
-    deinit { close(fd) }
+    return nil
 }
 
 func socketPlugin(_ path: String, _ options: [String: ConfigValue] = [:]) -> PluginSpec {
@@ -64,15 +52,15 @@ struct PluginSocketTests {
         let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["mode": .string("0600")])))
         var st = stat()
         #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
-        let a = try TestClient(path: path, loop: rig.loop)
-        let b = try TestClient(path: path, loop: rig.loop)
+        let a = try socketClient(path, rig)
+        let b = try socketClient(path, rig)
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 2 })
         let ids = (0..<3).map { _ in rig.tap() }
         #expect(rig.run(upTo: 5) { a.lines.count == 3 && b.lines.count == 3 })
         #expect(a.lines == b.lines)
         #expect(a.lines[0].hasPrefix("{\"type\":\"touch\""))
         #expect(a.lines[0].contains("\"touch\":\(ids[0]),\"phase\":\"began\",\"x\":50.0,\"y\":50.0,\"region\":\"home/root/button\",\"handled_by\":\"home/root/button\",\"handler\":\"ui\""))
-        let eventIDs = a.lines.compactMap(TestClient.id(in:))
+        let eventIDs = a.lines.compactMap(eventID(in:))
         #expect(Set(eventIDs).count == 3)
         // Without `answers`, the socket handles what it delivers.
         #expect(ids.allSatisfy { rig.outcomes.began[$0] == "home/root/button" })
@@ -91,8 +79,8 @@ struct PluginSocketTests {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["answers": .bool(true), "deadline-ms": .number(5000)])))
         // Declines odd touches' events, then answers the opposite: the first answer wins.
-        let decider = try TestClient(path: path, loop: rig.loop, answerTwice: true) { line in
-            TestClient.field("touch", in: line).map { $0 % 2 == 0 }
+        let decider = try socketClient(path, rig, answerTwice: true) { line in
+            eventField("touch", in: line).map { $0 % 2 == 0 }
         }
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         let ids = (0..<4).map { _ in rig.tap() }
@@ -110,7 +98,7 @@ struct PluginSocketTests {
     @Test func withoutAnAnswerByTheDeadlineTheEventCountsAsHandled() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["answers": .bool(true), "deadline-ms": .number(20)])))
-        let silent = try TestClient(path: path, loop: rig.loop)
+        let silent = try socketClient(path, rig)
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         let id = rig.tap()
         #expect(rig.run(upTo: 5) { rig.stats("ui").timedOut == 1 })
@@ -121,8 +109,8 @@ struct PluginSocketTests {
     @Test func aSlowClientIsDroppedAndRoutingGoesOn() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["max-buffer": .number(4096)])))
-        let slow = try TestClient(path: path, loop: rig.loop, reading: false)
-        let fast = try TestClient(path: path, loop: rig.loop)
+        let slow = try socketClient(path, rig, reading: false)
+        let fast = try socketClient(path, rig)
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 2 })
         let start = MonotonicClock.now()
         var routed = 0
@@ -152,7 +140,7 @@ struct PluginSocketTests {
         #expect(access(path, F_OK) == 0)
         let rig = try PluginRig(try pluginLayout(socketPlugin(path)))
         #expect(rig.stats("ui").failures == 0)
-        let client = try TestClient(path: path, loop: rig.loop)
+        let client = try socketClient(path, rig)
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         _ = client
         rig.host.shutdown()
@@ -179,10 +167,10 @@ struct PluginSocketTests {
 /// "Simultaneous accesses … Fatal access conflict detected").
 @Suite("Plugin socket: a decline that comes back to the same plugin")
 struct PluginSocketReentryTests {
-    private func decliningRig(_ layout: (PluginSpec) throws -> Layout) throws -> (PluginRig, TestClient) {
+    private func decliningRig(_ layout: (PluginSpec) throws -> Layout) throws -> (PluginRig, LineClient) {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try layout(socketPlugin(path, ["answers": .bool(true), "deadline-ms": .number(5000)])))
-        let client = try TestClient(path: path, loop: rig.loop) { _ in false }
+        let client = try socketClient(path, rig) { _ in false }
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         return (rig, client)
     }

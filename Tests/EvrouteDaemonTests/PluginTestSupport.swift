@@ -4,6 +4,7 @@ import Glibc
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// One display, one screen `home`: root (0,0,1000,1000) with handler `after` (log) that takes
 /// what the plugin under test declines, and child `button` (0,0,100,100) whose handler is the
@@ -81,70 +82,17 @@ final class PluginRig {
         return id
     }
 
-    /// Runs the loop until `done()` holds (checked every 5 ms) or `seconds` pass. Returns `done()`.
+    /// Runs the loop until `done()` holds or `seconds` pass (``runLoop(_:upTo:until:)``). Returns `done()`.
     @discardableResult
-    func run(upTo seconds: Double, until done: @escaping () -> Bool) -> Bool {
-        let loop = self.loop
-        let deadline = MonotonicClock.now() + .seconds(seconds)
-        func check() {
-            if done() || MonotonicClock.now() >= deadline { loop.stop(); return }
-            loop.schedule(after: .milliseconds(5)) { check() }
-        }
-        loop.schedule(after: .milliseconds(1)) { check() }
-        loop.run()
-        return done()
-    }
+    func run(upTo seconds: Double, until done: @escaping () -> Bool) -> Bool { runLoop(loop, upTo: seconds, until: done) }
 
     /// Runs the loop for `seconds`.
-    func run(for seconds: Double) { run(upTo: seconds) { false } }
+    func run(for seconds: Double) { runLoop(loop, for: seconds) }
 
     func stats(_ name: String) -> PluginStatistics { host.statistics.first { $0.name == name }! }
 
-    var logText: String {
-        guard let f = fopen(logFile, "r") else { return "" }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            out += buf[0..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    var logText: String { readFile(logFile) ?? "" }
 }
-
-/// A fresh path in a per-process temporary directory.
-func temporaryPath(_ name: String) -> String {
-    let dir = "/tmp/evroute-plugin-tests-\(getpid())"
-    mkdir(dir, 0o700)
-    return "\(dir)/\(UInt32.random(in: 0...UInt32.max))-\(name)"
-}
-
-/// Writes an executable script and returns its path.
-func script(_ name: String, _ text: String) -> String {
-    let path = temporaryPath(name)
-    let f = fopen(path, "w")!
-    fputs(text, f)
-    fclose(f)
-    chmod(path, 0o755)
-    return path
-}
-
-func readFile(_ path: String) -> String? {
-    guard let f = fopen(path, "r") else { return nil }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&buf, 1, buf.count, f)
-        if n <= 0 { break }
-        out += buf[0..<n]
-    }
-    return String(decoding: out, as: UTF8.self)
-}
-
-func processExists(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
 
 /// Layouts in which one plugin's walk can reach the same plugin again (a decline walks on to
 /// another of its handlers): the shapes that used to abort the daemon with an exclusivity

@@ -5,6 +5,7 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// A `process` helper's background children do not outlive it (issue 16): they survived its
 /// exit, its restart and the daemon's shutdown. The helper leads its own process group; when
@@ -13,13 +14,13 @@ import EvrouteSystem
 struct ProcessGroupTests {
     /// Whether `pid` is a live process (not gone, not a zombie waiting for its new parent).
     static func isAlive(_ pid: pid_t) -> Bool {
-        guard pid > 0, let stat = harnessRead("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        guard pid > 0, let stat = readFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
         let state = stat[stat.index(close, offsetBy: 2)...].first
         return state != nil && state != "Z"
     }
 
     static func readPID(_ path: String) -> pid_t? {
-        harnessRead(path).flatMap { pid_t(String($0.filter(\.isNumber))) }
+        readFile(path).flatMap { pid_t(String($0.filter(\.isNumber))) }
     }
 
     static func plugin(_ script: String) -> PluginSpec {

@@ -5,6 +5,7 @@ import Glibc
 import EvrouteDaemon
 import EvrouteJSON
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// A reload reads and compiles the config off the loop (issue 16: a 4 MiB config stalled routing
 /// and the control socket for the whole compile). The real daemon binary on a config large
@@ -42,9 +43,9 @@ struct ReloadWorkerTests {
 
     /// A control connection of its own: a request sent now, its answer read later.
     final class Client {
-        let connection: DaemonLineClient
+        let connection: LineClient
         init(_ path: String, send request: String) throws {
-            connection = try DaemonLineClient(path: path)
+            connection = try LineClient(path: path)
             let line = request + "\n"
             _ = line.withCString { Glibc.send(connection.fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         }
@@ -116,7 +117,7 @@ struct ReloadWorkerTests {
         let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let ui = try DaemonLineClient(path: rig.uiSocket)
+        let ui = try LineClient(path: rig.uiSocket)
 
         _ = rig.scratch.write("evroute.yaml", Self.chainedConfig(socket: rig.uiSocket))
         let reload = try Client(rig.control, send: #"{"command":"reload"}"#)
@@ -145,14 +146,14 @@ struct ReloadWorkerTests {
         let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let ui = try DaemonLineClient(path: rig.uiSocket)
+        let ui = try LineClient(path: rig.uiSocket)
 
         // The last region's `next` names no region: an error at that line, found at the end.
         let broken = Self.chainedConfig(socket: rig.uiSocket, lastNext: "nowhere")
         let line = broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("next: nowhere") }! + 1
         _ = rig.scratch.write("evroute.yaml", broken)
         // `evroute reload`, as the unit's ExecReload= runs it.
-        let cli = try DaemonProcess(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("reload.err"))
+        let cli = try TestProcess.daemon(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("reload.err"))
         defer { cli.kill9() }
         try #require(rig.notify.wait(for: "RELOADING=1") != nil, "log:\n\(daemon.log)")
         #expect(Self.status(rig)?["reloading"]?.boolValue == true)
@@ -262,7 +263,7 @@ struct ReloadWorkerTests {
         let daemon = try rig.start(["--replay", recording, "--keep-replay-devices", "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        let ui = try DaemonLineClient(path: rig.uiSocket)
+        let ui = try LineClient(path: rig.uiSocket)
         #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
         try #require(ui.wait { $0.contains("\"phase\":\"began\"") } != nil, "log:\n\(daemon.log)")
 

@@ -6,6 +6,7 @@ import EvrouteDaemon
 import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
+import EvrouteTestSupport
 
 /// The run-time control of docs/ui-control.md against real processes: the daemon and a dry-run serve the run-time layout commands
 /// on the control socket (`evroute ctl`), and a socket plugin peer sends them on its own
@@ -50,13 +51,8 @@ struct RuntimeControlProcessTests {
         try? ControlClient.request(.object(fields), to: socket, timeoutSeconds: 10)
     }
 
-    static func evroute(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
-        let scratch = DaemonScratch()
-        defer { scratch.cleanUp() }
-        guard let binary = harnessBinary() else { return (-1, "", "no binary") }
-        let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let status = system("\(command) >\(scratch.file("out")) 2>\(scratch.file("err"))")
-        return ((status >> 8) & 0xff, scratch.read("out") ?? "", scratch.read("err") ?? "")
+    static func evroute(_ arguments: [String]) throws -> TestProcess.Result {
+        try TestProcess.run(try evrouteBinary(), arguments)
     }
 
     @Test("the daemon: present, focus, hide, frame, regions (and its errors as file:line:col), action, state; refusals change nothing; ctl exits 0/1")
@@ -66,7 +62,7 @@ struct RuntimeControlProcessTests {
         _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket))
         let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
         defer { daemon.kill9() }
-        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(harnessRead(daemon.logPath) ?? "")")
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
         let ctl = rig.control
 
         #expect(Self.request([("command", .string("present")), ("screen", .string("confirm"))], ctl)?["ok"]?.boolValue == true)
@@ -84,7 +80,7 @@ struct RuntimeControlProcessTests {
             #expect(Self.request([("command", .string(command)), ("region", .string("home/root/left"))], ctl)?["ok"]?.boolValue == true, "\(command)")
         }
         #expect(Self.request([("command", .string("action")), ("name", .string("nothing-takes-it"))], ctl)?["ok"]?.boolValue == true)
-        let resign = Self.evroute(["ctl", "--control-socket", ctl, "focus", "--resign"])
+        let resign = try Self.evroute(["ctl", "--control-socket", ctl, "focus", "--resign"])
         #expect(resign.status == 0, "\(resign.err)")
         #expect(Self.request([("command", .string("state"))], ctl)?["displays"]?.arrayValue?.first?["first_responder"] == .null)
         #expect(Self.request([("command", .string("focus")), ("region", .string("home/root/right"))], ctl)?["ok"]?.boolValue == true)
@@ -101,15 +97,15 @@ struct RuntimeControlProcessTests {
 
         // `ctl regions` with a file: errors name FILE:line:col and change nothing.
         let bad = rig.scratch.write("bad-regions.yaml", "- { name: a, frame: [0, 0, 10, 10] }\n- { name: a, frame: [0, 0, 10] }\n")
-        let refused = Self.evroute(["ctl", "--control-socket", ctl, "regions", "home/root", bad])
+        let refused = try Self.evroute(["ctl", "--control-socket", ctl, "regions", "home/root", bad])
         #expect(refused.status == 1)
         #expect(refused.err.contains("\(bad):2:"), "\(refused.err)")
         let good = rig.scratch.write("regions.yaml", "regions:\n  - { name: wide, frame: [0, 0, 1280, 800] }\n")
-        let replaced = Self.evroute(["ctl", "--control-socket", ctl, "regions", "home/root", good])
+        let replaced = try Self.evroute(["ctl", "--control-socket", ctl, "regions", "home/root", good])
         #expect(replaced.status == 0, "\(replaced.err)")
-        let text = Self.evroute(["ctl", "--control-socket", ctl, "state"])
+        let text = try Self.evroute(["ctl", "--control-socket", ctl, "state"])
         #expect(text.status == 0 && text.out.contains("home/root: children replaced"), "\(text.out)")
-        let usage = Self.evroute(["ctl", "--control-socket", ctl, "frame", "home/root/wide", "1", "2"])
+        let usage = try Self.evroute(["ctl", "--control-socket", ctl, "frame", "home/root/wide", "1", "2"])
         #expect(usage.status == 2, "a missing argument is a usage error")
 
         // `status` shows the stacks, first responders and changed regions too.
@@ -131,7 +127,7 @@ struct RuntimeControlProcessTests {
         let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil)
-        let peer = try DaemonLineClient(path: rig.uiSocket)
+        let peer = try LineClient(path: rig.uiSocket)
         let request = #"{"command":"present","screen":"confirm","tag":"p1"}"# + "\n" + #"{"command":"status","tag":2}"# + "\n"
         _ = request.withCString { send(peer.fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         let presented = peer.wait { $0.contains("\"p1\"") }
@@ -155,7 +151,7 @@ struct RuntimeControlProcessTests {
         let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil)
-        let peer = try DaemonLineClient(path: rig.uiSocket)
+        let peer = try LineClient(path: rig.uiSocket)
         func send(_ line: String) {
             var sent = 0
             let bytes = Array(line.utf8)
@@ -195,25 +191,25 @@ struct RuntimeControlProcessTests {
 
     @Test("a dry-run with --control-socket and --replay-paused: present before the replay, the trace shows it and the touches land on the modal")
     func dryRun() throws {
-        let scratch = DaemonScratch()
+        let scratch = Scratch("evroute-daemon-test")
         defer { scratch.cleanUp() }
-        guard let binary = harnessBinary() else { throw DaemonHarnessError("no evroute binary") }
+        guard let binary = evrouteBinaryPath() else { throw TestSupportError("no evroute binary") }
         let config = scratch.write("evroute.yaml", Self.config(socket: scratch.file("ui.sock")))
         let ctl = scratch.file("ctl.sock")
-        let run = try DaemonProcess(binary, arguments: ["--dry-run", "--config", config, "--replay", DaemonProcessTests.demoTouchscreen,
+        let run = try TestProcess.daemon(binary, arguments: ["--dry-run", "--config", config, "--replay", DaemonProcessTests.demoTouchscreen,
                                                         "--format", "json", "--control-socket", ctl, "--replay-paused", "--exit-after-replay"],
                                     logPath: scratch.file("dry.log"))
         defer { run.kill9() }
-        let deadline = harnessNow() + 10
-        while access(ctl, F_OK) != 0 && harnessNow() < deadline { usleep(10_000) }
+        let deadline = monotonicSeconds() + 10
+        while access(ctl, F_OK) != 0 && monotonicSeconds() < deadline { usleep(10_000) }
         #expect(Self.request([("command", .string("present")), ("screen", .string("confirm"))], ctl)?["ok"]?.boolValue == true)
         #expect(Self.request([("command", .string("hide")), ("region", .string("home/root/nope"))], ctl)?["error"]?.stringValue?
             .contains("home/root/nope") == true)
         #expect(Self.request([("command", .string("hide")), ("region", .string("home/root/left"))], ctl)?["ok"]?.boolValue == true)
         #expect(Self.request([("command", .string("replay"))], ctl)?["ok"]?.boolValue == true)
         #expect(Self.request([("command", .string("replay"))], ctl)?["ok"]?.boolValue == false, "the replay has already started")
-        #expect(run.waitForExit(seconds: 20) == 0, "\(harnessRead(run.logPath) ?? "")")
-        let trace = (harnessRead(run.logPath + ".out") ?? "").split(separator: "\n").map(String.init)
+        #expect(run.waitForExit(seconds: 20) == 0, "\(run.log)")
+        let trace = (readFile(scratch.file("dry.log.out")) ?? "").split(separator: "\n").map(String.init)
         #expect(trace.contains { $0.contains("\"type\":\"present\"") && $0.contains("\"screen\":\"confirm\"") }, "\(trace.prefix(5))")
         #expect(trace.contains { $0.contains("\"type\":\"region\"") && $0.contains("\"region\":\"home/root/left\"")
             && $0.contains("\"change\":\"hidden\"") }, "a trace line per region change")

@@ -5,32 +5,7 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
-
-/// A client of a socket plugin that collects the lines it receives (served by `loop`).
-private final class SocketLines {
-    let fd: Int32
-    var lines: [String] = []
-    private var partial: [UInt8] = []
-
-    init(path: String, loop: EventLoop) throws {
-        fd = socket(AF_UNIX, SocketType.stream, 0)
-        let r = UnixSocketAddress(path)!.withSockaddr { connect(fd, $0, $1) }
-        guard r == 0 else { throw SystemError(errno: errno, call: "connect", path: path) }
-        try SystemCall.setNonBlocking(FileDescriptor(rawValue: fd))
-        try loop.watch(FileDescriptor(rawValue: fd)) { [unowned self] _ in
-            var buf = [UInt8](repeating: 0, count: 65536)
-            let n = read(self.fd, &buf, buf.count)
-            if n <= 0 { loop.unwatch(FileDescriptor(rawValue: self.fd)); return }
-            self.partial += buf[0..<n]
-            while let nl = self.partial.firstIndex(of: 10) {
-                self.lines.append(String(decoding: self.partial[..<nl], as: UTF8.self))
-                self.partial.removeSubrange(...nl)
-            }
-        }
-    }
-
-    deinit { close(fd) }
-}
+import EvrouteTestSupport
 
 /// Text events reach plugins (issue 15): `socket` peers get the whole text in the docs/events.md line,
 /// `exec` commands get `EVROUTE_TEXT`, and the `log` writes `text "***" (N chars)` unless keys may
@@ -54,7 +29,7 @@ struct TextPluginTests {
     @Test func socketPeersGetTheText() throws {
         let path = temporaryPath("ui.sock")
         let rig = try rig(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)]), options: ["field": .string("code")])
-        let client = try SocketLines(path: path, loop: rig.loop)
+        let client = try socketClient(path, rig)
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         type(rig, Self.scan)
         type(rig, "Ä \"x\"")

@@ -1,17 +1,14 @@
 import EvrouteCore
 @testable import EvrouteInput
 import Glibc
+import EvrouteTestSupport
 import Testing
 
 /// The real evemu recordings of the test fixtures, `Tests/Fixtures/recordings` in the repository
 /// (their README.md and LICENSE say where they come from). The tests that read them require
 /// them: a missing file fails the test (`RecordingCorpusTests` counts them).
 enum Recordings {
-    static let directory: String = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }   // …/Tests/EvrouteInputTests/file → repo
-        return path + "/Tests/Fixtures/recordings"
-    }()
+    static let directory = recordingsDirectory
 
     /// File names in a subdirectory, sorted.
     static func files(in subdirectory: String) -> [String] {

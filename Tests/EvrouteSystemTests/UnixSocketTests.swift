@@ -3,52 +3,18 @@ import Testing
 import Glibc
 #endif
 @testable import EvrouteSystem
+import EvrouteTestSupport
 import EvrouteCore
 
 /// The one Unix-socket listener and line connection (control socket and `socket` plugin).
 @Suite("Unix socket listener and line connections")
 struct UnixSocketTests {
-    /// A socket path in a fresh directory, removed afterwards.
-    final class Scratch {
-        let directory: String
-        init() {
-            var template = Array("/tmp/evroute-sock-XXXXXX".utf8CString)
-            _ = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-            directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        func path(_ name: String) -> String { directory + "/" + name }
-        deinit {
-            for name in ["s.sock", "sub/s.sock", "file"] { unlink(path(name)) }
-            rmdir(path("sub"))
-            rmdir(directory)
-        }
-    }
-
-    /// A blocking client socket connected to `path`.
-    static func connectClient(_ path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, SocketType.stream, 0)
-        let r = UnixSocketAddress(path)!.withSockaddr { connect(fd, $0, $1) }
-        guard r == 0 else { throw SystemError(errno: errno, call: "connect", path: path) }
-        return fd
-    }
-
-    static func send(_ fd: Int32, _ text: String) {
-        _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// Runs the loop until `done` or 2 s.
-    static func run(_ loop: EventLoop, until done: @escaping () -> Bool) {
-        func check() { if done() { loop.stop() } else { loop.schedule(after: .milliseconds(2)) { check() } } }
-        loop.schedule(after: .milliseconds(0)) { check() }
-        loop.schedule(after: .milliseconds(2000)) { loop.stop() }
-        loop.run()
-    }
-
     @Test("lines in, answers out; mode, parent directories, peer credentials and groups; the file removed on close")
     func echo() throws {
-        let scratch = Scratch()
+        let scratch = Scratch("evroute-sock")
+        defer { scratch.cleanUp() }
         let loop = try EventLoop()
-        let path = scratch.path("sub/s.sock")
+        let path = scratch.file("sub/s.sock")
         let listener = try UnixListener(path: path, mode: 0o600, loop: loop, maximumConnections: 4, overflow: .wait,
                                         maximumLineLength: 64, maximumOutput: 1024, createParentDirectories: true)
         var st = stat()
@@ -64,11 +30,11 @@ struct UnixSocketTests {
                 try? connection.send(Array("ok \(received.count)\n".utf8))
             }
         }
-        let client = try Self.connectClient(path)
-        defer { close(client) }
-        Self.send(client, "one\r\ntwo\nthr")
-        Self.send(client, "ee\n")
-        Self.run(loop) { received.count == 3 }
+        let client = try LineClient(path: path)
+        defer { client.close() }
+        client.send("one\r\ntwo\nthr")
+        client.send("ee\n")
+        runLoop(loop, upTo: 2) { received.count == 3 }
         #expect(received == ["one", "two", "three"])
         #expect(credentials?.pid == getpid() && credentials?.uid == geteuid())
         // SO_PEERGROUPS: the connecting process's own supplementary groups (this process here)
@@ -78,7 +44,7 @@ struct UnixSocketTests {
         var buffer = [UInt8](repeating: 0, count: 256)
         var answer = ""
         while !answer.hasSuffix("ok 3\n") {
-            let n = read(client, &buffer, buffer.count)
+            let n = read(client.fd, &buffer, buffer.count)
             if n <= 0 { break }
             answer += String(decoding: buffer[0..<n], as: UTF8.self)
         }
@@ -89,9 +55,10 @@ struct UnixSocketTests {
 
     @Test("a live socket is not taken over; a stale one is replaced; a file that is not a socket is refused")
     func setUp() throws {
-        let scratch = Scratch()
+        let scratch = Scratch("evroute-sock")
+        defer { scratch.cleanUp() }
         let loop = try EventLoop()
-        let path = scratch.path("s.sock")
+        let path = scratch.file("s.sock")
         var first: UnixListener? = try UnixListener(path: path, mode: 0o660, loop: loop, maximumConnections: 1, overflow: .wait,
                                                     maximumLineLength: 64, maximumOutput: 64)
         #expect(throws: SystemError(errno: EADDRINUSE, call: "bind", path: path)) {
@@ -108,7 +75,7 @@ struct UnixSocketTests {
         let second = try UnixListener(path: path, mode: 0o660, loop: loop, maximumConnections: 1, overflow: .wait,
                                       maximumLineLength: 64, maximumOutput: 64)
         second.close()
-        let file = scratch.path("file")
+        let file = scratch.file("file")
         close(open(file, O_CREAT | O_WRONLY, 0o644))
         #expect(throws: SystemError(errno: ENOTSOCK, call: "bind", path: file)) {
             _ = try UnixListener(path: file, mode: 0o660, loop: loop, maximumConnections: 1, overflow: .wait,
@@ -118,9 +85,10 @@ struct UnixSocketTests {
 
     @Test("bounds: a peer over the output limit is told, an overlong line is refused whole, extra peers wait or are refused")
     func bounds() throws {
-        let scratch = Scratch()
+        let scratch = Scratch("evroute-sock")
+        defer { scratch.cleanUp() }
         let loop = try EventLoop()
-        let path = scratch.path("s.sock")
+        let path = scratch.file("s.sock")
         let listener = try UnixListener(path: path, mode: 0o600, loop: loop, maximumConnections: 1, overflow: .refuse,
                                         maximumLineLength: 8, maximumOutput: 4096)
         var connections: [LineConnection] = []
@@ -135,16 +103,17 @@ struct UnixSocketTests {
             c.onOverlong = { overlong.append(String(decoding: $0, as: UTF8.self)) }
             c.onClose = { closed += 1 }
         }
-        let a = try Self.connectClient(path)
-        let b = try Self.connectClient(path)
-        defer { close(a); close(b) }
+        let a = try LineClient(path: path)
+        defer { a.close() }
+        let b = try LineClient(path: path)
+        defer { b.close() }
         // Over-long lines, in one piece and in several (the limit passed before the newline came),
         // never reach onLine: their first 8 bytes go to onOverlong, the rest up to the newline is dropped.
-        Self.send(a, "0123456789abcdef\nok\nABCDEF")
-        Self.run(loop) { lines.count == 1 && refused == 1 }
-        Self.send(a, "GHIJ")
-        Self.send(a, "KLMN\nend\n")
-        Self.run(loop) { lines.count == 2 }
+        a.send("0123456789abcdef\nok\nABCDEF")
+        runLoop(loop, upTo: 2) { lines.count == 1 && refused == 1 }
+        a.send("GHIJ")
+        a.send("KLMN\nend\n")
+        runLoop(loop, upTo: 2) { lines.count == 2 }
         #expect(lines == ["ok", "end"])
         #expect(overlong == ["01234567", "ABCDEFGH"])
         #expect(refused == 1, "the second peer is refused at once under .refuse")
@@ -162,9 +131,10 @@ struct UnixSocketTests {
 
     @Test("under .wait, a peer beyond the limit waits in the backlog and is served once a connection closes")
     func waitOverflow() throws {
-        let scratch = Scratch()
+        let scratch = Scratch("evroute-sock")
+        defer { scratch.cleanUp() }
         let loop = try EventLoop()
-        let path = scratch.path("s.sock")
+        let path = scratch.file("s.sock")
         let listener = try UnixListener(path: path, mode: 0o600, loop: loop, maximumConnections: 1, overflow: .wait,
                                         maximumLineLength: 64, maximumOutput: 64)
         var served: [String] = []
@@ -174,13 +144,14 @@ struct UnixSocketTests {
                 c.closeWhenFlushed()
             }
         }
-        let a = try Self.connectClient(path)
-        let b = try Self.connectClient(path)
-        defer { close(a); close(b) }
-        Self.send(b, "second\n")
-        Self.run(loop) { listener.connectionCount == 1 }
-        Self.send(a, "first\n")
-        Self.run(loop) { served.count == 2 }
+        let a = try LineClient(path: path)
+        defer { a.close() }
+        let b = try LineClient(path: path)
+        defer { b.close() }
+        b.send("second\n")
+        runLoop(loop, upTo: 2) { listener.connectionCount == 1 }
+        a.send("first\n")
+        runLoop(loop, upTo: 2) { served.count == 2 }
         #expect(served == ["first", "second"])
     }
 }
@@ -191,9 +162,10 @@ struct UnixSocketTests {
 @Suite("A connection closed by its own line handler")
 struct ConnectionClosedInItsHandlerTests {
     @Test func readsNothingMoreFromItsDescriptorNumber() throws {
-        let scratch = UnixSocketTests.Scratch()
+        let scratch = Scratch("evroute-sock")
+        defer { scratch.cleanUp() }
         let loop = try EventLoop()
-        let path = scratch.path("s.sock")
+        let path = scratch.file("s.sock")
         let listener = try UnixListener(path: path, mode: 0o600, loop: loop, maximumConnections: 4, overflow: .wait,
                                         maximumLineLength: 64, maximumOutput: 1024)
         var received: [String] = []
@@ -211,11 +183,11 @@ struct ConnectionClosedInItsHandlerTests {
                 pipeEnds[0] = number
             }
         }
-        let client = try UnixSocketTests.connectClient(path)
-        defer { close(client) }
-        UnixSocketTests.send(client, "first\nsecond\n")
-        UnixSocketTests.run(loop) { !received.isEmpty }
-        UnixSocketTests.run(loop) { received.count > 1 }   // a reader that went on would be seen here
+        let client = try LineClient(path: path)
+        defer { client.close() }
+        client.send("first\nsecond\n")
+        runLoop(loop, upTo: 2) { !received.isEmpty }
+        runLoop(loop, upTo: 2) { received.count > 1 }   // a reader that went on would be seen here
         #expect(received.count == 1 && received.first == "first", "\(received.prefix(3)) … (\(received.count) lines)")
         // The pipe's line is still there: nobody read it.
         var buffer = [UInt8](repeating: 0, count: 16)
