@@ -133,6 +133,8 @@ public final class DryRun {
     /// `control`, the control socket is served too.
     public func runLive(control: ControlOptions? = nil) throws {
         let loop = try EventLoop()
+        // Before anything is printed: whoever reads the first line may stop us at once.
+        if control == nil { try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() } }
         let source = try LiveInputSource(rules: layout.deviceRules)
         source.onError = { [unowned self] error in warn("evroute: \(error)") }
         let timer = GestureTimer(loop: loop, session: session)
@@ -166,7 +168,6 @@ public final class DryRun {
         if source.devices.isEmpty { report.noDevice(time: MonotonicClock.now()) }
         timer.rearm()
         report.flush()
-        if server == nil { try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() } }
         loop.run()
         server?.shutdown()
         source.stop()
