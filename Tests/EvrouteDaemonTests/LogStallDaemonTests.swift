@@ -124,5 +124,5 @@ func waitUntilFull(_ fd: Int32) -> Bool {
     }
 }
 
-/// `F_SETPIPE_SZ` (linux/fcntl.h: F_LINUX_SPECIFIC_BASE + 7), not exported by Glibc's module.
+/// `F_SETPIPE_SZ` (linux/fcntl.h: 1024 + 7), not exported by Glibc's module.
 let setPipeSize: Int32 = 1031

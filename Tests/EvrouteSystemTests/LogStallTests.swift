@@ -6,7 +6,7 @@ import CLinux
 @testable import EvrouteSystem
 import EvrouteCore
 
-/// `F_SETPIPE_SZ` (linux/fcntl.h: F_LINUX_SPECIFIC_BASE + 7), not exported by Glibc's module.
+/// `F_SETPIPE_SZ` (linux/fcntl.h: 1024 + 7), not exported by Glibc's module.
 let setPipeSize: Int32 = 1031
 
 /// The log's reader stalls (journald stuck, a paused terminal, `| less`): a real pipe whose
