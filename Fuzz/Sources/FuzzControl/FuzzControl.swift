@@ -1,12 +1,13 @@
 import FuzzSupport
 import EvrouteConfig
+import EvrouteDaemon
 import EvrouteCore
 import EvrouteJSON
 import EvrouteRuntime
 
 /// Any bytes as a control request line (the control socket and plugin peers' commands) and as
 /// a plugin answer: JSON parsing, then the run-time layout commands on a real layout.
-let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml").layout
+let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml", pluginTypes: PluginTypes.all).layout
 nonisolated(unsafe) let session = RoutingSession(layout: layout)
 nonisolated(unsafe) let control = RuntimeControl(session: session, now: { session.now })
 

@@ -1,5 +1,6 @@
 import FuzzSupport
 import EvrouteConfig
+import EvrouteDaemon
 import EvrouteCore
 import EvrouteInput
 import EvrouteRuntime
@@ -7,7 +8,7 @@ import EvrouteRuntime
 /// Any bytes as an event stream from a real touchscreen (protocol B, from the demo recording's
 /// description), a protocol-A one and a keyboard: 8 bytes per event (type, code, value), the
 /// decoders and the router behind them. Every touch must end once the devices are gone.
-let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml").layout
+let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml", pluginTypes: PluginTypes.all).layout
 let descriptions = FuzzLayouts.descriptions()
 
 @_cdecl("LLVMFuzzerTestOneInput")

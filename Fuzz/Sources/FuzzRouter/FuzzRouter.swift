@@ -1,11 +1,12 @@
 import FuzzSupport
 import EvrouteConfig
+import EvrouteDaemon
 import EvrouteCore
 
 /// The router as a state machine: random touches (down, move, up over 4 contacts), keys,
 /// presents, dismisses, hides and reloads, from the bytes. Every touch that begins ends exactly
 /// once (ended or cancelled) by the time its device is gone.
-let layouts = [FuzzLayouts.kiosk, FuzzLayouts.demo].map { try! ConfigLoader.compile(yaml: $0, file: "fuzz.yaml").layout }
+let layouts = [FuzzLayouts.kiosk, FuzzLayouts.demo].map { try! ConfigLoader.compile(yaml: $0, file: "fuzz.yaml", pluginTypes: PluginTypes.all).layout }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

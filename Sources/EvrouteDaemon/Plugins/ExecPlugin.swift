@@ -6,7 +6,7 @@ import EvrouteSystem
 
 extension PluginKind {
     /// Hosted: runs a command per event, the event in `EVROUTE_*` variables.
-    static let exec: PluginKind = "exec"
+    public static let exec: PluginKind = "exec"
 }
 
 /// `exec`'s plugin-level options.

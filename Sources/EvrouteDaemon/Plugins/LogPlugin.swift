@@ -5,7 +5,7 @@ import EvrouteSystem
 
 extension PluginKind {
     /// Hosted: one info line per event in the daemon's log; always handles. Built-in instance `log`.
-    static let log: PluginKind = "log"
+    public static let log: PluginKind = "log"
 }
 
 /// The `log` type: no plugin options; a handler's `log-keys` names typing keys.

@@ -7,7 +7,7 @@ import EvrouteSystem
 
 extension PluginKind {
     /// Hosted: a long-running helper reads event JSON lines on stdin and answers on stdout.
-    static let process: PluginKind = "process"
+    public static let process: PluginKind = "process"
 }
 
 /// `process`'s plugin-level options.

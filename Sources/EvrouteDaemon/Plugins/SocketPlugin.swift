@@ -8,7 +8,7 @@ import EvrouteSystem
 
 extension PluginKind {
     /// Hosted: the event's JSON line to each client of a Unix socket; clients may answer.
-    static let socket: PluginKind = "socket"
+    public static let socket: PluginKind = "socket"
 }
 
 /// `socket`'s plugin-level options.
