@@ -96,21 +96,21 @@ struct PluginTypeRegistrationTests {
 
     @Test func itsOptionsAreCheckedLikeTheDaemonsOwn() {
         #expect(diagnostics(config("  - { name: t, type: tally, every: 0, evry: 2 }", handler: "{ plugin: t, on: tap, note: [1] }"), typesWithTally) == [
+            "test.yaml:4:36: error: plugin t: `every` must be a whole number from 1 to 100",
             "test.yaml:4:45: error: unknown option 'evry' for plugin 't' (expected one of: every); did you mean 'every'?",
-            "test.yaml:4:34: error: plugin t: `every` must be a whole number from 1 to 100",
-            "test.yaml:12:90: error: 'note' of a 'tally' handler must be a string",
+            "test.yaml:12:91: error: 'note' of a 'tally' handler must be a string",
         ])
         // A handler's option it does not read is warned about, with a guess among those it does.
         #expect(diagnostics(config("  - { name: t, type: tally }", handler: "{ plugin: t, on: tap, nte: x }"), typesWithTally) == [
-            "test.yaml:12:81: warning: handler option 'nte' is not read by the tally plugin (it reads: note); did you mean 'note'?",
+            "test.yaml:12:90: warning: handler option 'nte' is not read by the tally plugin (it reads: note); did you mean 'note'?",
         ])
         // Its name is one of the types a config may declare, with did-you-mean …
         #expect(diagnostics(config("  - { name: t, type: taly }"), typesWithTally) == [
-            "test.yaml:4:24: error: unknown plugin type 'taly' (expected one of: log, exec, socket, process, tally, action, focus, present, dismiss); did you mean 'tally'?",
+            "test.yaml:4:22: error: unknown plugin type 'taly' (expected one of: log, exec, socket, process, tally, action, focus, present, dismiss); did you mean 'tally'?",
         ])
         // … and only where it is registered.
         #expect(diagnostics(config("  - { name: t, type: tally }"), PluginTypes.all).first?.hasPrefix(
-            "test.yaml:4:24: error: unknown plugin type 'tally' (expected one of: log, exec, socket, process, action, focus, present, dismiss)") == true)
+            "test.yaml:4:22: error: unknown plugin type 'tally' (expected one of: log, exec, socket, process, action, focus, present, dismiss)") == true)
     }
 
     @Test func theHostRunsItFromTheLayoutsCatalog() throws {
