@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "EvrouteRuntime", targets: ["EvrouteRuntime"]),
         // One JSON module (values, writer, escaper): the fuzz targets read control requests with it.
         .library(name: "EvrouteJSON", targets: ["EvrouteJSON"]),
+        // The daemon: its plugin types (PluginTypes.all: what a config may declare, and their
+        // option checks), for whoever reads configs as the daemon does (fuzz targets, benchmarks).
+        .library(name: "EvrouteDaemon", targets: ["EvrouteDaemon"]),
         .executable(name: "evroute", targets: ["evroute"]),
     ],
     dependencies: [
@@ -82,14 +85,14 @@ let package = Package(
         // product links it.
         .target(name: "EvrouteTestSupport", dependencies: ["EvrouteCore", "EvrouteSystem", "CLinux"], path: "Tests/EvrouteTestSupport"),
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
-        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore"],
+        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore", "EvrouteDaemon"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
         .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteTestSupport", "EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
         .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteTestSupport", "EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
-        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"],
+        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON", "EvrouteDaemon"],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "EvrouteConfig", package: "evroute"),
                 .product(name: "EvrouteInput", package: "evroute"),
                 .product(name: "EvrouteRuntime", package: "evroute"),
+                .product(name: "EvrouteDaemon", package: "evroute"),
             ],
             path: "Benchmarks/EvrouteBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -8,7 +8,7 @@ import PackageDescription
 let library: [Target.Dependency] = [
     .product(name: "EvrouteCore", package: "evroute"), .product(name: "EvrouteConfig", package: "evroute"),
     .product(name: "EvrouteInput", package: "evroute"), .product(name: "EvrouteRuntime", package: "evroute"),
-    .product(name: "EvrouteJSON", package: "evroute"),
+    .product(name: "EvrouteJSON", package: "evroute"), .product(name: "EvrouteDaemon", package: "evroute"),
 ]
 // The entry points are libFuzzer's (LLVMFuzzerTestOneInput; `<target>_main` hands argv to its driver).
 let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]

@@ -22,13 +22,13 @@ extension ConfigLoader {
         }.map(\.element)
     }
 
-    /// Loads and compiles the config as the daemon would (``loadLayout(path:)``: the same
-    /// checks as at start and reload) and reports its errors or its warnings.
-    public static func check(path: String?) -> ConfigCheck {
+    /// Loads and compiles the config as the daemon would (``loadLayout(path:pluginTypes:)``: the
+    /// same checks as at start and reload) and reports its errors or its warnings.
+    public static func check(path: String?, pluginTypes: PluginCatalog) -> ConfigCheck {
         var status = stat()
         let file = path ?? (stat(defaultPath, &status) == 0 ? defaultPath : builtInName)
         do {
-            let loaded = try loadLayout(path: path)
+            let loaded = try loadLayout(path: path, pluginTypes: pluginTypes)
             return ConfigCheck(file: file, errors: [], warnings: warnings(of: loaded.layout, file: file), result: loaded)
         } catch {
             return ConfigCheck(file: file, errors: error.errors, warnings: [], result: nil)

@@ -20,16 +20,17 @@ public enum ConfigLoader {
     /// How deep lists and mappings may nest in a config (aliases expanded).
     public static let maximumNestingDepth = YAMLDocument.maximumDepth
 
-    /// Reads and parses a config file (syntax and types only; see ``loadLayout(path:)``
-    /// for the semantic checks). Throws ``ConfigErrors``.
-    public static func load(path: String) throws(ConfigErrors) -> LayoutSpec {
-        try parse(yaml: read(path), file: path)
+    /// Reads and parses a config file (syntax and types only; see ``loadLayout(path:pluginTypes:)``
+    /// for the semantic checks). `pluginTypes`: the plugin types a config may declare and their
+    /// option checks (the daemon's registry, `PluginTypes.all`). Throws ``ConfigErrors``.
+    public static func load(path: String, pluginTypes: PluginCatalog) throws(ConfigErrors) -> LayoutSpec {
+        try parse(yaml: read(path), file: path, pluginTypes: pluginTypes)
     }
 
     /// Parses config text. `file` is the name used in locations and messages.
     /// Throws ``ConfigErrors`` holding every error found.
-    public static func parse(yaml: String, file: String) throws(ConfigErrors) -> LayoutSpec {
-        try read(yaml: yaml, file: file) { $0.layout($1) }
+    public static func parse(yaml: String, file: String, pluginTypes: PluginCatalog) throws(ConfigErrors) -> LayoutSpec {
+        try read(yaml: yaml, file: file, pluginTypes: pluginTypes) { $0.layout($1) }
     }
 
     /// Parses the regions of `evroute ctl regions` (the new children of a region, docs/ui-control.md): a
@@ -42,24 +43,25 @@ public enum ConfigLoader {
     }
 
     /// Composes the YAML text and reads it with `body`, collecting every error.
-    private static func read<T>(yaml: String, file: String, _ body: (SpecReader, YAMLNode?) -> T) throws(ConfigErrors) -> T {
+    private static func read<T>(yaml: String, file: String, pluginTypes: PluginCatalog = .routingOnly,
+                                _ body: (SpecReader, YAMLNode?) -> T) throws(ConfigErrors) -> T {
         let root: YAMLNode?
         do {
             root = try YAMLDocument.compose(yaml, file: file)
         } catch {
             throw ConfigErrors([error])
         }
-        let reader = SpecReader(file: file)
+        let reader = SpecReader(file: file, pluginTypes: pluginTypes)
         let value = body(reader, root)
         if !reader.errors.isEmpty { throw ConfigErrors(reader.errors) }
         return value
     }
 
     /// Parses config text and compiles it: syntax, types and the semantic checks of
-    /// ``Layout/compile(_:)`` (unknown names, duplicates, cycles). Throws ``ConfigErrors``.
-    public static func compile(yaml: String, file: String) throws(ConfigErrors) -> (spec: LayoutSpec, layout: Layout) {
-        let spec = try parse(yaml: yaml, file: file)
-        return (spec, try compile(spec, file: file))
+    /// ``Layout/compile(_:pluginTypes:)`` (unknown names, duplicates, cycles). Throws ``ConfigErrors``.
+    public static func compile(yaml: String, file: String, pluginTypes: PluginCatalog) throws(ConfigErrors) -> (spec: LayoutSpec, layout: Layout) {
+        let spec = try parse(yaml: yaml, file: file, pluginTypes: pluginTypes)
+        return (spec, try compile(spec, file: file, pluginTypes: pluginTypes))
     }
 
     /// Loads the config the daemon runs with, parsed and compiled:
@@ -67,22 +69,22 @@ public enum ConfigLoader {
     /// - `path` nil: ``defaultPath`` if it exists, else the built-in default
     ///   (``builtInDefaultYAML``).
     /// Throws ``ConfigErrors``.
-    public static func loadLayout(path: String?) throws(ConfigErrors) -> (spec: LayoutSpec, layout: Layout) {
+    public static func loadLayout(path: String?, pluginTypes: PluginCatalog) throws(ConfigErrors) -> (spec: LayoutSpec, layout: Layout) {
         if let path {
-            let spec = try load(path: path)
-            return (spec, try compile(spec, file: path))
+            let spec = try load(path: path, pluginTypes: pluginTypes)
+            return (spec, try compile(spec, file: path, pluginTypes: pluginTypes))
         }
         var status = stat()
         if stat(defaultPath, &status) == 0 {
-            return try loadLayout(path: defaultPath)
+            return try loadLayout(path: defaultPath, pluginTypes: pluginTypes)
         }
-        return try compile(yaml: builtInDefaultYAML, file: builtInName)
+        return try compile(yaml: builtInDefaultYAML, file: builtInName, pluginTypes: pluginTypes)
     }
 
     /// The built-in default as a spec (what runs when there is no config file).
-    public static var builtInDefault: LayoutSpec {
+    public static func builtInDefault(pluginTypes: PluginCatalog) -> LayoutSpec {
         // The built-in text is tested; it always parses.
-        (try? parse(yaml: builtInDefaultYAML, file: builtInName)) ?? LayoutSpec(source: builtInName)
+        (try? parse(yaml: builtInDefaultYAML, file: builtInName, pluginTypes: pluginTypes)) ?? LayoutSpec(source: builtInName)
     }
 
     /// The error of a config that declares no display (an empty file, or one with only
@@ -92,9 +94,9 @@ public enum ConfigLoader {
     /// Compiles a spec, turning ``LayoutErrors`` into ``ConfigErrors`` (message and location kept).
     /// A config's plugins must also be runnable (``Layout/pluginErrors`` are errors here), and
     /// it must declare a display (``noDisplayMessage``, at line 1, column 1).
-    public static func compile(_ spec: LayoutSpec, file: String) throws(ConfigErrors) -> Layout {
+    public static func compile(_ spec: LayoutSpec, file: String, pluginTypes: PluginCatalog) throws(ConfigErrors) -> Layout {
         do throws(LayoutErrors) {
-            let layout = try Layout.compile(spec)
+            let layout = try Layout.compile(spec, pluginTypes: pluginTypes)
             var errors = layout.pluginErrors
             if spec.displays.isEmpty {
                 errors.insert(LayoutError(noDisplayMessage, at: SourceLocation(file: file, line: 1, column: 1)), at: 0)

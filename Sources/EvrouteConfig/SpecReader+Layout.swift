@@ -323,8 +323,9 @@ extension SpecReader {
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
         var type: PluginKind?
-        if let t = required(f, "type", hint: "one of: \(PluginKind.allCases.map(\.rawValue).joined(separator: ", "))") {
-            type = choice(t, "plugin type", PluginKind.allCases.map { ($0.rawValue, $0) })
+        let types = pluginTypes.typeNames
+        if let t = required(f, "type", hint: "one of: \(types.map(\.rawValue).joined(separator: ", "))") {
+            type = choice(t, "plugin type", types.map { ($0.rawValue, $0) })
         }
         var options: [String: ConfigValue] = [:]
         var places: [String: SourceLocation] = [:]

@@ -32,7 +32,12 @@ final class SpecReader {
     let file: String
     private(set) var errors: [ConfigError] = []
 
-    init(file: String) { self.file = file }
+    /// The plugin types a `type:` may name (the hosted ones are the caller's registry).
+    let pluginTypes: PluginCatalog
+    init(file: String, pluginTypes: PluginCatalog = .routingOnly) {
+        self.file = file
+        self.pluginTypes = pluginTypes
+    }
 
     // MARK: xkb-data, for keymaps
 

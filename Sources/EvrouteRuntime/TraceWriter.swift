@@ -345,16 +345,16 @@ public final class TraceWriter: RouteReport {
 /// peers (and the trace) get them as `"options":{…}`, `exec` commands as `EVROUTE_OPT_*`.
 /// Keys are written sorted (the config's mappings keep no order), nested mappings too.
 public enum HandlerOptions {
-    /// Whether the plugin type reads `key` on a handler itself (``PluginKind/handlerOptionKeys``:
+    /// Whether the handler's plugin type reads `key` itself (``HandlerBinding/ownOptionKeys``:
     /// `command` and `shell` of `exec`, `action` of `action`, `region` and `resign` of `focus`,
     /// `screen` of `present`, `log-keys` of `log`). Those do not travel.
-    public static func isPluginOwn(_ key: String, of type: PluginKind) -> Bool {
-        type.handlerOptionKeys.contains(key)
+    public static func isPluginOwn(_ key: String, of handler: HandlerBinding) -> Bool {
+        handler.ownOptionKeys.contains(key)
     }
 
     /// The travelling options of `handler`, sorted by key (allocates: for `exec`, not the trace).
     public static func sorted(of handler: HandlerBinding) -> [(key: String, value: ConfigValue)] {
-        handler.options.filter { !isPluginOwn($0.key, of: handler.pluginType) }
+        handler.options.filter { !isPluginOwn($0.key, of: handler) }
             .sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
@@ -363,8 +363,8 @@ public enum HandlerOptions {
     public static func writeJSON(of handler: HandlerBinding, to json: inout JSONWriter) {
         let options = handler.options
         guard !options.isEmpty else { return }
-        let type = handler.pluginType
-        withSortedKeys(options, { !isPluginOwn($0, of: type) }) { keys in
+        let own = handler.ownOptionKeys
+        withSortedKeys(options, { !own.contains($0) }) { keys in
             guard !keys.isEmpty else { return }
             json.key("options")
             writeMembers(options, keys, to: &json)

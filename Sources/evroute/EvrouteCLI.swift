@@ -36,7 +36,7 @@ enum EvrouteCLI {
     /// Loads and compiles the layout, or ends with status 1 printing every error as `file:line:col: error: …`.
     static func loadLayout(_ path: String?) throws -> (spec: LayoutSpec, layout: Layout) {
         do {
-            return try ConfigLoader.loadLayout(path: path)
+            return try ConfigLoader.loadLayout(path: path, pluginTypes: PluginTypes.all)
         } catch {
             throw CommandLineExit.failure(error.description)
         }
@@ -136,7 +136,7 @@ enum EvrouteCLI {
         ],
         arguments: [CommandArgument("file", help: "The layout to check (the same as --config).", optional: true, completion: .file)],
         run: { p in
-            var check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"))
+            var check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"), pluginTypes: PluginTypes.all)
             if let layout = check.result?.layout, let warning = DescriptorBudget.warning(for: layout, file: check.file) {
                 check.warnings.append(warning)
             }

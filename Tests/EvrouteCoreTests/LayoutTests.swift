@@ -30,17 +30,25 @@ struct LayoutTests {
     }
 
     @Test func pluginKindsAndTheirFamilies() throws {
-        #expect(PluginKind.allCases.map(\.rawValue) == ["log", "exec", "socket", "process", "action", "focus", "present", "dismiss"])
-        #expect(PluginKind.allCases.filter(\.isHosted) == [.log, .exec, .socket, .process])
-        #expect(PluginKind.allCases.filter(\.isRoutingBuiltIn) == [.action, .focus, .present, .dismiss])
-        #expect(PluginKind.builtInInstances == [.log, .action, .focus, .present, .dismiss])
-        #expect("\(PluginKind.process)" == "process")
+        // The core names only the routing built-ins; hosted types are the catalog's.
+        #expect(PluginKind.routingBuiltIns.map(\.rawValue) == ["action", "focus", "present", "dismiss"])
+        #expect(PluginKind.routingBuiltIns.allSatisfy { $0.isRoutingBuiltIn && !$0.isHosted })
+        #expect(PluginKind("exec").isHosted && PluginKind.exec == "exec")
+        #expect(stubPluginTypes.typeNames == [.log, .exec, .action, .focus, .present, .dismiss])
+        #expect(stubPluginTypes.builtInInstances == [.log, .action, .focus, .present, .dismiss])
+        #expect(PluginCatalog.routingOnly.builtInInstances == [.action, .focus, .present, .dismiss])
+        #expect("\(PluginKind.present)" == "present")
         // Every kind with a built-in instance can be used undeclared, named like its type.
         let layout = try makeLayout([screen("s", region("root", 0, 0, 10, 10))])
-        for kind in PluginKind.allCases {
-            #expect(layout.pluginType(of: kind.rawValue) == (kind.hasBuiltInInstance ? kind : nil))
+        for kind in stubPluginTypes.typeNames {
+            #expect(layout.pluginType(of: kind.rawValue) == (stubPluginTypes.builtInInstances.contains(kind) ? kind : nil))
         }
         #expect(layout.pluginType(of: "p") == .exec)
+        // A type the catalog does not know is refused, with a guess among the known ones.
+        let e = errors { try Layout.compile(LayoutSpec(displays: [DisplaySpec(name: "main", size: Size(width: 10, height: 10))],
+                                                        plugins: [PluginSpec(name: "x", type: "exe")],
+                                                        screens: [screen("s", region("root", 0, 0, 10, 10))])) }
+        #expect(e == ["unknown plugin type 'exe' (expected one of: log, exec, action, focus, present, dismiss); did you mean 'exec'?"])
     }
 
     @Test func nextToAnAncestorIsACycle() {

@@ -93,3 +93,24 @@ extension Router {
         handle(KeyInput(device: DeviceID(device), time: Timestamp(microseconds: ms * 1000), code: code, name: name, phase: phase))
     }
 }
+
+/// The core knows no hosted plugin type: these tests compile with two of their own, named like
+/// the daemon's (`exec` with no checks, `log` with a built-in instance).
+struct StubHostedType: HostedPluginType {
+    let name: PluginKind
+    var hasBuiltInInstance = false
+}
+
+extension PluginKind {
+    static let exec: PluginKind = "exec"
+    static let log: PluginKind = "log"
+}
+
+let stubPluginTypes = PluginCatalog([StubHostedType(name: .log, hasBuiltInInstance: true), StubHostedType(name: .exec)])
+
+extension Layout {
+    /// Compiles with ``stubPluginTypes``.
+    static func compile(_ spec: LayoutSpec) throws(LayoutErrors) -> Layout {
+        try compile(spec, pluginTypes: stubPluginTypes)
+    }
+}

@@ -136,3 +136,10 @@ extension PluginRig {
         }
     }
 }
+
+extension Layout {
+    /// Compiles with the daemon's plugin types (``PluginTypes/all``).
+    static func compile(_ spec: LayoutSpec) throws(LayoutErrors) -> Layout {
+        try compile(spec, pluginTypes: PluginTypes.all)
+    }
+}

@@ -1,5 +1,6 @@
 import EvrouteConfig
 import EvrouteCore
+import EvrouteDaemon
 import Foundation
 
 /// Paths and layouts the benchmarks share.
@@ -22,7 +23,7 @@ enum Fixtures {
     }()
 
     static let kiosk: Layout = {
-        do { return try ConfigLoader.compile(yaml: kioskYAML, file: "kiosk.yaml").layout } catch {
+        do { return try ConfigLoader.compile(yaml: kioskYAML, file: "kiosk.yaml", pluginTypes: PluginTypes.all).layout } catch {
             fatalError("kiosk.yaml: \(error)")
         }
     }()

@@ -1,5 +1,6 @@
 import FuzzSupport
 import EvrouteConfig
+import EvrouteDaemon
 
 /// Any bytes as a layout (the reader `check`, start, reload and `ctl regions` share): errors are
 /// fine, a trap or a hang is not. Also `ctl regions` documents.
@@ -7,7 +8,7 @@ import EvrouteConfig
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    if let (_, layout) = try? ConfigLoader.compile(yaml: text, file: "fuzz.yaml") {
+    if let (_, layout) = try? ConfigLoader.compile(yaml: text, file: "fuzz.yaml", pluginTypes: PluginTypes.all) {
         _ = ConfigLoader.warnings(of: layout, file: "fuzz.yaml")
     }
     _ = try? ConfigLoader.parseRegions(yaml: text, file: "fuzz-regions.yaml")

@@ -1,5 +1,6 @@
 import FuzzSupport
 import EvrouteConfig
+import EvrouteDaemon
 import EvrouteCore
 import EvrouteJSON
 import EvrouteRuntime
@@ -11,7 +12,7 @@ import EvrouteRuntime
 /// nothing the control layer can change: the router's state (presentation stacks, first
 /// responders, changed regions: `ctl state`), its layout, the touches in flight, what it
 /// routed and told its observer. Every touch lives once (``TouchLifecycle``).
-let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml").layout
+let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml", pluginTypes: PluginTypes.all).layout
 
 /// What a request could change.
 struct Observable: Equatable {

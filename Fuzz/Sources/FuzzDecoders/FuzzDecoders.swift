@@ -1,5 +1,6 @@
 import FuzzSupport
 import EvrouteConfig
+import EvrouteDaemon
 import EvrouteCore
 import EvrouteInput
 import EvrouteRuntime
@@ -19,7 +20,7 @@ import EvrouteRuntime
 ///   or, with bit 7 of byte 3 set, any code (byte 2 and the low 2 bits of byte 3);
 /// - 4…7: the value (little-endian); with bit 6 of byte 3 set, taken into the axis's range
 ///   (keys: 0, 1 or 2), so that contacts land on the screen.
-let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml").layout
+let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml", pluginTypes: PluginTypes.all).layout
 let devices = FuzzLayouts.kioskDevices()
 /// Per device and type: the codes it reports, in order.
 let codes: [[UInt16: [UInt16]]] = devices.map { d in d.events.mapValues { $0.sorted() } }

@@ -1,5 +1,6 @@
 import FuzzSupport
 import EvrouteConfig
+import EvrouteDaemon
 import EvrouteCore
 
 /// The router as a state machine, from the bytes, 4 per step (operation, argument, x, y): touches
@@ -16,7 +17,7 @@ import EvrouteCore
 /// the time since the last step `1 + a % 40` ms, the variant by its parity), bytes 2 and 3 the
 /// point (× 5.2, × 3.2: the 1280×800 display and a little beyond); the region of a region
 /// operation is the current layout's region number `argument + x byte`, modulo their count.
-let layouts = [FuzzLayouts.kiosk, FuzzLayouts.demo].map { try! ConfigLoader.compile(yaml: $0, file: "fuzz.yaml").layout }
+let layouts = [FuzzLayouts.kiosk, FuzzLayouts.demo].map { try! ConfigLoader.compile(yaml: $0, file: "fuzz.yaml", pluginTypes: PluginTypes.all).layout }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

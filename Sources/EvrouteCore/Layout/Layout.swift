@@ -19,14 +19,18 @@ public final class Layout: @unchecked Sendable {
     /// Declared plugins plus the built-in instances.
     public let plugins: [PluginSpec]
     public let deviceRules: [DeviceRuleSpec]
-    /// Each plugin instance's options, typed and checked (by instance name).
-    public let pluginOptions: [String: PluginOptions]
-    /// The argv each `exec` handler runs (its own `command`, else its plugin's), by handler index.
-    public let execCommands: [Int: [String]]
+    /// The plugin types it was compiled with (a run-time change compiles against the same).
+    public let pluginTypes: PluginCatalog
+    /// Each hosted plugin instance's options, typed and checked by its type (by instance name;
+    /// absent for a type without options).
+    public let pluginOptions: [String: any Sendable]
+    /// What a hosted type's check made of a handler's own options, by handler index (an `exec`
+    /// handler's argv).
+    public let handlerOptions: [Int: any Sendable]
     /// What compiles but probably does not do what was meant (a child sticking out of its parent, …).
     /// (Set only while it is compiled, before anything else sees it.)
     public internal(set) var warnings: [LayoutError]
-    /// What routes but a plugin host cannot run (an `exec` handler with no command anywhere):
+    /// What routes but a plugin host cannot run (e.g. an `exec` handler with no command anywhere):
     /// errors for a config (``EvrouteConfig``'s loader) and for the daemon's plugin host, not
     /// for routing alone.
     public let pluginErrors: [LayoutError]
@@ -48,12 +52,13 @@ public final class Layout: @unchecked Sendable {
     init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
          handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int], motionHandlers: [Int] = [],
          plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int],
-         pluginOptions: [String: PluginOptions] = [:], execCommands: [Int: [String]] = [:], warnings: [LayoutError] = [],
-         pluginErrors: [LayoutError] = []) {
+         pluginTypes: PluginCatalog = .routingOnly, pluginOptions: [String: any Sendable] = [:],
+         handlerOptions: [Int: any Sendable] = [:], warnings: [LayoutError] = [], pluginErrors: [LayoutError] = []) {
         self.pluginErrors = pluginErrors
         self.spec = spec
+        self.pluginTypes = pluginTypes
         self.pluginOptions = pluginOptions
-        self.execCommands = execCommands
+        self.handlerOptions = handlerOptions
         self.warnings = warnings
         self.displays = displays
         self.screens = screens

@@ -1,5 +1,6 @@
 // The compiler's checks of what a config's names and options refer to: plugin options (typed
-// here, once, for `check`, start and reload alike), handler targets and options, and warnings.
+// by their types' own checks, handed in through the ``PluginCatalog``, once, for `check`, start
+// and reload alike), handler targets and options, and warnings.
 
 extension LayoutCompiler {
     mutating func warn(_ message: String, _ location: SourceLocation?) {
@@ -22,23 +23,23 @@ extension LayoutCompiler {
 
     // MARK: Plugin options
 
-    /// The typed options of a plugin instance; errors for unknown keys and bad values.
-    mutating func checkOptions(of p: PluginSpec) -> PluginOptions {
-        let known = p.type.pluginOptionKeys
+    /// The typed options of a plugin instance (its type's, ``HostedPluginType/readOptions(_:)``);
+    /// errors for an unknown type, unknown keys and bad values.
+    mutating func checkOptions(of p: PluginSpec) -> (any Sendable)? {
+        if p.type.isRoutingBuiltIn { return nil }
+        guard let type = catalog.hosted(p.type) else {
+            let names = catalog.typeNames.map(\.rawValue)
+            error("unknown plugin type '\(p.type)' (expected one of: \(names.joined(separator: ", ")))\(guess(p.type.rawValue, in: names))", p.location)
+            return nil
+        }
+        let known = type.pluginOptionKeys
         for key in p.options.keys.sorted() where !known.contains(key) {
             let expected = known.isEmpty ? "a \(p.type) plugin takes no options" : "expected one of: \(known.joined(separator: ", "))"
             error("unknown option '\(key)' for plugin '\(p.name)' (\(expected))\(guess(key, in: known))",
                   p.optionLocations[key] ?? p.location)
         }
         var r = PluginOptionReader(plugin: p.name, options: p.options, locations: p.optionLocations, location: p.location)
-        let options: PluginOptions
-        switch p.type {
-        case .log: options = .log
-        case .exec: options = .exec(r.exec())
-        case .socket: options = .socket(r.socket())
-        case .process: options = .process(r.process())
-        case .action, .focus, .present, .dismiss: options = .routingBuiltIn
-        }
+        let options = type.readOptions(&r)
         errors += r.errors
         return options
     }
@@ -76,29 +77,24 @@ extension LayoutCompiler {
         }
     }
 
-    /// The options a handler's plugin reads itself (typed; targets that exist), the `exec`
-    /// argv it runs, and warnings for options its plugin will not read.
+    /// The options a handler's plugin reads itself (typed; targets that exist; a hosted type's
+    /// own check, which may keep typed options per handler), and warnings for options its
+    /// plugin will not read.
     mutating func checkHandlerOptions(_ h: HandlerSpec, type: PluginKind, owner: ResponderID, index: Int) {
         func at(_ key: String) -> SourceLocation? { h.optionLocations[key] ?? h.location }
+        let hosted = catalog.hosted(type)
+        if let hosted {
+            var check = HandlerOptionCheck(handler: h, declared: spec.plugins.first { $0.name == h.plugin },
+                                           pluginOptions: pluginOptions[h.plugin])
+            hosted.checkHandler(&check)
+            errors += check.errors
+            pluginErrors += check.runErrors
+            if let o = check.options { handlerOptions[index] = o }
+        }
         switch type {
-        case .exec:
-            var r = PluginOptionReader(plugin: h.plugin, options: h.options, locations: h.optionLocations, location: h.location)
-            let plugin: ExecOptions? = if case .exec(let o)? = pluginOptions[h.plugin] { o } else { nil }
-            let shell = r.bool("shell", default: plugin?.shell ?? false)
-            let argv = r.command(shell: shell) ?? (r.value("command") == nil ? plugin?.command : nil)
-            // (A plugin `command` that is wrong has its own error.)
-            let pluginHasCommand = spec.plugins.first { $0.name == h.plugin }?.options["command"] != nil
-            // The layout routes without it; a host that runs plugins (the config's path) refuses it.
-            if argv == nil, r.errors.isEmpty, !pluginHasCommand {
-                pluginErrors.append(LayoutError("plugin \(h.plugin): no `command`: give one on the handler or on the plugin", at: h.location))
-            }
-            errors += r.errors
-            if let argv { execCommands[index] = argv }
         case .action:
             actionLocations[index] = h.optionLocations["action"]
             if h.options["action"]?.string.map({ !$0.isEmpty }) != true { error("an 'action' handler needs 'action: NAME'", at("action")) }
-        case .log:
-            if let v = h.options["log-keys"], v.bool == nil { error("'log-keys' of a 'log' handler must be true or false", at("log-keys")) }
         case .focus:
             if let v = h.options["resign"], v.bool == nil { error("'resign' of a 'focus' handler must be true or false", at("resign")) }
             guard let v = h.options["region"] else { break }
@@ -123,13 +119,13 @@ extension LayoutCompiler {
             } else {
                 error("a 'present' handler needs 'screen: NAME'", at("screen"))
             }
-        case .socket, .process, .dismiss: break
+        default: break
         }
-        guard !type.handlerOptionsAreFreeForm else { return }
-        let reads = type.handlerOptionKeys
+        guard hosted?.handlerOptionsAreFreeForm != true else { return }
+        let reads = catalog.handlerOptionKeys(of: type)
         for key in h.options.keys.sorted() where !reads.contains(key) {
             let readList = reads.isEmpty ? "it reads none" : "it reads: \(reads.joined(separator: ", "))"
-            if type.pluginOptionKeys.contains(key) {
+            if hosted?.pluginOptionKeys.contains(key) == true {
                 warn("'\(key)' is an option of the \(type) plugin, not of its handlers: the handler's '\(key)' is not read (declare it on the plugin)", at(key))
             } else if let g = Spelling.closest(to: key, in: reads) {
                 warn("handler option '\(key)' is not read by the \(type) plugin (\(readList)); did you mean '\(g)'?", at(key))

@@ -1,9 +1,10 @@
 extension Layout {
     /// Checks a spec and compiles it. Throws ``LayoutErrors`` listing every semantic error
     /// (duplicate names, unknown plugins, displays, screens and `next` targets, cycles, bad values),
-    /// each with the spec's source location when it has one.
-    public static func compile(_ spec: LayoutSpec) throws(LayoutErrors) -> Layout {
-        var c = LayoutCompiler(spec: spec)
+    /// each with the spec's source location when it has one. `pluginTypes` are the plugin
+    /// types the layout may use and their option checks (the daemon's registry).
+    public static func compile(_ spec: LayoutSpec, pluginTypes: PluginCatalog) throws(LayoutErrors) -> Layout {
+        var c = LayoutCompiler(spec: spec, pluginTypes: pluginTypes)
         return try c.run()
     }
 }
@@ -11,14 +12,15 @@ extension Layout {
 /// The work of ``Layout/compile(_:)``: one pass per part of the spec, errors collected.
 struct LayoutCompiler {
     let spec: LayoutSpec
+    let catalog: PluginCatalog
     var errors: [LayoutError] = []
     var handlers: [HandlerBinding] = []
     var regions: [RegionNode] = []
     var displayIndex: [String: Int] = [:]
     var screenIndex: [String: Int] = [:]
     var pluginTypes: [String: PluginKind] = [:]
-    var pluginOptions: [String: PluginOptions] = [:]
-    var execCommands: [Int: [String]] = [:]
+    var pluginOptions: [String: any Sendable] = [:]
+    var handlerOptions: [Int: any Sendable] = [:]
     /// Where each `action` handler's `action:` was written, by handler index.
     var actionLocations: [Int: SourceLocation] = [:]
     var warnings: [LayoutError] = []
@@ -29,8 +31,9 @@ struct LayoutCompiler {
     let regionNames: [[String]]
     let gestureNames: [String]
 
-    init(spec: LayoutSpec) {
+    init(spec: LayoutSpec, pluginTypes: PluginCatalog) {
         self.spec = spec
+        catalog = pluginTypes
         func names(_ r: RegionSpec, _ out: inout [String], _ gestures: inout [String]) {
             out.append(r.name)
             gestures += r.gestures.map(\.name)
@@ -68,7 +71,7 @@ struct LayoutCompiler {
             pluginOptions[p.name] = checkOptions(of: p)
             plugins.append(p)
         }
-        for b in PluginKind.builtInInstances where pluginTypes[b.rawValue] == nil {
+        for b in catalog.builtInInstances where pluginTypes[b.rawValue] == nil {
             pluginTypes[b.rawValue] = b
             pluginOptions[b.rawValue] = checkOptions(of: PluginSpec(name: b.rawValue, type: b))
             plugins.append(PluginSpec(name: b.rawValue, type: b))
@@ -153,8 +156,8 @@ struct LayoutCompiler {
         let layout = Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
                             applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
                             deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
-                            pluginOptions: pluginOptions, execCommands: execCommands, warnings: warnings,
-                            pluginErrors: pluginErrors)
+                            pluginTypes: catalog, pluginOptions: pluginOptions, handlerOptions: handlerOptions,
+                            warnings: warnings, pluginErrors: pluginErrors)
         // What needs the compiled chains: responders no walk reaches (before the layout is handed out).
         layout.warnings += reachabilityWarnings(layout, onLocations: onLocations)
         return layout
@@ -177,7 +180,7 @@ struct LayoutCompiler {
         var out: [Int] = []
         for h in specs {
             guard let type = pluginTypes[h.plugin] else {
-                let declared = spec.plugins.map(\.name) + PluginKind.builtInInstances.map(\.rawValue)
+                let declared = spec.plugins.map(\.name) + catalog.builtInInstances.map(\.rawValue)
                 var message = "unknown plugin '\(h.plugin)' (declared: \(declared.joined(separator: ", ")))"
                 if let guess = Spelling.closest(to: h.plugin, in: declared) { message += "; did you mean '\(guess)'?" }
                 error(message, h.location)
@@ -190,7 +193,8 @@ struct LayoutCompiler {
                      i < h.onLocations.count ? h.onLocations[i] : h.location)
             }
             checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
-            let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type, owner: owner)
+            let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type,
+                                   ownOptionKeys: catalog.handlerOptionKeys(of: type), owner: owner)
             if !h.onLocations.isEmpty { onLocations[b.index] = h.onLocations }
             handlers.append(b)
             out.append(b.index)

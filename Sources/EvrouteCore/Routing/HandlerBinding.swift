@@ -12,6 +12,8 @@ public struct HandlerBinding: Sendable {
     public var location: SourceLocation? { storage.location }
     /// The device rules (names) whose devices' events it takes (`devices:`); nil: every device's.
     public var devices: [String]? { storage.devices }
+    /// The handler options its plugin type reads itself (they do not travel with its events).
+    public var ownOptionKeys: [String] { storage.ownOptionKeys }
     /// A plugin type that acts on routing itself (``PluginKind/isRoutingBuiltIn``: `action`,
     /// `focus`, `present`, `dismiss`): it runs in the router, even in dry-run.
     public let isBuiltIn: Bool
@@ -25,15 +27,17 @@ public struct HandlerBinding: Sendable {
         let options: [String: ConfigValue]
         let location: SourceLocation?
         let devices: [String]?
+        let ownOptionKeys: [String]
 
         init(plugin: String, pluginType: PluginKind, filters: [EventFilter], options: [String: ConfigValue], location: SourceLocation?,
-             devices: [String]?) {
+             devices: [String]?, ownOptionKeys: [String]) {
             self.plugin = plugin
             self.pluginType = pluginType
             self.filters = filters
             self.options = options
             self.location = location
             self.devices = devices
+            self.ownOptionKeys = ownOptionKeys
         }
     }
     private let storage: Storage
@@ -50,10 +54,10 @@ public struct HandlerBinding: Sendable {
     /// a handler without them.
     private let filtersDevices: Bool
 
-    init(index: Int, spec: HandlerSpec, pluginType: PluginKind, owner: ResponderID) {
+    init(index: Int, spec: HandlerSpec, pluginType: PluginKind, ownOptionKeys: [String], owner: ResponderID) {
         self.index = index
         self.storage = Storage(plugin: spec.plugin, pluginType: pluginType, filters: spec.on,
-                               options: spec.options, location: spec.location, devices: spec.devices)
+                               options: spec.options, location: spec.location, devices: spec.devices, ownOptionKeys: ownOptionKeys)
         filtersDevices = spec.devices != nil
         self.owner = owner
         self.isBuiltIn = pluginType.isRoutingBuiltIn

@@ -94,8 +94,8 @@ extension Router {
             }
         case .dismiss:
             if let d = display { dismiss(display: d, time: event.time) }
-        case .log, .exec, .socket, .process:
-            break
+        default:
+            break   // hosted types: the plugin host's
         }
     }
 

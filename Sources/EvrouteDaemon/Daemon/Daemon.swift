@@ -213,7 +213,7 @@ public final class Daemon {
     /// compiler, the checks), no daemon state, so a reload runs it on a ``BackgroundJob`` thread.
     static func readConfig(path: String?) -> ConfigLoad {
         do {
-            let (spec, layout) = try ConfigLoader.loadLayout(path: path)
+            let (spec, layout) = try ConfigLoader.loadLayout(path: path, pluginTypes: PluginTypes.all)
             let source = spec.source ?? path ?? ConfigLoader.builtInName
             // What `evroute check` warns about, for the journal at start and at each reload.
             let descriptors = DescriptorBudget.warning(for: layout, file: source).map { [$0] } ?? []

@@ -18,7 +18,7 @@ public enum DescriptorBudget {
     /// Every socket plugin's `max-clients`, the control socket's cap and the margin.
     public static func needed(by layout: Layout) -> Int {
         let sockets = layout.pluginOptions.values.reduce(0) { sum, options in
-            if case .socket(let socket) = options { sum + socket.maxClients } else { sum }
+            sum + ((options as? SocketOptions)?.maxClients ?? 0)
         }
         return sockets + ControlServer.maximumClients + margin
     }
@@ -30,7 +30,7 @@ public enum DescriptorBudget {
         let needed = needed(by: layout)
         guard UInt64(needed) > limit else { return nil }
         let largest = layout.plugins.compactMap { spec -> (PluginSpec, Int)? in
-            guard case .socket(let socket)? = layout.pluginOptions[spec.name] else { return nil }
+            guard let socket = layout.pluginOptions[spec.name] as? SocketOptions else { return nil }
             return (spec, socket.maxClients)
         }.max { $0.1 < $1.1 }
         let place = largest.flatMap { $0.0.optionLocations["max-clients"] ?? $0.0.location }

@@ -4,6 +4,59 @@ import Glibc
 import EvrouteCore
 import EvrouteSystem
 
+extension PluginKind {
+    /// Hosted: runs a command per event, the event in `EVROUTE_*` variables.
+    public static let exec: PluginKind = "exec"
+}
+
+/// `exec`'s plugin-level options.
+struct ExecOptions: Sendable, Equatable {
+    /// The plugin's argv (a handler's own `command` wins); nil when only handlers give one.
+    var command: [String]?
+    var shell: Bool
+    var maxConcurrent: Int
+    var maxQueued: Int
+    var timeout: Timestamp.Duration
+    var killAfter: Timestamp.Duration
+    var outputLimit: Int
+}
+
+/// The `exec` type: its options (typed once, when the layout compiles), a handler's own
+/// `command` and `shell` (its argv, kept in ``Layout/handlerOptions``), its factory.
+struct ExecPluginType: PluginType {
+    var name: PluginKind { .exec }
+    var pluginOptionKeys: [String] { ["command", "shell", "max-concurrent", "max-queued", "timeout", "kill-after", "output-limit"] }
+    var handlerOptionKeys: [String] { ["command", "shell"] }
+
+    func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
+        let shell = r.bool("shell", default: false)
+        return ExecOptions(command: r.command(shell: shell), shell: shell,
+                           maxConcurrent: r.integer("max-concurrent", default: 4, in: 1...256),
+                           maxQueued: r.integer("max-queued", default: 16, in: 0...4096),
+                           timeout: r.seconds("timeout", default: 10), killAfter: r.seconds("kill-after", default: 1),
+                           outputLimit: r.integer("output-limit", default: 16 * 1024, in: 0...(64 << 20)))
+    }
+
+    /// The argv the handler runs (its own `command`, else its plugin's); a handler with none
+    /// anywhere routes, but no host can run it (``HandlerOptionCheck/runErrors``).
+    func checkHandler(_ c: inout HandlerOptionCheck) {
+        var r = c.reader
+        let plugin = c.pluginOptions as? ExecOptions
+        let shell = r.bool("shell", default: plugin?.shell ?? false)
+        let argv = r.command(shell: shell) ?? (r.value("command") == nil ? plugin?.command : nil)
+        // (A plugin `command` that is wrong has its own error.)
+        if argv == nil, r.errors.isEmpty, c.declared?.options["command"] == nil {
+            c.runErrors.append(LayoutError("plugin \(c.handler.plugin): no `command`: give one on the handler or on the plugin", at: c.handler.location))
+        }
+        c.errors += r.errors
+        c.options = argv
+    }
+
+    func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)? {
+        (options as? ExecOptions).map { ExecPlugin(spec: spec, options: $0, context: context) }
+    }
+}
+
 /// `exec`: runs a command per event, without a shell unless `shell: true`, with the event in
 /// `EVROUTE_*` environment variables. Commands start right after the current loop callback.
 /// At most `max-concurrent` run at once; more wait in a queue of `max-queued`, beyond which
@@ -37,7 +90,7 @@ final class ExecPlugin: Plugin {
     private var stopped = false
     private var startScheduled = false
 
-    /// `options` and each handler's argv (``Layout/execCommands``) were checked when the layout compiled.
+    /// `options` and each handler's argv (``Layout/handlerOptions``) were checked when the layout compiled.
     init(spec: PluginSpec, options: ExecOptions, context: PluginContext) {
         self.spec = spec
         self.context = context
@@ -54,7 +107,7 @@ final class ExecPlugin: Plugin {
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         statistics.handled += 1
         // The argv of the handler in the layout the event belongs to (handler indices are per layout).
-        guard let argv = d.event.layout.execCommands[d.handler.index] else {
+        guard let argv = d.event.layout.handlerOptions[d.handler.index] as? [String] else {
             fail("handler \(d.handler.index) has no command in its layout")
             return .handled
         }

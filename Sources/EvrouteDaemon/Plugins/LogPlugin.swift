@@ -3,12 +3,34 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
+extension PluginKind {
+    /// Hosted: one info line per event in the daemon's log; always handles. Built-in instance `log`.
+    public static let log: PluginKind = "log"
+}
+
+/// The `log` type: no plugin options; a handler's `log-keys` names typing keys.
+struct LogPluginType: PluginType {
+    var name: PluginKind { .log }
+    var hasBuiltInInstance: Bool { true }
+    var handlerOptionKeys: [String] { ["log-keys"] }
+
+    func checkHandler(_ check: inout HandlerOptionCheck) {
+        if let v = check.handler.options["log-keys"], v.bool == nil {
+            check.error("'log-keys' of a 'log' handler must be true or false", at: "log-keys")
+        }
+    }
+
+    func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)? {
+        LogPlugin(spec: spec, context: context)
+    }
+}
+
 /// `log`: one info line per event in the daemon's log (journald), with the fields of the
 /// dry-run trace (the handler's options too, as the text trace shows them). Always handles.
 /// Typing keys (``KeyNames/isTyping(_:)``: what a PIN or a scanned code is typed with) are
 /// written `KEY_***`, and text `text "***" (N chars)`, unless the run (`--show-keycodes`), the device's rule or the handler
 /// (`log-keys: true`) lets them be named.
-final class LogPlugin: Plugin {
+final class LogPlugin: InPlacePlugin, Plugin {
     let spec: PluginSpec
     private let context: PluginContext
     @exclusivity(unchecked) private(set) var statistics: PluginStatistics
@@ -22,6 +44,9 @@ final class LogPlugin: Plugin {
         log = context.log
         statistics = PluginStatistics(name: spec.name, type: spec.type)
     }
+
+    /// It formats the event itself (in place).
+    var wantsEventJSON: Bool { false }
 
     func start() {}
     func stop(_ reason: PluginStopReason) {}
@@ -40,7 +65,7 @@ final class LogPlugin: Plugin {
     /// `event.layout.handlers`. (Inlined into the host's dispatch: a touch phase's line is written
     /// without a call; other events' lines out of line.)
     @inline(__always)
-    func deliver(_ event: borrowing RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+    override func deliver(_ event: borrowing RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
         if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation {

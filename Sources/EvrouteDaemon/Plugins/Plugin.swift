@@ -35,6 +35,31 @@ protocol Plugin: AnyObject {
     func stop(_ reason: PluginStopReason)
     /// Children not yet reaped (for the bounded wait at shutdown).
     var liveChildren: [ChildProcess] { get }
+    /// Whether ``deliver(_:)`` reads ``PluginDelivery/json`` (the host makes it only then).
+    /// Default true.
+    var wantsEventJSON: Bool { get }
+}
+
+extension Plugin {
+    var wantsEventJSON: Bool { true }
+}
+
+/// A plugin type the host can run: the compiler's view of it (``HostedPluginType``: name,
+/// option keys, checks) and its factory. Each type is one file (its plugin, options, checks and
+/// this conformance) and one line in ``PluginTypes``.
+protocol PluginType: HostedPluginType {
+    /// An instance of the plugin `spec` declares, `options` its ``HostedPluginType/readOptions(_:)``
+    /// made when the layout compiled; nil when they were not (the layout was not compiled).
+    func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)?
+}
+
+/// A plugin that takes an event where it is, during the router's walk: no delivery record, no
+/// JSON line, no event id (the `log` writes its line in place). The host's dispatch table calls
+/// it through this class, without a retain; a subclass overrides ``deliver(_:handler:responder:)``
+/// (and is ``Plugin`` too).
+class InPlacePlugin {
+    /// Takes `event`, handled by `event.layout.handlers[handler]` at `responder`.
+    func deliver(_ event: borrowing RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict { .declined }
 }
 
 /// What plugins share with their host: the loop, the log, and the way back into routing.

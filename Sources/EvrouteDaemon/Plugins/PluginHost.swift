@@ -10,9 +10,10 @@ import EvrouteSystem
 /// ``HandlerDispatcher``. Everything happens on the event loop's thread; ``dispatch(_:toHandler:at:)``
 /// never waits (it writes to non-blocking descriptors, queues, or spawns, and returns).
 ///
-/// It runs the hosted plugin kinds (``PluginKind/isHosted``: `log`, `exec`, `socket`,
-/// `process`); the routing built-ins (`action`, `focus`, `present`, `dismiss`) are performed
-/// by the router itself and never reach the host. A plugin that fails (cannot bind, helper crashes, child hangs) is
+/// It runs the hosted plugin types the layout was compiled with (``Layout/pluginTypes``: the
+/// daemon's ``PluginTypes``), each instance made by its ``PluginType``; the routing built-ins
+/// (`action`, `focus`, `present`, `dismiss`) are performed by the router itself and never reach
+/// the host. A plugin that fails (cannot bind, helper crashes, child hangs) is
 /// isolated: its events are declined or time out and walk on; the daemon and other plugins
 /// go on.
 public final class PluginHost: HandlerDispatcher {
@@ -47,7 +48,7 @@ public final class PluginHost: HandlerDispatcher {
     private var walkOnTimer: EventLoop.TimerID?
 
     /// Starts the plugins of `layout` with the options its compilation checked and typed
-    /// (``Layout/pluginOptions``, ``Layout/execCommands``); throws only for a layout without
+    /// (``Layout/pluginOptions``, ``Layout/handlerOptions``); throws only for a layout without
     /// them. Runtime failures (a socket that cannot
     /// be bound, a helper that cannot be spawned) are logged and show in ``statistics``.
     /// Ignores SIGPIPE for the process (writes to vanished peers must fail, not kill).
@@ -160,20 +161,21 @@ public final class PluginHost: HandlerDispatcher {
 
     // MARK: Dispatch
 
-    /// (Inlined into the router's call: an event for the in-process log goes from the router's
-    /// walk to the line's writer without a call between; everything else is out of line.)
+    /// (Inlined into the router's call: an event for a plugin that takes it in place, such as
+    /// the in-process log, goes from the router's walk to the plugin without a call between;
+    /// everything else is out of line.)
     @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout),
-           let log = table.instances[entry].log {
+           let inPlace = table.instances[entry].inPlace {
             table.instances[entry].count.value += 1
-            return log._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
+            return inPlace._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
         }
         return dispatchOther(event, toHandler: index, at: responder)
     }
 
-    /// ``dispatch(_:toHandler:at:)`` for a plugin other than the log, a handler the table does not
-    /// have, or a layout the table does not follow yet.
+    /// ``dispatch(_:toHandler:at:)`` for a plugin that takes a delivery, a handler the table does
+    /// not have, or a layout the table does not follow yet.
     @inline(never)
     private func dispatchOther(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         let plugin: any Plugin
@@ -185,10 +187,10 @@ public final class PluginHost: HandlerDispatcher {
         let handler: HandlerBinding
         if let entry = table.entry(forHandler: index, of: event.layout) {
             table.instances[entry].count.value += 1
-            // The in-process log takes the event where it is: no delivery record (a copy of the
-            // event and the binding, made and destroyed per line) and no event id to draw.
-            if let log = table.instances[entry].log {
-                return log._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
+            // A plugin that takes the event where it is (the in-process log): no delivery record
+            // (a copy of the event and the binding, made and destroyed per line), no event id to draw.
+            if let inPlace = table.instances[entry].inPlace {
+                return inPlace._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
             }
             plugin = table.instances[entry].plugin
             handler = event.layout.handlers[index]
@@ -203,7 +205,7 @@ public final class PluginHost: HandlerDispatcher {
         }
         let id = nextEventID
         nextEventID += 1
-        let json = handler.pluginType == .log ? [] : eventJSON(event, handler: handler, responder: responder, id: id)
+        let json = plugin.wantsEventJSON ? eventJSON(event, handler: handler, responder: responder, id: id) : []
         delivering += 1
         defer { delivering -= 1 }
         return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder, json: json))
@@ -250,16 +252,13 @@ public final class PluginHost: HandlerDispatcher {
         if let e = layout.pluginErrors.first {
             throw PluginConfigError(plugin: layout.handlers.first { $0.location == e.location }?.plugin ?? "", location: e.location, message: e.message)
         }
-        for spec in layout.plugins {
-            switch (spec.type, layout.pluginOptions[spec.name]) {
-            case (.log, _): out.append(LogPlugin(spec: spec, context: context))
-            case (.exec, .exec(let o)?): out.append(ExecPlugin(spec: spec, options: o, context: context))
-            case (.socket, .socket(let o)?): out.append(SocketPlugin(spec: spec, options: o, context: context))
-            case (.process, .process(let o)?): out.append(ProcessPlugin(spec: spec, options: o, context: context))
-            case (.action, _), (.focus, _), (.present, _), (.dismiss, _): break   // routing built-ins: the router performs them
-            case (.exec, _), (.socket, _), (.process, _):
+        for spec in layout.plugins where spec.type.isHosted {   // routing built-ins: the router performs them
+            // Each instance is made by its type, as registered in the catalog the layout was compiled with.
+            guard let type = layout.pluginTypes.hosted(spec.type) as? any PluginType,
+                  let plugin = type.makePlugin(spec: spec, options: layout.pluginOptions[spec.name], context: context) else {
                 throw PluginConfigError(plugin: spec.name, location: spec.location, message: "plugin \(spec.name): its options were not checked (the layout was not compiled)")
             }
+            out.append(plugin)
         }
         return out
     }
@@ -275,14 +274,14 @@ private struct DispatchTable {
         let plugin: any Plugin
         /// The plugin's delivery count (the host's, by name).
         let count: DeliveryCount
-        /// The plugin, when it is a `log` (called directly, see `PluginHost.dispatch`), not
-        /// retained per call: ``plugin`` keeps it.
-        let log: Unmanaged<LogPlugin>?
+        /// The plugin, when it takes events in place (``InPlacePlugin``: called directly, see
+        /// `PluginHost.dispatch`), not retained per call: ``plugin`` keeps it.
+        let inPlace: Unmanaged<InPlacePlugin>?
 
         init(plugin: any Plugin, count: DeliveryCount) {
             self.plugin = plugin
             self.count = count
-            log = (plugin as? LogPlugin).map { Unmanaged.passUnretained($0) }
+            inPlace = (plugin as? InPlacePlugin).map { Unmanaged.passUnretained($0) }
         }
     }
     /// The layout the table is for (held: its identity is what events are checked against).

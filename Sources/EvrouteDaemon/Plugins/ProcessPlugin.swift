@@ -5,6 +5,44 @@ import EvrouteCore
 import EvrouteRuntime
 import EvrouteSystem
 
+extension PluginKind {
+    /// Hosted: a long-running helper reads event JSON lines on stdin and answers on stdout.
+    public static let process: PluginKind = "process"
+}
+
+/// `process`'s plugin-level options.
+struct ProcessOptions: Sendable, Equatable {
+    var command: [String]
+    var deadline: Timestamp.Duration
+    var maxBuffer: Int
+    var restartMinimum: Timestamp.Duration
+    var restartMaximum: Timestamp.Duration
+    var stableAfter: Timestamp.Duration
+}
+
+/// The `process` type: its options (typed once, when the layout compiles; a handler's other
+/// options travel to the helper), its factory.
+struct ProcessPluginType: PluginType {
+    var name: PluginKind { .process }
+    var pluginOptionKeys: [String] { ["command", "shell", "deadline-ms", "max-buffer", "restart-min-ms", "restart-max-ms", "stable-after"] }
+    var handlerOptionsAreFreeForm: Bool { true }
+
+    func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
+        let shell = r.bool("shell", default: false)
+        let argv = r.command(shell: shell)
+        if argv == nil, r.value("command") == nil { r.fail(nil, "`command` (the helper's argv) is required") }
+        return ProcessOptions(command: argv ?? [], deadline: r.milliseconds("deadline-ms", default: 100),
+                              maxBuffer: r.integer("max-buffer", default: 256 * 1024, in: 1024...(64 << 20)),
+                              restartMinimum: r.milliseconds("restart-min-ms", default: 100),
+                              restartMaximum: r.milliseconds("restart-max-ms", default: 30_000),
+                              stableAfter: r.seconds("stable-after", default: 60))
+    }
+
+    func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)? {
+        (options as? ProcessOptions).map { ProcessPlugin(spec: spec, options: $0, context: context) }
+    }
+}
+
 /// `process`: a long-running helper that reads event JSON lines on stdin and writes answers
 /// `{"id":N,"handled":true|false}` on stdout. Events are pipelined, each with its own
 /// deadline (`deadline-ms`); an event declined, or not answered in time, walks on to the next

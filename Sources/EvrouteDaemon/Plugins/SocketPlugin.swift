@@ -6,6 +6,55 @@ import EvrouteCore
 import EvrouteRuntime
 import EvrouteSystem
 
+extension PluginKind {
+    /// Hosted: the event's JSON line to each client of a Unix socket; clients may answer.
+    public static let socket: PluginKind = "socket"
+}
+
+/// `socket`'s plugin-level options.
+struct SocketOptions: Sendable, Equatable {
+    var path: String
+    var mode: UInt32
+    var answers: Bool
+    var deadline: Timestamp.Duration
+    /// `on-timeout: unhandled`.
+    var declineOnTimeout: Bool
+    var maxBuffer: Int
+    var maxClients: Int
+}
+
+/// The `socket` type: its options (typed once, when the layout compiles; a handler's other
+/// options travel to its clients), its factory.
+struct SocketPluginType: PluginType {
+    var name: PluginKind { .socket }
+    var pluginOptionKeys: [String] { ["path", "mode", "answers", "deadline-ms", "on-timeout", "max-buffer", "max-clients"] }
+    var handlerOptionsAreFreeForm: Bool { true }
+
+    func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
+        var path = ""
+        if r.value("path") == nil { r.fail(nil, "`path` (the socket's file name) is required") }
+        else if let s = r.string("path") {
+            if s.isEmpty { r.fail("path", "`path` (the socket's file name) is required") }
+            else if s.utf8.count >= 108 { r.fail("path", "`path` is longer than a Unix socket path may be (107 bytes)") }
+            else { path = s }
+        }
+        var decline = false
+        switch r.string("on-timeout") ?? "handled" {
+        case "handled": break
+        case "unhandled": decline = true
+        default: r.fail("on-timeout", "`on-timeout` must be `handled` or `unhandled`")
+        }
+        return SocketOptions(path: path, mode: r.fileMode("mode", default: 0o660), answers: r.bool("answers", default: false),
+                             deadline: r.milliseconds("deadline-ms", default: 50), declineOnTimeout: decline,
+                             maxBuffer: r.integer("max-buffer", default: 256 * 1024, in: 1024...(64 << 20)),
+                             maxClients: r.integer("max-clients", default: 64, in: 1...4096))
+    }
+
+    func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)? {
+        (options as? SocketOptions).map { SocketPlugin(spec: spec, options: $0, context: context) }
+    }
+}
+
 /// `socket`: a Unix stream socket at `path`; every connected client receives every event
 /// as a JSON line. With `answers: true`, a client may answer `{"id":N,"handled":false}` to
 /// decline (the first answer wins) within `deadline-ms`; without an answer by then the event

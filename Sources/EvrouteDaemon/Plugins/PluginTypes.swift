@@ -1,0 +1,17 @@
+import EvrouteCore
+
+/// The plugin types the daemon hosts. A type is one file (its plugin, its options and their
+/// checks, its ``PluginType``) and one line here; whoever compiles a layout hands ``all`` over
+/// (`evroute check`, the dry-run, start and reload), so they all refuse the same options and
+/// name the same types.
+public enum PluginTypes {
+    static let registered: [any PluginType] = [
+        LogPluginType(),
+        ExecPluginType(),
+        SocketPluginType(),
+        ProcessPluginType(),
+    ]
+
+    /// The registered types, for ``ConfigLoader`` and ``Layout/compile(_:pluginTypes:)``.
+    public static let all = PluginCatalog(registered)
+}

@@ -1,0 +1,23 @@
+import EvrouteConfig
+import EvrouteCore
+import EvrouteDaemon
+
+/// These tests read configs as `evroute check` and the daemon do: with the daemon's plugin
+/// types (``PluginTypes/all``), whose option checks the messages come from.
+extension ConfigLoader {
+    static func load(path: String) throws(ConfigErrors) -> LayoutSpec { try load(path: path, pluginTypes: PluginTypes.all) }
+    static func parse(yaml: String, file: String) throws(ConfigErrors) -> LayoutSpec {
+        try parse(yaml: yaml, file: file, pluginTypes: PluginTypes.all)
+    }
+    static func compile(yaml: String, file: String) throws(ConfigErrors) -> (spec: LayoutSpec, layout: Layout) {
+        try compile(yaml: yaml, file: file, pluginTypes: PluginTypes.all)
+    }
+    static func compile(_ spec: LayoutSpec, file: String) throws(ConfigErrors) -> Layout {
+        try compile(spec, file: file, pluginTypes: PluginTypes.all)
+    }
+    static func loadLayout(path: String?) throws(ConfigErrors) -> (spec: LayoutSpec, layout: Layout) {
+        try loadLayout(path: path, pluginTypes: PluginTypes.all)
+    }
+    static func check(path: String?) -> ConfigCheck { check(path: path, pluginTypes: PluginTypes.all) }
+    static var builtInDefault: LayoutSpec { builtInDefault(pluginTypes: PluginTypes.all) }
+}
