@@ -83,9 +83,9 @@ let package = Package(
         // What the test targets share (one process runner, one loop-until, one socket line client,
         // paths and scratch directories). A plain target that only test targets depend on: no
         // product links it.
-        .target(name: "EvrouteTestSupport", dependencies: ["EvrouteCore", "EvrouteSystem", "CLinux"], path: "Tests/EvrouteTestSupport"),
+        .target(name: "EvrouteTestSupport", dependencies: ["EvrouteCore", "EvrouteSystem", "CLinux", "EvrouteConfig", "EvrouteDaemon"], path: "Tests/EvrouteTestSupport"),
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
-        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteConfig", "EvrouteCore", "EvrouteDaemon"],
+        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteTestSupport", "EvrouteConfig", "EvrouteCore", "EvrouteDaemon"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
         .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),

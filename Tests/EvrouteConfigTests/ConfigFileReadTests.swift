@@ -1,4 +1,5 @@
 import EvrouteConfig
+import EvrouteTestSupport
 import EvrouteCore
 import Foundation
 import Testing

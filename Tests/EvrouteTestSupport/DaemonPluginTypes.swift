@@ -2,9 +2,9 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteDaemon
 
-/// These tests read configs as `evroute check` and the daemon do: with the daemon's plugin
+/// The tests read configs as `evroute check` and the daemon do: with the daemon's plugin
 /// types (``PluginTypes/all``), whose option checks the messages come from.
-extension ConfigLoader {
+public extension ConfigLoader {
     static func load(path: String) throws(ConfigErrors) -> LayoutSpec { try load(path: path, pluginTypes: PluginTypes.all) }
     static func parse(yaml: String, file: String) throws(ConfigErrors) -> LayoutSpec {
         try parse(yaml: yaml, file: file, pluginTypes: PluginTypes.all)
