@@ -87,7 +87,7 @@ enum Fixtures {
         let spec = LayoutSpec(displays: [DisplaySpec(name: "main", size: display)],
                               screens: [ScreenSpec(name: "s", display: "main", root: root)],
                               fallbackHandlers: [HandlerSpec(plugin: "log", on: [.any])])
-        do { return try Layout.compile(spec) } catch { fatalError("generated layout: \(error)") }
+        do { return try Layout.compile(spec, pluginTypes: PluginTypes.all) } catch { fatalError("generated layout: \(error)") }
     }
 
     /// Deterministic pseudo-random points over the display.
