@@ -421,8 +421,9 @@ public final class Daemon {
         ControlProtocol.failure("\(why); the reload was not applied")
     }
 
-    /// Runs a compiled config (a config with errors changes nothing: they are logged and returned,
-    /// each as `file:line:col: error: …`). A good one replaces the layout — active touches stay
+    /// Runs a config that compiled without errors (a compile with errors never gets here:
+    /// ``finishReload(_:)`` logs them). The plugins check their options first; one they refuse
+    /// changes nothing (the error is logged and returned). Else it replaces the layout — active touches stay
     /// bound to their old regions until they end (those whose region is gone are cancelled),
     /// new touches use the new layout — and the plugins.
     ///
