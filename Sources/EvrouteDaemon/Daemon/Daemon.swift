@@ -62,21 +62,18 @@ public final class Daemon {
     private(set) var configSource = ConfigLoader.builtInName
     let startTime = MonotonicClock.now()
     private(set) var readyTime: Timestamp?
-    private(set) var reloads = 0
-    private(set) var failedReloads = 0
-    private(set) var lastReloadErrors: [String] = []
+    /// The reload state machine (one compile at a time, one queued behind it, who is answered
+    /// by which compile, the counters): plain logic this class drives (``ReloadCoordinator``).
+    private var reloadState = ReloadCoordinator<ControlServer.PendingAnswer, LoadedConfig>()
+    var reloads: Int { reloadState.reloads }
+    var failedReloads: Int { reloadState.failedReloads }
+    var lastReloadErrors: [String] { reloadState.lastErrors }
     /// The config being read and compiled off the loop for a reload (nil: none).
     private var reloadJob: BackgroundJob<ConfigLoad>?
-    /// A reload was asked for while `reloadJob` ran: one more compile follows it.
-    private var reloadAgain = false
-    /// Control clients answered when `reloadJob` ends, and those answered by the compile after it
-    /// (each client is answered by the first compile that began after its request).
-    private var reloadAnswers: [ControlServer.PendingAnswer] = []
-    private var nextReloadAnswers: [ControlServer.PendingAnswer] = []
     /// The thread freeing the layout a reload replaced (nil: none).
     private var layoutRelease: BackgroundJob<Void>?
     /// Whether a reload is being compiled (or one is queued behind it): `reloading` in `status`.
-    var isReloading: Bool { reloadJob != nil || reloadAgain }
+    var isReloading: Bool { reloadState.isReloading }
     /// Events read by input sources a reload replaced.
     private var earlierLiveEvents = 0
     /// Raw input events routed (live and replayed).
@@ -162,7 +159,7 @@ public final class Daemon {
             throw StartupError(description: "plugins: \(error)")
         }
         plugins?.attach(to: session.router)
-        layoutControl = RuntimeControl(session: session) { [unowned self] in currentTime }
+        layoutControl = RuntimeControl(session: session) { [unowned self] in advanceToNow() }
         plugins?.answerCommand = { [unowned self] request in
             layoutControl.answer(request) ?? RuntimeControl.refusal(
                 "\"\(ControlProtocol.commandName(of: request) ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
@@ -205,8 +202,23 @@ public final class Daemon {
     /// warnings (each `file:line:col: message`), or the errors (each `file:line:col: error: …`).
     /// Plain values: it is made off the loop and handed to it.
     enum ConfigLoad: Sendable {
-        case loaded(Layout, source: String, warnings: [String])
+        case loaded(LoadedConfig)
         case failed([String])
+
+        /// The same, for ``ReloadCoordinator``.
+        var compileResult: ReloadCoordinator<ControlServer.PendingAnswer, LoadedConfig>.CompileResult {
+            switch self {
+            case .loaded(let config): .compiled(config)
+            case .failed(let errors): .failed(errors)
+            }
+        }
+    }
+
+    /// A config read and compiled without errors: the layout, the file it came from, its warnings.
+    struct LoadedConfig: Sendable {
+        var layout: Layout
+        var source: String
+        var warnings: [String]
     }
 
     /// Reads and compiles the config: pure work (file reads, libyaml, the spec reader, the layout
@@ -220,7 +232,7 @@ public final class Daemon {
             let warnings = (ConfigLoader.warnings(of: layout, file: source) + descriptors).map { w in
                 w.line > 0 ? "\(w.file):\(w.line):\(w.column): \(w.message)" : "\(w.file): \(w.message)"
             }
-            return .loaded(layout, source: source, warnings: warnings)
+            return .loaded(LoadedConfig(layout: layout, source: source, warnings: warnings))
         } catch {
             return .failed(error.description.split(separator: "\n").map(String.init))
         }
@@ -230,10 +242,10 @@ public final class Daemon {
     /// (the caller then runs the layout); the errors of a failed one.
     private func takeConfig(_ load: ConfigLoad) -> Result<Layout, StartupError> {
         switch load {
-        case .loaded(let layout, let source, let warnings):
-            configSource = source
-            for w in warnings { log.warning(w) }
-            return .success(layout)
+        case .loaded(let config):
+            configSource = config.source
+            for w in config.warnings { log.warning(w) }
+            return .success(config.layout)
         case .failed(let errors):
             return .failure(StartupError(description: errors.joined(separator: "\n")))
         }
@@ -312,9 +324,11 @@ public final class Daemon {
         }
     }
 
-    /// The router's "now" for things that are not input events (reload, shutdown): the kernel's
-    /// monotonic clock for live devices; for replays the recording's time, which alone drives it.
-    private var currentTime: Timestamp {
+    /// Advances the session's clock to now and returns the time, for things that are not input
+    /// events (a reload, a layout command, shutdown): the kernel's monotonic clock for live
+    /// devices (the session's clock moves to it, firing what falls due); for replays the
+    /// recording's time, which alone drives it (nothing moves).
+    private func advanceToNow() -> Timestamp {
         if replay == nil { session.advanceTime(to: MonotonicClock.now()) }
         return session.now
     }
@@ -337,14 +351,12 @@ public final class Daemon {
             answer?.send(Daemon.reloadRefusal("the daemon is stopping"))
             return
         }
-        if reloadJob != nil {
-            reloadAgain = true
-            if let answer { nextReloadAnswers.append(answer) }
+        switch reloadState.requested(answer: answer) {
+        case .queued:
             log.info("reload: a reload is being compiled; one more follows it")
-            return
+        case .startCompile:
+            startReloadCompile()
         }
-        if let answer { reloadAnswers.append(answer) }
-        startReloadCompile()
     }
 
     private func startReloadCompile() {
@@ -366,20 +378,28 @@ public final class Daemon {
     private func finishReload(_ load: ConfigLoad) {
         let started = reloadJob?.started
         reloadJob = nil
-        let errors = swapIn(load, compileTime: started.map { MonotonicClock.now() - $0 })
-        let answer: JSONValue = errors.isEmpty
-            ? ControlProtocol.success([(ControlProtocol.Status.config, .string(configSource)), (ControlProtocol.Status.reloads, .int(reloads))])
-            : ControlProtocol.failure("the config has errors; the previous configuration keeps running", errors: errors)
-        let waiting = reloadAnswers
-        reloadAnswers = nextReloadAnswers
-        nextReloadAnswers = []
+        let finish: ReloadCoordinator<ControlServer.PendingAnswer, LoadedConfig>.Finish
+        switch reloadState.compileEnded(load.compileResult) {
+        case .finished(let ended):
+            if case .failed(let errors) = ended.outcome { reloadFailed(errors) }
+            finish = ended
+        case .swapIn(let config):
+            let errors = swapIn(config, compileTime: started.map { MonotonicClock.now() - $0 })
+            finish = reloadState.swapEnded(errors: errors)
+        }
+        let answer: JSONValue = switch finish.outcome {
+        case .reloaded(let count):
+            ControlProtocol.success([(ControlProtocol.Status.config, .string(configSource)), (ControlProtocol.Status.reloads, .int(count))])
+        case .failed(let errors):
+            ControlProtocol.failure("the config has errors; the previous configuration keeps running", errors: errors)
+        }
         // The queued compile starts before the answers go out: answering lets a client's next
         // request in (``LineConnection/resume()``), and a reload among those then queues behind
         // this compile instead of starting one of its own beside it.
-        let again = reloadAgain && !stopping
-        reloadAgain = false
+        let again = finish.startCompile && !stopping
+        if finish.startCompile && stopping { _ = reloadState.abandon() }   // dropped, as the stop found it
         if again { startReloadCompile() }
-        for client in waiting { client.send(answer) }
+        for client in finish.answer { client.send(answer) }
         if !again && layoutRelease == nil {
             releaseResidentMemory()   // else once the replaced layout is freed (it checks that no compile runs)
         }
@@ -401,8 +421,9 @@ public final class Daemon {
         ControlProtocol.failure("\(why); the reload was not applied")
     }
 
-    /// Runs a compiled config (a config with errors changes nothing: they are logged and returned,
-    /// each as `file:line:col: error: …`). A good one replaces the layout — active touches stay
+    /// Runs a config that compiled without errors (a compile with errors never gets here:
+    /// ``finishReload(_:)`` logs them). The plugins check their options first; one they refuse
+    /// changes nothing (the error is logged and returned). Else it replaces the layout — active touches stay
     /// bound to their old regions until they end (those whose region is gone are cancelled),
     /// new touches use the new layout — and the plugins.
     ///
@@ -413,26 +434,20 @@ public final class Daemon {
     /// start after the reload.
     ///
     /// - Returns: the errors; empty when the new config is running.
-    private func swapIn(_ load: ConfigLoad, compileTime: Timestamp.Duration?) -> [String] {
+    private func swapIn(_ config: LoadedConfig, compileTime: Timestamp.Duration?) -> [String] {
         let swapStart = MonotonicClock.now()
-        let layout: Layout
-        switch load {
-        case .failed(let errors):
-            return reloadFailed(errors)
-        case .loaded(let l, let source, let warnings):
-            for w in warnings { log.warning(w) }
-            do {
-                // Checked first: a plugin option error leaves everything as it was.
-                try plugins?.reload(layout: l)
-            } catch {
-                return reloadFailed(["\(error)"])
-            }
-            layout = l
-            configSource = source
+        for w in config.warnings { log.warning(w) }
+        do {
+            // Checked first: a plugin option error leaves everything as it was.
+            try plugins?.reload(layout: config.layout)
+        } catch {
+            return reloadFailed(["\(error)"])
         }
+        let layout = config.layout
+        configSource = config.source
         var old: Layout? = session.layout
         let rulesChanged = old?.deviceRules != layout.deviceRules
-        session.replaceLayout(layout, time: currentTime)
+        session.replaceLayout(layout, time: advanceToNow())
         // The replaced layout is freed off the loop (unless a touch still bound to it holds it);
         // then the loop gives back what the reload left resident.
         layoutRelease = BackgroundJob.release(&old, loop: loop) { [unowned self] in
@@ -446,8 +461,6 @@ public final class Daemon {
             self.live = nil
             do { try startLive(rules: layout.deviceRules) } catch { log.error("reload: \(error)") }
         }
-        reloads += 1
-        lastReloadErrors = []
         let swapped = "swapped in on the loop in \(Daemon.milliseconds(MonotonicClock.now() - swapStart)) ms"
         let took = compileTime.map { " (read and compiled off the loop in \(Daemon.milliseconds($0)) ms; \(swapped))" } ?? " (\(swapped))"
         log.notice("reloaded: \(statusLine())\(took)")
@@ -457,11 +470,11 @@ public final class Daemon {
 
     static func milliseconds(_ d: Timestamp.Duration) -> Int { Int(d.microseconds / 1000) }
 
+    /// Logs a reload's errors and tells systemd (the count is ``reloadState``'s).
+    @discardableResult
     private func reloadFailed(_ errors: [String]) -> [String] {
         for line in errors { log.error("reload: \(line)") }
         log.error("reload failed: still running the previous configuration")
-        failedReloads += 1
-        lastReloadErrors = errors
         notifier.notify("READY=1", "STATUS=reload failed (\(errors.first ?? "")); running the previous configuration")
         return errors
     }
@@ -483,17 +496,14 @@ public final class Daemon {
         guard let job = reloadJob else { return }
         job.cancel()
         reloadJob = nil
-        reloadAgain = false
         log.notice("stopping: the reload being compiled is abandoned")
-        let waiting = reloadAnswers + nextReloadAnswers
-        reloadAnswers = []
-        nextReloadAnswers = []
+        let waiting = reloadState.abandon()
         for client in waiting { client.send(Daemon.reloadRefusal("the daemon is stopping")) }
     }
 
     private func shutdown() {
         if let session {
-            session.router.cancelAll(time: currentTime)
+            session.router.cancelAll(time: advanceToNow())
             plugins?.shutdown()
             // Nothing runs handlers any more: what the closing devices still route is only recorded.
             session.router.dispatcher = nil
