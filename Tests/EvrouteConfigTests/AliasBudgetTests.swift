@@ -26,7 +26,7 @@ struct AliasBudgetTests {
                     - plugin: log
                       on: tap
         """) + "\n" + Self.laughs(indent: 14)
-        var errors: [ConfigError] = []
+        var errors: [Diagnostic] = []
         let elapsed = ContinuousClock().measure { errors = compileErrors(yaml) }
         #expect(elapsed < .seconds(2))
         #expect(errors.count == 1, "\(errors.prefix(3))")
@@ -43,7 +43,7 @@ struct AliasBudgetTests {
                 _ = try ConfigLoader.parseRegions(yaml: yaml, file: "new.yaml")
                 message = "accepted"
             } catch {
-                message = (error as? ConfigErrors)?.errors.map(\.description).joined(separator: "\n") ?? "\(error)"
+                message = (error as? Diagnostics)?.errors.map(\.description).joined(separator: "\n") ?? "\(error)"
             }
         }
         #expect(elapsed < .seconds(2))

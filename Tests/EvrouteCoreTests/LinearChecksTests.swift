@@ -31,7 +31,7 @@ struct LinearChecksTests {
     @Test func aCycleIsOneErrorNotOnePerRegionLeadingIntoIt() throws {
         var errors: [String] = []
         let t = Self.seconds {
-            do { _ = try makeLayout([screen("s", Self.chain(20_000, lastNext: "r19990"))]) } catch { errors = (error as? LayoutErrors)?.errors.map(\.message) ?? ["\(error)"] }
+            do { _ = try makeLayout([screen("s", Self.chain(20_000, lastNext: "r19990"))]) } catch { errors = (error as? Diagnostics)?.errors.map(\.message) ?? ["\(error)"] }
         }
         #expect(t < 10, "\(t) s")
         // The cycle r19990 → … → r19999 → r19990 is the one cause (every region's chain enters it).
@@ -39,8 +39,8 @@ struct LinearChecksTests {
     }
 
     @Test func a20000RegionNextCycleIsOneErrorNamingItsFirstMembersAndLength() throws {
-        var errors: [LayoutError] = []
-        do { _ = try makeLayout([screen("s", Self.chain(20_000, lastNext: "r0"))]) } catch { errors = (error as? LayoutErrors)?.errors ?? [] }
+        var errors: [Diagnostic] = []
+        do { _ = try makeLayout([screen("s", Self.chain(20_000, lastNext: "r0"))]) } catch { errors = (error as? Diagnostics)?.errors ?? [] }
         #expect(errors.count == 1)
         #expect(errors.first?.message.hasPrefix("'next' forms a cycle in the responder chain: s/root/r0 → s/root/r1 → s/root/r2 → s/root/r3 → s/root/r4 → … (20000 regions)") == true)
     }
@@ -59,7 +59,7 @@ struct LinearChecksTests {
         #expect(t < 10, "\(t) s")
         gestures[n - 1].requireToFail = ["g\(n - 3)"]
         var errors: [String] = []
-        do { _ = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000) { $0.gestures = gestures })]) } catch { errors = (error as? LayoutErrors)?.errors.map(\.message) ?? ["\(error)"] }
+        do { _ = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000) { $0.gestures = gestures })]) } catch { errors = (error as? Diagnostics)?.errors.map(\.message) ?? ["\(error)"] }
         #expect(errors == ["'require-to-fail' forms a cycle: g4997 → g4998 → g4999 → g4997 (each would wait for the other to fail)"])
     }
 

@@ -129,10 +129,13 @@ struct PluginExecTests {
     /// without a command compiles for routing but the host refuses it.
     @Test func badCommandOptionsAreRejectedUpFront() throws {
         let loop = try EventLoop()
-        #expect(throws: LayoutErrors.self) { try pluginLayout(PluginSpec(name: "x", type: .exec, options: ["command": .string("echo hi")])) }
+        #expect(throws: Diagnostics.self) { try pluginLayout(PluginSpec(name: "x", type: .exec, options: ["command": .string("echo hi")])) }
         let noCommand = try pluginLayout(PluginSpec(name: "x", type: .exec))
-        #expect(throws: PluginConfigError.self) { try PluginHost(layout: noCommand, loop: loop, log: Log(fd: -1)) }
-        #expect(throws: LayoutErrors.self) {
+        let refusal = #expect(throws: Diagnostic.self) { try PluginHost(layout: noCommand, loop: loop, log: Log(fd: -1)) }
+        #expect(refusal?.kind == .plugin)
+        // A plugin's refusal prints as it always has: no place (the spec was built in code), no `error:`.
+        #expect(refusal?.description == "plugin x: no `command`: give one on the handler or on the plugin")
+        #expect(throws: Diagnostics.self) {
             try pluginLayout(PluginSpec(name: "x", type: .exec, options: ["command": .list([.string("true")]), "max-concurrent": .number(0)]))
         }
     }
