@@ -108,7 +108,9 @@ struct RegionsDocumentTests {
             try router.apply(.children(region: "home/root", bad), time: .zero)
             Issue.record("applied")
         } catch {
-            guard case .doesNotCompile(_, .children, let errors) = error else { Issue.record("\(error)"); return }
+            let errors = try #require({ () -> [Diagnostic]? in
+                if case .doesNotCompile(_, .children, let errors) = error { return errors } else { return nil }
+            }(), "\(error)")
             #expect(errors.map(\.description) == [
                 "ui.yaml:2:9: error: duplicate region name 'a' in screen 'home' (first defined at line 1)",
                 "ui.yaml:4:9: error: unknown 'next' target 'nowhere' (expected a region of screen 'home', screen:NAME, display:NAME, application or fallback)",

@@ -123,8 +123,9 @@ struct PluginProcessTests {
     }
 
     @Test func shutdownStopsTheHelper() throws {
-        let rig = try PluginRig(try pluginLayout(processPlugin(["/bin/sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"])))
-        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        // The helper says a line (not an answer: counted as garbage) once it ignores SIGTERM.
+        let rig = try PluginRig(try pluginLayout(processPlugin(["/bin/sh", "-c", "trap '' TERM; echo ready; while :; do sleep 0.05; done"])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 && rig.stats("helper")[counter: .garbageLines] >= 1 })
         let pid = pid_t(rig.stats("helper")[gauge: .pid]!)
         #expect(processExists(pid))
         rig.host.shutdown(grace: .milliseconds(200))
