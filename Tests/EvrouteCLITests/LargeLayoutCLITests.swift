@@ -6,24 +6,10 @@ import EvrouteTestSupport
 /// screens took more than 10 s and printed 840 MB — every region's chain in full).
 @Suite("Large layouts on the command line")
 struct LargeLayoutCLITests {
-    /// `count` screens, each presented over the one before.
-    static func presentedScreens(_ count: Int) -> String {
-        var lines = ["displays: [{name: main, size: [1280, 800]}]", "screens:"]
-        for i in 0..<count {
-            let over = i > 0 ? ", presented-over: s\(i - 1)" : ""
-            lines.append("  - {name: s\(i), display: main, root: {name: root, frame: [0, 0, 1280, 800]}\(over)}")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    func write(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "evroute-large-\(UUID().uuidString).yaml"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func write(_ text: String) throws -> String { temporaryConfig(text, name: "large.yaml") }
 
     @Test func longChainsArePrintedInPart() throws {
-        let path = try write(Self.presentedScreens(100))
+        let path = try write(GeneratedConfig.presentedScreens(100))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let text = try runEvroute(["tree", "--config", path])
         #expect(text.status == 0, "\(text.err)")
@@ -38,7 +24,7 @@ struct LargeLayoutCLITests {
     }
 
     @Test func checkAndTreeOf10000PresentedScreensStayLinear() throws {
-        let path = try write(Self.presentedScreens(10_000))
+        let path = try write(GeneratedConfig.presentedScreens(10_000))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let check = try runEvroute(["check", "--config", path])
         #expect(check.status == 0, "\(check.err)")
