@@ -180,7 +180,7 @@ let benchmarks: @Sendable () -> Void = {
             _ = try ConfigLoader.parse(yaml: laughs, file: "laughs.yaml", pluginTypes: PluginTypes.all)
             fatalError("a billion-laughs file was accepted")
         } catch {
-            blackHole(error.errors.count)
+            blackHole((error as? Diagnostics)?.errors.count ?? 0)
         }
     }
 
