@@ -234,7 +234,9 @@ struct LayoutChangeTests {
         dup.nameLocation = file
         let bad = region("w", 0, 0, 10, 10, handlers: [HandlerSpec(plugin: "nope", on: [.tap], location: SourceLocation(file: "new.yaml", line: 7, column: 9))])
         let e = refusal(r, t, .children(region: "home/root/panel", [dup, bad]))
-        guard case .doesNotCompile("home/root/panel", .children, let errors)? = e else { Issue.record("\(String(describing: e))"); return }
+        let errors = try #require({ () -> [Diagnostic]? in
+            if case .doesNotCompile("home/root/panel", .children, let errors)? = e { return errors } else { return nil }
+        }(), "\(String(describing: e))")
         #expect(errors.map(\.description) == [
             "new.yaml:3:5: error: duplicate region name 'a' in screen 'home'",
             "new.yaml:7:9: error: unknown plugin 'nope' (declared: p, q, log, action, focus, present, dismiss)",

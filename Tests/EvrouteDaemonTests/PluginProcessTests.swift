@@ -138,7 +138,7 @@ struct PluginProcessTests {
     @Test func theKioskHelperExample() throws {
         let example = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
         let path = "/" + example + "/examples/kiosk-helper.py"
-        guard access(path, R_OK) == 0 else { Issue.record("missing \(path)"); return }
+        try #require(access(path, R_OK) == 0, "missing \(path)")
         let rig = try PluginRig(try pluginLayout(processPlugin(["python3", path, "--regions", "home/root/button"], ["deadline-ms": .number(5000)]),
                                                  buttonOn: [.touchBegan]))
         #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })

@@ -112,7 +112,7 @@ struct EventLoopTests {
         defer { close(a[0]); close(a[1]); close(b[0]); close(b[1]) }
         var first: ByteWatcher? = ByteWatcher(fd: a[0])
         var second: ByteWatcher? = ByteWatcher(fd: b[0])
-        weak var firstGone = first, secondGone = second
+        weak let firstGone = first, secondGone = second
         try loop.watch(FileDescriptor(rawValue: a[0]), by: first!)
         try loop.watch(FileDescriptor(rawValue: b[0]), by: second!)
         #expect(loop.isWatching(FileDescriptor(rawValue: a[0])))
