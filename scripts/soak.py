@@ -208,6 +208,19 @@ NAV_REGIONS = [
 BROKEN_REGIONS = "- name: settings\n  frame: [0, 0, 1]\n"
 
 
+def wait_until(condition, seconds, interval):
+    """Calls condition() every `interval` seconds until it gives a true value (returned) or
+    `seconds` pass (None): the one polling loop of the soak, its daemon and its clients."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(interval)
+
+
 def write_atomically(path, text):
     tmp = path + ".new"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -389,16 +402,19 @@ def read_lines(conn, timeout=None):
                     yield {"type": "garbage"}
 
 
-def connect(path, attempts=100):
-    for _ in range(attempts):
+def connect(path, seconds=10):
+    def attempt():
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             conn.connect(path)
             return conn
         except OSError:
             conn.close()
-            time.sleep(0.1)
-    raise SystemExit(f"soak client: cannot connect to {path}")
+            return None
+    conn = wait_until(attempt, seconds, 0.1)
+    if conn is None:
+        raise SystemExit(f"soak client: cannot connect to {path}")
+    return conn
 
 
 def run_client(args):
@@ -469,7 +485,7 @@ def run_churn(args):
         kind = rng.choice(["answer", "answer", "answer", "silent", "stall", "abrupt"])
         life = rng.uniform(0.3, 4.0)
         try:
-            conn = connect(args.socket, attempts=5)
+            conn = connect(args.socket, seconds=0.5)
         except SystemExit:
             time.sleep(0.5)
             continue
@@ -577,6 +593,16 @@ class Soak:
     def sleep(self, seconds):
         return self.stopping.wait(seconds)
 
+    def status(self, timeout=15):
+        """`evroute status --format json`: (the document or None, rc, stderr, milliseconds)."""
+        rc, out, err, ms = self.cli("status", "--control-socket", self.control, "--format", "json", timeout=timeout)
+        if rc != 0:
+            return None, rc, err, ms
+        try:
+            return json.loads(out), rc, err, ms
+        except ValueError:
+            return None, rc, "status: not JSON", ms
+
     # -- setup ------------------------------------------------------------------------------
 
     def recordings_folder(self):
@@ -642,13 +668,12 @@ class Soak:
             argv += ["--replay", r]
         self.daemon_log = open(os.path.join(self.tmp, "daemon.log"), "w")
         self.daemon = subprocess.Popen(argv, stdout=self.daemon_log, stderr=subprocess.STDOUT)
-        for _ in range(200):
+        def ready():
             if self.daemon.poll() is not None:
                 raise SystemExit(f"soak: the daemon exited at start ({self.daemon.returncode}); see {self.daemon_log.name}")
-            if os.path.exists(self.control) and os.path.exists(self.ui_socket):
-                return
-            time.sleep(0.05)
-        raise SystemExit("soak: the daemon's sockets did not appear in 10 s")
+            return os.path.exists(self.control) and os.path.exists(self.ui_socket)
+        if not wait_until(ready, 10, 0.05):
+            raise SystemExit("soak: the daemon's sockets did not appear in 10 s")
 
     def start_clients(self):
         me = [sys.executable, os.path.abspath(__file__)]
@@ -667,14 +692,11 @@ class Soak:
         self.ui_client = subprocess.Popen([sys.executable, UI_CLIENT, self.ui_socket], stdout=self.ui_client_out,
                                           stderr=subprocess.STDOUT)
         # The replay starts once the steady clients and the example client are connected.
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            rc, out, _, _ = self.cli("status", "--control-socket", self.control, "--format", "json")
-            if rc == 0:
-                ui = next((p for p in json.loads(out)["plugins"] if p["name"] == "ui"), None)
-                if ui and ui.get("details", {}).get("clients", 0) >= 3:
-                    break
-            time.sleep(0.2)
+        def connected():
+            s = self.status(timeout=70)[0]
+            ui = next((p for p in s["plugins"] if p["name"] == "ui"), None) if s else None
+            return ui and ui.get("details", {}).get("clients", 0) >= 3
+        wait_until(connected, 20, 0.2)
         rc, out, err, _ = self.cli("ctl", "--control-socket", self.control, "replay")
         if rc != 0:
             raise SystemExit(f"soak: evroute ctl replay exited {rc}: {out}{err}")
@@ -707,14 +729,14 @@ class Soak:
 
     def probe(self):
         while not self.sleep(1.0):
-            rc, out, err, ms = self.cli("status", "--control-socket", self.control, "--format", "json", timeout=15)
+            s, rc, err, ms = self.status()
             if rc == 0:
                 self.status_ms.append(ms)
-                try:
-                    self.last_status = json.loads(out)
-                    self.accumulate(self.last_status)
-                except ValueError:
-                    self.status_failures.append("status: not JSON")
+                if s is None:
+                    self.status_failures.append(err)
+                else:
+                    self.last_status = s
+                    self.accumulate(s)
             elif not self.stopping.is_set():
                 self.status_failures.append(f"rc {rc}: {err.strip()[:200]}")
             # The same request on the control socket, without a process start.
@@ -793,21 +815,22 @@ class Soak:
                 self.ctl_errors.append(f"{kind}: exit {rc}: {(out + err).strip()[:200]}")
 
     def status_counts(self):
-        rc, out, _, _ = self.cli("status", "--control-socket", self.control, "--format", "json", timeout=15)
-        if rc != 0:
+        s = self.status()[0]
+        if s is None:
             return None
-        s = json.loads(out)
         return s.get("reloads", 0), s.get("failed_reloads", 0)
 
     def wait_for_reload(self, before, failed):
         """After a SIGHUP: waits until the daemon counts a reload (or a failed one)."""
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not self.stopping.is_set():
+        def counted():
+            if self.stopping.is_set():
+                return ("stopped",)
             now = self.status_counts()
-            if now and (now[0] > before[0] or now[1] > before[1]):
-                return now[1] > before[1] if failed else now[0] > before[0] and now[1] == before[1]
-            time.sleep(0.1)
-        return False
+            return now if now and (now[0] > before[0] or now[1] > before[1]) else None
+        now = wait_until(counted, 20, 0.1)
+        if now is None or now == ("stopped",):
+            return False
+        return now[1] > before[1] if failed else now[0] > before[0] and now[1] == before[1]
 
     def reloads_loop(self):
         step, goods, bads = 0, 0, 0
@@ -881,9 +904,9 @@ class Soak:
                          f"{sum(sum(v.values()) for v in self.ctl.values())} ctl commands")
         self.final_status = self.last_status
         if self.unexpected_exit is None:
-            rc, out, _, _ = self.cli("status", "--control-socket", self.control, "--format", "json", timeout=15)
-            if rc == 0:
-                self.final_status = json.loads(out)
+            s = self.status()[0]
+            if s is not None:
+                self.final_status = s
         self.stopping.set()
         for t in threads:
             t.join(timeout=80)

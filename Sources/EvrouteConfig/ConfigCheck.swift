@@ -5,9 +5,9 @@ import EvrouteCore
 public struct ConfigCheck: Sendable {
     /// The file as named in messages (``ConfigLoader/builtInName`` for the built-in default).
     public var file: String
-    public var errors: [ConfigError]
-    /// The warnings (``ConfigError/severity`` `.warning`), for a config without errors.
-    public var warnings: [ConfigError]
+    public var errors: [Diagnostic]
+    /// The warnings (``Diagnostic/severity`` `.warning`), for a config without errors.
+    public var warnings: [Diagnostic]
     /// The spec and layout, when there are no errors.
     public var result: (spec: LayoutSpec, layout: Layout)?
 
@@ -16,9 +16,9 @@ public struct ConfigCheck: Sendable {
 
 extension ConfigLoader {
     /// The warnings of a compiled layout, in file order.
-    public static func warnings(of layout: Layout, file: String) -> [ConfigError] {
-        layout.warnings.map { ConfigError($0, file: file) }.enumerated().sorted { a, b in
-            (a.element.line, a.element.column, a.offset) < (b.element.line, b.element.column, b.offset)
+    public static func warnings(of layout: Layout, file: String) -> [Diagnostic] {
+        layout.warnings.map { $0.placed(in: file) }.enumerated().sorted { a, b in
+            (a.element.line, a.element.column ?? 0, a.offset) < (b.element.line, b.element.column ?? 0, b.offset)
         }.map(\.element)
     }
 

@@ -4,7 +4,7 @@ import Glibc
 /// Reads evroute's YAML config into a ``LayoutSpec`` and compiles it into a ``Layout``.
 ///
 /// Every error names `file:line:col` of the offending key or value; all errors of a file
-/// are collected and thrown together as ``ConfigErrors``.
+/// are collected and thrown together as ``Diagnostics``.
 public enum ConfigLoader {
     /// Where the daemon looks for its config when `--config` is not given.
     public static let defaultPath = "/etc/evroute/evroute.yaml"
@@ -22,14 +22,14 @@ public enum ConfigLoader {
 
     /// Reads and parses a config file (syntax and types only; see ``loadLayout(path:pluginTypes:)``
     /// for the semantic checks). `pluginTypes`: the plugin types a config may declare and their
-    /// option checks (the daemon's registry, `PluginTypes.all`). Throws ``ConfigErrors``.
-    public static func load(path: String, pluginTypes: PluginCatalog) throws(ConfigErrors) -> LayoutSpec {
+    /// option checks (the daemon's registry, `PluginTypes.all`). Throws ``Diagnostics``.
+    public static func load(path: String, pluginTypes: PluginCatalog) throws(Diagnostics) -> LayoutSpec {
         try parse(yaml: read(path), file: path, pluginTypes: pluginTypes)
     }
 
     /// Parses config text. `file` is the name used in locations and messages.
-    /// Throws ``ConfigErrors`` holding every error found.
-    public static func parse(yaml: String, file: String, pluginTypes: PluginCatalog) throws(ConfigErrors) -> LayoutSpec {
+    /// Throws ``Diagnostics`` holding every error found.
+    public static func parse(yaml: String, file: String, pluginTypes: PluginCatalog) throws(Diagnostics) -> LayoutSpec {
         try read(yaml: yaml, file: file, pluginTypes: pluginTypes) { $0.layout($1) }
     }
 
@@ -37,29 +37,29 @@ public enum ConfigLoader {
     /// YAML or JSON document that is a list of regions, or a mapping whose `regions:` holds
     /// one. Each region is read as the config reads one (same keys, checks and
     /// `file:line:col` messages); they are compiled where they go (``Router/apply(_:time:)``).
-    /// Throws ``ConfigErrors`` holding every error found.
-    public static func parseRegions(yaml: String, file: String) throws(ConfigErrors) -> [RegionSpec] {
+    /// Throws ``Diagnostics`` holding every error found.
+    public static func parseRegions(yaml: String, file: String) throws(Diagnostics) -> [RegionSpec] {
         try read(yaml: yaml, file: file) { $0.regionList($1) }
     }
 
     /// Composes the YAML text and reads it with `body`, collecting every error.
     private static func read<T>(yaml: String, file: String, pluginTypes: PluginCatalog = .routingOnly,
-                                _ body: (SpecReader, YAMLNode?) -> T) throws(ConfigErrors) -> T {
+                                _ body: (SpecReader, YAMLNode?) -> T) throws(Diagnostics) -> T {
         let root: YAMLNode?
         do {
             root = try YAMLDocument.compose(yaml, file: file)
         } catch {
-            throw ConfigErrors([error])
+            throw Diagnostics([error])
         }
         let reader = SpecReader(file: file, pluginTypes: pluginTypes)
         let value = body(reader, root)
-        if !reader.errors.isEmpty { throw ConfigErrors(reader.errors) }
+        if !reader.errors.isEmpty { throw Diagnostics.inFileOrder(reader.errors) }
         return value
     }
 
     /// Parses config text and compiles it: syntax, types and the semantic checks of
-    /// ``Layout/compile(_:pluginTypes:)`` (unknown names, duplicates, cycles). Throws ``ConfigErrors``.
-    public static func compile(yaml: String, file: String, pluginTypes: PluginCatalog) throws(ConfigErrors) -> (spec: LayoutSpec, layout: Layout) {
+    /// ``Layout/compile(_:pluginTypes:)`` (unknown names, duplicates, cycles). Throws ``Diagnostics``.
+    public static func compile(yaml: String, file: String, pluginTypes: PluginCatalog) throws(Diagnostics) -> (spec: LayoutSpec, layout: Layout) {
         let spec = try parse(yaml: yaml, file: file, pluginTypes: pluginTypes)
         return (spec, try compile(spec, file: file, pluginTypes: pluginTypes))
     }
@@ -68,8 +68,8 @@ public enum ConfigLoader {
     /// - `path` given: that file (a missing file is an error);
     /// - `path` nil: ``defaultPath`` if it exists, else the built-in default
     ///   (``builtInDefaultYAML``).
-    /// Throws ``ConfigErrors``.
-    public static func loadLayout(path: String?, pluginTypes: PluginCatalog) throws(ConfigErrors) -> (spec: LayoutSpec, layout: Layout) {
+    /// Throws ``Diagnostics``.
+    public static func loadLayout(path: String?, pluginTypes: PluginCatalog) throws(Diagnostics) -> (spec: LayoutSpec, layout: Layout) {
         if let path {
             let spec = try load(path: path, pluginTypes: pluginTypes)
             return (spec, try compile(spec, file: path, pluginTypes: pluginTypes))
@@ -91,31 +91,31 @@ public enum ConfigLoader {
     /// plugins): it could route nothing, so it is refused rather than run.
     public static let noDisplayMessage = "the config declares no display; a layout needs at least one (displays: [{name: NAME, size: [WIDTH, HEIGHT]}]) with a screen on it"
 
-    /// Compiles a spec, turning ``LayoutErrors`` into ``ConfigErrors`` (message and location kept).
+    /// Compiles a spec; the compiler's diagnostics without a place are named in `file`, and sorted.
     /// A config's plugins must also be runnable (``Layout/pluginErrors`` are errors here), and
     /// it must declare a display (``noDisplayMessage``, at line 1, column 1).
-    public static func compile(_ spec: LayoutSpec, file: String, pluginTypes: PluginCatalog) throws(ConfigErrors) -> Layout {
-        do throws(LayoutErrors) {
+    public static func compile(_ spec: LayoutSpec, file: String, pluginTypes: PluginCatalog) throws(Diagnostics) -> Layout {
+        do throws(Diagnostics) {
             let layout = try Layout.compile(spec, pluginTypes: pluginTypes)
             var errors = layout.pluginErrors
             if spec.displays.isEmpty {
-                errors.insert(LayoutError(noDisplayMessage, at: SourceLocation(file: file, line: 1, column: 1)), at: 0)
+                errors.insert(Diagnostic(noDisplayMessage, at: SourceLocation(file: file, line: 1, column: 1)), at: 0)
             }
-            if !errors.isEmpty { throw LayoutErrors(errors) }
+            if !errors.isEmpty { throw Diagnostics(errors) }
             return layout
         } catch {
-            throw ConfigErrors(error.errors.map { ConfigError($0, file: file) })
+            throw Diagnostics.inFileOrder(error.errors.map { $0.placed(in: file) })
         }
     }
 
     /// The text of the config file at `path`. Only a regular file of at most
     /// ``maximumFileSize`` bytes of UTF-8 is read; anything else is an `io` error without a
     /// place (not found, a directory, a FIFO or device, too large, unreadable, not UTF-8).
-    static func read(_ path: String) throws(ConfigErrors) -> String {
-        func failure(_ message: String) -> ConfigErrors {
-            ConfigErrors([ConfigError(file: path, line: 0, column: 0, message: message, kind: .io)])
+    static func read(_ path: String) throws(Diagnostics) -> String {
+        func failure(_ message: String) -> Diagnostics {
+            Diagnostics([Diagnostic(file: path, line: 0, column: 0, message: message, kind: .io)])
         }
-        func openFailure(_ error: Int32) -> ConfigErrors {
+        func openFailure(_ error: Int32) -> Diagnostics {
             switch error {
             case ENOENT, ENOTDIR: return failure("config file not found")
             case EACCES, EPERM: return failure("cannot read the config file (permission denied?)")
@@ -161,7 +161,7 @@ public enum ConfigLoader {
     }
 
     /// Throws unless `mode` is a regular file's.
-    private static func checkKind(_ mode: mode_t, _ failure: (String) -> ConfigErrors) throws(ConfigErrors) {
+    private static func checkKind(_ mode: mode_t, _ failure: (String) -> Diagnostics) throws(Diagnostics) {
         switch mode & S_IFMT {
         case S_IFREG: return
         case S_IFDIR: throw failure("is a directory, expected a YAML config file")

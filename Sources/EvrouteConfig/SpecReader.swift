@@ -30,7 +30,7 @@ struct Fields {
 /// so that the rest can still be checked), and the caller throws if `errors` is not empty.
 final class SpecReader {
     let file: String
-    private(set) var errors: [ConfigError] = []
+    private(set) var errors: [Diagnostic] = []
 
     /// The plugin types a `type:` may name (the hosted ones are the caller's registry).
     let pluginTypes: PluginCatalog
@@ -66,8 +66,8 @@ final class SpecReader {
         return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 
-    func error(_ node: YAMLNode?, _ kind: ConfigError.Kind, _ message: String) {
-        errors.append(ConfigError(message, at: location(node), file: file, kind: kind))
+    func error(_ node: YAMLNode?, _ kind: Diagnostic.Kind, _ message: String) {
+        errors.append(Diagnostic(message, at: location(node), file: file, kind: kind))
     }
 
     func wrongType(_ node: YAMLNode, _ what: String, expected: String) {

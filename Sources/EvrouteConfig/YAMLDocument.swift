@@ -1,3 +1,4 @@
+import EvrouteCore
 import CYaml
 
 /// Reads YAML text into a tree of ``YAMLNode``s: libyaml's event parser (`yaml_parser_parse`)
@@ -18,10 +19,10 @@ enum YAMLDocument {
 
     /// Composes the one document of `text`; nil when there is none (an empty text, or only
     /// comments). `file` names the text in errors.
-    static func compose(_ text: String, file: String) throws(ConfigError) -> YAMLNode? {
+    static func compose(_ text: String, file: String) throws(Diagnostic) -> YAMLNode? {
         var bytes = text   // withUTF8 makes the storage contiguous UTF-8, so it needs a var
-        let result = bytes.withUTF8 { bytes -> Result<YAMLNode?, ConfigError> in
-            do throws(ConfigError) {
+        let result = bytes.withUTF8 { bytes -> Result<YAMLNode?, Diagnostic> in
+            do throws(Diagnostic) {
                 return .success(try Composer(bytes: bytes, text: text, file: file).document())
             } catch {
                 return .failure(error)
@@ -75,9 +76,9 @@ private final class Composer {
     }
 
     /// The stream's single document, nil when the stream has none.
-    func document() throws(ConfigError) -> YAMLNode? {
+    func document() throws(Diagnostic) -> YAMLNode? {
         guard ready else {
-            throw ConfigError(file: file, line: 0, column: 0, message: "cannot read YAML: out of memory", kind: .syntax)
+            throw Diagnostic(file: file, line: 0, column: 0, message: "cannot read YAML: out of memory", kind: .syntax)
         }
         _ = try next()                                    // stream start
         var (event, mark) = try next()
@@ -95,7 +96,7 @@ private final class Composer {
     // MARK: Nodes
 
     /// The node that starts with `event`, inside a list or mapping at `level` (0: the top).
-    func node(_ event: Event, at mark: YAMLMark, level: Int) throws(ConfigError) -> YAMLNode {
+    func node(_ event: Event, at mark: YAMLMark, level: Int) throws(Diagnostic) -> YAMLNode {
         switch event {
         case .alias(let name):
             guard let target = anchors[name] else {
@@ -159,7 +160,7 @@ private final class Composer {
     /// Throws when a key appears twice in one mapping (two keys are the same when they have
     /// the same text and type: `a` and `"a"` are, `1` and `"1"` are not), at the second one.
     /// When several keys repeat, the one whose text sorts first is reported.
-    func checkDuplicateKeys(_ keys: [YAMLNode], at marks: [YAMLMark]) throws(ConfigError) {
+    func checkDuplicateKeys(_ keys: [YAMLNode], at marks: [YAMLMark]) throws(Diagnostic) {
         var firstIndex: [KeyIdentity: Int] = [:]
         var repeated: [(first: Int, second: Int)] = []
         var reported: Set<KeyIdentity> = []
@@ -179,7 +180,7 @@ private final class Composer {
         guard let (first, second) = pick else { return }
         let name = keys[first].scalar?.string ?? "<a list or mapping>"
         let at = marks[first]
-        throw ConfigError(file: file, line: marks[second].line, column: marks[second].column,
+        throw Diagnostic(file: file, line: marks[second].line, column: marks[second].column,
                           message: "duplicate key '\(name)' in a mapping (each key may appear once); first given at line \(at.line), column \(at.column)",
                           kind: .duplicateKey)
     }
@@ -187,7 +188,7 @@ private final class Composer {
     // MARK: Events
 
     /// The next event and where it starts.
-    func next() throws(ConfigError) -> (Event, YAMLMark) {
+    func next() throws(Diagnostic) -> (Event, YAMLMark) {
         var event = yaml_event_t()
         guard yaml_parser_parse(parser, &event) == 1 else { throw libyamlError() }
         defer { yaml_event_delete(&event) }
@@ -235,24 +236,24 @@ private final class Composer {
 
     // MARK: Errors
 
-    func syntaxError(_ message: String, at mark: YAMLMark) -> ConfigError {
-        ConfigError(file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(message)", kind: .syntax)
+    func syntaxError(_ message: String, at mark: YAMLMark) -> Diagnostic {
+        Diagnostic(file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(message)", kind: .syntax)
     }
 
     /// A document past one of evroute's limits (valid YAML, but too much of it).
-    func limitError(_ message: String, at mark: YAMLMark) -> ConfigError {
-        ConfigError(file: file, line: mark.line, column: mark.column, message: message, kind: .syntax)
+    func limitError(_ message: String, at mark: YAMLMark) -> Diagnostic {
+        Diagnostic(file: file, line: mark.line, column: mark.column, message: message, kind: .syntax)
     }
 
-    func depthError(at mark: YAMLMark, alias: String?) -> ConfigError {
+    func depthError(at mark: YAMLMark, alias: String?) -> Diagnostic {
         let limit = YAMLDocument.maximumDepth
         return limitError(alias.map { "nesting exceeds \(limit) levels at alias '*\($0)' (lists and mappings may nest at most \(limit) deep, aliases expanded)" }
             ?? "nesting exceeds \(limit) levels (lists and mappings may nest at most \(limit) deep)", at: mark)
     }
 
     /// The error libyaml's parser stopped with.
-    func libyamlError() -> ConfigError {
-        ConfigError.fromLibYAML(parser.pointee, file: file, yaml: text)
+    func libyamlError() -> Diagnostic {
+        Diagnostic.fromLibYAML(parser.pointee, file: file, yaml: text)
     }
 }
 

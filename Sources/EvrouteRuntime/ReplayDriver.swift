@@ -29,7 +29,7 @@ public final class ReplayDriver {
 
     public let devices: [Device]
     /// What the recordings had that was odd but replayable (timestamps going backwards).
-    public let warnings: [EvemuWarning]
+    public let warnings: [Diagnostic]
     /// Keep replayed devices "plugged in" after their recording ends (touches still down stay down).
     public let keepDevices: Bool
     /// Raw events routed so far.

@@ -146,11 +146,11 @@ enum EvrouteCLI {
                 return
             }
             // Errors and warnings in file order, one per line, like a compiler's (at most
-            // ConfigError.printedAtMost, then `… and N more`).
+            // Diagnostic.printedAtMost, then `… and N more`).
             let diagnostics = (check.errors + check.warnings).enumerated()
-                .sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
+                .sorted { ($0.element.line, $0.element.column ?? 0, $0.offset) < ($1.element.line, $1.element.column ?? 0, $1.offset) }
                 .map(\.element)
-            let lines = ConfigError.lines(diagnostics)
+            let lines = Diagnostic.lines(diagnostics)
             if !lines.isEmpty { printError(lines.joined(separator: "\n") + "\n") }
             guard let (spec, layout) = check.result else { throw CommandLineExit.failure() }
             let regions = layout.regions.count, handlers = layout.handlers.count
@@ -165,8 +165,8 @@ enum EvrouteCLI {
         return .object([
             ("file", .string(check.file)),
             ("ok", .bool(check.ok)),
-            ("errors", .array(check.errors.map { item($0.file, $0.line, $0.column, $0.message) })),
-            ("warnings", .array(check.warnings.map { item($0.file, $0.line, $0.column, $0.message) })),
+            ("errors", .array(check.errors.map { item($0.file ?? check.file, $0.line, $0.column ?? 0, $0.message) })),
+            ("warnings", .array(check.warnings.map { item($0.file ?? check.file, $0.line, $0.column ?? 0, $0.message) })),
         ])
     }
 

@@ -6,11 +6,7 @@ import EvrouteTestSupport
 /// allowed), 1 (errors), 2 (usage), and the JSON document.
 @Suite("check: text and JSON")
 struct CheckFormatTests {
-    func write(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "evroute-check-\(UUID().uuidString).yaml"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func write(_ text: String) throws -> String { temporaryConfig(text, name: "check.yaml") }
 
     static let warned = """
         displays: [{ name: main, size: [100, 100] }]
@@ -92,17 +88,9 @@ struct CheckFormatTests {
     /// One error per cause, and at most 100 printed (issue 30): 150 distinct errors print the
     /// first 100 in file order, then `… and 50 more error(s)`; the JSON keeps them all.
     @Test func atMost100ErrorsArePrintedThenACount() throws {
-        let regions = (0..<150).map { "      - { name: r\($0), frame: [0, 0, 1, 1], handlers: [{ plugin: nope\($0), on: tap }] }" }
-        let path = try write("""
-            displays: [{ name: main, size: [100, 100] }]
-            screens:
-              - name: home
-                root:
-                  name: root
-                  frame: [0, 0, 100, 100]
-                  regions:
-            \(regions.joined(separator: "\n"))
-            """)
+        let path = try write(GeneratedConfig.oneScreen(regions: (0..<150).map {
+            "{ name: r\($0), frame: [0, 0, 1, 1], handlers: [{ plugin: nope\($0), on: tap }] }"
+        }))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try runEvroute(["check", path])
         #expect(r.status == 1)
@@ -118,17 +106,9 @@ struct CheckFormatTests {
 
     /// A `next` cycle through 20,000 regions is one error (it was 20,000 identical ones).
     @Test func a20000RegionNextCycleIsOneError() throws {
-        let regions = (0..<20_000).map { "      - { name: r\($0), frame: [0, 0, 1, 1], next: r\(($0 + 1) % 20_000) }" }
-        let path = try write("""
-            displays: [{ name: main, size: [100, 100] }]
-            screens:
-              - name: home
-                root:
-                  name: root
-                  frame: [0, 0, 100, 100]
-                  regions:
-            \(regions.joined(separator: "\n"))
-            """)
+        let path = try write(GeneratedConfig.oneScreen(regions: (0..<20_000).map {
+            "{ name: r\($0), frame: [0, 0, 1, 1], next: r\(($0 + 1) % 20_000) }"
+        }))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try runEvroute(["check", path])
         #expect(r.status == 1)

@@ -6,24 +6,10 @@ import EvrouteTestSupport
 /// screens took more than 10 s and printed 840 MB — every region's chain in full).
 @Suite("Large layouts on the command line")
 struct LargeLayoutCLITests {
-    /// `count` screens, each presented over the one before.
-    static func presentedScreens(_ count: Int) -> String {
-        var lines = ["displays: [{name: main, size: [1280, 800]}]", "screens:"]
-        for i in 0..<count {
-            let over = i > 0 ? ", presented-over: s\(i - 1)" : ""
-            lines.append("  - {name: s\(i), display: main, root: {name: root, frame: [0, 0, 1280, 800]}\(over)}")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    func write(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "evroute-large-\(UUID().uuidString).yaml"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func write(_ text: String) throws -> String { temporaryConfig(text, name: "large.yaml") }
 
     @Test func longChainsArePrintedInPart() throws {
-        let path = try write(Self.presentedScreens(100))
+        let path = try write(GeneratedConfig.presentedScreens(100))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let text = try runEvroute(["tree", "--config", path])
         #expect(text.status == 0, "\(text.err)")
@@ -37,17 +23,17 @@ struct LargeLayoutCLITests {
         #expect(json.out.contains("\"chain_omitted\":39"))
     }
 
-    @Test func checkAndTreeOf10000PresentedScreensAreQuick() throws {
-        let path = try write(Self.presentedScreens(10_000))
+    @Test func checkAndTreeOf10000PresentedScreensStayLinear() throws {
+        let path = try write(GeneratedConfig.presentedScreens(10_000))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let start = Date()
         let check = try runEvroute(["check", "--config", path])
         #expect(check.status == 0, "\(check.err)")
         let tree = try runEvroute(["tree", "--config", path])
         #expect(tree.status == 0)
-        let elapsed = Date().timeIntervalSince(start)
-        print("check + tree of 10,000 presented screens: \(elapsed) s, \(tree.out.utf8.count) bytes of tree")
-        #expect(elapsed < 20, "\(elapsed) s")
+        // Counted, not timed (the compile time is a benchmark: `make bench`, "Compile: 10,000
+        // presented screens"): the tree is linear in the layout — each chain cut at its limit,
+        // 840 MB before.
         #expect(tree.out.utf8.count < 20_000_000, "the tree is linear in the layout")
+        #expect(tree.out.split(separator: "\n").filter { $0.hasSuffix("more)") }.count >= 9_900, "long chains are cut")
     }
 }

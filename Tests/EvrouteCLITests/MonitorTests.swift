@@ -30,11 +30,7 @@ struct MonitorTests {
                 - { name: bottom-left, frame: [0, 400, 640, 400] }
         """
 
-    func write(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "evroute-monitor-\(UUID().uuidString).yaml"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func write(_ text: String) throws -> String { temporaryConfig(text, name: "monitor.yaml") }
 
     /// The JSON trace's objects.
     func objects(_ out: String) -> [[String: Any]] {

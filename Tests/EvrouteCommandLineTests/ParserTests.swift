@@ -33,6 +33,12 @@ struct ParserTests {
         return nil
     }
 
+    /// The version text the arguments ask for, or nil when they ask for something else.
+    func versionText(_ args: [String]) throws -> String? {
+        if case .version(let text) = try CommandLineParser.parse(Self.root, arguments: args, version: "1.0") { return text }
+        return nil
+    }
+
     func usageError(_ args: [String]) -> String? {
         do {
             _ = try CommandLineParser.parse(Self.root, arguments: args, version: "1.0")
@@ -84,17 +90,13 @@ struct ParserTests {
 
     @Test("help and version")
     func helpAndVersion() throws {
-        guard case .help(let top) = try CommandLineParser.parse(Self.root, arguments: ["--help"], version: "1.0") else {
-            Issue.record("no help"); return
-        }
+        let top = try #require(try helpText(["--help"]), "no help")
         // `--help` without a subcommand is the tool's help, with the default subcommand's options.
         #expect(top.contains("SUBCOMMANDS:") && top.contains("OPTIONS OF 'tool run' (THE DEFAULT SUBCOMMAND):"))
-        guard case .help(let tool) = try CommandLineParser.parse(Self.root, arguments: ["help"], version: "1.0"),
-              case .help(let hit) = try CommandLineParser.parse(Self.root, arguments: ["help", "hit"], version: "1.0"),
-              case .help(let hit2) = try CommandLineParser.parse(Self.root, arguments: ["hit", "-h"], version: "1.0"),
-              case .version(let version) = try CommandLineParser.parse(Self.root, arguments: ["--version"], version: "1.0") else {
-            Issue.record("no help"); return
-        }
+        let tool = try #require(try helpText(["help"]), "no help")
+        let hit = try #require(try helpText(["help", "hit"]), "no help")
+        let hit2 = try #require(try helpText(["hit", "-h"]), "no help")
+        let version = try #require(try versionText(["--version"]), "no version")
         #expect(tool.contains("SUBCOMMANDS:") && tool.contains("run (default)") && tool.contains("check"))
         #expect(hit == hit2 && hit.contains("USAGE: tool hit [--screen <screen>] <x> <y>"))
         #expect(top.contains("--format <format>"))

@@ -14,7 +14,7 @@ import Testing
     }
 
     /// The one error of loading `path` (an issue when it loads, or gives more than one).
-    func loadError(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> ConfigError? {
+    func loadError(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Diagnostic? {
         do {
             _ = try ConfigLoader.load(path: path)
             Issue.record("\(path) loaded", sourceLocation: sourceLocation)
@@ -78,9 +78,9 @@ import Testing
         let bom = dir.appendingPathComponent("bom.yaml")
         try Data([0xEF, 0xBB, 0xBF] + Array("displays: []\nscreen: []\n".utf8)).write(to: bom)
         let e = loadError(bom.path)
-        #expect(e.map { "\($0.line):\($0.column)" } == "2:1")
+        #expect(e.map { "\($0.line):\($0.column ?? 0)" } == "2:1")
         try Data([0xEF, 0xBB, 0xBF] + Array("bogus: 1\n".utf8)).write(to: bom)
-        #expect(loadError(bom.path).map { "\($0.line):\($0.column)" } == "1:1")
+        #expect(loadError(bom.path).map { "\($0.line):\($0.column ?? 0)" } == "1:1")
     }
 
     @Test func emptyAndCommentOnlyFilesAreEmptySpecs() throws {

@@ -6,10 +6,10 @@ import Testing
 /// One test per class of error, each asserting the exact line and column.
 @Suite struct ErrorTests {
     @Test func errorDescriptionIsCompilerStyle() {
-        let e = ConfigError(file: "/etc/evroute/evroute.yaml", line: 12, column: 7, message: "boom", kind: .invalidValue)
+        let e = Diagnostic(file: "/etc/evroute/evroute.yaml", line: 12, column: 7, message: "boom", kind: .invalidValue)
         #expect(e.description == "/etc/evroute/evroute.yaml:12:7: error: boom")
         #expect(e.location == EvrouteCore.SourceLocation(file: "/etc/evroute/evroute.yaml", line: 12, column: 7))
-        let noPlace = ConfigError(file: "x.yaml", line: 0, column: 0, message: "config file not found", kind: .io)
+        let noPlace = Diagnostic(file: "x.yaml", line: 0, column: 0, message: "config file not found", kind: .io)
         #expect(noPlace.description == "x.yaml: error: config file not found")
         #expect(noPlace.location == nil)
     }
@@ -245,7 +245,7 @@ import Testing
     }
 
     @Test func missingExplicitFileIsAnError() {
-        #expect(throws: ConfigErrors.self) { try ConfigLoader.loadLayout(path: "/nonexistent/evroute.yaml") }
+        #expect(throws: Diagnostics.self) { try ConfigLoader.loadLayout(path: "/nonexistent/evroute.yaml") }
         do {
             _ = try ConfigLoader.load(path: "/nonexistent/evroute.yaml")
             Issue.record("expected an error")

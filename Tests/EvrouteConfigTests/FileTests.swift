@@ -72,7 +72,7 @@ import Testing
 
     @Test func badTypesFixtureReportsEveryError() {
         let errors = loadErrors("bad/types.yaml")
-        let places = errors.map { "\($0.line):\($0.column)" }
+        let places = errors.map { "\($0.line):\($0.column ?? 0)" }
         #expect(places == ["4:11", "7:41", "8:13", "17:20", "18:18"], "\(errors)")
         #expect(errors[0].message.contains("'size' must be [width, height]"))
         #expect(errors[1].message.contains("'vendor' must be a number or a hex string"))
@@ -86,11 +86,11 @@ import Testing
         let errors = loadErrors("bad/semantic.yaml")
         #expect(errors.count == 3, "\(errors)")
         #expect(errors.allSatisfy { $0.kind == .semantic })
-        let places = Set(errors.map { "\($0.line):\($0.column)" })
+        let places = Set(errors.map { "\($0.line):\($0.column ?? 0)" })
         #expect(places == ["14:25", "15:17", "17:17"], "\(errors)")
     }
 
-    func loadErrors(_ name: String) -> [ConfigError] {
+    func loadErrors(_ name: String) -> [Diagnostic] {
         do {
             _ = try ConfigLoader.loadLayout(path: fixturePath(name))
             Issue.record("\(name) loaded without errors")

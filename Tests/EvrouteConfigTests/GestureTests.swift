@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func rangesAreChecked() {
-        func errors(_ yaml: String) -> [ConfigError] {
+        func errors(_ yaml: String) -> [Diagnostic] {
             parseErrors(withRegions("""
                     - name: a
                       frame: [0, 0, 100, 100]
@@ -88,7 +88,7 @@ import Testing
     /// Another toolkit's name of a gesture key gets a did-you-mean (issue 30: `fingers: 2` was
     /// only "unknown key"), as does UIKit's camelCase spelling.
     @Test func gestureKeysOfOtherToolkitsGetADidYouMean() {
-        func error(_ gesture: String) -> ConfigError? {
+        func error(_ gesture: String) -> Diagnostic? {
             let errors = parseErrors(withRegions("""
                     - name: a
                       frame: [0, 0, 100, 100]

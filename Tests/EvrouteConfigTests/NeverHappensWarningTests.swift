@@ -10,7 +10,7 @@ struct NeverHappensWarningTests {
     /// The warnings of a layout as `check` prints them (it compiles without errors).
     func warnings(_ yaml: String) throws -> [String] {
         let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "test.yaml")
-        return ConfigLoader.warnings(of: layout, file: "test.yaml").map { "\($0.line):\($0.column): \($0.severity): \($0.message)" }
+        return ConfigLoader.warnings(of: layout, file: "test.yaml").map { "\($0.line):\($0.column ?? 0): \($0.severity): \($0.message)" }
     }
 
     static func layout(devices: String = "", corner: String, settings: String, root: String = "") -> String {

@@ -23,7 +23,7 @@ func parseValid(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourc
 }
 
 /// The errors of YAML that must be invalid (none when it parses, which the caller's checks then flag).
-func parseErrors(_ yaml: String) -> [ConfigError] {
+func parseErrors(_ yaml: String) -> [Diagnostic] {
     do {
         _ = try ConfigLoader.parse(yaml: yaml, file: "test.yaml")
         return []
@@ -33,7 +33,7 @@ func parseErrors(_ yaml: String) -> [ConfigError] {
 }
 
 /// The errors of parsing and compiling YAML.
-func compileErrors(_ yaml: String) -> [ConfigError] {
+func compileErrors(_ yaml: String) -> [Diagnostic] {
     do {
         _ = try ConfigLoader.compile(yaml: yaml, file: "test.yaml")
         return []
@@ -43,12 +43,12 @@ func compileErrors(_ yaml: String) -> [ConfigError] {
 }
 
 /// Checks that exactly one error was reported, at `line:column`, with `fragment` in its message.
-func expectOne(_ errors: [ConfigError], line: Int, column: Int, _ fragment: String,
-               kind: ConfigError.Kind? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+func expectOne(_ errors: [Diagnostic], line: Int, column: Int, _ fragment: String,
+               kind: Diagnostic.Kind? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     #expect(errors.count == 1, "expected one error, got:\n\(errors.map(\.description).joined(separator: "\n"))",
             sourceLocation: sourceLocation)
     guard let e = errors.first else { return }
-    #expect(e.line == line && e.column == column, "at \(e.line):\(e.column), expected \(line):\(column): \(e)",
+    #expect(e.line == line && e.column == column, "at \(e.line):\(e.column ?? 0), expected \(line):\(column): \(e)",
             sourceLocation: sourceLocation)
     #expect(e.message.contains(fragment), "message: \(e.message)", sourceLocation: sourceLocation)
     if let kind { #expect(e.kind == kind, "kind \(e.kind), expected \(kind)", sourceLocation: sourceLocation) }

@@ -16,12 +16,12 @@ import Testing
             yaml += "    \(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
         }
         #expect(yaml.utf8.count < 1000)
-        var errors: [ConfigError] = []
-        let elapsed = ContinuousClock().measure { errors = parseErrors(yaml) }
-        // a = 11 nodes, b = 111, c = 1111, d = 11111; after d the aliases stand for
-        // 12330 nodes, and the 8th *d on line 8 takes them past 100000.
+        let errors = parseErrors(yaml)
+        // The work is counted, not timed: the reader stops at the alias whose nodes take the
+        // count past the budget. a = 11 nodes, b = 111, c = 1111, d = 11111; after d the
+        // aliases stand for 12330 nodes, and the 8th *d on line 8 takes them past 100000.
+        // (Reading speed is a benchmark: `make bench`, "Config: a billion-laughs file refused".)
         expectOne(errors, line: 8, column: 40, "alias expansion exceeds 100000 nodes at alias '*d'", kind: .syntax)
-        #expect(elapsed < .seconds(2))
         #expect(ConfigLoader.maximumAliasExpansion == 100_000)
     }
 
@@ -29,9 +29,8 @@ import Testing
     @Test func aliasBombInRegionsStopsAtTheAliasOverTheLimit() throws {
         let (yaml, aliasLine) = regionDoubling(levels: 20)
         #expect(yaml.utf8.count < 1700)
-        var errors: [ConfigError] = []
-        let elapsed = ContinuousClock().measure { errors = parseErrors(yaml) }
-        #expect(elapsed < .seconds(2))
+        // Counted, not timed: one error, at the alias past the budget (2^11 regions' nodes).
+        let errors = parseErrors(yaml)
         #expect(errors.count == 1, "\(errors)")
         let e = try #require(errors.first)
         #expect(e.kind == .syntax)
@@ -39,7 +38,7 @@ import Testing
         // The first alias of r11 in region r12's line.
         let line = yaml.split(separator: "\n", omittingEmptySubsequences: false)[e.line - 1]
         #expect(e.line == aliasLine(12))
-        #expect(line.dropFirst(e.column - 1).hasPrefix("*r11, *r11]"), "\(line)")
+        #expect(line.dropFirst((e.column ?? 1) - 1).hasPrefix("*r11, *r11]"), "\(line)")
     }
 
     @Test func aliasesBelowTheLimitExpand() throws {

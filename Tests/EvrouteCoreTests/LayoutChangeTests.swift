@@ -184,19 +184,19 @@ struct LayoutChangeTests {
     @Test func unknownNamesAreRefusedWithADidYouMean() throws {
         let (r, t) = try router()
         let e1 = refusal(r, t, .hide(region: "home/root/pannel"))
-        guard case .unknownRegion("home/root/pannel", "home/root/panel")? = e1 else { Issue.record("\(String(describing: e1))"); return }
+        #expect({ if case .unknownRegion("home/root/pannel", "home/root/panel")? = e1 { true } else { false } }(), "\(String(describing: e1))")
         #expect("\(e1!)" == "unknown region 'home/root/pannel' (a region is named by its path screen/root/…/name); did you mean 'home/root/panel'?")
         // The right name at the wrong place.
         let e2 = refusal(r, t, .focus(region: "home/root/x"))
-        guard case .unknownRegion(_, "home/root/panel/x")? = e2 else { Issue.record("\(String(describing: e2))"); return }
+        #expect({ if case .unknownRegion(_, "home/root/panel/x")? = e2 { true } else { false } }(), "\(String(describing: e2))")
         let e3 = refusal(r, t, .frame(region: "nowhere", Rect(x: 0, y: 0, width: 1, height: 1)))
-        guard case .unknownRegion("nowhere", nil)? = e3 else { Issue.record("\(String(describing: e3))"); return }
+        #expect({ if case .unknownRegion("nowhere", nil)? = e3 { true } else { false } }(), "\(String(describing: e3))")
         let e4 = refusal(r, t, .present(screen: "confrim"))
         #expect(e4.map { "\($0)" } == "unknown screen 'confrim' (screens: home, confirm); did you mean 'confirm'?")
         let e5 = refusal(r, t, .dismiss(display: "mian"))
         #expect(e5.map { "\($0)" } == "unknown display 'mian' (displays: main); did you mean 'main'?")
         let e6 = refusal(r, t, .action(name: "go", from: "home/root/q"))
-        guard case .unknownRegion("home/root/q", _)? = e6 else { Issue.record("\(String(describing: e6))"); return }
+        #expect({ if case .unknownRegion("home/root/q", _)? = e6 { true } else { false } }(), "\(String(describing: e6))")
         _ = refusal(r, t, .resign(display: "side"))
         _ = refusal(r, t, .children(region: "home/root/nope", []))
     }
@@ -209,7 +209,7 @@ struct LayoutChangeTests {
         #expect(e2.map { "\($0)" } == "screen 'home' is already in the presentation stack of display 'main' (home)")
         try r.apply(.present(screen: "confirm"), time: ms(10))
         let e3 = refusal(r, t, .present(screen: "confirm"))
-        guard case .alreadyPresented("confirm", "main", ["home", "confirm"])? = e3 else { Issue.record("\(String(describing: e3))"); return }
+        #expect({ if case .alreadyPresented("confirm", "main", ["home", "confirm"])? = e3 { true } else { false } }(), "\(String(describing: e3))")
     }
 
     @Test func badFramesAreRefused() throws {
@@ -234,7 +234,9 @@ struct LayoutChangeTests {
         dup.nameLocation = file
         let bad = region("w", 0, 0, 10, 10, handlers: [HandlerSpec(plugin: "nope", on: [.tap], location: SourceLocation(file: "new.yaml", line: 7, column: 9))])
         let e = refusal(r, t, .children(region: "home/root/panel", [dup, bad]))
-        guard case .doesNotCompile("home/root/panel", .children, let errors)? = e else { Issue.record("\(String(describing: e))"); return }
+        let errors = try #require({ () -> [Diagnostic]? in
+            if case .doesNotCompile("home/root/panel", .children, let errors)? = e { return errors } else { return nil }
+        }(), "\(String(describing: e))")
         #expect(errors.map(\.description) == [
             "new.yaml:3:5: error: duplicate region name 'a' in screen 'home'",
             "new.yaml:7:9: error: unknown plugin 'nope' (declared: p, q, log, action, focus, present, dismiss)",
@@ -277,7 +279,7 @@ struct LayoutChangeTests {
         #expect(e1.map { "\($0)" } == "region 'home/root/a' cannot become first responder: it is hidden")
         try r.apply(.disable(region: "home/root/panel"), time: ms(10))
         let e2 = refusal(r, t, .focus(region: "home/root/panel/x"))
-        guard case .cannotFocus("home/root/panel/x", "home/root/panel", .disabled)? = e2 else { Issue.record("\(String(describing: e2))"); return }
+        #expect({ if case .cannotFocus("home/root/panel/x", "home/root/panel", .disabled)? = e2 { true } else { false } }(), "\(String(describing: e2))")
         #expect("\(e2!)" == "region 'home/root/panel/x' cannot become first responder: its ancestor 'home/root/panel' is disabled (interactive: false)")
         // `focusable` is not required (as for the focus plugin).
         try r.apply(.focus(region: "home/root/b"), time: ms(20))

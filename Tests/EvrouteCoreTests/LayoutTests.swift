@@ -4,7 +4,7 @@ import Testing
 @Suite("Layout compilation and reload")
 struct LayoutTests {
     func errors(_ build: () throws -> Layout) -> [String] {
-        do { _ = try build(); return [] } catch let e as LayoutErrors { return e.errors.map(\.message) } catch { return ["\(error)"] }
+        do { _ = try build(); return [] } catch let e as Diagnostics { return e.errors.map(\.message) } catch { return ["\(error)"] }
     }
 
     @Test func duplicateRegionNameInAScreen() {
@@ -75,7 +75,7 @@ struct LayoutTests {
         do {
             _ = try makeLayout([screen("s", region("root", 0, 0, 10, 10, handlers: [h]))])
             Issue.record("expected an error")
-        } catch let e as LayoutErrors {
+        } catch let e as Diagnostics {
             #expect(e.description.hasPrefix("k.yaml:7:11: error: unknown plugin 'nope'"))
         } catch { Issue.record("\(error)") }
     }

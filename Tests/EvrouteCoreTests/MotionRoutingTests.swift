@@ -36,9 +36,9 @@ struct MotionRoutingTests {
         let samples = trace.entries.filter { $0.kind == "motion" }
         #expect(samples.count == 10)
         #expect(samples.allSatisfy { $0.handledBy == "motion" && $0.region == nil && $0.handler == "q" })
-        guard case .routed(let e, _, _)? = trace.records.first(where: {
-            if case .routed(let e, _, _) = $0, case .motion(.sample) = e.kind { return true } else { return false }
-        }) else { Issue.record("no sample"); return }
+        let e = try #require(trace.records.compactMap { record -> RoutedEvent? in
+            if case .routed(let e, _, _) = record, case .motion(.sample) = e.kind { return e } else { return nil }
+        }.first, "no sample")
         #expect(e.motion == .sample(x: 0, y: 1, z: 0))
         #expect(e.start == .motion)
         #expect(r.layout.responderChain(from: .motion) == [.motion])
@@ -92,9 +92,9 @@ struct MotionRoutingTests {
         let all = trace.entries.filter { $0.kind == "shake" }
         #expect(all.map(\.phase) == ["began", "ended"])
         #expect(all.last?.handledBy == "home/root/game")
-        guard case .routed(let e, _, _)? = trace.records.last(where: {
-            if case .routed(let e, _, _) = $0, case .motion(.shake) = e.kind { return true } else { return false }
-        }) else { Issue.record("no shake"); return }
+        let e = try #require(trace.records.compactMap { record -> RoutedEvent? in
+            if case .routed(let e, _, _) = record, case .motion(.shake) = e.kind { return e } else { return nil }
+        }.last, "no shake")
         #expect(e.time == Timestamp(microseconds: 900_000))
         #expect(e.motion == .shake(.ended))
     }

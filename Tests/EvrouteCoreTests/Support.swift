@@ -110,7 +110,7 @@ let stubPluginTypes = PluginCatalog([StubHostedType(name: .log, hasBuiltInInstan
 
 extension Layout {
     /// Compiles with ``stubPluginTypes``.
-    static func compile(_ spec: LayoutSpec) throws(LayoutErrors) -> Layout {
+    static func compile(_ spec: LayoutSpec) throws(Diagnostics) -> Layout {
         try compile(spec, pluginTypes: stubPluginTypes)
     }
 }

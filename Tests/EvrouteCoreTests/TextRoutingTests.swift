@@ -26,7 +26,9 @@ struct TextRoutingTests {
         #expect(last.region == "home/root/search")
         #expect(last.handledBy == "home/root/search")
         #expect(last.handler == "q")
-        guard case .routed(let e, _, _) = trace.records.last else { Issue.record("not routed"); return }
+        let e = try #require({ () -> RoutedEvent? in
+            if case .routed(let e, _, _)? = trace.records.last { return e } else { return nil }
+        }(), "not routed")
         #expect(e.kind == .text)
         #expect(e.text == "4006381333931")
         #expect(e.device?.ruleName == "keys")

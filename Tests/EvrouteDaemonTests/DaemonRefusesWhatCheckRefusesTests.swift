@@ -28,7 +28,7 @@ struct DaemonRefusesWhatCheckRefusesTests {
     }
 
     @Test func aBadPluginOptionAtStartup() throws {
-        guard let binary = evrouteBinaryPath() else { Issue.record("no evroute binary"); return }
+        let binary = try #require(evrouteBinaryPath(), "no evroute binary")
         let scratch = Scratch("evroute-daemon-test")
         defer { scratch.cleanUp() }
         let path = scratch.write("evroute.yaml", Self.config)

@@ -32,24 +32,47 @@ struct LogStallDaemonTests {
     /// The demo touchscreen three times over: ~100 KB of log lines.
     static var replays: [String] { Array(repeating: ["--replay", packageRoot + "/demo/touchscreen.events"], count: 3).flatMap { $0 } }
 
+    /// The daemon on ``config`` replaying ``replays``, its stderr (the log) a pipe of one page
+    /// that nobody reads until the test does; ready (`READY=1`) when made. `close()` ends it.
+    final class StalledLog {
+        let binary: String
+        let scratch = Scratch("evroute-daemon-test")
+        let control: String
+        let notify: DaemonNotifySocket
+        /// The pipe: the test reads `fds[0]`; the daemon's stderr is `fds[1]` (kept open here,
+        /// never written, to see when the pipe is full).
+        var fds: [Int32] = [-1, -1]
+        var daemon: TestProcess?
+
+        init(arguments: [String]) throws {
+            guard let binary = evrouteBinaryPath() else {
+                throw TestSupportError("the evroute binary is not next to the test bundle; run `swift build` first")
+            }
+            self.binary = binary
+            notify = try DaemonNotifySocket(path: scratch.file("notify.sock"))
+            control = scratch.file("control.sock")
+            let configPath = scratch.write("evroute.yaml", LogStallDaemonTests.config)
+            guard evroute_pipe2(&fds, O_CLOEXEC) == 0 else { throw TestSupportError("pipe2 failed") }
+            _ = fcntl(fds[1], setPipeSize, 4096)   // a page: full after a few dozen lines
+            daemon = try TestProcess.daemon(binary, arguments: ["--config", configPath, "--control-socket", control] + arguments
+                                                + LogStallDaemonTests.replays,
+                                            environment: ["NOTIFY_SOCKET": notify.path], logPath: scratch.file("unused.log"), stderr: fds[1])
+            guard notify.wait(for: "READY=1") != nil else { close(); throw TestSupportError("the daemon did not say READY=1") }
+        }
+
+        func close() {
+            daemon?.kill9()
+            for fd in fds where fd >= 0 { Glibc.close(fd) }
+            fds = [-1, -1]
+            scratch.cleanUp()
+        }
+    }
+
     @Test("status and SIGTERM answer while stderr's reader does not read; its lines come once it reads")
     func daemonGoesOnWhileItsLogIsNotRead() throws {
-        guard let binary = evrouteBinaryPath() else { throw TestSupportError("the evroute binary is not next to the test bundle; run `swift build` first") }
-        let scratch = Scratch("evroute-daemon-test")
-        defer { scratch.cleanUp() }
-        let notify = try DaemonNotifySocket(path: scratch.file("notify.sock"))
-        let control = scratch.file("control.sock")
-        let configPath = scratch.write("evroute.yaml", Self.config)
-        var fds: [Int32] = [0, 0]
-        try #require(evroute_pipe2(&fds, O_CLOEXEC) == 0)
-        defer { close(fds[0]) }
-        _ = fcntl(fds[1], setPipeSize, 4096)   // a page: full after a few dozen lines
-        let daemon = try TestProcess.daemon(binary, arguments: ["--config", configPath, "--control-socket", control,
-                                                           "--replay-paused"] + Self.replays,
-                                       environment: ["NOTIFY_SOCKET": notify.path], logPath: scratch.file("unused.log"), stderr: fds[1])
-        defer { close(fds[1]) }   // kept (never written) to see when the pipe is full
-        defer { daemon.kill9() }
-        try #require(notify.wait(for: "READY=1") != nil)
+        let rig = try StalledLog(arguments: ["--replay-paused"])
+        defer { rig.close() }
+        let (binary, scratch, control, fds, daemon) = (rig.binary, rig.scratch, rig.control, rig.fds, rig.daemon!)
         #expect(harnessControl("replay", control)?["ok"]?.boolValue == true)
 
         // The replays log a line per touch event (~100 KB: past 64 KB the log writes during the
@@ -89,24 +112,11 @@ struct LogStallDaemonTests {
 
     @Test("SIGTERM ends the daemon while its log's pipe is full")
     func sigtermWhileTheLogIsFull() throws {
-        guard let binary = evrouteBinaryPath() else { throw TestSupportError("the evroute binary is not next to the test bundle; run `swift build` first") }
-        let scratch = Scratch("evroute-daemon-test")
-        defer { scratch.cleanUp() }
-        let notify = try DaemonNotifySocket(path: scratch.file("notify.sock"))
-        let control = scratch.file("control.sock")
-        let configPath = scratch.write("evroute.yaml", Self.config)
-        var fds: [Int32] = [0, 0]
-        try #require(evroute_pipe2(&fds, O_CLOEXEC) == 0)
-        defer { close(fds[0]) }
-        _ = fcntl(fds[1], setPipeSize, 4096)
-        let daemon = try TestProcess.daemon(binary, arguments: ["--config", configPath, "--control-socket", control,
-                                                           ] + Self.replays,
-                                       environment: ["NOTIFY_SOCKET": notify.path], logPath: scratch.file("unused.log"), stderr: fds[1])
-        defer { close(fds[1]) }
-        defer { daemon.kill9() }
-        try #require(notify.wait(for: "READY=1") != nil)
+        let rig = try StalledLog(arguments: [])
+        defer { rig.close() }
+        let daemon = rig.daemon!
         // The pipe fills with the replay's lines (nobody reads it).
-        try #require(waitUntilFull(fds[1]), "the pipe did not fill")
+        try #require(waitUntilFull(rig.fds[1]), "the pipe did not fill")
         daemon.signal(SIGTERM)
         #expect(daemon.waitForExit(seconds: 20) == 0)
     }

@@ -112,7 +112,6 @@ struct PluginSocketTests {
         let slow = try socketClient(path, rig, reading: false)
         let fast = try socketClient(path, rig)
         #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 2 })
-        let start = MonotonicClock.now()
         var routed = 0
         // Enough to fill the kernel's socket buffer and then ours.
         // Enough to fill the kernel's socket buffer and then ours; the loop runs between
@@ -122,10 +121,10 @@ struct PluginSocketTests {
             rig.run(upTo: 1) { fast.lines.count == routed }
             if rig.stats("ui")[counter: .clientsDropped] == 1 { break }
         }
-        let took = (MonotonicClock.now() - start).seconds
         #expect(rig.stats("ui")[counter: .clientsDropped] == 1)
         #expect(rig.stats("ui")[gauge: .clients] == 1)
-        #expect(took < 3)
+        // Counted, not timed: dropped while bursts were left (not at the end of all 5,000 events).
+        #expect(routed < 100 * 50, "\(routed) events routed")
         #expect(rig.outcomes.began.count == routed)
         #expect(rig.run(upTo: 5) { fast.lines.count == routed })
         _ = slow

@@ -139,7 +139,7 @@ extension PluginRig {
 
 extension Layout {
     /// Compiles with the daemon's plugin types (``PluginTypes/all``).
-    static func compile(_ spec: LayoutSpec) throws(LayoutErrors) -> Layout {
+    static func compile(_ spec: LayoutSpec) throws(Diagnostics) -> Layout {
         try compile(spec, pluginTypes: PluginTypes.all)
     }
 }

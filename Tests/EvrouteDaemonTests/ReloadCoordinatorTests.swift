@@ -67,15 +67,14 @@ struct ReloadCoordinatorTests {
         #expect(c.abandon().isEmpty)
     }
 
-    @Test func aFailedCompileChangesNothingAndIsCounted() {
+    @Test func aFailedCompileChangesNothingAndIsCounted() throws {
         var c = Coordinator()
         #expect(c.requested(answer: "a") == .startCompile)
         _ = Self.succeed(&c)
         #expect(c.requested(answer: "b") == .startCompile)
-        guard case .finished(let finish) = c.compileEnded(.failed(["cfg:1:1: error: bad"])) else {
-            Issue.record("a failed compile asked for a swap")
-            return
-        }
+        let finish = try #require({ () -> Coordinator.Finish? in
+            if case .finished(let finish) = c.compileEnded(.failed(["cfg:1:1: error: bad"])) { return finish } else { return nil }
+        }(), "a failed compile asked for a swap")
         #expect(finish.outcome == .failed(errors: ["cfg:1:1: error: bad"]))
         #expect(finish.answer == ["b"])
         #expect(!finish.startCompile)
@@ -89,14 +88,13 @@ struct ReloadCoordinatorTests {
         #expect(c.lastErrors.isEmpty && c.failedReloads == 1)
     }
 
-    @Test func aRefusedSwapIsAFailureToo() {
+    @Test func aRefusedSwapIsAFailureToo() throws {
         var c = Coordinator()
         #expect(c.requested(answer: "a") == .startCompile)
         #expect(c.requested(answer: "b") == .queued)
-        guard case .swapIn = c.compileEnded(.compiled("new")) else {
-            Issue.record("a good compile did not ask for a swap")
-            return
-        }
+        let step = c.compileEnded(.compiled("new"))
+        let asksForSwap: Bool = if case .swapIn = step { true } else { false }
+        try #require(asksForSwap, "a good compile did not ask for a swap: \(step)")
         let finish = c.swapEnded(errors: ["plugin ui: bad option"])
         #expect(finish.outcome == .failed(errors: ["plugin ui: bad option"]))
         #expect(finish.answer == ["a"])

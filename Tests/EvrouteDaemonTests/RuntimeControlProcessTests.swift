@@ -55,14 +55,22 @@ struct RuntimeControlProcessTests {
         try TestProcess.run(try evrouteBinary(), arguments)
     }
 
-    @Test("the daemon: present, focus, hide, frame, regions (and its errors as file:line:col), action, state; refusals change nothing; ctl exits 0/1")
-    func daemon() throws {
+    /// The daemon on ``config(socket:)``, the demo touchscreen's replay paused, ready
+    /// (`READY=1`); `body` runs with it, then SIGTERM ends it (exit 0).
+    static func withPausedDaemon(_ body: (DaemonProcessTests.Rig, TestProcess) throws -> Void) throws {
         let rig = try DaemonProcessTests.Rig()
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket))
         let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        try body(rig, daemon)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
+
+    @Test("the daemon: present, focus, hide, frame, regions (and its errors as file:line:col), action, state; refusals change nothing; ctl exits 0/1")
+    func daemon() throws { try Self.withPausedDaemon { rig, _ in
         let ctl = rig.control
 
         #expect(Self.request([("command", .string("present")), ("screen", .string("confirm"))], ctl)?["ok"]?.boolValue == true)
@@ -115,21 +123,12 @@ struct RuntimeControlProcessTests {
         // A reload starts from the config again.
         #expect(harnessControl("reload", ctl)?["ok"]?.boolValue == true)
         #expect(Self.request([("command", .string("state"))], ctl)?["changed_regions"]?.arrayValue?.isEmpty == true)
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
-    }
+    } }
 
     @Test("a socket plugin peer sends commands on its own connection and gets tagged answers; options travel with its events")
-    func pluginPeer() throws {
-        let rig = try DaemonProcessTests.Rig()
-        defer { rig.scratch.cleanUp() }
-        _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket))
-        let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
-        defer { daemon.kill9() }
-        try #require(rig.notify.wait(for: "READY=1") != nil)
+    func pluginPeer() throws { try Self.withPausedDaemon { rig, _ in
         let peer = try LineClient(path: rig.uiSocket)
-        let request = #"{"command":"present","screen":"confirm","tag":"p1"}"# + "\n" + #"{"command":"status","tag":2}"# + "\n"
-        _ = request.withCString { send(peer.fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        peer.sendAll(#"{"command":"present","screen":"confirm","tag":"p1"}"# + "\n" + #"{"command":"status","tag":2}"# + "\n")
         let presented = peer.wait { $0.contains("\"p1\"") }
         #expect(presented?.contains("\"ok\":true") == true, "\(String(describing: presented))")
         let refused = peer.wait { $0.contains("\"tag\":2") }
@@ -139,28 +138,12 @@ struct RuntimeControlProcessTests {
         let began = peer.wait { $0.contains("\"phase\":\"began\"") }
         #expect(began?.contains("\"region\":\"confirm/root\"") == true, "\(String(describing: began))")
         #expect(began?.contains("\"options\":{\"page\":\"confirm\"}") == true, "\(String(describing: began))")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
-    }
+    } }
 
     @Test("a plugin peer's long command (150 regions, > 4 KiB) is answered; one past the limit is refused whole, with its tag when it can be read")
-    func pluginPeerLongLines() throws {
-        let rig = try DaemonProcessTests.Rig()
-        defer { rig.scratch.cleanUp() }
-        _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket))
-        let daemon = try rig.start(["--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"])
-        defer { daemon.kill9() }
-        try #require(rig.notify.wait(for: "READY=1") != nil)
+    func pluginPeerLongLines() throws { try Self.withPausedDaemon { rig, _ in
         let peer = try LineClient(path: rig.uiSocket)
-        func send(_ line: String) {
-            var sent = 0
-            let bytes = Array(line.utf8)
-            while sent < bytes.count {
-                let n = bytes[sent...].withUnsafeBytes { Glibc.send(peer.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if n <= 0 { break }
-                sent += n
-            }
-        }
+        func send(_ line: String) { peer.sendAll(line) }
         func children(_ n: Int) -> String {
             (0..<n).map { #"{"name":"cell\#($0)","frame":[\#($0 % 10 * 100),\#($0 / 10 * 10),90,9]}"# }.joined(separator: ",")
         }
@@ -185,9 +168,7 @@ struct RuntimeControlProcessTests {
         // Only the 150 regions were applied.
         let state = Self.request([("command", .string("state"))], rig.control)
         #expect(state?["changed_regions"]?.arrayValue?.count == 1, "\(String(describing: state))")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
-    }
+    } }
 
     @Test("a dry-run with --control-socket and --replay-paused: present before the replay, the trace shows it and the touches land on the modal")
     func dryRun() throws {

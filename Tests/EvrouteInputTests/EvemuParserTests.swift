@@ -156,7 +156,7 @@ struct EvemuParserTests {
         let bare = try EvemuRecording.load(path: "\(dir)/capture.events", descriptionPath: touchscreenDesc)
         #expect(bare.description.name == "QUANTA OpticalTouchScreen")
         #expect(bare.description.path == touchscreenDesc)
-        #expect(throws: EvemuError.self) { try EvemuRecording.load(path: "\(dir)/capture.events") }
+        #expect(throws: Diagnostic.self) { try EvemuRecording.load(path: "\(dir)/capture.events") }
     }
 
     @Test("Real recordings: a timestamp going backwards is a warning with path:line, replayed in file order")
@@ -189,15 +189,15 @@ struct EvemuParserTests {
     func missingDescription() throws {
         let dir = scratchDirectory()
         writeFile(dir + "/Lonely.tap.events", "# just events\nE: 1.000000 0003 0000 5\n")
-        let error = #expect(throws: EvemuError.self) { try EvemuRecording.load(path: dir + "/Lonely.tap.events") }
+        let error = #expect(throws: Diagnostic.self) { try EvemuRecording.load(path: dir + "/Lonely.tap.events") }
         #expect(error?.line == 2)
-        #expect(error?.path == dir + "/Lonely.tap.events")
+        #expect(error?.file == dir + "/Lonely.tap.events")
         #expect(error?.description.hasPrefix(dir + "/Lonely.tap.events:2: E: line before any device description") == true)
     }
 
     @Test("A missing file is reported with its path")
     func missingFile() {
-        let error = #expect(throws: EvemuError.self) { try EvemuRecording.load(path: "/nonexistent/x.events") }
+        let error = #expect(throws: Diagnostic.self) { try EvemuRecording.load(path: "/nonexistent/x.events") }
         #expect(error?.line == 0)
         #expect(error?.message.contains("cannot open") == true)
     }
@@ -231,8 +231,8 @@ struct EvemuParserTests {
     @Test("Every malformed line is reported as path:line with what was wrong", arguments: 0..<malformed.count)
     func malformedLines(_ index: Int) {
         let (text, line, message) = Self.malformed[index]
-        let error = #expect(throws: EvemuError.self) { try EvemuRecording.parse(text: text, path: "bad.events") }
-        #expect(error?.path == "bad.events")
+        let error = #expect(throws: Diagnostic.self) { try EvemuRecording.parse(text: text, path: "bad.events") }
+        #expect(error?.file == "bad.events")
         #expect(error?.line == line, "\(text.debugDescription)")
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "none") should mention \(message)")
         #expect(error?.description.hasPrefix("bad.events:\(line): ") == true)
@@ -262,19 +262,14 @@ struct EvemuParserTests {
         #expect(quanta.events.first?.time == Timestamp(seconds: 1350644052, microseconds: 895553))
     }
 
-    @Test("The 16,593-event DTH2242 recording parses fast")
-    func parseSpeed() throws {
+    /// Every event of the largest recording, each line read once. Its speed is a benchmark
+    /// (`make bench`, "Replay Wacom DTH2242: parse only"), not an assertion here.
+    @Test("The 16,593-event DTH2242 recording parses whole")
+    func parseWhole() throws {
         let path = Recordings.path("touchscreens", "Wacom DTH2242 Finger.events")
         let bytes = try FileBytes.read(path).get()
-        let clock = ContinuousClock()
-        var best = Duration.seconds(100)
-        var events = 0
-        for _ in 0..<5 {
-            let elapsed = try clock.measure { events = try EvemuRecording.parse(bytes: bytes, path: path).events.count }
-            best = min(best, elapsed)
-        }
-        #expect(events == 16593)
-        print("DTH2242 parse: \(events) events in \(best) (best of 5, \(bytes.count) bytes)")
-        #expect(best < .milliseconds(250))   // generous for debug builds; release is a few ms
+        let recording = try EvemuRecording.parse(bytes: bytes, path: path)
+        #expect(recording.events.count == 16593)
+        #expect(recording.warnings.isEmpty)
     }
 }

@@ -143,10 +143,10 @@ struct HostileRecordingFileTests {
             #expect(ftruncate(fd, off_t(size)) == 0)
             close(fd)
         }
-        #expect(throws: EvemuError(path: big, line: 0, message: "is larger than 256 MiB (268435456 bytes), the most evroute reads for a recording")) {
+        #expect(throws: Diagnostic(recording: big, line: 0, message: "is larger than 256 MiB (268435456 bytes), the most evroute reads for a recording")) {
             _ = try EvemuRecording.load(path: big)
         }
-        #expect(throws: EvemuError(path: desc, line: 0, message: "is larger than 1 MiB (1048576 bytes), the most evroute reads for a device description")) {
+        #expect(throws: Diagnostic(recording: desc, line: 0, message: "is larger than 1 MiB (1048576 bytes), the most evroute reads for a device description")) {
             _ = try EvemuRecording.loadDescription(path: desc)
         }
         // The limit holds while reading too (a file that grows): read through the same path.
@@ -155,7 +155,7 @@ struct HostileRecordingFileTests {
         let fd = open(small, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
         #expect(write(fd, "0123456789", 10) == 10)
         close(fd)
-        #expect(throws: EvemuError(path: small, line: 0, message: "is larger than 9 bytes, the most evroute reads for a test")) {
+        #expect(throws: Diagnostic(recording: small, line: 0, message: "is larger than 9 bytes, the most evroute reads for a test")) {
             _ = try FileBytes.read(small, limit: 9, what: "a test").get()
         }
         #expect((try? FileBytes.read(small, limit: 10, what: "a test").get())?.count == 10)
@@ -165,7 +165,7 @@ struct HostileRecordingFileTests {
         let text = "N: X\nI: 0003 0001 0002 0003 \t\nI: 0003 0001 0002 0003 # bus vendor product version\n"
         let recording = try EvemuRecording.parse(text: text)
         #expect(recording.description.vendor == 1 && recording.description.product == 2 && recording.description.version == 3)
-        #expect(throws: EvemuError(path: "<recording>", line: 2, message: "I: has more than 4 fields")) {
+        #expect(throws: Diagnostic(recording: "<recording>", line: 2, message: "I: has more than 4 fields")) {
             _ = try EvemuRecording.parse(text: "N: X\nI: 0003 0001 0002 0003 0004 \n")
         }
     }

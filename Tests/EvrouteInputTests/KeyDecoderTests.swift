@@ -69,12 +69,16 @@ struct ReplaySourceTests {
         let atmel = try EvemuRecording.load(path: Recordings.path("touchscreens", "Atmel maXTouch Touchscreen.2-fingers-touch-release.events"))
         let items = ReplaySource(recordings: [quanta, atmel]).items
         #expect(items.count == 2 + quanta.events.count + atmel.events.count + 2)
-        guard case .added(let added, _, _) = items[0], case .event(let first, let event) = items[1] else {
-            Issue.record("expected Atmel's device and first event"); return
-        }
+        let (added, first, event) = try #require({ () -> (DeviceID, DeviceID, InputEvent)? in
+            guard case .added(let added, _, _) = items[0], case .event(let first, let event) = items[1] else { return nil }
+            return (added, first, event)
+        }(), "expected Atmel's device and first event")
         #expect(added == DeviceID(2) && first == DeviceID(2))   // Atmel's relative times come first
         #expect(event.time == Timestamp(microseconds: 1))
-        guard case .removed(let last, let time) = items.last! else { Issue.record("expected removal"); return }
+        let (last, time) = try #require({ () -> (DeviceID, Timestamp)? in
+            guard case .removed(let last, let time)? = items.last else { return nil }
+            return (last, time)
+        }(), "expected removal")
         #expect(last == DeviceID(1))
         #expect(time == quanta.events.last!.time)
         #expect(time.microseconds > 1_350_000_000_000_000)

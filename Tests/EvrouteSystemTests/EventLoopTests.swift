@@ -43,36 +43,49 @@ struct EventLoopTests {
         var pending = false
         var flushes = 0
         var inputTime = Timestamp(microseconds: 0)
-        let start = MonotonicClock.now()
+        // Counted in wake-ups, not timed: the one that read the second byte, and the one that flushed.
+        var secondByteWakeup = 0, flushWakeup = 0
+        // The flush timer's deadline, armed when the first byte's output began to wait.
+        var beganWaiting: Timestamp?, armedDeadline: Timestamp?
         try loop.watch(FileDescriptor(rawValue: fds[0])) { _ in
             var b: UInt8 = 0
             _ = read(fds[0], &b, 1)
+            if b == 1 { beganWaiting = MonotonicClock.now() }
             pending = true
             // The second byte's input is "late": past any deadline the loop set.
-            if b == 2 { inputTime = MonotonicClock.now() + .seconds(10) }
+            if b == 2 {
+                inputTime = MonotonicClock.now() + .seconds(10)
+                secondByteWakeup = loop.wakeups
+                armedDeadline = loop.nextDeadline
+            }
         }
         loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(300), pending: { pending }, flush: {
             pending = false
             flushes += 1
+            flushWakeup = loop.wakeups
             loop.stop()
         }, inputTime: withInputTime ? { inputTime } : nil)
         var one: UInt8 = 1
         _ = write(fds[1], &one, 1)
         loop.schedule(after: .milliseconds(20)) { var two: UInt8 = 2; _ = write(fds[1], &two, 1) }
         loop.run()
-        let elapsed = MonotonicClock.now() - start
         #expect(flushes == 1)
+        // The wait is the loop's timer, 300 ms after the output began to wait (the first byte).
+        let began = try #require(beganWaiting), armed = try #require(armedDeadline, "no timer armed for the waiting output")
+        #expect(armed - began >= .milliseconds(300), "armed \((armed - began).microseconds) µs after the output began to wait")
+        #expect(secondByteWakeup > 0)
         if withInputTime {
             // Written at the second byte's wake-up (~20 ms), not at the timer (300 ms), which was
             // cancelled: nothing wakes the loop afterwards.
-            #expect(elapsed < .milliseconds(250))
+            #expect(flushWakeup == secondByteWakeup)
             let wakeups = loop.wakeups
             loop.schedule(after: .milliseconds(400)) { loop.stop() }
             loop.run()
             #expect(loop.wakeups == wakeups + 1)
             #expect(flushes == 1)
         } else {
-            #expect(elapsed >= .milliseconds(300))
+            // Written by the timer: a wake-up of its own, after the second byte's.
+            #expect(flushWakeup > secondByteWakeup)
         }
     }
 
@@ -99,7 +112,7 @@ struct EventLoopTests {
         defer { close(a[0]); close(a[1]); close(b[0]); close(b[1]) }
         var first: ByteWatcher? = ByteWatcher(fd: a[0])
         var second: ByteWatcher? = ByteWatcher(fd: b[0])
-        weak var firstGone = first, secondGone = second
+        weak let firstGone = first, secondGone = second
         try loop.watch(FileDescriptor(rawValue: a[0]), by: first!)
         try loop.watch(FileDescriptor(rawValue: b[0]), by: second!)
         #expect(loop.isWatching(FileDescriptor(rawValue: a[0])))

@@ -77,6 +77,20 @@ public final class LineClient {
         return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, flags) }
     }
 
+    /// Sends all of `text` (blocking), however many writes it takes; stops at the first failure.
+    /// The bytes sent.
+    @discardableResult
+    public func sendAll(_ text: String) -> Int {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = send(bytes[sent...])
+            if n <= 0 { break }
+            sent += n
+        }
+        return sent
+    }
+
     /// Half-closes the connection: the peer sees the end of input.
     public func shutdownWriting() { shutdown(fd, Int32(SHUT_WR)) }
 

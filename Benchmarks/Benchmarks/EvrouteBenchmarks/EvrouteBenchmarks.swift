@@ -1,13 +1,16 @@
 import Benchmark
 import EvrouteConfig
 import EvrouteCore
+import EvrouteDaemon
 import EvrouteInput
 import EvrouteRuntime
 
 // The targets these measure (docs/performance.md#targets):
 //   routing core ≥ 5 M touch-moved events/s on one core, no allocation per moved event,
 //   hit-test ≤ 1 µs at 1,000 regions and flat-ish at 10,000,
-//   replay of a 16,000-event recording in dry-run JSON ≤ 50 ms.
+//   replay of a 16,000-event recording in dry-run JSON ≤ 50 ms;
+//   and the speed of what the tests bound by counts (alias budget, linear layout checks):
+//   a billion-laughs config refused, large layouts compiled, each in milliseconds, not seconds.
 // Figures are per *scaled* iteration where a benchmark says `scalingFactor: .kilo`: the
 // iteration is a batch of 1,000 events (or hit-tests), and the table shows per-event values.
 
@@ -161,5 +164,39 @@ let benchmarks: @Sendable () -> Void = {
         session.router.observer = observer
         for item in ReplaySource(recordings: [recording]) { session.handle(item) }
         blackHole(observer.count)
+    }
+
+    // MARK: Config and layout limits
+    // The tests count these (the alias budget's stopping point, successors asked by the cycle
+    // search, responders walked, bytes of `tree`); how fast they go is measured here.
+
+    let limitsConfig = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+                                               warmupIterations: 1, maxDuration: .seconds(3), maxIterations: 20)
+
+    // YAMLReaderTests' file: nine levels of ten aliases (10^9 strings in under 1 KB).
+    let laughs = Fixtures.billionLaughs
+    Benchmark("Config: a billion-laughs file refused", configuration: limitsConfig) { _ in
+        do {
+            _ = try ConfigLoader.parse(yaml: laughs, file: "laughs.yaml", pluginTypes: PluginTypes.all)
+            fatalError("a billion-laughs file was accepted")
+        } catch {
+            blackHole((error as? Diagnostics)?.errors.count ?? 0)
+        }
+    }
+
+    // LinearChecksTests' chain: 20,000 sibling regions, each `next` to the one after it.
+    let chain = Fixtures.nextChain(regions: 20_000)
+    Benchmark("Compile: 20,000-region next chain", configuration: limitsConfig) { _ in
+        do { blackHole(try Layout.compile(chain, pluginTypes: PluginTypes.all).regions.count) } catch { fatalError("\(error)") }
+    }
+
+    // LargeLayoutCLITests' config: 10,000 screens, each presented over the one before.
+    let presented = Fixtures.presentedScreensYAML(10_000)
+    Benchmark("Compile: 10,000 presented screens", configuration: limitsConfig) { _ in
+        do {
+            blackHole(try ConfigLoader.compile(yaml: presented, file: "screens.yaml", pluginTypes: PluginTypes.all).layout.screens.count)
+        } catch {
+            fatalError("\(error)")
+        }
     }
 }

@@ -99,6 +99,40 @@ enum Fixtures {
         }
         return (0..<count).map { _ in Point(x: next() * display.width, y: next() * display.height) }
     }
+
+    // MARK: Config and layout limits
+
+    /// Nine levels of ten aliases each in one plugin's options: 10^9 strings in under 1 KB.
+    static let billionLaughs: String = {
+        var yaml = "plugins:\n  - name: lol\n    type: log\n"
+        yaml += "    a: &a [" + Array(repeating: "\"lol\"", count: 10).joined(separator: ", ") + "]\n"
+        for (name, previous) in zip("bcdefghi", "abcdefgh") {
+            yaml += "    \(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        return yaml
+    }()
+
+    /// `count` sibling regions, each `next` to the one after it.
+    static func nextChain(regions count: Int) -> LayoutSpec {
+        let kids = (0..<count).map { i -> RegionSpec in
+            var r = RegionSpec(name: "r\(i)", frame: Rect(x: Double(i % 100), y: Double(i / 100), width: 1, height: 1))
+            r.next = i + 1 < count ? "r\(i + 1)" : nil
+            return r
+        }
+        return LayoutSpec(displays: [DisplaySpec(name: "main", size: display)],
+                          screens: [ScreenSpec(name: "s", display: "main",
+                                               root: RegionSpec(name: "root", frame: Rect(x: 0, y: 0, width: 1000, height: 1000), regions: kids))])
+    }
+
+    /// A config of `count` screens, each presented over the one before.
+    static func presentedScreensYAML(_ count: Int) -> String {
+        var lines = ["displays: [{name: main, size: [1280, 800]}]", "screens:"]
+        for i in 0..<count {
+            let over = i > 0 ? ", presented-over: s\(i - 1)" : ""
+            lines.append("  - {name: s\(i), display: main, root: {name: root, frame: [0, 0, 1280, 800]}\(over)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
 }
 
 /// Sees every decision (routed events lent, as the router hands them out) and does nothing with it.
@@ -106,4 +140,5 @@ final class NullObserver: RouteObserver {
     var count = 0
     func record(_ record: RouteRecord) { count &+= 1 }
     func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) { count &+= 1 }
+
 }

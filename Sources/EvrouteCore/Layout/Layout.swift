@@ -29,11 +29,11 @@ public final class Layout: @unchecked Sendable {
     public let handlerOptions: [Int: any Sendable]
     /// What compiles but probably does not do what was meant (a child sticking out of its parent, …).
     /// (Set only while it is compiled, before anything else sees it.)
-    public internal(set) var warnings: [LayoutError]
+    public internal(set) var warnings: [Diagnostic]
     /// What routes but a plugin host cannot run (e.g. an `exec` handler with no command anywhere):
     /// errors for a config (``EvrouteConfig``'s loader) and for the daemon's plugin host, not
     /// for routing alone.
-    public let pluginErrors: [LayoutError]
+    public let pluginErrors: [Diagnostic]
     /// For each device rule, its display index.
     public let deviceRuleDisplays: [Int]
 
@@ -53,7 +53,7 @@ public final class Layout: @unchecked Sendable {
          handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int], motionHandlers: [Int] = [],
          plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int],
          pluginTypes: PluginCatalog = .routingOnly, pluginOptions: [String: any Sendable] = [:],
-         handlerOptions: [Int: any Sendable] = [:], warnings: [LayoutError] = [], pluginErrors: [LayoutError] = []) {
+         handlerOptions: [Int: any Sendable] = [:], warnings: [Diagnostic] = [], pluginErrors: [Diagnostic] = []) {
         self.pluginErrors = pluginErrors
         self.spec = spec
         self.pluginTypes = pluginTypes

@@ -4,7 +4,7 @@
 
 extension LayoutCompiler {
     mutating func warn(_ message: String, _ location: SourceLocation?) {
-        warnings.append(LayoutError(message, at: location, severity: .warning))
+        warnings.append(Diagnostic(message, at: location, severity: .warning))
     }
 
     /// ` (first defined at line L)` for a duplicate (the whole place when in another file).

@@ -134,10 +134,10 @@ struct ChainTree {
 extension LayoutCompiler {
     /// The warnings about what can never happen in a compiled `layout` (see the file's head).
     /// `onLocations` has where each handler's `on:` kinds were written, by handler index.
-    func reachabilityWarnings(_ layout: Layout, onLocations: [Int: [SourceLocation]]) -> [LayoutError] {
-        var out: [LayoutError] = []
+    func reachabilityWarnings(_ layout: Layout, onLocations: [Int: [SourceLocation]]) -> [Diagnostic] {
+        var out: [Diagnostic] = []
         let tree = ChainTree(layout)
-        func warn(_ message: String, _ at: SourceLocation?) { out.append(LayoutError(message, at: at, severity: .warning)) }
+        func warn(_ message: String, _ at: SourceLocation?) { out.append(Diagnostic(message, at: at, severity: .warning)) }
         func location(of handler: HandlerBinding, filter: (EventFilter) -> Bool) -> SourceLocation? {
             if let places = onLocations[handler.index], let i = handler.filters.firstIndex(where: filter), i < places.count { return places[i] }
             return handler.location

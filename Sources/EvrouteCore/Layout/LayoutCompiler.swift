@@ -1,9 +1,9 @@
 extension Layout {
-    /// Checks a spec and compiles it. Throws ``LayoutErrors`` listing every semantic error
+    /// Checks a spec and compiles it. Throws ``Diagnostics`` listing every semantic error
     /// (duplicate names, unknown plugins, displays, screens and `next` targets, cycles, bad values),
     /// each with the spec's source location when it has one. `pluginTypes` are the plugin
     /// types the layout may use and their option checks (the daemon's registry).
-    public static func compile(_ spec: LayoutSpec, pluginTypes: PluginCatalog) throws(LayoutErrors) -> Layout {
+    public static func compile(_ spec: LayoutSpec, pluginTypes: PluginCatalog) throws(Diagnostics) -> Layout {
         var c = LayoutCompiler(spec: spec, pluginTypes: pluginTypes)
         return try c.run()
     }
@@ -13,7 +13,7 @@ extension Layout {
 struct LayoutCompiler {
     let spec: LayoutSpec
     let catalog: PluginCatalog
-    var errors: [LayoutError] = []
+    var errors: [Diagnostic] = []
     var handlers: [HandlerBinding] = []
     var regions: [RegionNode] = []
     var displayIndex: [String: Int] = [:]
@@ -23,10 +23,10 @@ struct LayoutCompiler {
     var handlerOptions: [Int: any Sendable] = [:]
     /// Where each `action` handler's `action:` was written, by handler index.
     var actionLocations: [Int: SourceLocation] = [:]
-    var warnings: [LayoutError] = []
+    var warnings: [Diagnostic] = []
     /// Where the `on:` kinds of each handler were written, by handler index (for warnings).
     var onLocations: [Int: [SourceLocation]] = [:]
-    var pluginErrors: [LayoutError] = []
+    var pluginErrors: [Diagnostic] = []
     /// Region names per screen and every gesture name, from the spec (targets may refer to any).
     let regionNames: [[String]]
     let gestureNames: [String]
@@ -46,10 +46,10 @@ struct LayoutCompiler {
     }
 
     mutating func error(_ message: String, _ location: SourceLocation?) {
-        errors.append(LayoutError(message, at: location))
+        errors.append(Diagnostic(message, at: location))
     }
 
-    mutating func run() throws(LayoutErrors) -> Layout {
+    mutating func run() throws(Diagnostics) -> Layout {
         // Displays.
         for (i, d) in spec.displays.enumerated() {
             if let first = displayIndex[d.name] {
@@ -152,7 +152,7 @@ struct LayoutCompiler {
             if let c = r.calibration, c.count != 6 { error("'calibration' needs 6 numbers, found \(c.count)", r.location) }
         }
         checkActionTargets()
-        if !errors.isEmpty { throw LayoutErrors(errors) }
+        if !errors.isEmpty { throw Diagnostics(errors) }
         let layout = Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
                             applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
                             deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,

@@ -40,9 +40,9 @@ public struct HandlerOptionCheck {
     /// Its plugin's typed options (``HostedPluginType/readOptions(_:)``).
     public let pluginOptions: (any Sendable)?
     /// Errors: the layout does not compile.
-    public var errors: [LayoutError] = []
+    public var errors: [Diagnostic] = []
     /// What routes but a host cannot run (``Layout/pluginErrors``).
-    public var runErrors: [LayoutError] = []
+    public var runErrors: [Diagnostic] = []
     /// The handler's typed options, kept in ``Layout/handlerOptions`` by handler index.
     public var options: (any Sendable)?
 
@@ -51,7 +51,7 @@ public struct HandlerOptionCheck {
 
     /// Reports `message` at `key`'s value.
     public mutating func error(_ message: String, at key: String) {
-        errors.append(LayoutError(message, at: at(key)))
+        errors.append(Diagnostic(message, at: at(key)))
     }
 
     /// A reader of the handler's options (errors worded `plugin NAME: …`).

@@ -1,5 +1,5 @@
 /// The vocabulary a plugin type's option checks are written in (``HostedPluginType``): typed
-/// values read out of an option map, each bad one reported as a ``LayoutError`` at its value.
+/// values read out of an option map, each bad one reported as a ``Diagnostic`` at its value.
 /// (The schemas themselves, which keys and what they mean, are the plugin types' own.)
 ///
 /// Reads typed options out of an option map, with defaults; a bad value is reported (at the
@@ -10,7 +10,7 @@ public struct PluginOptionReader {
     public let locations: [String: SourceLocation]
     /// The plugin's (or handler's) own place, for errors about a missing key.
     public let location: SourceLocation?
-    public var errors: [LayoutError] = []
+    public var errors: [Diagnostic] = []
 
     public init(plugin: String, options: [String: ConfigValue], locations: [String: SourceLocation], location: SourceLocation?) {
         self.plugin = plugin
@@ -21,7 +21,7 @@ public struct PluginOptionReader {
 
     /// Reports `message` (worded as the daemon always has: `plugin NAME: …`) at `key`'s value.
     public mutating func fail(_ key: String?, _ message: String) {
-        errors.append(LayoutError("plugin \(plugin): \(message)", at: key.flatMap { locations[$0] } ?? location))
+        errors.append(Diagnostic("plugin \(plugin): \(message)", at: key.flatMap { locations[$0] } ?? location))
     }
 
     public func value(_ key: String) -> ConfigValue? {

@@ -104,7 +104,7 @@ public enum LayoutChangeError: Error, Sendable, CustomStringConvertible {
     case invalidFrame(path: String, Rect)
     /// The layout with the change does not compile (e.g. new children with a duplicate name);
     /// `errors` are the compiler's, with the places they were written.
-    case doesNotCompile(path: String, change: RegionChangeKind, errors: [LayoutError])
+    case doesNotCompile(path: String, change: RegionChangeKind, errors: [Diagnostic])
 
     public var description: String {
         switch self {

@@ -183,7 +183,7 @@ public final class Daemon {
             } catch {
                 throw StartupError(description: "\(error)")
             }
-            for warning in replay?.warnings ?? [] { log.warning("\(warning.location): \(warning.message)") }
+            for warning in replay?.warnings ?? [] { log.warning(warning.rendered(showingSeverity: false)) }
             if !options.replayPaused { startReplay() }
         }
 
@@ -229,9 +229,7 @@ public final class Daemon {
             let source = spec.source ?? path ?? ConfigLoader.builtInName
             // What `evroute check` warns about, for the journal at start and at each reload.
             let descriptors = DescriptorBudget.warning(for: layout, file: source).map { [$0] } ?? []
-            let warnings = (ConfigLoader.warnings(of: layout, file: source) + descriptors).map { w in
-                w.line > 0 ? "\(w.file):\(w.line):\(w.column): \(w.message)" : "\(w.file): \(w.message)"
-            }
+            let warnings = (ConfigLoader.warnings(of: layout, file: source) + descriptors).map { $0.rendered(showingSeverity: false) }
             return .loaded(LoadedConfig(layout: layout, source: source, warnings: warnings))
         } catch {
             return .failed(error.description.split(separator: "\n").map(String.init))

@@ -26,7 +26,7 @@ public enum DescriptorBudget {
     /// `evroute check`'s warning (and the journal's at start and reload) when ``needed(by:)``
     /// passes `limit`, placed at the largest `max-clients` (or its plugin); nil when it fits.
     public static func warning(for layout: Layout, file: String,
-                               limit: UInt64 = DescriptorLimit.current.hard) -> ConfigError? {
+                               limit: UInt64 = DescriptorLimit.current.hard) -> Diagnostic? {
         let needed = needed(by: layout)
         guard UInt64(needed) > limit else { return nil }
         let largest = layout.plugins.compactMap { spec -> (PluginSpec, Int)? in
@@ -38,6 +38,6 @@ public enum DescriptorBudget {
             + "socket's \(ControlServer.maximumClients) clients and \(margin) for the daemon itself need \(needed) file descriptors, "
             + "more than the \(limit) it may open (RLIMIT_NOFILE's hard limit, to which it raises its own): clients past it are "
             + "refused; lower max-clients or raise the limit (LimitNOFILE= in the unit)"
-        return ConfigError(message, at: place, file: file, kind: .layoutWarning, severity: .warning)
+        return Diagnostic(message, at: place, file: file, kind: .layoutWarning, severity: .warning)
     }
 }

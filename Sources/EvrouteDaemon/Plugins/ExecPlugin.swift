@@ -46,7 +46,7 @@ struct ExecPluginType: PluginType {
         let argv = r.command(shell: shell) ?? (r.value("command") == nil ? plugin?.command : nil)
         // (A plugin `command` that is wrong has its own error.)
         if argv == nil, r.errors.isEmpty, c.declared?.options["command"] == nil {
-            c.runErrors.append(LayoutError("plugin \(c.handler.plugin): no `command`: give one on the handler or on the plugin", at: c.handler.location))
+            c.runErrors.append(Diagnostic("plugin \(c.handler.plugin): no `command`: give one on the handler or on the plugin", at: c.handler.location))
         }
         c.errors += r.errors
         c.options = argv

@@ -52,7 +52,7 @@ public final class PluginHost: HandlerDispatcher {
     /// them. Runtime failures (a socket that cannot
     /// be bound, a helper that cannot be spawned) are logged and show in ``statistics``.
     /// Ignores SIGPIPE for the process (writes to vanished peers must fail, not kill).
-    public init(layout: Layout, loop: EventLoop, log: Log) throws(PluginConfigError) {
+    public init(layout: Layout, loop: EventLoop, log: Log) throws(Diagnostic) {
         self.loop = loop
         self.log = log
         signal(SIGPIPE, SIG_IGN)
@@ -95,7 +95,7 @@ public final class PluginHost: HandlerDispatcher {
     /// unchanged keep running (sockets stay connected, helpers keep their state); others are
     /// stopped (their waiting events walk on) and new ones started. (A layout with a bad
     /// option never compiles, so a reload refuses it before it gets here.)
-    public func reload(layout: Layout) throws(PluginConfigError) {
+    public func reload(layout: Layout) throws(Diagnostic) {
         guard !isShutDown else { return }
         let candidates = try makePlugins(layout)
         var next: [String: any Plugin] = [:]
@@ -246,17 +246,19 @@ public final class PluginHost: HandlerDispatcher {
 
     // MARK: Instances
 
-    private func makePlugins(_ layout: Layout) throws(PluginConfigError) -> [any Plugin] {
+    private func makePlugins(_ layout: Layout) throws(Diagnostic) -> [any Plugin] {
         var out: [any Plugin] = []
         // The options were typed and checked when the layout compiled (the one validator).
         if let e = layout.pluginErrors.first {
-            throw PluginConfigError(plugin: layout.handlers.first { $0.location == e.location }?.plugin ?? "", location: e.location, message: e.message)
+            var refusal = e
+            refusal.kind = .plugin
+            throw refusal
         }
         for spec in layout.plugins where spec.type.isHosted {   // routing built-ins: the router performs them
             // Each instance is made by its type, as registered in the catalog the layout was compiled with.
             guard let type = layout.pluginTypes.hosted(spec.type) as? any PluginType,
                   let plugin = type.makePlugin(spec: spec, options: layout.pluginOptions[spec.name], context: context) else {
-                throw PluginConfigError(plugin: spec.name, location: spec.location, message: "plugin \(spec.name): its options were not checked (the layout was not compiled)")
+                throw Diagnostic("plugin \(spec.name): its options were not checked (the layout was not compiled)", at: spec.location, kind: .plugin)
             }
             out.append(plugin)
         }

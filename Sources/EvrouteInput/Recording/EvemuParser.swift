@@ -11,7 +11,7 @@ struct EvemuParser {
     /// Whether the bytes held any description line (`N: I: P: B: A:`).
     private(set) var sawDescription = false
     /// Lines whose timestamp is earlier than the line before (at most ``maxWarnings`` kept).
-    private(set) var warnings: [EvemuWarning] = []
+    private(set) var warnings: [Diagnostic] = []
     private var backwardsNotKept = 0
     /// The most warnings one file keeps; the rest are counted in one last warning.
     static let maxWarnings = 10
@@ -29,7 +29,7 @@ struct EvemuParser {
         self.external = external
     }
 
-    mutating func parse(_ bytes: [UInt8], fallback: () throws(EvemuError) -> DeviceDescription?) throws(EvemuError) -> EvemuRecording {
+    mutating func parse(_ bytes: [UInt8], fallback: () throws(Diagnostic) -> DeviceDescription?) throws(Diagnostic) -> EvemuRecording {
         var events: [InputEvent] = []
         if !descriptionOnly { events.reserveCapacity(bytes.count / 48) }
         var borrowed: DeviceDescription? = nil
@@ -37,7 +37,7 @@ struct EvemuParser {
         var sawEvents = false
         let count = bytes.count
         var start = 0
-        let failure: EvemuError? = bytes.withUnsafeBufferPointer { buffer -> EvemuError? in
+        let failure: Diagnostic? = bytes.withUnsafeBufferPointer { buffer -> Diagnostic? in
             while start < count {
                 var end = start
                 while end < count && buffer[end] != 0x0a { end += 1 }
@@ -62,7 +62,7 @@ struct EvemuParser {
                     if !sawDescription && external == nil && borrowed == nil {
                         if !askedFallback {
                             askedFallback = true
-                            do throws(EvemuError) { borrowed = try fallback() } catch { return error }
+                            do throws(Diagnostic) { borrowed = try fallback() } catch { return error }
                         }
                         if borrowed == nil {
                             return error("E: line before any device description (no N: line), and no description file was found or given")
@@ -97,11 +97,11 @@ struct EvemuParser {
         }
         if let failure { throw failure }
         if sawDescription && name == nil && external == nil {
-            throw EvemuError(path: path, line: line, message: "device description has no N: (name) line")
+            throw Diagnostic(recording: path, line: line, message: "device description has no N: (name) line")
         }
         let description = external ?? (sawDescription ? makeDescription() : borrowed) ?? DeviceDescription(name: "")
         if backwardsNotKept > 0 {
-            warnings.append(EvemuWarning(path: path, line: 0, message: "\(backwardsNotKept) more timestamp(s) going backwards after line \(warnings.last?.line ?? 0)"))
+            warnings.append(Diagnostic(recording: path, line: 0, message: "\(backwardsNotKept) more timestamp(s) going backwards after line \(warnings.last?.line ?? 0)", severity: .warning))
         }
         var recording = EvemuRecording(description: description, events: events, path: path, formatVersion: formatVersion)
         recording.warnings = warnings
@@ -112,12 +112,13 @@ struct EvemuParser {
     /// same: it does not sleep), and reported, since the recording was likely edited or merged.
     private mutating func warnBackwards(_ time: Timestamp, after previous: Timestamp) {
         guard warnings.count < Self.maxWarnings else { backwardsNotKept += 1; return }
-        warnings.append(EvemuWarning(path: path, line: line,
-                                     message: "timestamp \(time) goes backwards (the event before is at \(previous)); events are replayed in file order"))
+        warnings.append(Diagnostic(recording: path, line: line,
+                                   message: "timestamp \(time) goes backwards (the event before is at \(previous)); events are replayed in file order",
+                                   severity: .warning))
     }
 
-    private func error(_ message: String) -> EvemuError {
-        EvemuError(path: path, line: line, message: message)
+    private func error(_ message: String) -> Diagnostic {
+        Diagnostic(recording: path, line: line, message: message)
     }
 
     // MARK: Lines

@@ -16,7 +16,7 @@ public struct EvemuRecording: Sendable {
     /// The `x.y` of a `# EVEMU x.y` header line, when present.
     public var formatVersion: String?
     /// What was odd but replayable (timestamps going backwards), with path:line.
-    public var warnings: [EvemuWarning] = []
+    public var warnings: [Diagnostic] = []
 
     public init(description: DeviceDescription, events: [InputEvent], path: String? = nil, formatVersion: String? = nil) {
         self.description = description
@@ -42,18 +42,18 @@ public struct EvemuRecording: Sendable {
     ///     own description is never replaced by a touchscreen's `--desc`).
     /// - Returns: the recording, its description from (in this order) itself, the first sibling
     ///   `.desc` of `siblingDescriptionPaths(for:)`, or `descriptionPath`.
-    /// - Throws: `EvemuError` naming `path:line` and what was wrong.
-    public static func load(path: String, descriptionPath: String? = nil) throws(EvemuError) -> EvemuRecording {
+    /// - Throws: `Diagnostic` naming `path:line` and what was wrong.
+    public static func load(path: String, descriptionPath: String? = nil) throws(Diagnostic) -> EvemuRecording {
         let bytes: [UInt8]
         switch FileBytes.read(path, limit: maximumRecordingSize, what: "a recording") {
         case .success(let b): bytes = b
         case .failure(let error): throw error
         }
-        return try parse(bytes: bytes, path: path) { () throws(EvemuError) in
+        return try parse(bytes: bytes, path: path) { () throws(Diagnostic) in
             for candidate in siblingDescriptionPaths(for: path) where candidate != path && FileBytes.isFile(candidate) {
                 return try loadDescription(path: candidate)
             }
-            return try descriptionPath.map { path throws(EvemuError) in try loadDescription(path: path) }
+            return try descriptionPath.map { path throws(Diagnostic) in try loadDescription(path: path) }
         }
     }
 
@@ -64,19 +64,19 @@ public struct EvemuRecording: Sendable {
     ///   - description: a description that takes precedence over one in the bytes.
     ///   - fallbackDescription: asked (once) for a description when events come before any description.
     public static func parse(bytes: [UInt8], path: String = "<recording>", description: DeviceDescription? = nil,
-                             fallbackDescription: () throws(EvemuError) -> DeviceDescription? = { nil }) throws(EvemuError) -> EvemuRecording {
+                             fallbackDescription: () throws(Diagnostic) -> DeviceDescription? = { nil }) throws(Diagnostic) -> EvemuRecording {
         var parser = EvemuParser(path: path, external: description)
         return try parser.parse(bytes, fallback: fallbackDescription)
     }
 
     /// Parses recording text (see `parse(bytes:path:description:fallbackDescription:)`).
-    public static func parse(text: String, path: String = "<recording>", description: DeviceDescription? = nil) throws(EvemuError) -> EvemuRecording {
+    public static func parse(text: String, path: String = "<recording>", description: DeviceDescription? = nil) throws(Diagnostic) -> EvemuRecording {
         try parse(bytes: Array(text.utf8), path: path, description: description)
     }
 
     /// Reads a description-only file (events in it, if any, are ignored): a regular file of at
     /// most ``maximumDescriptionSize`` bytes.
-    public static func loadDescription(path: String) throws(EvemuError) -> DeviceDescription {
+    public static func loadDescription(path: String) throws(Diagnostic) -> DeviceDescription {
         let bytes: [UInt8]
         switch FileBytes.read(path, limit: maximumDescriptionSize, what: "a device description") {
         case .success(let b): bytes = b
@@ -84,9 +84,9 @@ public struct EvemuRecording: Sendable {
         }
         var parser = EvemuParser(path: path, external: nil)
         parser.descriptionOnly = true
-        let recording = try parser.parse(bytes, fallback: { () throws(EvemuError) in nil })
+        let recording = try parser.parse(bytes, fallback: { () throws(Diagnostic) in nil })
         if !parser.sawDescription {
-            throw EvemuError(path: path, line: 0, message: "no device description (N: line) in the file")
+            throw Diagnostic(recording: path, line: 0, message: "no device description (N: line) in the file")
         }
         return recording.description
     }

@@ -1,3 +1,4 @@
+import EvrouteCore
 import Glibc
 
 /// Small file helpers over libc, so the recording layer needs no Foundation.
@@ -9,17 +10,17 @@ enum FileBytes {
     /// read — is refused without reading more. `what` names the file in messages
     /// ("a recording", "a device description").
     static func read(_ path: String, limit: Int = EvemuRecording.maximumRecordingSize,
-                     what: String = "a recording") -> Result<[UInt8], EvemuError> {
+                     what: String = "a recording") -> Result<[UInt8], Diagnostic> {
         var info = stat()
         guard stat(path, &info) == 0 else { return .failure(failure(path, "cannot open")) }
-        if let problem = kindProblem(info.st_mode, what: what) { return .failure(EvemuError(path: path, line: 0, message: problem)) }
+        if let problem = kindProblem(info.st_mode, what: what) { return .failure(Diagnostic(recording: path, line: 0, message: problem)) }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard fd >= 0 else { return .failure(failure(path, "cannot open")) }
         defer { close(fd) }
         // What was opened may not be what was looked at (the path may have been replaced).
         guard fstat(fd, &info) == 0 else { return .failure(failure(path, "cannot stat")) }
-        if let problem = kindProblem(info.st_mode, what: what) { return .failure(EvemuError(path: path, line: 0, message: problem)) }
-        let tooLarge = EvemuError(path: path, line: 0, message: "is larger than \(sizeText(limit)), the most evroute reads for \(what)")
+        if let problem = kindProblem(info.st_mode, what: what) { return .failure(Diagnostic(recording: path, line: 0, message: problem)) }
+        let tooLarge = Diagnostic(recording: path, line: 0, message: "is larger than \(sizeText(limit)), the most evroute reads for \(what)")
         if Int(info.st_size) > limit { return .failure(tooLarge) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(Int(info.st_size), 0))
@@ -61,8 +62,8 @@ enum FileBytes {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    private static func failure(_ path: String, _ what: String) -> EvemuError {
+    private static func failure(_ path: String, _ what: String) -> Diagnostic {
         let reason = String(cString: strerror(errno))
-        return EvemuError(path: path, line: 0, message: "\(what): \(reason)")
+        return Diagnostic(recording: path, line: 0, message: "\(what): \(reason)")
     }
 }

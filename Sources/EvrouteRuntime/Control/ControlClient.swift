@@ -16,6 +16,8 @@ public enum ControlClient {
         var retryable = false
         /// The socket refused the connection (`ECONNREFUSED`).
         var refused = false
+        /// How many times the request was tried (1: not tried again).
+        public internal(set) var attempts = 1
 
         public init(description: String) { self.description = description }
         init(description: String, retryable: Bool, refused: Bool) {
@@ -40,15 +42,19 @@ public enum ControlClient {
         let start = MonotonicClock.now()
         let giveUp = start + .seconds(retrySeconds), giveUpRefused = start + .seconds(refusedRetrySeconds)
         var delay = Timestamp.Duration.milliseconds(50)
+        var attempts = 0
         while true {
-            let outcome = attempt(request, to: path, timeoutSeconds: timeoutSeconds)
+            attempts += 1
+            var outcome = attempt(request, to: path, timeoutSeconds: timeoutSeconds)
             var deadline = giveUp
             let retryable: Bool
             switch outcome {
             case .success(let answer): retryable = answer[ControlProtocol.busy]?.boolValue == true
-            case .failure(let failure):
+            case .failure(var failure):
                 retryable = failure.retryable
                 if failure.refused { deadline = giveUpRefused }
+                failure.attempts = attempts
+                outcome = .failure(failure)
             }
             if !retryable || MonotonicClock.now() + delay > deadline { return try outcome.get() }
             usleep(useconds_t(delay.microseconds))

@@ -1,18 +1,19 @@
+import EvrouteCore
 import CYaml
 
-extension ConfigError {
-    /// A ``ConfigError`` for the error libyaml's `parser` stopped with while reading `yaml`:
+extension Diagnostic {
+    /// A ``Diagnostic`` for the error libyaml's `parser` stopped with while reading `yaml`:
     /// - scanner and parser errors: `invalid YAML: PROBLEM (CONTEXT at line L, column C)` at
     ///   the problem's place (the part in parentheses when libyaml gives a context), with a hint
 ///   to check the indentation for the problems an indentation change causes;
     /// - reader errors (e.g. a control character): `cannot read the text: PROBLEM` at the
     ///   offending character.
-    static func fromLibYAML(_ parser: yaml_parser_t, file: String, yaml: String) -> ConfigError {
+    static func fromLibYAML(_ parser: yaml_parser_t, file: String, yaml: String) -> Diagnostic {
         let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
         switch parser.error {
         case YAML_READER_ERROR:
             let (line, column) = readerPlace(byteOffset: Int(parser.problem_offset), in: yaml)
-            return ConfigError(file: file, line: line, column: column, message: "cannot read the text: \(problem)", kind: .syntax)
+            return Diagnostic(file: file, line: line, column: column, message: "cannot read the text: \(problem)", kind: .syntax)
         case YAML_SCANNER_ERROR, YAML_PARSER_ERROR, YAML_COMPOSER_ERROR:
             var message = "invalid YAML: \(problem)"
             if let context = parser.context {
@@ -21,11 +22,11 @@ extension ConfigError {
             }
             if indentationProblems.contains(problem) { message += " (check the indentation of this line and the one before)" }
             let mark = parser.problem_mark
-            return ConfigError(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1, message: message, kind: .syntax)
+            return Diagnostic(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1, message: message, kind: .syntax)
         case YAML_MEMORY_ERROR:
-            return ConfigError(file: file, line: 0, column: 0, message: "cannot read YAML: out of memory", kind: .syntax)
+            return Diagnostic(file: file, line: 0, column: 0, message: "cannot read YAML: out of memory", kind: .syntax)
         default:
-            return ConfigError(file: file, line: 0, column: 0, message: "cannot read YAML: \(problem)", kind: .syntax)
+            return Diagnostic(file: file, line: 0, column: 0, message: "cannot read YAML: \(problem)", kind: .syntax)
         }
     }
 
