@@ -36,10 +36,9 @@ extension JSONWriter: EventFieldWriter {
     public mutating func options(of handler: HandlerBinding) { HandlerOptions.writeJSON(of: handler, to: &self) }
 }
 
-/// A time's text, the one formatter of it: seconds with the microseconds (`1508.125`, trailing
-/// zeros of the fraction left out, `.0` when there are none: the JSON `time`, the log's `t=`),
-/// or with a fixed number of decimals (`1508.125000`: `EVROUTE_TIME`, recordings; the traces'
-/// and the monitor's times since the first line).
+/// A time's text as JSON and the log write it: seconds with the microseconds, trailing zeros of
+/// the fraction left out, `.0` when there are none (`1508.125`: the JSON `time`, the log's
+/// `t=`). (Its fixed form, `1508.125000`, is ``Timestamp/text(decimals:)``.)
 public enum TimestampText {
     /// The most bytes a time's text takes.
     public static let maximumLength = JSONText.maximumFixedLength
@@ -48,19 +47,6 @@ public enum TimestampText {
     @inlinable
     public static func seconds(_ t: Timestamp, to p: UnsafeMutablePointer<UInt8>) -> Int {
         JSONText.writeFixed(t.microseconds, decimals: 6, to: p)
-    }
-
-    /// `1508.125000` (`decimals` 6), `1508.125` (3: the microseconds truncated to milliseconds).
-    /// A time before zero keeps its whole seconds' sign: `-1.500000`, but `0.500000` for
-    /// -0.5 s (as `Timestamp.description` always wrote it).
-    public static func fixed(_ t: Timestamp, decimals: Int = 6) -> String {
-        var scale: Int64 = 1
-        for _ in decimals..<6 { scale *= 10 }
-        let units = t.microseconds / scale
-        var unit: Int64 = 1
-        for _ in 0..<decimals { unit *= 10 }
-        let whole = String(units / unit), fraction = String(abs(units % unit))
-        return whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 }
 

@@ -223,7 +223,7 @@ public final class MonitorWriter: RouteReport {
         if firstTime == nil { firstTime = time }
         let d = max(0, time.microseconds - first.microseconds)
         text.removeAll(keepingCapacity: true)
-        let stamp = TimestampText.fixed(Timestamp(microseconds: d), decimals: 3)
+        let stamp = Timestamp(microseconds: d).text(decimals: 3)
         text += String(repeating: " ", count: max(0, 9 - stamp.count)) + stamp + "  "
         text += what + String(repeating: " ", count: max(1, 8 - what.count)) + message + "\n"
         sink.write(Array(text.utf8))

@@ -164,7 +164,7 @@ public final class TraceWriter: RouteReport {
     private func stamp(_ t: Timestamp) -> String {
         let first = firstTime ?? t
         if firstTime == nil { firstTime = t }
-        return pad(left: "+" + TimestampText.fixed(Timestamp(microseconds: t.microseconds - first.microseconds)), 12)
+        return pad(left: "+" + Timestamp(microseconds: t.microseconds - first.microseconds).text(), 12)
     }
 
     /// The region column fits the layout's longest region path, so arrows line up.

@@ -37,7 +37,7 @@ enum EventEnvironment {
             if let value { set(field, JSONText.number(value, style: .shortest)) }
         }
         mutating func field(_ field: EventField, bool value: Bool) { if value { set(field, "1") } }
-        mutating func field(_ field: EventField, time value: Timestamp) { set(field, TimestampText.fixed(value)) }
+        mutating func field(_ field: EventField, time value: Timestamp) { set(field, value.text()) }
         mutating func field(_ field: EventField, point value: Point) {}
         mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {}
         mutating func options(of handler: HandlerBinding) {}
