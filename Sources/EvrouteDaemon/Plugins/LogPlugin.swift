@@ -86,9 +86,12 @@ final class LogPlugin: InPlacePlugin, Plugin {
     /// ``deliver(_:handler:responder:)`` for events other than a touch phase (and taps).
     @inline(never)
     private func deliverOther(_ event: borrowing RoutedEvent, handler: Int, tail: UnsafeBufferPointer<UInt8>) -> HandlerVerdict {
-        let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: event.layout.handlers[handler])
+        let showKeycodes = context.showKeycodes
         log.log(.info) { line in
-            LogPlugin.describeHead(event, showKeys: showKeys, into: &line)
+            var head = showKeycodes ? LogLineHead(line: line, showKeys: true)
+                : LogLineHead(line: line, askingFor: event.layout.handlers[handler], layout: event.layout, rule: event.device?.ruleName)
+            EventEncoder.encode(event, handledBy: nil, handler: nil, as: .line, into: &head)
+            line = head.line
             line.append(prepared: tail)
             LogPlugin.describeTime(event, seconds: &seconds, into: &line)
         }
@@ -180,15 +183,12 @@ final class LogPlugin: InPlacePlugin, Plugin {
         line.write(maximum: SecondsText.maximumLength) { seconds.write(e.time, to: $0) }
     }
 
-    /// Whether the handler or the event's device rule says `log-keys: true` (for keys and text).
-    static func mayName(_ e: RoutedEvent, handler: HandlerBinding) -> Bool {
-        switch e.kind {
-        case .key, .text: break
-        default: return false
-        }
+    /// Whether the handler or the device rule `rule` (of `layout`) says `log-keys: true` (asked
+    /// for keys and text).
+    static func mayName(handler: HandlerBinding, layout: Layout, rule: String?) -> Bool {
         if handler.options["log-keys"]?.bool == true { return true }
-        guard let rule = e.device?.ruleName else { return false }
-        return e.layout.deviceRules.first { $0.name == rule }?.logKeys == true
+        guard let rule else { return false }
+        return layout.deviceRules.first { $0.name == rule }?.logKeys == true
     }
 
     /// A coordinate to 1/1000, without a fraction when whole: `412.5`, `96`, `389.589`.
@@ -252,15 +252,34 @@ final class LogPlugin: InPlacePlugin, Plugin {
 /// encoder's ``EventEncoding/line`` fields: words separated by spaces, coordinates to 1/1000
 /// without a fraction when whole. The device, the region and the responder are the line's tail
 /// (``LogLineTails``). Typed text is what typing keys make (a PIN, a scanned code): typing keys
-/// are written `KEY_***`, text `"***" (N chars)`, unless `showKeys`.
+/// are written `KEY_***`, text `"***" (N chars)`, unless they may be named (`showKeys`, or the
+/// handler's or the device rule's `log-keys: true`).
 struct LogLineHead: EventFieldWriter {
     var line: LogLine
-    let showKeys: Bool
+    /// Whether typing keys and text may be named; nil: not asked yet (``asked``).
+    private var named: Bool?
+    /// What says so, asked when a key or a text is written (``LogPlugin/mayName(handler:layout:rule:)``).
+    private let asked: (handler: HandlerBinding, layout: Layout, rule: String?)?
     private var started = false
 
     init(line: LogLine, showKeys: Bool) {
         self.line = line
-        self.showKeys = showKeys
+        named = showKeys
+        asked = nil
+    }
+
+    /// Names typing keys and text when `handler` or the device rule `rule` says `log-keys: true`.
+    init(line: LogLine, askingFor handler: HandlerBinding, layout: Layout, rule: String?) {
+        self.line = line
+        named = nil
+        asked = (handler, layout, rule)
+    }
+
+    private mutating func showKeys() -> Bool {
+        if let named { return named }
+        let may = asked.map { LogPlugin.mayName(handler: $0.handler, layout: $0.layout, rule: $0.rule) } ?? false
+        named = may
+        return may
     }
 
     private mutating func separate() {
@@ -274,10 +293,10 @@ struct LogLineHead: EventFieldWriter {
             return   // the tail says where; a blocked touch reaches no handler
         case .key:
             separate()
-            line.append(showKeys || !KeyNames.isTyping(value) ? value : KeyNames.obfuscatedName)
+            line.append(!KeyNames.isTyping(value) || showKeys() ? value : KeyNames.obfuscatedName)
         case .text:
             separate()
-            if showKeys {
+            if showKeys() {
                 var quoted: [UInt8] = []
                 JSONText.appendString(value, to: &quoted)
                 line.append(prepared: quoted)
