@@ -222,9 +222,8 @@ public final class MonitorWriter: RouteReport {
         let first = firstTime ?? time
         if firstTime == nil { firstTime = time }
         let d = max(0, time.microseconds - first.microseconds)
-        let ms = String(d % 1_000_000 / 1000)
         text.removeAll(keepingCapacity: true)
-        let stamp = "\(d / 1_000_000).\(String(repeating: "0", count: 3 - ms.count))\(ms)"
+        let stamp = Timestamp(microseconds: d).text(decimals: 3)
         text += String(repeating: " ", count: max(0, 9 - stamp.count)) + stamp + "  "
         text += what + String(repeating: " ", count: max(1, 8 - what.count)) + message + "\n"
         sink.write(Array(text.utf8))

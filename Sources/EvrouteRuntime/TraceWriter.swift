@@ -47,14 +47,11 @@ public final class TraceWriter: RouteReport {
     }
 
     /// The JSON object (one line, with its newline) the trace prints for a routed event, read in
-    /// place, whatever this writer's format, with `"id":N` last when `id` is given: what `socket`
-    /// and `process` plugins receive.
-    public func json(forRouted event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: HandlerBinding?,
-                     id: UInt64? = nil) -> [UInt8] {
+    /// place.
+    private func json(forRouted event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: HandlerBinding?) -> [UInt8] {
         json.bytes.removeAll(keepingCapacity: true)
         json.beginObject()
         writeRoutedJSON(event, handledBy: responder, handler: handler)
-        if let id { json.field("id", id) }
         json.endObject()
         json.bytes.append(UInt8(ascii: "\n"))
         return json.bytes
@@ -153,97 +150,13 @@ public final class TraceWriter: RouteReport {
     }
 
     /// A routed event's fields, its handler's options last (inside an object the caller opens:
-    /// ``writeJSON(_:)``, ``json(forRouted:handledBy:handler:id:)``).
+    /// ``writeJSON(_:)``, ``json(forRouted:handledBy:handler:)``), as ``EventEncoder`` encodes them.
     private func writeRoutedJSON(_ e: borrowing RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?) {
-        switch e.kind {
-        case .touch(let phase, let isTap):
-            json.field("type", "touch")
-            json.field("time", time: e.time.microseconds)
-            json.field("device", e.device?.ruleName)
-            let t = e.touch
-            json.field("touch", t?.id ?? 0)
-            json.field("phase", phase.rawValue)
-            json.field("x", t?.location.x)
-            json.field("y", t?.location.y)
-            json.field("region", e.regionPath)
-            json.field("handled_by", handledBy.map { e.layout.describe($0) })
-            json.field("handler", handler?.plugin)
-            json.field("tap_count", t?.tapCount ?? 0)
-            if isTap { json.field("tap", true) }
-            if let b = t?.blocked { json.field("blocked", b.rawValue) }
-            if let p = t?.pressure { json.field("pressure", p) }
-        case .key(let name, let phase):
-            json.field("type", "key")
-            json.field("time", time: e.time.microseconds)
-            json.field("device", e.device?.ruleName)
-            json.field("key", name)
-            json.field("phase", phase.rawValue)
-            json.field("region", e.regionPath)
-            json.field("handled_by", handledBy.map { e.layout.describe($0) })
-            json.field("handler", handler?.plugin)
-        case .action(let name):
-            json.field("type", "action")
-            json.field("time", time: e.time.microseconds)
-            json.field("action", name)
-            json.field("region", e.regionPath)
-            json.field("handled_by", handledBy.map { e.layout.describe($0) })
-            json.field("handler", handler?.plugin)
-        case .gesture(let name, let state):
-            json.field("type", "gesture")
-            json.field("time", time: e.time.microseconds)
-            json.field("gesture", name)
-            json.field("state", state)
-            json.field("region", e.regionPath)
-            json.field("handled_by", handledBy.map { e.layout.describe($0) })
-            json.field("handler", handler?.plugin)
-            if let v = e.gesture { writeGestureValues(v) }
-        case .text:
-            json.field("type", "text")
-            json.field("time", time: e.time.microseconds)
-            json.field("device", e.device?.ruleName)
-            json.field("text", e.text ?? "")
-            json.field("region", e.regionPath)
-            json.field("handled_by", handledBy.map { e.layout.describe($0) })
-            json.field("handler", handler?.plugin)
-        case .motion(let values):
-            switch values {
-            case .sample(let x, let y, let z):
-                json.field("type", "motion")
-                json.field("time", time: e.time.microseconds)
-                json.field("device", e.device?.ruleName)
-                json.field("x", x)
-                json.field("y", y)
-                json.field("z", z)
-            case .orientation(let o):
-                json.field("type", "orientation")
-                json.field("time", time: e.time.microseconds)
-                json.field("device", e.device?.ruleName)
-                json.field("orientation", o.rawValue)
-            case .shake(let phase):
-                json.field("type", "motion")
-                json.field("time", time: e.time.microseconds)
-                json.field("device", e.device?.ruleName)
-                json.field("motion", "shake")
-                json.field("phase", phase.rawValue)
-                json.field("region", e.regionPath)
-            }
-            json.field("handled_by", handledBy.map { e.layout.describe($0) })
-            json.field("handler", handler?.plugin)
-        }
-        if handledBy != nil, let handler { HandlerOptions.writeJSON(of: handler, to: &json) }
+        EventEncoder.encode(e, handledBy: handledBy, handler: handler, as: .json, into: &json)
     }
 
     private func writeGestureValues(_ v: GestureValues) {
-        json.field("x", v.location.x)
-        json.field("y", v.location.y)
-        json.field("touches", v.touches)
-        json.field("dx", v.translation.x)
-        json.field("dy", v.translation.y)
-        if v.taps > 0 { json.field("taps", v.taps) }
-        if v.scale != 1 { json.field("scale", v.scale) }
-        if v.rotation != 0 { json.field("rotation", v.rotation) }
-        if let d = v.direction { json.field("direction", d.rawValue) }
-        if let e = v.edge { json.field("edge", e.rawValue) }
+        EventEncoder.encode(v, into: &json)
     }
 
     // MARK: Text
@@ -251,9 +164,7 @@ public final class TraceWriter: RouteReport {
     private func stamp(_ t: Timestamp) -> String {
         let first = firstTime ?? t
         if firstTime == nil { firstTime = t }
-        let d = t.microseconds - first.microseconds
-        let s = String(d / 1_000_000), us = String(abs(d % 1_000_000))
-        return pad(left: "+\(s).\(String(repeating: "0", count: 6 - us.count))\(us)", 12)
+        return pad(left: "+" + Timestamp(microseconds: t.microseconds - first.microseconds).text(), 12)
     }
 
     /// The region column fits the layout's longest region path, so arrows line up.
@@ -271,8 +182,6 @@ public final class TraceWriter: RouteReport {
     private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
     private func pad(left s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
 
-    private func coordinate(_ v: Double) -> String { JSONText.number(v, style: .thousandths) }
-
     private func outcome(_ e: RoutedEvent, _ by: ResponderID?, _ handler: HandlerBinding?) -> String {
         guard let by, let handler else { return "unhandled" }
         return "→ \(e.layout.describe(by)) [\(handler.plugin)]" + (HandlerOptions.text(of: handler).map { " " + $0 } ?? "")
@@ -285,42 +194,11 @@ public final class TraceWriter: RouteReport {
         case .deviceRemoved(let info, let time):
             text += "\(stamp(time))  \(pad(info.ruleName, 10)) device removed  \"\(info.name)\""
         case .routed(let e, let by, let handler):
-            let device = pad(e.device?.ruleName ?? "-", 10)
-            switch e.kind {
-            case .touch(let phase, let isTap):
-                let t = e.touch
-                let what = pad("touch \(t?.id ?? 0) \(phase.rawValue)", 20)
-                let at = pad("(\(coordinate(t?.location.x ?? 0)), \(coordinate(t?.location.y ?? 0)))", 20)
-                var line = "\(stamp(e.time))  \(device) \(what) \(at) \(pad(e.regionPath ?? "(no region)", regionColumn(e.layout))) "
-                if let b = t?.blocked { line += "blocked (\(b.rawValue))" } else { line += outcome(e, by, handler) }
-                if isTap { line += "  tap ×\(t?.tapCount ?? 1)" }
-                text += line
-            case .key(let name, let phase):
-                text += "\(stamp(e.time))  \(device) \(pad("key \(name) \(phase.rawValue)", 41)) \(pad(e.regionPath ?? "(no first responder)", regionColumn(e.layout))) \(outcome(e, by, handler))"
-            case .action(let name):
-                text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("action \(name)", 41)) \(pad(e.regionPath ?? "-", regionColumn(e.layout))) \(outcome(e, by, handler))"
-            case .gesture(let name, let state):
-                text += "\(stamp(e.time))  \(pad("-", 10)) \(pad("gesture \(name) \(state)", 41)) \(pad(e.regionPath ?? "-", regionColumn(e.layout))) \(outcome(e, by, handler))"
-            case .text:
-                // The whole text, quoted as JSON quotes it (the trace is complete; the log obfuscates).
-                var quoted: [UInt8] = []
-                JSONText.appendString(e.text ?? "", to: &quoted)
-                text += "\(stamp(e.time))  \(device) \(pad("text " + String(decoding: quoted, as: UTF8.self), 41)) \(pad(e.regionPath ?? "(no first responder)", regionColumn(e.layout))) \(outcome(e, by, handler))"
-            case .motion(let values):
-                let what: String, at: String
-                switch values {
-                case .sample(let x, let y, let z):
-                    what = "motion (\(coordinate(x)), \(coordinate(y)), \(coordinate(z))) g"
-                    at = "-"
-                case .orientation(let o):
-                    what = "orientation \(o.rawValue)"
-                    at = "-"
-                case .shake(let phase):
-                    what = "motion shake \(phase.rawValue)"
-                    at = e.regionPath ?? "(no first responder)"
-                }
-                text += "\(stamp(e.time))  \(device) \(pad(what, 41)) \(pad(at, regionColumn(e.layout))) \(outcome(e, by, handler))"
-            }
+            var line = TraceTextFields()
+            EventEncoder.encode(e, handledBy: by, handler: handler, as: .line, into: &line)
+            text += "\(stamp(e.time))  \(pad(line.device ?? "-", 10)) \(pad(line.what, 41)) \(pad(line.region, regionColumn(e.layout))) "
+            if let b = line.blocked { text += "blocked (\(b))" } else { text += outcome(e, by, handler) }
+            if let taps = line.tapCount { text += "  tap ×\(taps)" }
         case .focus(let screen, let region, let layout, let time):
             text += "\(stamp(time))  \(pad("-", 10)) focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")"
         case .presentation(let screen, let over, let presented, let layout, let time):
@@ -340,109 +218,49 @@ public final class TraceWriter: RouteReport {
     }
 }
 
-/// The options of a handler that travel with every event sent to it (docs/ui-control.md): the keys
-/// besides `plugin` and `on` that its plugin does not read itself. `socket` and `process`
-/// peers (and the trace) get them as `"options":{…}`, `exec` commands as `EVROUTE_OPT_*`.
-/// Keys are written sorted (the config's mappings keep no order), nested mappings too.
-public enum HandlerOptions {
-    /// Whether the handler's plugin type reads `key` itself (``HandlerBinding/ownOptionKeys``:
-    /// `command` and `shell` of `exec`, `action` of `action`, `region` and `resign` of `focus`,
-    /// `screen` of `present`, `log-keys` of `log`). Those do not travel.
-    public static func isPluginOwn(_ key: String, of handler: HandlerBinding) -> Bool {
-        handler.ownOptionKeys.contains(key)
+/// A routed event's line in the text trace, from its ``EventEncoding/line`` fields: the
+/// device column, what happened (a touch's location in a column of its own), the region column,
+/// how a touch was blocked, a tap's count.
+private struct TraceTextFields: EventFieldWriter {
+    var device: String?
+    var what = ""
+    var region = ""
+    var blocked: String?
+    var tapCount: Int?
+
+    private mutating func word(_ s: String) {
+        if !what.isEmpty { what += " " }
+        what += s
     }
 
-    /// The travelling options of `handler`, sorted by key (allocates: for `exec`, not the trace).
-    public static func sorted(of handler: HandlerBinding) -> [(key: String, value: ConfigValue)] {
-        handler.options.filter { !isPluginOwn($0.key, of: handler) }
-            .sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
+    private static func coordinate(_ v: Double) -> String { JSONText.number(v, style: .thousandths) }
+    private static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 
-    /// Writes `"options":{…}` into the open object when `handler` has travelling options;
-    /// nothing otherwise. No heap allocation for up to 20 keys per mapping.
-    public static func writeJSON(of handler: HandlerBinding, to json: inout JSONWriter) {
-        let options = handler.options
-        guard !options.isEmpty else { return }
-        let own = handler.ownOptionKeys
-        withSortedKeys(options, { !own.contains($0) }) { keys in
-            guard !keys.isEmpty else { return }
-            json.key("options")
-            writeMembers(options, keys, to: &json)
+    mutating func field(_ field: EventField, _ value: String?) {
+        switch field {
+        case .device: device = value
+        case .region: region = value ?? "-"
+        case .blocked: blocked = value
+        case .text:
+            // The whole text, quoted as JSON quotes it (the trace is complete; the log obfuscates).
+            var quoted: [UInt8] = []
+            JSONText.appendString(value ?? "", to: &quoted)
+            word(String(decoding: quoted, as: UTF8.self))
+        default: word(value ?? "-")
         }
     }
-
-    /// A value as JSON: numbers in the control protocol's ``JSONNumberStyle/shortest`` style,
-    /// mappings with sorted keys.
-    public static func write(_ value: ConfigValue, to json: inout JSONWriter) {
-        switch value {
-        case .string(let s): json.string(s)
-        case .number(let n): json.number(n, style: .shortest)
-        case .bool(let b): json.bool(b)
-        case .null: json.null()
-        case .list(let items):
-            json.beginArray()
-            for item in items { write(item, to: &json) }
-            json.endArray()
-        case .map(let m):
-            withSortedKeys(m, { _ in true }) { keys in writeMembers(m, keys, to: &json) }
-        }
+    mutating func field(_ field: EventField, integer value: Int) {
+        if field == .tapCount { tapCount = value } else { word(String(value)) }
     }
-
-    private static func writeMembers(_ map: [String: ConfigValue], _ keys: UnsafeBufferPointer<String>, to json: inout JSONWriter) {
-        json.beginObject()
-        for key in keys {
-            json.key(key)
-            write(map[key]!, to: &json)
-        }
-        json.endObject()
+    mutating func field(_ field: EventField, number value: Double?) { word(value.map(Self.coordinate) ?? "-") }
+    mutating func field(_ field: EventField, bool value: Bool) {}
+    mutating func field(_ field: EventField, time value: Timestamp) {}
+    /// A touch's location: a column of its own, after what happened to it.
+    mutating func field(_ field: EventField, point value: Point) {
+        what = Self.pad(what, 20) + " " + Self.pad("(\(Self.coordinate(value.x)), \(Self.coordinate(value.y)))", 20)
     }
-
-    /// Calls `body` with the keys of `map` that pass `include`, sorted, in temporary (stack)
-    /// storage.
-    private static func withSortedKeys(_ map: [String: ConfigValue], _ include: (String) -> Bool,
-                                       _ body: (UnsafeBufferPointer<String>) -> Void) {
-        withUnsafeTemporaryAllocation(of: String.self, capacity: map.count) { buffer in
-            var n = 0
-            for key in map.keys where include(key) {
-                buffer.initializeElement(at: n, to: key)
-                n += 1
-            }
-            var keys = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
-            keys.sort()
-            body(UnsafeBufferPointer(keys))
-            keys.deinitialize()
-        }
+    mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {
+        word("(\(Self.coordinate(x)), \(Self.coordinate(y)), \(Self.coordinate(z))) g")
     }
-
-    /// The travelling options for people: `{button: settings, page: 2}`; nil when there are
-    /// none. Strings are quoted (as JSON) only when empty or holding spaces, punctuation of
-    /// this notation or control characters.
-    public static func text(of handler: HandlerBinding) -> String? {
-        guard !handler.options.isEmpty else { return nil }
-        let options = sorted(of: handler)
-        guard !options.isEmpty else { return nil }
-        return "{" + options.map { "\(text($0.key)): \(text($0.value))" }.joined(separator: ", ") + "}"
-    }
-
-    /// One value in the notation of ``text(of:)``.
-    public static func text(_ value: ConfigValue) -> String {
-        switch value {
-        case .string(let s): text(s)
-        case .number(let n): JSONText.number(n, style: .shortest)
-        case .bool(let b): b ? "true" : "false"
-        case .null: "null"
-        case .list(let items): "[" + items.map(text).joined(separator: ", ") + "]"
-        case .map(let m): "{" + m.sorted { $0.key < $1.key }.map { "\(text($0.key)): \(text($0.value))" }.joined(separator: ", ") + "}"
-        }
-    }
-
-    private static func text(_ s: String) -> String {
-        let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { c in
-            c.value > 0x20 && c.value != 0x7F && !"{}[],:\"'#".unicodeScalars.contains(c)
-        }
-        if plain { return s }
-        var out: [UInt8] = []
-        JSONText.appendString(s, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
+    mutating func options(of handler: HandlerBinding) {}
 }

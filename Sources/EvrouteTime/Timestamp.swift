@@ -26,11 +26,22 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         Duration(microseconds: a.microseconds &- b.microseconds)
     }
 
-    /// `sec.usec`, as evemu and the dry-run trace print it.
-    public var description: String {
-        let s = microseconds / 1_000_000, us = microseconds % 1_000_000
-        let frac = String(abs(us))
-        return "\(s).\(String(repeating: "0", count: 6 - frac.count))\(frac)"
+    /// `sec.usec`, as evemu prints it: ``text(decimals:)`` with 6.
+    public var description: String { text() }
+
+    /// Seconds with a fixed number of decimals (0...6; the microseconds beyond them truncated):
+    /// `1508.125000` (6: evemu, `EVROUTE_TIME`, the text trace's times since its first line),
+    /// `1508.125` (3: the monitor's). A time before zero keeps its whole seconds' sign
+    /// (`-1.500000`; `0.500000` for -0.5 s). The fixed form of a time's text; the trimmed form
+    /// (`1508.125`, `100.0`: JSON, the log) is the runtime's `TimestampText`.
+    public func text(decimals: Int = 6) -> String {
+        var scale: Int64 = 1
+        for _ in decimals..<6 { scale *= 10 }
+        var unit: Int64 = 1
+        for _ in 0..<decimals { unit *= 10 }
+        let units = microseconds / scale
+        let whole = String(units / unit), fraction = String(abs(units % unit))
+        return decimals == 0 ? whole : whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 
     /// A span of event time.

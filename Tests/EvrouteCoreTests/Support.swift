@@ -46,21 +46,7 @@ final class Trace: RouteObserver {
         switch record {
         case .routed(let e, let by, let h):
             var entry = Entry(kind: "", region: e.regionPath, handledBy: by.map { e.layout.describe($0) }, handler: h?.plugin)
-            switch e.kind {
-            case .touch(let phase, _):
-                entry.kind = "touch"; entry.touch = e.touch?.id; entry.phase = phase.rawValue
-                entry.blocked = e.touch?.blocked; entry.tapCount = e.touch?.tapCount
-            case .key(let name, let phase): entry.kind = "key:\(name)"; entry.phase = phase.rawValue
-            case .action(let name): entry.kind = "action:\(name)"
-            case .gesture(let name, let state): entry.kind = "gesture:\(name)"; entry.phase = state
-            case .text: entry.kind = "text:\(e.text ?? "")"
-            case .motion(let v):
-                switch v {
-                case .sample: entry.kind = "motion"
-                case .orientation(let o): entry.kind = "orientation:\(o.rawValue)"
-                case .shake(let phase): entry.kind = "shake"; entry.phase = phase.rawValue
-                }
-            }
+            EventEncoder.encode(e, handledBy: by, handler: h, as: .json, into: &entry)
             entries.append(entry)
         case .focus(_, let r, let layout, _):
             entries.append(Entry(kind: "focus", region: r.map { layout.regions[$0].path }))
@@ -71,6 +57,34 @@ final class Trace: RouteObserver {
     }
 
     var touchEntries: [Entry] { entries.filter { $0.kind == "touch" } }
+}
+
+/// An entry from the encoder's fields: the kind is the type, with the key, action, gesture, text
+/// or orientation after a colon (a shake is `shake`); the phase a gesture's state too.
+extension Trace.Entry: EventFieldWriter {
+    mutating func field(_ field: EventField, _ value: String?) {
+        switch field {
+        case .type: kind = value ?? ""
+        case .key, .action, .gesture, .text, .orientation: kind += ":" + (value ?? "")
+        case .motion: kind = value ?? kind
+        case .phase, .state: phase = value
+        case .blocked: blocked = value.flatMap(TouchBlock.init(rawValue:))
+        default: break
+        }
+    }
+    mutating func field(_ field: EventField, integer value: Int) {
+        switch field {
+        case .touch: touch = value
+        case .tapCount: tapCount = value
+        default: break
+        }
+    }
+    mutating func field(_ field: EventField, number value: Double?) {}
+    mutating func field(_ field: EventField, bool value: Bool) {}
+    mutating func field(_ field: EventField, time value: Timestamp) {}
+    mutating func field(_ field: EventField, point value: Point) {}
+    mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {}
+    mutating func options(of handler: HandlerBinding) {}
 }
 
 /// A router over `layout` with one touchscreen (device 1) and one keyboard (device 2).

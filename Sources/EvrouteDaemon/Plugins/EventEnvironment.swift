@@ -8,62 +8,39 @@ import EvrouteSystem
 /// `command` and `shell`) follow as `EVROUTE_OPT_*` (``optionVariables(for:)``).
 enum EventEnvironment {
     static func variables(for d: PluginDelivery) -> [String] {
-        let e = d.event
-        var v: [String] = []
-        func set(_ name: String, _ value: String?) {
-            if let value { v.append("EVROUTE_\(name)=\(value)") }
-        }
-        switch e.kind {
-        case .touch(let phase, let isTap):
-            set("TYPE", "touch")
-            set("PHASE", phase.rawValue)
-            if let t = e.touch {
-                set("TOUCH", String(t.id))
-                set("X", JSONText.number(t.location.x, style: .shortest))
-                set("Y", JSONText.number(t.location.y, style: .shortest))
-                set("TAP_COUNT", String(t.tapCount))
-            }
-            if isTap { set("TAP", "1") }
-        case .key(let name, let phase):
-            set("TYPE", "key")
-            set("PHASE", phase.rawValue)
-            set("KEY", name)
-        case .action(let name):
-            set("TYPE", "action")
-            set("ACTION", name)
-        case .gesture(let name, let state):
-            set("TYPE", "gesture")
-            set("PHASE", state)
-            set("GESTURE", name)
-        case .text:
-            set("TYPE", "text")
-            set("TEXT", e.text)
-        case .motion(let values):
-            switch values {
-            case .sample(let x, let y, let z):
-                set("TYPE", "motion")
-                set("X", JSONText.number(x, style: .shortest))
-                set("Y", JSONText.number(y, style: .shortest))
-                set("Z", JSONText.number(z, style: .shortest))
-            case .orientation(let o):
-                set("TYPE", "orientation")
-                set("ORIENTATION", o.rawValue)
-            case .shake(let phase):
-                set("TYPE", "motion")
-                set("MOTION", "shake")
-                set("PHASE", phase.rawValue)
-            }
-        }
-        set("REGION", e.regionPath)
-        set("DEVICE", e.device?.ruleName)
-        set("HANDLED_BY", e.layout.describe(d.responder))
-        set("HANDLER", d.handler.plugin)
-        set("TIME", e.time.description)
-        set("ID", String(d.id))
+        var fields = Fields()
+        EventEncoder.encode(d.event, handledBy: d.responder, handler: d.handler, as: .environment, into: &fields)
+        var v = fields.variables
+        v.append("EVROUTE_ID=\(d.id)")
         var json = d.json
         if json.last == UInt8(ascii: "\n") { json.removeLast() }
-        set("JSON", String(decoding: json, as: UTF8.self))
+        v.append("EVROUTE_JSON=" + String(decoding: json, as: UTF8.self))
         return v + optionVariables(for: d.handler)
+    }
+
+    /// The encoder's ``EventEncoding/environment`` fields as `EVROUTE_<FIELD>=value`: numbers in
+    /// their shortest form (`0.5`, `412`), the time as `1508.125000`, a tap as `1`.
+    struct Fields: EventFieldWriter {
+        var variables: [String] = []
+
+        private mutating func set(_ field: EventField, _ value: String) {
+            var name = "EVROUTE_"
+            field.name.withUTF8Buffer { bytes in
+                for b in bytes { name.unicodeScalars.append(Unicode.Scalar(b >= 0x61 && b <= 0x7A ? b - 0x20 : b)) }
+            }
+            variables.append(name + "=" + value)
+        }
+
+        mutating func field(_ field: EventField, _ value: String?) { if let value { set(field, value) } }
+        mutating func field(_ field: EventField, integer value: Int) { set(field, String(value)) }
+        mutating func field(_ field: EventField, number value: Double?) {
+            if let value { set(field, JSONText.number(value, style: .shortest)) }
+        }
+        mutating func field(_ field: EventField, bool value: Bool) { if value { set(field, "1") } }
+        mutating func field(_ field: EventField, time value: Timestamp) { set(field, value.text()) }
+        mutating func field(_ field: EventField, point value: Point) {}
+        mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {}
+        mutating func options(of handler: HandlerBinding) {}
     }
 
     /// `EVROUTE_OPT_<NAME>=value` per travelling option of `handler` (``HandlerOptions``), in key

@@ -86,9 +86,12 @@ final class LogPlugin: InPlacePlugin, Plugin {
     /// ``deliver(_:handler:responder:)`` for events other than a touch phase (and taps).
     @inline(never)
     private func deliverOther(_ event: borrowing RoutedEvent, handler: Int, tail: UnsafeBufferPointer<UInt8>) -> HandlerVerdict {
-        let showKeys = context.showKeycodes || LogPlugin.mayName(event, handler: event.layout.handlers[handler])
+        let showKeycodes = context.showKeycodes
         log.log(.info) { line in
-            LogPlugin.describeHead(event, showKeys: showKeys, into: &line)
+            var head = showKeycodes ? LogLineHead(line: line, showKeys: true)
+                : LogLineHead(line: line, askingFor: event.layout.handlers[handler], layout: event.layout, rule: event.device?.ruleName)
+            EventEncoder.encode(event, handledBy: nil, handler: nil, as: .line, into: &head)
+            line = head.line
             line.append(prepared: tail)
             LogPlugin.describeTime(event, seconds: &seconds, into: &line)
         }
@@ -146,63 +149,12 @@ final class LogPlugin: InPlacePlugin, Plugin {
         describeTime(e, seconds: &seconds, into: &line)
     }
 
-    /// What happened: `touch 3 began (412.5, 96)`, `key KEY_ENTER down`, ….
-    static func describeHead(_ e: RoutedEvent, showKeys: Bool, into line: inout LogLine) {
-        switch e.kind {
-        case .touch(let phase, let isTap):
-            let t = e.touchIDAndLocation
-            line.write(maximum: touchHeadMaximum) {
-                writeTouchHead(id: t?.id ?? 0, phase: phase, at: t?.location ?? Point(x: 0, y: 0), to: $0)
-            }
-            if isTap {
-                line.append(" tap ×")
-                integer(Int64(e.touch?.tapCount ?? 1), into: &line)
-            }
-        case .key(let name, let phase):
-            line.append("key ")
-            line.append(showKeys || !KeyNames.isTyping(name) ? name : KeyNames.obfuscatedName)
-            line.append(" ")
-            line.append(phase.rawValue)
-        case .action(let name):
-            line.append("action ")
-            line.append(name)
-        case .gesture(let name, let state):
-            line.append("gesture ")
-            line.append(name)
-            line.append(" ")
-            line.append(state)
-        case .text:
-            // Typed text is what typing keys make (a PIN, a scanned code): `text "***" (12 chars)`
-            // unless keys may be named.
-            let text = e.text ?? ""
-            line.append("text ")
-            if showKeys {
-                var quoted: [UInt8] = []
-                JSONText.appendString(text, to: &quoted)
-                line.append(prepared: quoted)
-            } else {
-                line.append("\"***\" (")
-                integer(Int64(text.count), into: &line)
-                line.append(text.count == 1 ? " char)" : " chars)")
-            }
-        case .motion(let values):
-            switch values {
-            case .sample(let x, let y, let z):
-                line.append("motion (")
-                coordinate(x, into: &line)
-                line.append(", ")
-                coordinate(y, into: &line)
-                line.append(", ")
-                coordinate(z, into: &line)
-                line.append(") g")
-            case .orientation(let o):
-                line.append("orientation ")
-                line.append(o.rawValue)
-            case .shake(let phase):
-                line.append("motion shake ")
-                line.append(phase.rawValue)
-            }
-        }
+    /// What happened: `touch 3 began (412.5, 96)`, `key KEY_ENTER down`, … (the encoder's
+    /// ``EventEncoding/line`` fields, as ``LogLineHead`` writes them).
+    static func describeHead(_ e: borrowing RoutedEvent, showKeys: Bool, into line: inout LogLine) {
+        var head = LogLineHead(line: line, showKeys: showKeys)
+        EventEncoder.encode(e, handledBy: nil, handler: nil, as: .line, into: &head)
+        line = head.line
     }
 
     /// Where it went: ` home/root/header/back → home/root/header/back [shell] device touch`.
@@ -231,15 +183,12 @@ final class LogPlugin: InPlacePlugin, Plugin {
         line.write(maximum: SecondsText.maximumLength) { seconds.write(e.time, to: $0) }
     }
 
-    /// Whether the handler or the event's device rule says `log-keys: true` (for keys and text).
-    static func mayName(_ e: RoutedEvent, handler: HandlerBinding) -> Bool {
-        switch e.kind {
-        case .key, .text: break
-        default: return false
-        }
+    /// Whether the handler or the device rule `rule` (of `layout`) says `log-keys: true` (asked
+    /// for keys and text).
+    static func mayName(handler: HandlerBinding, layout: Layout, rule: String?) -> Bool {
         if handler.options["log-keys"]?.bool == true { return true }
-        guard let rule = e.device?.ruleName else { return false }
-        return e.layout.deviceRules.first { $0.name == rule }?.logKeys == true
+        guard let rule else { return false }
+        return layout.deviceRules.first { $0.name == rule }?.logKeys == true
     }
 
     /// A coordinate to 1/1000, without a fraction when whole: `412.5`, `96`, `389.589`.
@@ -298,9 +247,109 @@ final class LogPlugin: InPlacePlugin, Plugin {
     }
 }
 
-/// A time as the log writes it (`1508.125`: seconds, then the microseconds without their
-/// trailing zeros, `.0` when there are none), with the whole seconds kept written from the
-/// line before: they change once a second, the fraction every line.
+/// The head of a log line, what happened (`touch 3 began (412.5, 96)`, `touch 3 ended (10, 20)
+/// tap ×2`, `key KEY_ENTER down`, `text "***" (12 chars)`, `motion (0, 1, -0.25) g`), from the
+/// encoder's ``EventEncoding/line`` fields: words separated by spaces, coordinates to 1/1000
+/// without a fraction when whole. The device, the region and the responder are the line's tail
+/// (``LogLineTails``). Typed text is what typing keys make (a PIN, a scanned code): typing keys
+/// are written `KEY_***`, text `"***" (N chars)`, unless they may be named (`showKeys`, or the
+/// handler's or the device rule's `log-keys: true`).
+struct LogLineHead: EventFieldWriter {
+    var line: LogLine
+    /// Whether typing keys and text may be named; nil: not asked yet (``asked``).
+    private var named: Bool?
+    /// What says so, asked when a key or a text is written (``LogPlugin/mayName(handler:layout:rule:)``).
+    private let asked: (handler: HandlerBinding, layout: Layout, rule: String?)?
+    private var started = false
+
+    init(line: LogLine, showKeys: Bool) {
+        self.line = line
+        named = showKeys
+        asked = nil
+    }
+
+    /// Names typing keys and text when `handler` or the device rule `rule` says `log-keys: true`.
+    init(line: LogLine, askingFor handler: HandlerBinding, layout: Layout, rule: String?) {
+        self.line = line
+        named = nil
+        asked = (handler, layout, rule)
+    }
+
+    private mutating func showKeys() -> Bool {
+        if let named { return named }
+        let may = asked.map { LogPlugin.mayName(handler: $0.handler, layout: $0.layout, rule: $0.rule) } ?? false
+        named = may
+        return may
+    }
+
+    private mutating func separate() {
+        if started { line.append(" ") } else { started = true }
+    }
+
+    mutating func field(_ field: EventField, _ value: String?) {
+        let value = value ?? ""
+        switch field {
+        case .device, .region, .blocked:
+            return   // the tail says where; a blocked touch reaches no handler
+        case .key:
+            separate()
+            line.append(!KeyNames.isTyping(value) || showKeys() ? value : KeyNames.obfuscatedName)
+        case .text:
+            separate()
+            if showKeys() {
+                var quoted: [UInt8] = []
+                JSONText.appendString(value, to: &quoted)
+                line.append(prepared: quoted)
+            } else {
+                line.append("\"***\" (")
+                LogPlugin.integer(Int64(value.count), into: &line)
+                line.append(value.count == 1 ? " char)" : " chars)")
+            }
+        default:
+            separate()
+            line.append(value)
+        }
+    }
+
+    mutating func field(_ field: EventField, integer value: Int) {
+        if field == .tapCount { line.append(" tap ×") } else { separate() }
+        LogPlugin.integer(Int64(value), into: &line)
+    }
+
+    mutating func field(_ field: EventField, number value: Double?) {
+        separate()
+        LogPlugin.coordinate(value ?? 0, into: &line)
+    }
+
+    mutating func field(_ field: EventField, bool value: Bool) {}
+    mutating func field(_ field: EventField, time value: Timestamp) {}
+    mutating func options(of handler: HandlerBinding) {}
+
+    mutating func field(_ field: EventField, point value: Point) {
+        separate()
+        line.append("(")
+        LogPlugin.coordinate(value.x, into: &line)
+        line.append(", ")
+        LogPlugin.coordinate(value.y, into: &line)
+        line.append(")")
+    }
+
+    mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {
+        separate()
+        line.append("(")
+        LogPlugin.coordinate(x, into: &line)
+        line.append(", ")
+        LogPlugin.coordinate(y, into: &line)
+        line.append(", ")
+        LogPlugin.coordinate(z, into: &line)
+        line.append(") g")
+    }
+}
+
+/// A time as the log writes it (``TimestampText/seconds(_:to:)``'s text, `1508.125`: seconds,
+/// then the microseconds without their trailing zeros, `.0` when there are none), with the
+/// whole seconds kept written from the line before: they change once a second, the fraction
+/// every line. (Tests hold it to ``TimestampText``.)
 struct SecondsText {
     /// The most bytes ``write(_:to:)`` writes.
     static let maximumLength = JSONText.maximumFixedLength
@@ -347,7 +396,7 @@ struct SecondsText {
     /// A time before the clock's zero (a recording's), in full.
     @inline(never)
     private static func writeNegative(_ us: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        JSONText.writeFixed(us, decimals: 6, to: p)
+        TimestampText.seconds(Timestamp(microseconds: us), to: p)
     }
 }
 

@@ -36,7 +36,8 @@ public final class PluginHost: HandlerDispatcher {
     /// the lookup by name.
     @exclusivity(unchecked) private var table = DispatchTable()
     private var nextEventID: UInt64 = 1
-    private let trace = TraceWriter(format: .json, sink: MemorySink())
+    /// The plugins' wire format, written for the plugins that read it (``Plugin/wantsEventJSON``).
+    private var wire = PluginEventJSON()
     private var context: PluginContext!
     private var unknownLogs = LogRateLimiter()
     private var isShutDown = false
@@ -239,9 +240,9 @@ public final class PluginHost: HandlerDispatcher {
         return count
     }
 
-    /// The trace's JSON object for the event as handled here, with `"id"` last; one line.
+    /// The event's line in the plugins' wire format (``PluginEventJSON``), with `"id"` last.
     func eventJSON(_ event: RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64) -> [UInt8] {
-        trace.json(forRouted: event, handledBy: responder, handler: handler, id: id)
+        wire.line(for: event, handler: handler, responder: responder, id: id)
     }
 
     // MARK: Instances

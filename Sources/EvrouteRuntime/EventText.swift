@@ -1,0 +1,158 @@
+import EvrouteCore
+import EvrouteJSON
+
+/// The encoder's fields as members of a JSON object (the caller opens and closes it):
+/// docs/events.md's event object, as the JSON trace and the plugins' wire format write it.
+/// Numbers to 1/1000, times in seconds (``TimestampText/seconds(_:to:)``'s text).
+extension JSONWriter: EventFieldWriter {
+    @inlinable
+    public mutating func field(_ field: EventField, _ value: String?) { self.field(field.name, value) }
+    @inlinable
+    public mutating func field(_ field: EventField, integer value: Int) { self.field(field.name, value) }
+    @inlinable
+    public mutating func field(_ field: EventField, number value: Double?) { self.field(field.name, value) }
+    @inlinable
+    public mutating func field(_ field: EventField, bool value: Bool) { self.field(field.name, value) }
+    @inlinable
+    public mutating func field(_ field: EventField, time value: Timestamp) { self.field(field.name, time: value.microseconds) }
+    @inlinable
+    public mutating func field(_ field: EventField, point value: Point) {
+        key(field.name)
+        beginArray()
+        number(value.x)
+        number(value.y)
+        endArray()
+    }
+    @inlinable
+    public mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {
+        key(field.name)
+        beginArray()
+        number(x)
+        number(y)
+        number(z)
+        endArray()
+    }
+    @inlinable
+    public mutating func options(of handler: HandlerBinding) { HandlerOptions.writeJSON(of: handler, to: &self) }
+}
+
+/// A time's text as JSON and the log write it: seconds with the microseconds, trailing zeros of
+/// the fraction left out, `.0` when there are none (`1508.125`: the JSON `time`, the log's
+/// `t=`). (Its fixed form, `1508.125000`, is ``Timestamp/text(decimals:)``.)
+public enum TimestampText {
+    /// The most bytes a time's text takes.
+    public static let maximumLength = JSONText.maximumFixedLength
+
+    /// `1508.125`, `100.0`, `-0.000001` at `p`; returns the length.
+    @inlinable
+    public static func seconds(_ t: Timestamp, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        JSONText.writeFixed(t.microseconds, decimals: 6, to: p)
+    }
+}
+
+/// The options of a handler that travel with every event sent to it (docs/ui-control.md): the keys
+/// besides `plugin` and `on` that its plugin does not read itself. `socket` and `process`
+/// peers (and the trace) get them as `"options":{…}`, `exec` commands as `EVROUTE_OPT_*`.
+/// Keys are written sorted (the config's mappings keep no order), nested mappings too.
+public enum HandlerOptions {
+    /// Whether the handler's plugin type reads `key` itself (``HandlerBinding/ownOptionKeys``:
+    /// `command` and `shell` of `exec`, `action` of `action`, `region` and `resign` of `focus`,
+    /// `screen` of `present`, `log-keys` of `log`). Those do not travel.
+    public static func isPluginOwn(_ key: String, of handler: HandlerBinding) -> Bool {
+        handler.ownOptionKeys.contains(key)
+    }
+
+    /// The travelling options of `handler`, sorted by key (allocates: for `exec`, not the trace).
+    public static func sorted(of handler: HandlerBinding) -> [(key: String, value: ConfigValue)] {
+        handler.options.filter { !isPluginOwn($0.key, of: handler) }
+            .sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// Writes `"options":{…}` into the open object when `handler` has travelling options;
+    /// nothing otherwise. No heap allocation for up to 20 keys per mapping.
+    public static func writeJSON(of handler: HandlerBinding, to json: inout JSONWriter) {
+        let options = handler.options
+        guard !options.isEmpty else { return }
+        let own = handler.ownOptionKeys
+        withSortedKeys(options, { !own.contains($0) }) { keys in
+            guard !keys.isEmpty else { return }
+            json.key("options")
+            writeMembers(options, keys, to: &json)
+        }
+    }
+
+    /// A value as JSON: numbers in the control protocol's ``JSONNumberStyle/shortest`` style,
+    /// mappings with sorted keys.
+    public static func write(_ value: ConfigValue, to json: inout JSONWriter) {
+        switch value {
+        case .string(let s): json.string(s)
+        case .number(let n): json.number(n, style: .shortest)
+        case .bool(let b): json.bool(b)
+        case .null: json.null()
+        case .list(let items):
+            json.beginArray()
+            for item in items { write(item, to: &json) }
+            json.endArray()
+        case .map(let m):
+            withSortedKeys(m, { _ in true }) { keys in writeMembers(m, keys, to: &json) }
+        }
+    }
+
+    private static func writeMembers(_ map: [String: ConfigValue], _ keys: UnsafeBufferPointer<String>, to json: inout JSONWriter) {
+        json.beginObject()
+        for key in keys {
+            json.key(key)
+            write(map[key]!, to: &json)
+        }
+        json.endObject()
+    }
+
+    /// Calls `body` with the keys of `map` that pass `include`, sorted, in temporary (stack)
+    /// storage.
+    private static func withSortedKeys(_ map: [String: ConfigValue], _ include: (String) -> Bool,
+                                       _ body: (UnsafeBufferPointer<String>) -> Void) {
+        withUnsafeTemporaryAllocation(of: String.self, capacity: map.count) { buffer in
+            var n = 0
+            for key in map.keys where include(key) {
+                buffer.initializeElement(at: n, to: key)
+                n += 1
+            }
+            var keys = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+            keys.sort()
+            body(UnsafeBufferPointer(keys))
+            keys.deinitialize()
+        }
+    }
+
+    /// The travelling options for people: `{button: settings, page: 2}`; nil when there are
+    /// none. Strings are quoted (as JSON) only when empty or holding spaces, punctuation of
+    /// this notation or control characters.
+    public static func text(of handler: HandlerBinding) -> String? {
+        guard !handler.options.isEmpty else { return nil }
+        let options = sorted(of: handler)
+        guard !options.isEmpty else { return nil }
+        return "{" + options.map { "\(text($0.key)): \(text($0.value))" }.joined(separator: ", ") + "}"
+    }
+
+    /// One value in the notation of ``text(of:)``.
+    public static func text(_ value: ConfigValue) -> String {
+        switch value {
+        case .string(let s): text(s)
+        case .number(let n): JSONText.number(n, style: .shortest)
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        case .list(let items): "[" + items.map(text).joined(separator: ", ") + "]"
+        case .map(let m): "{" + m.sorted { $0.key < $1.key }.map { "\(text($0.key)): \(text($0.value))" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    private static func text(_ s: String) -> String {
+        let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { c in
+            c.value > 0x20 && c.value != 0x7F && !"{}[],:\"'#".unicodeScalars.contains(c)
+        }
+        if plain { return s }
+        var out: [UInt8] = []
+        JSONText.appendString(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+@testable import EvrouteDaemon
+import EvrouteCore
+import EvrouteJSON
+import EvrouteRuntime
+import EvrouteSystem
+
+/// The one event encoder (issue 26): its encodings' fields and order, the writers that render
+/// them, and the one formatter of times.
+@Suite("Event encoder")
+struct EventEncoderTests {
+    /// Records the fields as `name=value`, in order.
+    struct Recorder: EventFieldWriter {
+        var fields: [String] = []
+        mutating func add(_ field: EventField, _ value: String) { fields.append("\(field.name)=\(value)") }
+        mutating func field(_ field: EventField, _ value: String?) { add(field, value ?? "nil") }
+        mutating func field(_ field: EventField, integer value: Int) { add(field, String(value)) }
+        mutating func field(_ field: EventField, number value: Double?) { add(field, value.map { "\($0)" } ?? "nil") }
+        mutating func field(_ field: EventField, bool value: Bool) { add(field, String(value)) }
+        mutating func field(_ field: EventField, time value: Timestamp) { add(field, "@\(value.microseconds)") }
+        mutating func field(_ field: EventField, point value: Point) { add(field, "(\(value.x),\(value.y))") }
+        mutating func field(_ field: EventField, x: Double, y: Double, z: Double) { add(field, "(\(x),\(y),\(z))") }
+        mutating func options(of handler: HandlerBinding) { fields.append("options") }
+    }
+
+    func fields(_ e: RoutedEvent, taken: Bool = true, _ encoding: EventEncoding) throws -> [String] {
+        let handler = try #require(e.layout.handlers.first { $0.plugin == "shell" })
+        var r = Recorder()
+        let button = try #require(e.layout.region(path: "home/root/button"))
+        EventEncoder.encode(e, handledBy: taken ? .region(button) : nil, handler: taken ? handler : nil, as: encoding, into: &r)
+        return r.fields
+    }
+
+    func layout() throws -> Layout {
+        try pluginLayout(PluginSpec(name: "shell", type: .exec), buttonOn: [.key, .motion],
+                         handlerOptions: ["page": .number(2)])
+    }
+
+    /// The button's region index.
+    var b: Int { get throws { try #require(try layout().region(path: "home/root/button")) } }
+
+    @Test func jsonHasEveryFieldOfTheKindInTheDocumentedOrder() throws {
+        let layout = try layout()
+        let key = RoutedEvent(kind: .key(name: "KEY_A", phase: .down), time: Timestamp(microseconds: 1_500_000), layout: layout,
+                              start: .region(try b), region: try b)
+        #expect(try fields(key, .json) == ["type=key", "time=@1500000", "device=nil", "key=KEY_A", "phase=down",
+                                           "region=home/root/button", "handled_by=home/root/button", "handler=shell", "options"])
+        // Not taken: no options, handled_by and handler null.
+        #expect(try fields(key, taken: false, .json).suffix(2) == ["handled_by=nil", "handler=nil"])
+        let sample = RoutedEvent(kind: .motion(.sample(x: 0, y: 1, z: -0.25)), time: .zero, layout: layout, start: .motion)
+        #expect(try fields(sample, .json) == ["type=motion", "time=@0", "device=nil", "x=0.0", "y=1.0", "z=-0.25",
+                                              "handled_by=home/root/button", "handler=shell", "options"])
+    }
+
+    @Test func theEnvironmentHasOnlyFieldsWithAValueAndAGesturesStateAsItsPhase() throws {
+        let layout = try layout()
+        let gesture = RoutedEvent(kind: .gesture(name: "swipe", state: "recognized"), time: .zero, layout: layout,
+                                  start: .region(try b), region: try b)
+        let f = try fields(gesture, .environment)
+        #expect(f.prefix(3) == ["type=gesture", "gesture=swipe", "phase=recognized"])
+        #expect(!f.contains { $0.hasPrefix("state=") || $0 == "options" })
+        #expect(f.suffix(5) == ["region=home/root/button", "device=nil", "handled_by=home/root/button", "handler=shell", "time=@0"])
+        // The environment's writer: a field without a value is no variable.
+        var env = EventEnvironment.Fields()
+        EventEncoder.encode(gesture, handledBy: .region(try b), handler: layout.handlers.first { $0.plugin == "shell" },
+                            as: .environment, into: &env)
+        #expect(env.variables == ["EVROUTE_TYPE=gesture", "EVROUTE_GESTURE=swipe", "EVROUTE_PHASE=recognized",
+                                  "EVROUTE_REGION=home/root/button", "EVROUTE_HANDLED_BY=home/root/button",
+                                  "EVROUTE_HANDLER=shell", "EVROUTE_TIME=0.000000"])
+    }
+
+    @Test func theLineSaysWhatHappenedThenWhere() throws {
+        let layout = try layout()
+        let action = RoutedEvent(kind: .action("open"), time: .zero, layout: layout)
+        #expect(try fields(action, .line) == ["type=action", "action=open", "region=-"])
+        let key = RoutedEvent(kind: .key(name: "KEY_A", phase: .up), time: .zero, layout: layout)
+        #expect(try fields(key, .line) == ["device=nil", "type=key", "key=KEY_A", "phase=up", "region=(no first responder)"])
+        // The log's head of it: typing keys hidden unless they may be named.
+        let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
+        #expect(LogPlugin.describe(key, responder: .region(try b), handler: handler).hasPrefix("key KEY_*** up "))
+        #expect(LogPlugin.describe(key, responder: .region(try b), handler: handler, showKeys: true).hasPrefix("key KEY_A up "))
+    }
+
+    @Test func thePluginsWireFormatIsTheJSONObjectWithItsIDLast() throws {
+        let layout = try layout()
+        let e = RoutedEvent(kind: .action("open"), time: Timestamp(microseconds: 2_000_001), layout: layout, start: .region(try b), region: try b)
+        let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
+        var wire = PluginEventJSON()
+        let line = String(decoding: wire.line(for: e, handler: handler, responder: .region(try b), id: 9), as: UTF8.self)
+        #expect(line == #"{"type":"action","time":2.000001,"action":"open","region":"home/root/button","handled_by":"home/root/button","handler":"shell","options":{"page":2},"id":9}"# + "\n")
+    }
+
+    /// The log's time (kept written from second to second) is the one formatter's text.
+    @Test func theLogsTimeIsTheOneFormattersText() {
+        var seconds = SecondsText()
+        let times: [Int64] = [0, 1, 999_999, 1_000_000, 1_500_000, 1_500_010, 1_508_125_000, 3_600_000_000_001, -1, -1_500_000]
+        for us in times {
+            let t = Timestamp(microseconds: us)
+            var log = [UInt8](repeating: 0, count: TimestampText.maximumLength)
+            var one = [UInt8](repeating: 0, count: TimestampText.maximumLength)
+            let n = log.withUnsafeMutableBufferPointer { seconds.write(t, to: $0.baseAddress!) }
+            let m = one.withUnsafeMutableBufferPointer { TimestampText.seconds(t, to: $0.baseAddress!) }
+            #expect(log[..<n] == one[..<m], "\(us)")
+        }
+        #expect(Timestamp(microseconds: 1_508_125_000).text() == "1508.125000")
+        #expect(Timestamp(microseconds: 1_508_125_999).text(decimals: 3) == "1508.125")
+        #expect(Timestamp(microseconds: -1_500_000).text() == "-1.500000")
+        #expect(Timestamp(microseconds: 7).text() == "0.000007")
+    }
+}
