@@ -33,7 +33,7 @@ struct HostileGeometryTests {
 
     @Test func extremeAndNonFiniteGeometryNeverTraps() {
         // Core takes any spec (the config reader bounds numbers; programmatic specs need not).
-        let values: [Double] = [0, -0.0, 1e-320, 1e308, -1e308, .infinity, -.infinity, .nan, .greatestFiniteMagnitude]
+        let values: [Double] = [0, -0.0, .leastNonzeroMagnitude, 1e308, -1e308, .infinity, -.infinity, .nan, .greatestFiniteMagnitude]
         var rng = SplitMix(seed: 7)
         func pick() -> Double { values[Int(rng.next() % UInt64(values.count))] }
         func size() -> Double { let v = abs(pick()); return v.isNaN ? 0 : v }   // a NaN size is a compile error

@@ -9,13 +9,18 @@ import EvrouteSystem
 @Suite("User database groups")
 struct UserGroupsTests {
     /// (name, uid, gid) of every /etc/passwd entry.
+    /// The C string at the start of `buffer` (up to its NUL).
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     static func users() -> [(name: String, uid: uid_t, gid: gid_t)] {
         guard let f = fopen("/etc/passwd", "r") else { return [] }
         defer { fclose(f) }
         var users: [(String, uid_t, gid_t)] = []
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), f) != nil {
-            let fields = String(cString: line).split(separator: ":", omittingEmptySubsequences: false)
+            let fields = Self.text(line).split(separator: ":", omittingEmptySubsequences: false)
             guard fields.count >= 4, let uid = uid_t(fields[2]), let gid = gid_t(fields[3]) else { continue }
             users.append((String(fields[0]), uid, gid))
         }
@@ -26,7 +31,7 @@ struct UserGroupsTests {
     static func idGroups(_ name: String) -> [gid_t]? {
         guard let p = popen("id -G '\(name)' 2>/dev/null", "r") else { return nil }
         var out = [CChar](repeating: 0, count: 65536)
-        let text = fgets(&out, Int32(out.count), p) != nil ? String(cString: out) : ""
+        let text = fgets(&out, Int32(out.count), p) != nil ? Self.text(out) : ""
         guard pclose(p) == 0 else { return nil }
         return text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { gid_t($0) }
     }
