@@ -105,16 +105,22 @@ public enum ControlClient {
             throw attempt
         }
         _ = fcntl(fd, F_SETFL, flags)
-        var bytes = Array((request.serialized + "\n").utf8)
-        var offset = 0
+        let bytes = Array((request.serialized + "\n").utf8)
         // A daemon that refuses the peer answers at once and closes: sending then fails
-        // (EPIPE), but its answer ("permission denied") is still there to read.
+        // (EPIPE), but its answer ("permission denied") is still there to read. A request
+        // (at most 64 KiB, `ControlServer.maximumRequest`) fits in the socket's buffer, so
+        // the one write loop never needs to wait here.
         var sendFailure: Int32?
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { sendFailure = errno; break }
-            offset += n
+        let sent = bytes.withUnsafeBytes { raw -> Int in
+            do throws(SystemError) {
+                return try SystemCall.writeAll(FileDescriptor(rawValue: fd), raw, path: path, socket: true, whenFull: .stop)
+            } catch {
+                sendFailure = error.errno
+                return 0
+            }
+        }
+        if sendFailure == nil, sent < bytes.count {
+            throw fail("\(path): the daemon took \(sent) of the request's \(bytes.count) bytes and reads no more")
         }
         if let e = sendFailure, e != EPIPE && e != ECONNRESET {
             throw fail("\(path): send: \(String(cString: strerror(e)))")
