@@ -9,8 +9,9 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+# The last commit with the file (the one that removed it is the newest touching it).
 REV=${1:-$(git rev-list -1 HEAD -- scripts/live-path.order)}
-[ -f scripts/live-path.order ] || REV="$REV^"
+[ -n "${1:-}" ] || [ -f scripts/live-path.order ] || REV=$(git rev-parse "$REV^")
 SCRATCH=${SCRATCH:-.build-order}
 RUNS=${RUNS:-5}
 OUT=$(mktemp -d)
