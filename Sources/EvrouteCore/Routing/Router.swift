@@ -20,7 +20,7 @@ public final class Router {
     @exclusivity(unchecked) private var currentObserver: RouteObserver?
     @exclusivity(unchecked) private var currentDispatcher: HandlerDispatcher?
     @exclusivity(unchecked) private var counts = RouteCounts()
-    @exclusivity(unchecked) private var currentTapPolicy: TapPolicy
+    private var currentTapPolicy: TapPolicy
     public let clock: EventClock
     /// Receives every decision. Kept by the router (a strong reference: a weak one cost a
     /// weak load and a side-table release per record, ~11 % of a move): an observer must not
@@ -110,9 +110,9 @@ public final class Router {
     /// remembered, see ``TouchTable``).
     @exclusivity(unchecked) var touches = TouchTable(capacity: 32)
     @exclusivity(unchecked) var heldKeys: [KeyKey: HeldKey] = [:]
-    @exclusivity(unchecked) var regionTouchCounts: [RegionKey: Int] = [:]
-    @exclusivity(unchecked) var exclusive: [ExclusiveState]
-    @exclusivity(unchecked) var lastTap: [TapMemory?]
+    var regionTouchCounts: [RegionKey: Int] = [:]
+    var exclusive: [ExclusiveState]
+    var lastTap: [TapMemory?]
     /// Per display: screens, bottom (the active root screen) to top (the presented one).
     /// Every change (present, dismiss, show, a layout swap) starts a new chain generation.
     @exclusivity(unchecked) var screenStacks: [[Int]] {
@@ -124,14 +124,14 @@ public final class Router {
     /// found in.
     @exclusivity(unchecked) var chainGeneration: UInt64 = 0
     @exclusivity(unchecked) var firstResponders: [Int?]
-    @exclusivity(unchecked) var nextTouchID = 1
+    var nextTouchID = 1
     /// Guards against handlers that send actions forever.
-    @exclusivity(unchecked) var actionDepth = 0
+    var actionDepth = 0
     /// Contacts whose touch a layout change cancelled while the finger stayed down: their
     /// moves are ignored until it lifts (a cancelled touch does not come back as a new one).
     @exclusivity(unchecked) var orphanedContacts: Set<TouchKey> = []
     /// Regions changed at run time since the config was loaded, by path (see Router+Changes).
-    @exclusivity(unchecked) var overrides: [String: OverrideEntry] = [:]
+    var overrides: [String: OverrideEntry] = [:]
     /// Shakes in progress, by accelerometer (see Router+Motion).
     @exclusivity(unchecked) var shakes: [DeviceID: ShakeHold] = [:]
     /// Devices shaking now (their shakes' ends are timers).
@@ -141,12 +141,12 @@ public final class Router {
     @exclusivity(unchecked) var recognizers: [GestureKey: GestureRecognizer] = [:]
     /// The same recognizers in creation order, for deterministic iteration.
     @exclusivity(unchecked) var recognizerList: [GestureRecognizer] = []
-    @exclusivity(unchecked) var recognizerOrder = 0
+    var recognizerOrder = 0
     /// Touches seen by recognizers, by touch id.
     @exclusivity(unchecked) var gestureTouches: [Int: GestureTouch] = [:]
     /// Pending recognizer timers, by deadline then scheduling order.
     @exclusivity(unchecked) var timers: [GestureTimer] = []
-    @exclusivity(unchecked) var timerSequence = 0
+    var timerSequence = 0
     /// Continuous recognizers that changed during the frame being handled.
     @exclusivity(unchecked) var changedRecognizers: [GestureRecognizer] = []
     /// Recognizers whose touches moved during the frame being handled.
