@@ -32,7 +32,7 @@ route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 # through the HandlerDispatcher protocol: its witness), and the line's other events, out of line.
 dispatch=$(( $(cost 'PluginHostC0A4Core17HandlerDispatcherAadEP8dispatch') + $(cost 'PluginHostC13dispatchOther') ))
 # The code the live path runs: its functions (those that cost anything in the collected part)
-# and the 4 KiB pages they lie on in BIN (scripts/live-path-order.sh lays them side by side).
+# and the 4 KiB pages they lie on in BIN.
 awk -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg" | awk '{ print $2 }' | sort >"$OUT/ran"
 # Call sites run in at least half the frames, and their calls per frame: under TCG (the guest of
 # make vm-perf) each distinct call site a wake-up runs costs a lookup of the block it returns

@@ -198,9 +198,9 @@ public final class DryRun {
 public final class GestureTimer {
     private let loop: EventLoop
     private let session: RoutingSession
-    @exclusivity(unchecked) private var armed: (id: EventLoop.TimerID, deadline: Timestamp)?
+    private var armed: (id: EventLoop.TimerID, deadline: Timestamp)?
     /// Stops re-arming (shutdown).
-    @exclusivity(unchecked) public var isEnabled = true
+    public var isEnabled = true
 
     public init(loop: EventLoop, session: RoutingSession) {
         self.loop = loop

@@ -32,22 +32,18 @@ public final class RoutingSession: InputEventSink {
         /// `info.id`, stored (read per event).
         let id: DeviceID
         let touch: TouchDecoder?
-        /// ``touch`` without ownership, for the per-event calls: the context owns the decoder, and
-        /// a call through a strong reference loaded from it costs a retain and a release.
-        let touchRef: Unmanaged<TouchDecoder>?
         @exclusivity(unchecked) var keys: KeyDecoder?
         /// Keys → text (libxkbcommon), for devices with typing keys whose rule wants text.
         let text: TextDecoder?
         /// `text: line`: the line being collected (and its keys are not routed).
         @exclusivity(unchecked) var line: LineCollector?
-        /// Accelerometers: axes → samples in g.
-        @exclusivity(unchecked) var motion: MotionDecoder?
+        /// Accelerometers: axes → samples in g → paced samples, orientation, shakes (the stage).
+        @exclusivity(unchecked) var motion: MotionStage?
 
         init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?, text: TextDecoder?, line: LineCollector?) {
             self.info = info
             id = info.id
             self.touch = touch
-            touchRef = touch.map { Unmanaged.passUnretained($0) }
             let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
             keys = hasKeys ? KeyDecoder(device: info.id, description: description) : nil
             self.text = text
@@ -61,9 +57,8 @@ public final class RoutingSession: InputEventSink {
     }
     /// The device of the previous event (a device's events come in runs: one read of a live
     /// device, a frame of a recording), so most events find their context without a hash.
-    /// Not owned (``devices`` owns it, and forgets it whenever ``devices`` changes): no retain
-    /// and release per event.
-    @exclusivity(unchecked) private var lastDevice: Unmanaged<DeviceContext>?
+    /// Forgotten whenever ``devices`` changes.
+    @exclusivity(unchecked) private var lastDevice: DeviceContext?
     /// The devices collecting lines (`text: line`), for their deadlines.
     @exclusivity(unchecked) var lineDevices: [DeviceContext] = []
     /// The xkbcommon context, keymaps and compose table: the one given to ``init(layout:clock:keymaps:)``,
@@ -129,26 +124,26 @@ public final class RoutingSession: InputEventSink {
     /// (Never inlined: one call per read, and the live path's boundary in a profile.)
     @inline(never)
     public func handle(_ events: UnsafeBufferPointer<InputEvent>, from id: DeviceID) {
-        let ctx: Unmanaged<DeviceContext>?
-        if let last = lastDevice, last._withUnsafeGuaranteedRef({ $0.id == id }) {
+        let ctx: DeviceContext?
+        if let last = lastDevice, last.id == id {
             ctx = last
         } else {
-            ctx = devices[id].map { Unmanaged.passUnretained($0) }
+            ctx = devices[id]
             if ctx != nil { lastDevice = ctx }
         }
-        guard let ctx = ctx?.takeUnretainedValue() else {
+        guard let ctx else {
             for event in events { advanceTime(to: event.time) }
             return
         }
         // A touch device's axis events, most of a frame, go to its decoder a run at a time
         // (the same as one by one: they only update the decoder).
-        let touchOnly = ctx.motion == nil ? ctx.touchRef : nil
+        let touchOnly = ctx.motion == nil ? ctx.touch : nil
         var i = 0
         while i < events.count {
             let event = events[i]
             if event.type == EventType.abs {
                 if let touchOnly {
-                    i = touchOnly._withUnsafeGuaranteedRef { $0.feedAxes(events, from: i) }
+                    i = touchOnly.feedAxes(events, from: i)
                     continue
                 }
             } else {
@@ -190,7 +185,7 @@ public final class RoutingSession: InputEventSink {
         }
         let ctx = DeviceContext(info: info, description: description, touch: decoder, text: text, line: line)
         if kind == .accelerometer, let motion = MotionDecoder(device: id, description: description) {
-            ctx.motion = motion
+            ctx.motion = MotionStage(decoder: motion)
             if motion.assumedScale {
                 onWarning?("device \"\(description.name)\" (rule \(rule.name)): an accelerometer axis has no resolution; its range is taken as ±2 g", time)
             }
@@ -245,13 +240,13 @@ public final class RoutingSession: InputEventSink {
 
     @inline(__always)
     func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
-        if ctx.motion != nil, let sample = ctx.motion!.feed(event) { router.handle(sample) }
-        if let decoder = ctx.touchRef {
-            if let frame = decoder._withUnsafeGuaranteedRef({ $0.feed(event) }), !frame.contacts.isEmpty { router.handle(frame) }
+        if ctx.motion != nil, let signals = ctx.motion!.feed(event, spec: layout.spec.motion) { router.handle(signals) }
+        if let decoder = ctx.touch {
+            if let frame = decoder.feed(event), !frame.contacts.isEmpty { router.handle(frame) }
             // Warnings come up while a frame is read and are told at its end (a frame's events
             // share their time), or when the device goes.
-            if event.type == EventType.syn, decoder._withUnsafeGuaranteedRef({ $0.hasWarnings }) {
-                reportWarnings(decoder.takeUnretainedValue(), ctx, event.time)
+            if event.type == EventType.syn, decoder.hasWarnings {
+                reportWarnings(decoder, ctx, event.time)
             }
         }
         if event.type == EventType.key, let key = ctx.keys?.feed(event) {

@@ -28,9 +28,8 @@ public final class EventLoop {
     }
 
     /// The owner of a watched descriptor, told of its wake-ups directly (``watch(_:for:by:)``):
-    /// the epoll event itself names the watcher, so a wake-up looks nothing up, retains nothing
-    /// and calls no closure — one call from the loop into the owner (the live input path's
-    /// devices). The loop does not keep a watcher alive: unwatch its descriptor before it goes.
+    /// one call from the loop into the owner, no closure (the live input path's devices). The
+    /// loop keeps the watcher while its descriptor is watched.
     open class Watcher {
         public init() {}
         /// The descriptor is ready (hang-up included).
@@ -46,22 +45,22 @@ public final class EventLoop {
     /// Who is told when a watched descriptor is ready: a callback, or a ``Watcher``.
     private enum Watch {
         case callback((Readiness) -> Void)
-        case watcher(Unmanaged<Watcher>)
+        case watcher(Watcher)
     }
     /// What each watched descriptor is watched by, indexed by its number (descriptors are small
     /// integers: a wake-up finds its callback without hashing).
-    @exclusivity(unchecked) private var watches: [Watch?] = []
+    private var watches: [Watch?] = []
     /// The wake-up being dispatched: its events, and the index of the next one to dispatch
     /// (``unwatch(_:)`` voids the rest of a batch's events for the descriptor it unwatches).
-    @exclusivity(unchecked) private var batch: (events: UnsafeMutablePointer<epoll_event>, next: Int, count: Int)?
+    private var batch: (events: UnsafeMutablePointer<epoll_event>, next: Int, count: Int)?
     private var signalHandlers: [Int32: (Int32) -> Void] = [:]
     private var signalMask = sigset_t()
-    @exclusivity(unchecked) private var timers: [(deadline: Timestamp, id: Int, fire: () -> Void)] = []
-    @exclusivity(unchecked) private var armedDeadline: Timestamp?
+    private var timers: [(deadline: Timestamp, id: Int, fire: () -> Void)] = []
+    private var armedDeadline: Timestamp?
     private var nextTimerID = 1
-    @exclusivity(unchecked) private var stopping = false
+    private var stopping = false
     /// Called after the callbacks of each wakeup (e.g. to flush buffered output once per burst).
-    @exclusivity(unchecked) public var afterWakeup: (() -> Void)?
+    public var afterWakeup: (() -> Void)?
     /// Output that may wait a little (log lines, a dry-run's trace): written ``LazyFlush/delay``
     /// after it began waiting, instead of once per wakeup — a burst of frames then costs one
     /// `write(2)`, not one per frame. The wait is one of the loop's timers, armed when output
@@ -91,11 +90,11 @@ public final class EventLoop {
         }
     }
     /// See ``LazyFlush``; nil: nothing is deferred.
-    @exclusivity(unchecked) public var lazyFlush: LazyFlush?
+    public var lazyFlush: LazyFlush?
     /// The timer that writes what ``lazyFlush`` holds, while one is armed, and the input time
     /// from which a wake-up writes it first (``LazyFlush/inputTime``).
-    @exclusivity(unchecked) private var flushTimer: TimerID?
-    @exclusivity(unchecked) private var flushDeadline: Timestamp?
+    private var flushTimer: TimerID?
+    private var flushDeadline: Timestamp?
     /// What that timer runs (it has fired: nothing to cancel); made once — a closure made per
     /// arming was an allocation per flush.
     private lazy var flushWaitingOutput: () -> Void = { [unowned self] in
@@ -112,7 +111,7 @@ public final class EventLoop {
         lazyFlush?.flush()
     }
     /// How many times `epoll_wait` returned (for the idle-wakeup test and `status`).
-    @exclusivity(unchecked) public private(set) var wakeups = 0
+    public private(set) var wakeups = 0
 
     public init() throws(SystemError) {
         epfd = FileDescriptor(rawValue: try SystemCall.retryingInterrupts("epoll_create1", path: nil) {
@@ -130,17 +129,14 @@ public final class EventLoop {
         try? SystemCall.close(epfd)
     }
 
-    /// An epoll event's data word: a descriptor watched by a callback as its number shifted
-    /// left (even), a ``Watcher`` as its address with the low bit set (objects are aligned).
-    private static func data(of fd: FileDescriptor) -> UInt64 { UInt64(UInt32(bitPattern: fd.rawValue)) << 1 }
-    private static func data(of watcher: Unmanaged<Watcher>) -> UInt64 { UInt64(UInt(bitPattern: watcher.toOpaque())) | 1 }
+    /// An epoll event's data word: the watched descriptor's number.
+    private static func data(of fd: FileDescriptor) -> UInt64 { UInt64(UInt32(bitPattern: fd.rawValue)) }
     /// The data word of a batch's event voided by ``unwatch(_:)`` (a descriptor number no
     /// process has: no callback is found for it).
     private static let voided = UInt64.max - 1
 
     private func control(_ operation: Int32, _ fd: FileDescriptor, _ readiness: Readiness) throws(SystemError) {
-        let data: UInt64
-        if case .watcher(let w)? = watch(of: fd) { data = Self.data(of: w) } else { data = Self.data(of: fd) }
+        let data = Self.data(of: fd)
         var ev = epoll_event()
         ev.events = readiness.rawValue
         evroute_epoll_event_set_data(&ev, data)
@@ -155,9 +151,9 @@ public final class EventLoop {
     }
 
     /// Tells `watcher` whenever `fd` is ready, as ``watch(_:for:_:)`` calls a callback. The
-    /// loop keeps no reference to `watcher`: its owner unwatches `fd` before it goes.
+    /// loop keeps `watcher` until `fd` is unwatched.
     public func watch(_ fd: FileDescriptor, for readiness: Readiness = .readable, by watcher: Watcher) throws(SystemError) {
-        try watch(fd, for: readiness, as: .watcher(.passUnretained(watcher)))
+        try watch(fd, for: readiness, as: .watcher(watcher))
     }
 
     private func watch(_ fd: FileDescriptor, for readiness: Readiness, as watch: Watch) throws(SystemError) {
@@ -184,16 +180,12 @@ public final class EventLoop {
     /// Stops watching `fd` (call before closing it). Its events not yet dispatched in the
     /// current wake-up are dropped: a watcher may go right after.
     public func unwatch(_ fd: FileDescriptor) {
-        guard let watch = watch(of: fd) else { return }
+        guard watch(of: fd) != nil else { return }
         watches[Int(fd.rawValue)] = nil
         var ev = epoll_event()
         _ = epoll_ctl(epfd.rawValue, EPOLL_CTL_DEL, fd.rawValue, &ev)
         guard let batch else { return }
-        let data: UInt64
-        switch watch {
-        case .callback: data = Self.data(of: fd)
-        case .watcher(let w): data = Self.data(of: w)
-        }
+        let data = Self.data(of: fd)
         for i in batch.next..<batch.count where evroute_epoll_event_data(batch.events + i) == data {
             evroute_epoll_event_set_data(batch.events + i, Self.voided)
         }
@@ -312,15 +304,17 @@ public final class EventLoop {
                 batch!.next = i + 1
                 let data = evroute_epoll_event_data(events + i)
                 let ready = Readiness(rawValue: events[i].events)
-                if data & 1 != 0 {
-                    // A watcher (the live path): its address is the event's data.
-                    Unmanaged<Watcher>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(data & ~1))!)
-                        ._withUnsafeGuaranteedRef { $0.ready(ready) }
-                } else if data != Self.voided {
-                    let fd = FileDescriptor(rawValue: Int32(truncatingIfNeeded: data >> 1))
+                if data != Self.voided {
+                    let fd = FileDescriptor(rawValue: Int32(truncatingIfNeeded: data))
                     if fd == timerfd { fireDueTimers() }
                     else if fd == signalfd { drainSignals() }
-                    else if case .callback(let h)? = watch(of: fd) { h(ready) }
+                    else {
+                        switch watch(of: fd) {
+                        case .watcher(let w)?: w.ready(ready)
+                        case .callback(let h)?: h(ready)
+                        case nil: break
+                        }
+                    }
                 }
                 if stopping { break }
             }

@@ -31,11 +31,21 @@ public final class Log: @unchecked Sendable {
     }
 
     /// Messages above this level are dropped.
-    @exclusivity(unchecked) public var threshold: Level
+    public var threshold: Level {
+        get { currentThreshold }
+        set { currentThreshold = newValue }
+    }
+    /// The storage of ``threshold`` and ``buffered``: read at every line, on the loop's thread
+    /// only, so without dynamic exclusivity checks.
+    @exclusivity(unchecked) private var currentThreshold: Level
+    @exclusivity(unchecked) private var currentlyBuffered = false
     /// When set, info and debug lines are collected and written by ``flush()`` (the daemon's
     /// loop flushes when idle or within 50 ms: one write(2) for a burst of events instead of one
     /// per line); notices, warnings and errors are written at once.
-    @exclusivity(unchecked) public var buffered = false
+    public var buffered: Bool {
+        get { currentlyBuffered }
+        set { currentlyBuffered = newValue }
+    }
     /// Lines not yet written. Confined to the loop's thread like the rest of the log.
     @usableFromInline let pending = LogBuffer(capacity: 1 << 12)
     public let toJournal: Bool
@@ -68,7 +78,7 @@ public final class Log: @unchecked Sendable {
     @usableFromInline let infoPrefixLength: Int
 
     public init(threshold: Level = .info, fd: Int32 = 2, maximumBacklog: Int = 1 << 18) {
-        self.threshold = threshold
+        currentThreshold = threshold
         self.fd = fd
         self.maximumBacklog = maximumBacklog
         toJournal = Log.isJournal(fd: fd)
@@ -343,7 +353,9 @@ public final class Log: @unchecked Sendable {
 /// uniqueness or bounds bookkeeping per byte, unlike an array), for the log's lines. Confined
 /// to one thread.
 public final class LogBuffer {
-    @exclusivity(unchecked) public private(set) var base: UnsafeMutablePointer<UInt8>
+    public var base: UnsafeMutablePointer<UInt8> { start }
+    /// ``base``'s storage (read per line, on one thread: no dynamic exclusivity checks).
+    @exclusivity(unchecked) @usableFromInline var start: UnsafeMutablePointer<UInt8>
     /// The bytes collected.
     public var count: Int { length }
     @exclusivity(unchecked) @usableFromInline var length = 0
@@ -351,7 +363,7 @@ public final class LogBuffer {
 
     public init(capacity: Int) {
         self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        start = .allocate(capacity: self.capacity)
     }
 
     deinit { base.deallocate() }
@@ -400,7 +412,7 @@ public final class LogBuffer {
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
         base.deallocate()
-        base = newBase
+        start = newBase
         capacity = newCapacity
     }
 }

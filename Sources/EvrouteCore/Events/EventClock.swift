@@ -10,11 +10,14 @@ public protocol EventClock: AnyObject {
 
 /// A clock driven purely by the timestamps it is given.
 public final class ManualClock: EventClock {
-    @exclusivity(unchecked) public private(set) var now: Timestamp
+    public var now: Timestamp { current }
+    /// ``now``'s storage: read and written at every frame by the router, on the one thread that
+    /// owns it, so without dynamic exclusivity checks.
+    @exclusivity(unchecked) private var current: Timestamp
 
-    public init(start: Timestamp = .zero) { now = start }
+    public init(start: Timestamp = .zero) { current = start }
 
     public func advance(to time: Timestamp) {
-        if time > now { now = time }
+        if time > current { current = time }
     }
 }

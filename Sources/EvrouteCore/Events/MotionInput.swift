@@ -43,13 +43,41 @@ public enum Orientation: String, Sendable, CaseIterable {
 
     /// The direction (radians, counter-clockwise from +x) the measured gravity reaction points
     /// to in the x-y plane when the device is held this way.
-    var angle: Double {
+    public var angle: Double {
         switch self {
         case .portrait: Double.pi / 2             // +y up
         case .landscape: Double.pi                // −x up
         case .portraitFlipped: -Double.pi / 2     // −y up
         case .landscapeFlipped: 0                 // +x up
         }
+    }
+}
+
+/// What the input layer's motion stage (EvrouteInput's `MotionStage`: sample pacing,
+/// orientation with hysteresis, shake detection) made of one accelerometer sample, in the order
+/// the router routes them: a shake, an orientation change, the sample.
+public struct MotionSignals: Sendable {
+    /// A jolt that begins a shake, or one during it: the shake ends at `until` (a window after
+    /// its last jolt) unless another jolt moves it.
+    public enum Shake: Sendable, Equatable {
+        case began(until: Timestamp)
+        case continues(until: Timestamp)
+    }
+
+    public var device: DeviceID
+    public var time: Timestamp
+    public var shake: Shake?
+    /// The orientation changed to this.
+    public var orientation: Orientation?
+    /// The sample, when `motion.rate` lets it out.
+    public var sample: MotionSample?
+
+    public init(device: DeviceID, time: Timestamp, shake: Shake? = nil, orientation: Orientation? = nil, sample: MotionSample? = nil) {
+        self.device = device
+        self.time = time
+        self.shake = shake
+        self.orientation = orientation
+        self.sample = sample
     }
 }
 

@@ -80,9 +80,10 @@ public enum GestureThresholds {
 }
 
 /// `atan2` without Foundation (the core imports nothing): a minimax polynomial for atan on
-/// [0, 1] with range reduction; error below 1e-5 rad.
+/// [0, 1] with range reduction; error below 1e-5 rad. (Also the input layer's: a motion
+/// stage's orientation.)
 @inline(__always)
-func gestureAtan2(_ y: Double, _ x: Double) -> Double {
+public func gestureAtan2(_ y: Double, _ x: Double) -> Double {
     let ax = abs(x), ay = abs(y)
     if ax == 0 && ay == 0 { return 0 }
     let swap = ay > ax

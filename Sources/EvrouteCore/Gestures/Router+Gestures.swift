@@ -70,7 +70,7 @@ extension Router {
     /// before each frame or key.
     public func advanceTime(to time: Timestamp) {
         if timers.isEmpty && shakingDevices == 0 {
-            if let manualClock { manualClock.advance(to: time) } else { clock.advance(to: time) }
+            clock.advance(to: time)
             return
         }
         while true {

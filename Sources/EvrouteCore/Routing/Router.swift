@@ -7,18 +7,30 @@
 public final class Router {
     /// The current layout. Every change of it (reload, run-time region change) starts a new
     /// chain generation (``chainGeneration``).
-    @exclusivity(unchecked) public private(set) var layout: Layout {
-        didSet { chainGeneration &+= 1 }
+    public private(set) var layout: Layout {
+        get { currentLayout }
+        set {
+            currentLayout = newValue
+            chainGeneration &+= 1
+        }
     }
+    // The public properties' storage (their accessors read it without dynamic exclusivity
+    // checks: see "The router's state" below).
+    @exclusivity(unchecked) private var currentLayout: Layout
+    @exclusivity(unchecked) private var currentObserver: RouteObserver?
+    @exclusivity(unchecked) private var currentDispatcher: HandlerDispatcher?
+    @exclusivity(unchecked) private var counts = RouteCounts()
+    private var currentTapPolicy: TapPolicy
     public let clock: EventClock
-    /// ``clock`` when it is a ``ManualClock`` (the daemon's, a replay's): advanced by a direct,
-    /// inlined call at every frame instead of through the protocol.
-    let manualClock: ManualClock?
     /// Receives every decision. Kept by the router (a strong reference: a weak one cost a
     /// weak load and a side-table release per record, ~11 % of a move): an observer must not
     /// keep the router, or its session, strongly in turn.
-    @exclusivity(unchecked) public var observer: RouteObserver? {
-        didSet { observerTakesRoutedEvents = observer?.observesRoutedEvents ?? false }
+    public var observer: RouteObserver? {
+        get { currentObserver }
+        set {
+            currentObserver = newValue
+            observerTakesRoutedEvents = newValue?.observesRoutedEvents ?? false
+        }
     }
     /// Whether ``observer`` wants `.routed` records (``RouteObserver/observesRoutedEvents``):
     /// when not, a routed event is counted (``routeCounts``) and no record is built for it.
@@ -26,10 +38,16 @@ public final class Router {
     /// Runs handlers; nil for dry-run (the first taker counts as handled, nothing runs). Kept
     /// by the router like ``observer``; a dispatcher that needs the router must not keep it
     /// strongly (the daemon's plugin host keeps it unowned).
-    @exclusivity(unchecked) public var dispatcher: HandlerDispatcher?
+    public var dispatcher: HandlerDispatcher? {
+        get { currentDispatcher }
+        set { currentDispatcher = newValue }
+    }
     /// What the router has routed, by kind and outcome (every `.routed` decision, observed or not).
-    @exclusivity(unchecked) public private(set) var routeCounts = RouteCounts()
-    @exclusivity(unchecked) public var tapPolicy: TapPolicy
+    public var routeCounts: RouteCounts { counts }
+    public var tapPolicy: TapPolicy {
+        get { currentTapPolicy }
+        set { currentTapPolicy = newValue }
+    }
 
     struct DeviceState {
         var info: DeviceInfo
@@ -92,9 +110,9 @@ public final class Router {
     /// remembered, see ``TouchTable``).
     @exclusivity(unchecked) var touches = TouchTable(capacity: 32)
     @exclusivity(unchecked) var heldKeys: [KeyKey: HeldKey] = [:]
-    @exclusivity(unchecked) var regionTouchCounts: [RegionKey: Int] = [:]
-    @exclusivity(unchecked) var exclusive: [ExclusiveState]
-    @exclusivity(unchecked) var lastTap: [TapMemory?]
+    var regionTouchCounts: [RegionKey: Int] = [:]
+    var exclusive: [ExclusiveState]
+    var lastTap: [TapMemory?]
     /// Per display: screens, bottom (the active root screen) to top (the presented one).
     /// Every change (present, dismiss, show, a layout swap) starts a new chain generation.
     @exclusivity(unchecked) var screenStacks: [[Int]] {
@@ -106,16 +124,16 @@ public final class Router {
     /// found in.
     @exclusivity(unchecked) var chainGeneration: UInt64 = 0
     @exclusivity(unchecked) var firstResponders: [Int?]
-    @exclusivity(unchecked) var nextTouchID = 1
+    var nextTouchID = 1
     /// Guards against handlers that send actions forever.
-    @exclusivity(unchecked) var actionDepth = 0
+    var actionDepth = 0
     /// Contacts whose touch a layout change cancelled while the finger stayed down: their
     /// moves are ignored until it lifts (a cancelled touch does not come back as a new one).
     @exclusivity(unchecked) var orphanedContacts: Set<TouchKey> = []
     /// Regions changed at run time since the config was loaded, by path (see Router+Changes).
-    @exclusivity(unchecked) var overrides: [String: OverrideEntry] = [:]
-    /// Accelerometers' orientation, shakes and sample pacing (see Router+Motion).
-    @exclusivity(unchecked) var motionStates: [DeviceID: MotionState] = [:]
+    var overrides: [String: OverrideEntry] = [:]
+    /// Shakes in progress, by accelerometer (see Router+Motion).
+    @exclusivity(unchecked) var shakes: [DeviceID: ShakeHold] = [:]
     /// Devices shaking now (their shakes' ends are timers).
     @exclusivity(unchecked) var shakingDevices = 0
 
@@ -123,12 +141,12 @@ public final class Router {
     @exclusivity(unchecked) var recognizers: [GestureKey: GestureRecognizer] = [:]
     /// The same recognizers in creation order, for deterministic iteration.
     @exclusivity(unchecked) var recognizerList: [GestureRecognizer] = []
-    @exclusivity(unchecked) var recognizerOrder = 0
+    var recognizerOrder = 0
     /// Touches seen by recognizers, by touch id.
     @exclusivity(unchecked) var gestureTouches: [Int: GestureTouch] = [:]
     /// Pending recognizer timers, by deadline then scheduling order.
     @exclusivity(unchecked) var timers: [GestureTimer] = []
-    @exclusivity(unchecked) var timerSequence = 0
+    var timerSequence = 0
     /// Continuous recognizers that changed during the frame being handled.
     @exclusivity(unchecked) var changedRecognizers: [GestureRecognizer] = []
     /// Recognizers whose touches moved during the frame being handled.
@@ -136,10 +154,9 @@ public final class Router {
     @exclusivity(unchecked) var inFrame = false
 
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
-        self.layout = layout
+        currentLayout = layout
         self.clock = clock
-        manualClock = clock as? ManualClock
-        self.tapPolicy = tapPolicy
+        currentTapPolicy = tapPolicy
         exclusive = Array(repeating: ExclusiveState(), count: layout.displays.count)
         lastTap = Array(repeating: nil, count: layout.displays.count)
         screenStacks = Router.initialStacks(layout)
@@ -188,8 +205,8 @@ public final class Router {
     /// `handler` indexes the event's ``Layout/handlers``.
     @inline(__always)
     func emitRouted(_ event: consuming RoutedEvent, by responder: ResponderID?, handler: Int?) {
-        if case .touch = event.kind { routeCounts.touchEvents += 1 } else { routeCounts.count(event.kind) }
-        if responder != nil { routeCounts.handled += 1 } else { routeCounts.unhandled += 1 }
+        if case .touch = event.kind { counts.touchEvents += 1 } else { counts.count(event.kind) }
+        if responder != nil { counts.handled += 1 } else { counts.unhandled += 1 }
         guard observerTakesRoutedEvents, let observer else { return }
         observer.routed(event, handledBy: responder, handler: handler)
     }
@@ -220,7 +237,7 @@ public final class Router {
         if !orphanedContacts.isEmpty { orphanedContacts = orphanedContacts.filter { $0.device != id } }
         settleTimers(device: id, time: time)
         cancelHeldKeys(ofDevice: id, time: time)
-        if !motionStates.isEmpty { forgetMotion(of: id, time: time) }
+        if !shakes.isEmpty { endShake(of: id, .cancelled, at: time) }
         if let state = devices.removeValue(forKey: id) { emit(.deviceRemoved(state.info, time: time)) }
     }
 
@@ -343,7 +360,7 @@ public final class Router {
             cancelTouches(ofDevice: id, time: time)
             cancelHeldKeys(ofDevice: id, time: time)
         }
-        for id in motionStates.keys.sorted(by: { $0.rawValue < $1.rawValue }) { endShake(of: id, .cancelled, at: time) }
+        for id in shakes.keys.sorted(by: { $0.rawValue < $1.rawValue }) { endShake(of: id, .cancelled, at: time) }
         settleTimers(device: nil, time: time)
     }
 

@@ -16,7 +16,7 @@ final class DaemonObserver: RouteObserver {
         var touchesCancelledByChanges = 0
     }
 
-    @exclusivity(unchecked) private(set) var counts = Counts()
+    private(set) var counts = Counts()
     /// The observer that was there before (kept: it does not keep this one or the router).
     let next: RouteObserver?
     private let log: Log

@@ -30,7 +30,7 @@ struct LogPluginType: PluginType {
 /// Typing keys (``KeyNames/isTyping(_:)``: what a PIN or a scanned code is typed with) are
 /// written `KEY_***`, and text `text "***" (N chars)`, unless the run (`--show-keycodes`), the device's rule or the handler
 /// (`log-keys: true`) lets them be named.
-final class LogPlugin: InPlacePlugin, Plugin {
+final class LogPlugin: Plugin {
     let spec: PluginSpec
     private let context: PluginContext
     @exclusivity(unchecked) private(set) var statistics: PluginStatistics
@@ -47,6 +47,7 @@ final class LogPlugin: InPlacePlugin, Plugin {
 
     /// It formats the event itself (in place).
     var wantsEventJSON: Bool { false }
+    var takesEventsInPlace: Bool { true }
 
     func start() {}
     func stop(_ reason: PluginStopReason) {}
@@ -58,14 +59,12 @@ final class LogPlugin: InPlacePlugin, Plugin {
     private let tails = LogLineTails()
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        deliver(d.event, handler: d.handler.index, responder: d.responder)
+        deliverInPlace(d.event, handler: d.handler.index, responder: d.responder)
     }
 
-    /// Writes the event's line (the host's direct path: nothing is copied). `handler` indexes
-    /// `event.layout.handlers`. (Inlined into the host's dispatch: a touch phase's line is written
-    /// without a call; other events' lines out of line.)
-    @inline(__always)
-    override func deliver(_ event: borrowing RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+    /// Writes the event's line (in place: nothing is copied). `handler` indexes
+    /// `event.layout.handlers`. (A touch phase's line is written here; other events' lines out of line.)
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
         if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation {

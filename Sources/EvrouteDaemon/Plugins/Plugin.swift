@@ -38,10 +38,20 @@ protocol Plugin: AnyObject {
     /// Whether ``deliver(_:)`` reads ``PluginDelivery/json`` (the host makes it only then).
     /// Default true.
     var wantsEventJSON: Bool { get }
+    /// Whether the plugin takes events in place (``deliverInPlace(_:handler:responder:)``, then
+    /// called instead of ``deliver(_:)``): during the router's walk, with no delivery record, no
+    /// JSON line and no event id, for a plugin that needs none of them (the `log` writes its
+    /// line in place). Default false.
+    var takesEventsInPlace: Bool { get }
+    /// Takes `event`, handled by `event.layout.handlers[handler]` at `responder` (when
+    /// ``takesEventsInPlace``).
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict
 }
 
 extension Plugin {
     var wantsEventJSON: Bool { true }
+    var takesEventsInPlace: Bool { false }
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict { .declined }
 }
 
 /// A plugin type the host can run: the compiler's view of it (``HostedPluginType``: name,
@@ -51,15 +61,6 @@ protocol PluginType: HostedPluginType {
     /// An instance of the plugin `spec` declares, `options` its ``HostedPluginType/readOptions(_:)``
     /// made when the layout compiled; nil when they were not (the layout was not compiled).
     func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)?
-}
-
-/// A plugin that takes an event where it is, during the router's walk: no delivery record, no
-/// JSON line, no event id (the `log` writes its line in place). The host's dispatch table calls
-/// it through this class, without a retain; a subclass overrides ``deliver(_:handler:responder:)``
-/// (and is ``Plugin`` too).
-class InPlacePlugin {
-    /// Takes `event`, handled by `event.layout.handlers[handler]` at `responder`.
-    func deliver(_ event: borrowing RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict { .declined }
 }
 
 /// What plugins share with their host: the loop, the log, and the way back into routing.

@@ -162,15 +162,14 @@ public final class PluginHost: HandlerDispatcher {
 
     // MARK: Dispatch
 
-    /// (Inlined into the router's call: an event for a plugin that takes it in place, such as
-    /// the in-process log, goes from the router's walk to the plugin without a call between;
-    /// everything else is out of line.)
+    /// (An event for a plugin that takes it in place (``Plugin/takesEventsInPlace``), such as the
+    /// in-process log, goes to it from here; everything else is out of line.)
     @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout),
-           let inPlace = table.instances[entry].inPlace {
+           table.instances[entry].inPlace {
             table.instances[entry].count.value += 1
-            return inPlace._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
+            return table.instances[entry].plugin.deliverInPlace(event, handler: index, responder: responder)
         }
         return dispatchOther(event, toHandler: index, at: responder)
     }
@@ -190,8 +189,8 @@ public final class PluginHost: HandlerDispatcher {
             table.instances[entry].count.value += 1
             // A plugin that takes the event where it is (the in-process log): no delivery record
             // (a copy of the event and the binding, made and destroyed per line), no event id to draw.
-            if let inPlace = table.instances[entry].inPlace {
-                return inPlace._withUnsafeGuaranteedRef { $0.deliver(event, handler: index, responder: responder) }
+            if table.instances[entry].inPlace {
+                return table.instances[entry].plugin.deliverInPlace(event, handler: index, responder: responder)
             }
             plugin = table.instances[entry].plugin
             handler = event.layout.handlers[index]
@@ -277,14 +276,13 @@ private struct DispatchTable {
         let plugin: any Plugin
         /// The plugin's delivery count (the host's, by name).
         let count: DeliveryCount
-        /// The plugin, when it takes events in place (``InPlacePlugin``: called directly, see
-        /// `PluginHost.dispatch`), not retained per call: ``plugin`` keeps it.
-        let inPlace: Unmanaged<InPlacePlugin>?
+        /// ``plugin``'s ``Plugin/takesEventsInPlace`` (see `PluginHost.dispatch`).
+        let inPlace: Bool
 
         init(plugin: any Plugin, count: DeliveryCount) {
             self.plugin = plugin
             self.count = count
-            inPlace = (plugin as? InPlacePlugin).map { Unmanaged.passUnretained($0) }
+            inPlace = plugin.takesEventsInPlace
         }
     }
     /// The layout the table is for (held: its identity is what events are checked against).

@@ -169,7 +169,7 @@ public final class EvdevDevice {
     private let rawEvents = UnsafeMutablePointer<input_event>.allocate(capacity: EvdevDevice.readBatch)
     private let events = UnsafeMutablePointer<InputEvent>.allocate(capacity: EvdevDevice.readBatch)
     /// The keys this reader has seen down (for the key differences of a resync).
-    @exclusivity(unchecked) private var keysDown = KeyBits()
+    private var keysDown = KeyBits()
 
     /// After `SYN_DROPPED`: discards what is still queued, reads the device's state and states
     /// it (see ``readAvailable(into:)``).

@@ -87,9 +87,8 @@ public final class LiveInputSource {
     private final class OpenDevice: EventLoop.Watcher {
         let device: EvdevDevice
         let info: LiveDevice
-        /// The source unwatches every device before it goes (close, deinit): unowned(unsafe)
-        /// spares each wake-up a reference-count check.
-        unowned(unsafe) let source: LiveInputSource
+        /// The source unwatches every device before it goes (close, deinit).
+        unowned let source: LiveInputSource
         init(device: EvdevDevice, info: LiveDevice, source: LiveInputSource) {
             self.device = device
             self.info = info
@@ -100,18 +99,14 @@ public final class LiveInputSource {
     private var open: [DeviceID: OpenDevice] = [:]
     private var idByPath: [String: DeviceID] = [:]
     private var loop: EventLoop?
-    @exclusivity(unchecked) private var deliver: (InputItem) -> Void = { _ in }
+    private var deliver: (InputItem) -> Void = { _ in }
     /// When set (before ``start(in:deliver:)``), the events of one read of a device go here as
     /// one batch, in order, instead of one `.event` item each through `deliver` (the routing
     /// session takes a batch with one lookup of the device). `.added` and `.removed` still go
     /// through `deliver`; the batch is valid only during the call. The source keeps it.
-    public var eventSink: (any InputEventSink)? {
-        didSet { sink = eventSink }
-    }
-    /// ``eventSink``, read on each wake-up without a reference-count check (``eventSink`` keeps it).
-    @exclusivity(unchecked) private unowned(unsafe) var sink: (any InputEventSink)?
+    public var eventSink: (any InputEventSink)?
     /// The events read from every device so far.
-    @exclusivity(unchecked) public private(set) var eventsRead = 0
+    public private(set) var eventsRead = 0
 
     /// Creates the udev context and starts the hotplug monitor (events queue until read).
     public init(rules: [DeviceRuleSpec]) throws(SystemError) {
@@ -179,7 +174,7 @@ public final class LiveInputSource {
     private func readDevice(_ entry: OpenDevice) {
         let id = entry.info.id
         let result: EvdevReadResult
-        if let sink {
+        if let sink = eventSink {
             result = entry.device.readAvailable { sink.handle($0, from: id) }
         } else {
             result = entry.device.readAvailable { for event in $0 { deliver(.event(id, event)) } }

@@ -39,10 +39,6 @@ public final class TouchDecoder {
     private let frame: TouchFrameBuilder
     /// The protocol's decoder (a subclass; the base class for a device without touch axes).
     private let decoder: ProtocolDecoder
-    /// ``decoder`` when it is the protocol-B one (most touchscreens): given a frame's axis events
-    /// (``feedAxes(_:from:)``) directly, not through the class's method table (unretained:
-    /// ``decoder`` keeps it).
-    private let slotDecoder: Unmanaged<SlotDecoder>?
 
     /// - Parameters:
     ///   - device: the id every frame carries.
@@ -93,7 +89,6 @@ public final class TouchDecoder {
         case .none:
             decoder = ProtocolDecoder(frame: frame)
         }
-        slotDecoder = (decoder as? SlotDecoder).map { Unmanaged.passUnretained($0) }
         if let badProperty { frame.warn(.calibrationPropertyIgnored(badProperty)) }
     }
 
@@ -122,7 +117,6 @@ public final class TouchDecoder {
             while i < events.count && events[i].type == EventType.abs { i += 1 }
             return i
         }
-        if let slotDecoder { return slotDecoder._withUnsafeGuaranteedRef { $0.feedAxes(events, from: start) } }
         return decoder.feedAxes(events, from: start)
     }
 
