@@ -9,17 +9,15 @@ import EvrouteJSON
 /// finger changes), each key with the first responder and who took it, gestures (their
 /// `changed` steps counted), actions, focus and presentations; it says so while no device is
 /// there, and why. Runs no handler (as `--dry-run`); typed keys are shown (it is a debugger at
-/// a terminal).
+/// a terminal). A routed event's line is rendered from ``EventEncoder``'s ``EventEncoding/line``
+/// fields (``MonitorFields``); what is shown and what is counted follows from the phase written.
 public final class MonitorWriter: RouteReport {
     public let sink: OutputSink
     private var text = ""
     private var firstTime: Timestamp?
-    /// Each touch down, by device and touch id (an entry lives while its touch does).
-    private var touches: [TouchKey: TouchState] = [:]
-    /// Repeats of each key held, by device and key name (shown on its release, not one by one).
-    private var repeats: [KeyHeld: Int] = [:]
-    /// `changed` steps of each gesture in progress, by name and region (shown when it ends).
-    private var gestureSteps: [GestureKey: Int] = [:]
+    /// What is in progress — a touch down, a key held, a gesture begun —, by ``Life``: its
+    /// steps (moves, repeats, `changed` states) are counted and said when it ends.
+    private var lives: [Life: LifeState] = [:]
     /// Live device nodes that are not routed, with their name and why (said once each; they
     /// are named again when they go, and counted when no device is routed).
     private var ignored: [String: (name: String, reason: DeviceIgnoreReason)] = [:]
@@ -28,26 +26,30 @@ public final class MonitorWriter: RouteReport {
     /// go of a device by the time its removal is reported.
     private var nodes: [DeviceID: String] = [:]
 
-    private struct KeyHeld: Hashable {
+    /// One touch, key, gesture or shake through its life: the device, the recognizer's region
+    /// (gestures) and the words that name it (``MonitorFields/subject``: `touch 3`, `key KEY_A`,
+    /// `gesture admin-hold`).
+    private struct Life: Hashable {
         var device: DeviceID
-        var key: String
+        var recognizer: Int?
+        var subject: String
     }
 
-    private struct TouchKey: Hashable {
-        var device: DeviceID
-        var touch: Int
-    }
-
-    private struct TouchState {
-        var moves = 0
+    private struct LifeState {
+        var steps = 0
+        var unit = ""
         /// The region under the finger when last said (the bound one at first).
         var under: Int?
     }
 
-    private struct GestureKey: Hashable {
-        var name: String
-        var region: Int?
-    }
+    /// The phases that are steps of a life, counted rather than shown, and what they are called.
+    private static let steps: [String: String] = [
+        TouchPhase.moved.rawValue: "move(s)", TouchPhase.stationary.rawValue: "move(s)",
+        KeyPhase.repeat.rawValue: "repeat(s)", GestureState.changed.rawValue: "change(s)",
+    ]
+    /// The phases that begin a life — `began` (a touch, a gesture, a shake), `down` (a key) —:
+    /// its steps are counted from there; any other shown phase ends it.
+    private static let starts: Set<String> = [TouchPhase.began.rawValue, KeyPhase.down.rawValue]
 
     public init(sink: OutputSink) { self.sink = sink }
 
@@ -65,8 +67,7 @@ public final class MonitorWriter: RouteReport {
         case .deviceRemoved(let info, let time):
             line(time, "device", "- \"\(info.name)\" \(node(info.id)) removed")
             nodes[info.id] = nil
-            touches = touches.filter { $0.key.device != info.id }
-            repeats = repeats.filter { $0.key.device != info.id }
+            lives = lives.filter { $0.key.device != info.id }
         case .routed(let e, let by, let handler):
             routed(e, by, handler)
         case .focus(let screen, let region, let layout, let time):
@@ -85,85 +86,41 @@ public final class MonitorWriter: RouteReport {
     }
 
     private func routed(_ e: RoutedEvent, _ by: ResponderID?, _ handler: HandlerBinding?) {
-        let taker = by.map { "taken by \(e.layout.describe($0))" + (handler.map { " [\($0.plugin)]" } ?? "") } ?? "unhandled"
-        switch e.kind {
-        case .touch(let phase, let isTap):
-            guard let t = e.touch else { return }
-            let key = TouchKey(device: e.device?.id ?? DeviceID(0), touch: t.id)
-            let at = "(\(number(t.location.x)), \(number(t.location.y)))"
-            let region = e.regionPath ?? "no region"
-            let outcome = t.blocked.map { "blocked (\($0.rawValue))" } ?? taker
-            switch phase {
-            case .began:
-                touches[key] = TouchState(under: t.region)
-                line(e.time, "touch", "\(t.id) down at \(at) in \(region) → \(outcome)")
-            case .moved, .stationary:
-                var state = touches[key] ?? TouchState(under: t.region)
-                state.moves += 1
-                // Bound for life to where it began; say where the finger is only when that changes.
-                if let screen = t.screen {
-                    let under = t.layout.hitTest(t.location, inScreen: screen)
-                    if under != state.under {
-                        state.under = under
-                        if under != nil, under == t.region {
-                            line(e.time, "touch", "\(t.id) back over \(region) at \(at)")
-                        } else {
-                            let over = under.map { t.layout.regions[$0].path } ?? "no region"
-                            line(e.time, "touch", "\(t.id) over \(over) at \(at), bound to \(region)")
-                        }
+        var f = MonitorFields()
+        EventEncoder.encode(e, handledBy: by, handler: handler, as: .line, into: &f)
+        if f.isSample { return }   // a stream (motion.rate a second): the monitor shows orientation and shakes
+        let life = Life(device: e.device?.id ?? DeviceID(0), recognizer: e.gestureRegion, subject: f.subject)
+        if let phase = f.phase, let unit = Self.steps[phase] {
+            var state = lives[life] ?? LifeState(under: e.region)
+            state.steps += 1
+            state.unit = unit
+            // A touch is bound for life to where it began; say where the finger is only when that changes.
+            if let t = e.touch, let screen = t.screen, let at = f.location {
+                let under = t.layout.hitTest(t.location, inScreen: screen)
+                if under != state.under {
+                    state.under = under
+                    if under != nil, under == t.region {
+                        line(e.time, f.type, "\(f.name) back over \(f.region) at \(at)")
+                    } else {
+                        let over = under.map { t.layout.regions[$0].path } ?? "no region"
+                        line(e.time, f.type, "\(f.name) over \(over) at \(at), bound to \(f.region)")
                     }
                 }
-                touches[key] = state
-            case .ended, .cancelled:
-                let count = touches.removeValue(forKey: key)?.moves ?? 0
-                let what = phase == .ended ? "up" : "cancelled"
-                line(e.time, "touch", "\(t.id) \(what) at \(at) in \(region), \(count) move(s)\(isTap ? ", tap ×\(t.tapCount)" : "") → \(outcome)")
             }
-        case .key(let name, let phase):
-            let held = KeyHeld(device: e.device?.id ?? DeviceID(0), key: name)
-            var what = phase.rawValue
-            switch phase {
-            case .repeat:
-                repeats[held, default: 0] += 1
-                return
-            case .down:
-                repeats[held] = nil
-            default:
-                if let n = repeats.removeValue(forKey: held) { what += " (after \(n) repeat(s))" }
-            }
-            let first = e.start.map { e.layout.describe($0) } ?? "none"
-            line(e.time, "key", "\(name) \(what), first responder \(first) → \(taker)")
-        case .action(let name):
-            line(e.time, "action", "\(name) from \(e.start.map { e.layout.describe($0) } ?? "the first responder") → \(taker)")
-        case .gesture(let name, let state):
-            let key = GestureKey(name: name, region: e.gestureRegion)
-            var what = state
-            switch GestureState(rawValue: state) {
-            case .changed:
-                gestureSteps[key, default: 0] += 1
-                return
-            case .began:
-                gestureSteps[key] = 0
-            default:
-                if let n = gestureSteps.removeValue(forKey: key) { what += " (after \(n) change(s))" }
-            }
-            line(e.time, "gesture", "\(name) \(what) in \(e.gestureRegion.map { e.layout.regions[$0].path } ?? "-") → \(taker)")
-        case .text:
-            var quoted: [UInt8] = []
-            JSONText.appendString(e.text ?? "", to: &quoted)
-            let first = e.start.map { e.layout.describe($0) } ?? "none"
-            line(e.time, "text", "\(String(decoding: quoted, as: UTF8.self)), first responder \(first) → \(taker)")
-        case .motion(let values):
-            switch values {
-            case .sample:
-                break   // a stream (motion.rate a second): the monitor shows orientation and shakes
-            case .orientation(let o):
-                line(e.time, "motion", "orientation \(o.rawValue) → \(taker)")
-            case .shake(let phase):
-                let first = e.start.map { e.layout.describe($0) } ?? "none"
-                line(e.time, "motion", "shake \(phase.rawValue), first responder \(first) → \(taker)")
-            }
+            lives[life] = state
+            return
         }
+        var message = f.what
+        if let location = f.location { message += " " + location }
+        if f.region != "-" { message += f.region.hasPrefix("(") ? " " + f.region : " in " + f.region }
+        if f.phase.map(Self.starts.contains) == true {
+            lives[life] = LifeState(under: e.region)
+        } else if let state = lives.removeValue(forKey: life), state.steps > 0 {
+            message += ", \(state.steps) \(state.unit)"
+        }
+        if let taps = f.tapCount { message += ", tap ×\(taps)" }
+        let taker = by.map { "taken by \(e.layout.describe($0))" + (handler.map { " [\($0.plugin)]" } ?? "") } ?? "unhandled"
+        line(e.time, f.type, message + " → " + (f.blocked.map { "blocked (\($0))" } ?? taker))
     }
 
     public func deviceIgnored(node: String?, name: String, kind: DeviceKind?, reason: DeviceIgnoreReason, time: Timestamp) {
@@ -229,5 +186,61 @@ public final class MonitorWriter: RouteReport {
         sink.write(Array(text.utf8))
     }
 
-    private func number(_ v: Double) -> String { JSONText.number((v * 10).rounded() / 10, style: .shortest) }
+}
+
+/// A routed event's monitor line, from its ``EventEncoding/line`` fields (the log line's
+/// words): its type (the line's column), the words naming it and what happened, the location,
+/// the region (or what stands for none), how a touch was blocked, a tap's count. Text is shown
+/// whole, quoted (the monitor is a debugger at a terminal).
+private struct MonitorFields: EventFieldWriter {
+    var type = ""
+    /// The words after the type that name what happened, before its phase: a touch's number,
+    /// a key's or a gesture's name, an action's, a text.
+    var name = ""
+    /// What follows the type: ``name`` and the phase.
+    var what = ""
+    var phase: String?
+    var location: String?
+    var region = "-"
+    var blocked: String?
+    var tapCount: Int?
+    /// An accelerometer's sample: not shown.
+    var isSample = false
+
+    /// The words that name it, its type first: `touch 3`, `key KEY_A`, `gesture admin-hold`.
+    var subject: String { type + " " + name }
+
+    /// Coordinates to 1/10 (people read them), without a fraction when whole.
+    private static func number(_ v: Double) -> String { JSONText.number((v * 10).rounded() / 10, style: .shortest) }
+
+    private mutating func word(_ s: String) {
+        if phase == nil { name += name.isEmpty ? s : " " + s }
+        what += what.isEmpty ? s : " " + s
+    }
+
+    mutating func field(_ field: EventField, _ value: String?) {
+        switch field {
+        case .device: break   // the device line names it; the monitor tells devices apart by id
+        case .type: type = value ?? "-"
+        case .region: region = value ?? "-"
+        case .blocked: blocked = value
+        case .phase, .state:
+            phase = value ?? "-"
+            word(value ?? "-")
+        case .text:
+            var quoted: [UInt8] = []
+            JSONText.appendString(value ?? "", to: &quoted)
+            word(String(decoding: quoted, as: UTF8.self))
+        default: word(value ?? "-")
+        }
+    }
+    mutating func field(_ field: EventField, integer value: Int) {
+        if field == .tapCount { tapCount = value } else { word(String(value)) }
+    }
+    mutating func field(_ field: EventField, number value: Double?) { word(value.map(Self.number) ?? "-") }
+    mutating func field(_ field: EventField, bool value: Bool) {}
+    mutating func field(_ field: EventField, time value: Timestamp) {}
+    mutating func field(_ field: EventField, point value: Point) { location = "(\(Self.number(value.x)), \(Self.number(value.y)))" }
+    mutating func field(_ field: EventField, x: Double, y: Double, z: Double) { isSample = true }
+    mutating func options(of handler: HandlerBinding) {}
 }

@@ -75,22 +75,25 @@ struct MonitorTests {
         let began = touchEvents.filter { $0["phase"] as? String == "began" }
         let ends = touchEvents.filter { ["ended", "cancelled"].contains($0["phase"] as? String ?? "") }
         #expect(began.count == 3 && ends.count == 3, "\(began.count) began, \(ends.count) ended")
-        let downs = lines.filter { $0.contains("  touch   ") && $0.contains(" down at ") }
+        let downs = lines.filter { $0.contains("  touch   ") && $0.contains(" began (") }
         #expect(downs.count == began.count, "\(downs)")
         for (event, line) in zip(began, downs) {
             let id = event["touch"] as! Int
-            #expect(line.contains("touch   \(id) down at ") && line.hasSuffix(" in \(event["region"] as! String) → \(taker(event))"),
+            #expect(line.contains("touch   \(id) began (") && line.hasSuffix(" in \(event["region"] as! String) → \(taker(event))"),
                     "\(line) vs \(event)")
         }
         #expect(downs.contains { $0.hasSuffix("in home/root/bottom-left → unhandled") }, "a touch nothing takes at its start")
         for event in ends {
             let id = event["touch"] as! Int
             let moves = touchEvents.filter { $0["touch"] as? Int == id && $0["phase"] as? String == "moved" }.count
-            let word = event["phase"] as? String == "ended" ? "up" : "cancelled"
-            let line = lines.first { $0.contains("  touch   \(id) \(word) at ") }
-            #expect(line?.hasSuffix(" in \(event["region"] as! String), \(moves) move(s) → \(taker(event))") == true,
+            let phase = event["phase"] as! String
+            let line = lines.first { $0.contains("  touch   \(id) \(phase) (") }
+            let counted = moves > 0 ? ", \(moves) move(s)" : ""
+            #expect(line?.hasSuffix(" in \(event["region"] as! String)\(counted) → \(taker(event))") == true,
                     "touch \(id): \(line ?? "no line") vs \(event), \(moves) moves")
         }
+        #expect(ends.contains { event in touchEvents.contains { $0["touch"] as? Int == event["touch"] as? Int && $0["phase"] as? String == "moved" } },
+                "a touch that moved, whose moves are counted")
         #expect(lines.filter { $0.contains("  touch   ") }.count < touchEvents.count / 10, "moves are not listed one by one")
 
         // The drag goes up from bottom-left over `top` and back: said when the region under the finger changes.
@@ -100,20 +103,22 @@ struct MonitorTests {
         #expect(overs.first?.contains("over home/root/top at (") == true && overs.first?.hasSuffix("bound to home/root/bottom-left") == true)
         #expect(overs.last?.contains("back over home/root/bottom-left at (") == true, "\(overs)")
 
-        // Keys: the first responder each starts from (the trace's `region`, the screen when null), who took it.
+        // Keys: the first responder each starts from (the trace's `region`; none: the walk starts at the screen), who took it.
         let keyEvents = events.filter { $0["type"] as? String == "key" }
         let shown = keyEvents.filter { $0["phase"] as? String != "repeat" }
         let keyLines = lines.filter { $0.contains("  key     ") }
         #expect(!shown.isEmpty && keyLines.count == shown.count, "\(keyLines)")
         for (event, line) in zip(shown, keyLines) {
-            let first = event["region"] as? String ?? "screen:home"
-            #expect(line.contains("key     \(event["key"] as! String) \(event["phase"] as! String)")
-                    && line.hasSuffix(", first responder \(first) → \(taker(event))"), "\(line) vs \(event)")
+            let first = (event["region"] as? String).map { " in \($0)" } ?? " (no first responder)"
+            #expect(line.contains("key     \(event["key"] as! String) \(event["phase"] as! String)\(first)")
+                    && line.hasSuffix(" → \(taker(event))"), "\(line) vs \(event)")
         }
-        #expect(keyLines.allSatisfy { $0.contains("first responder home/root/top → taken by screen:home [log]") },
+        #expect(keyLines.allSatisfy { $0.contains(" in home/root/top") && $0.hasSuffix(" → taken by screen:home [log]") },
                 "a touch ended on the focusable `top` before the keys: \(keyLines)")
         let repeats = keyEvents.filter { $0["phase"] as? String == "repeat" }.count
-        let counted = keyLines.compactMap { line in line.range(of: "(after ").map { Int(line[$0.upperBound...].prefix { $0.isNumber })! } }
+        let counted = keyLines.compactMap { line in
+            line.range(of: " repeat(s) → ").map { Int(String(line[..<$0.lowerBound].reversed().prefix { $0.isNumber }.reversed()))! }
+        }
         #expect(repeats > 0 && counted.reduce(0, +) == repeats, "repeats: \(repeats) in the trace, \(counted) on the lines")
 
         // The summary: the same line as the dry-run's (text: last line; JSON: stderr), with the trace's counts.
@@ -148,9 +153,10 @@ struct MonitorTests {
         // The demo taps the search field (it becomes first responder), then types "demo" and Enter.
         #expect(lines.contains { $0.contains("focus   screen home: first responder home/root/header/search") })
         let keys = lines.filter { $0.contains("  key     ") }
-        #expect(keys.contains { $0.contains("KEY_D down, first responder home/root/header/search → taken by home/root/header/search [ui]") }, "\(keys)")
-        #expect(keys.contains { $0.contains("KEY_O up (after ") && $0.contains("repeat(s))") }, "a held key's repeats are counted on release")
-        #expect(!keys.contains { $0.contains(" repeat,") })
+        #expect(keys.contains { $0.contains("KEY_D down in home/root/header/search → taken by home/root/header/search [ui]") }, "\(keys)")
+        #expect(keys.contains { $0.contains("KEY_O up in home/root/header/search, ") && $0.contains(" repeat(s) → ") },
+                "a held key's repeats are counted on release: \(keys)")
+        #expect(!keys.contains { $0.contains(" repeat in ") || $0.contains(" repeat (") }, "repeats are not listed one by one")
         let summary = try #require(lines.last)
         #expect(summary.contains("5 key press(es)"), "\(summary)")
 
@@ -159,8 +165,8 @@ struct MonitorTests {
         let changed = objects(trace.out).filter { $0["type"] as? String == "gesture" && $0["state"] as? String == "changed" }.count
         let gestures = lines.filter { $0.contains("  gesture ") }
         #expect(changed > 1 && !gestures.contains { $0.contains(" changed in ") }, "\(gestures)")
-        #expect(gestures.contains { $0.contains("admin-hold ended (after \(changed) change(s)) in home/root/header/admin-corner") }, "\(gestures)")
-        #expect(lines.contains { $0.contains("action  open-admin from home/root/header/admin-corner → taken by screen:home [shell]") })
+        #expect(gestures.contains { $0.contains("admin-hold ended in home/root/header/admin-corner, \(changed) change(s) → ") }, "\(gestures)")
+        #expect(lines.contains { $0.contains("action  open-admin in home/root/header/admin-corner → taken by screen:home [shell]") }, "\(lines)")
     }
 
     /// Live, with no input device (as on this machine): it says so and why, and waits until stopped.
