@@ -33,8 +33,9 @@ public final class Log: @unchecked Sendable {
     /// Messages above this level are dropped.
     @exclusivity(unchecked) public var threshold: Level
     /// When set, info and debug lines are collected and written by ``flush()`` (the daemon's
-    /// loop flushes per the one flush policy, at most 250 ms late (`OutputFlush`): one write(2) for a burst of events instead of one
-    /// per line); notices, warnings and errors are written at once.
+    /// loop flushes per the one flush policy, `OutputFlush`, at most 250 ms late: one write(2)
+    /// for a burst of events instead of one per line); notices, warnings and errors are written
+    /// at once.
     @exclusivity(unchecked) public var buffered = false
     /// Lines not yet written. Confined to the loop's thread like the rest of the log.
     @usableFromInline let pending = LogBuffer(capacity: 1 << 12)
