@@ -19,10 +19,16 @@ public enum OutputFlush {
     public static let delay: Timestamp.Duration = .milliseconds(250)
 
     /// Makes `loop` write what `pending` says waits, by calling `flush`, per this policy. With
-    /// `liveSession`, the session's event time lets a wake-up flush early (see above).
+    /// `liveSession`, the session's event time lets a wake-up flush early (see above): checked
+    /// after the loop's ``EventLoop/afterWakeup`` as it was when this is called (set that first).
     public static func install(on loop: EventLoop, pending: @escaping () -> Bool, flush: @escaping () -> Void,
                                liveSession: RoutingSession?) {
-        loop.lazyFlush = EventLoop.LazyFlush(delay: delay, pending: pending, flush: flush,
-                                             inputTime: liveSession.map { session in { session.now } })
+        loop.lazyFlush = EventLoop.LazyFlush(delay: delay, pending: pending, flush: flush)
+        guard let session = liveSession else { return }
+        let before = loop.afterWakeup
+        loop.afterWakeup = { [unowned loop] in
+            before?()
+            if let earliest = loop.lazyFlushEarliest, session.now >= earliest { loop.flushLazyOutput() }
+        }
     }
 }
