@@ -137,7 +137,7 @@ public final class DryRun {
         if control == nil { try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() } }
         let source = try LiveInputSource(rules: layout.deviceRules)
         source.onError = { [unowned self] error in warn("evroute: \(error)") }
-        let timer = GestureTimer(loop: loop, session: session)
+        let timer = SessionTimer(loop: loop, session: session)
         let server = try control.map { options in
             try serve(options, loop: loop, now: { [session] in
                 session.advanceTime(to: MonotonicClock.now())
@@ -155,11 +155,10 @@ public final class DryRun {
             source.onIgnoredRemoved = { node in report.deviceGone(node: node, time: MonotonicClock.now()) }
         }
         loop.afterWakeup = { timer.rearm() }
-        // The trace is written within 50 ms of a line (live, at the first frame's wake-up after
-        // ~37 ms by the events' time; else by a timer): one write(2) for a burst of frames (a
-        // person watching sees no difference).
-        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(50), pending: { report.hasPendingOutput }, flush: { report.flush() },
-                                             inputTime: { [session] in session.now })
+        // The trace leaves per the one flush policy (``OutputFlush``): one write(2) for a burst
+        // of frames.
+        OutputFlush.install(on: loop, pending: { report.hasPendingOutput }, flush: { report.flush() },
+                            liveSession: session)
         source.eventSink = session
         try source.start(in: loop) { [session] item in
             session.handle(item)
@@ -188,37 +187,5 @@ public final class DryRun {
             control.answer(request) ?? own(request)
                 ?? ControlProtocol.failure("a dry-run serves the layout commands and `replay`; not \"\(ControlProtocol.commandName(of: request) ?? "?")\"")
         }
-    }
-}
-
-/// Keeps one loop timer on the session's next deadline (a gesture recognizer's, a scanner's
-/// line timeout), for live input: a long press fires while the finger rests and nothing arrives. Live event times are
-/// `CLOCK_MONOTONIC`, the loop's clock, so a deadline is used as it is. No pending recognizer,
-/// no timer. Call ``rearm()`` after routing (once per loop wakeup is enough).
-public final class GestureTimer {
-    private let loop: EventLoop
-    private let session: RoutingSession
-    private var armed: (id: EventLoop.TimerID, deadline: Timestamp)?
-    /// Stops re-arming (shutdown).
-    public var isEnabled = true
-
-    public init(loop: EventLoop, session: RoutingSession) {
-        self.loop = loop
-        self.session = session
-    }
-
-    /// Arms the timer for the router's next deadline, if that changed.
-    public func rearm() {
-        let deadline = isEnabled ? session.nextDeadline : nil
-        if armed?.deadline == deadline { return }
-        if let armed { loop.cancel(armed.id) }
-        armed = nil
-        guard let deadline else { return }
-        let id = loop.schedule(at: deadline) { [unowned self] in
-            armed = nil
-            session.advanceTime(to: max(deadline, MonotonicClock.now()))
-            rearm()
-        }
-        armed = (id, deadline)
     }
 }

@@ -94,7 +94,7 @@ public final class RoutingSession: InputEventSink {
     }
 
     /// The next time something is due without input: a gesture recognizer's timer or a
-    /// scanner's line timeout. A live loop arms its timer for it (``GestureTimer``).
+    /// scanner's line timeout. A live loop arms its timer for it (``SessionTimer``).
     public var nextDeadline: Timestamp? {
         if lineDevices.isEmpty { return router.nextTimerDeadline }
         var next = router.nextTimerDeadline

@@ -73,26 +73,17 @@ public final class EventLoop {
         public var pending: () -> Bool
         /// Writes it.
         public var flush: () -> Void
-        /// The time of the input being handled, when the loop's owner has it without a clock
-        /// read (a live session's event time: `CLOCK_MONOTONIC`, the loop's timers' clock).
-        /// Output that has waited three quarters of ``delay`` by that time is then written at
-        /// the end of the wake-up that sees it, and its timer (at ``delay``) cancelled: while
-        /// input flows, writing output costs no wake-up of its own, and a quiet input still gets
-        /// its output within ``delay``. Nil: the timer alone.
-        public var inputTime: (() -> Timestamp)?
 
-        public init(delay: Timestamp.Duration, pending: @escaping () -> Bool, flush: @escaping () -> Void,
-                    inputTime: (() -> Timestamp)? = nil) {
+        public init(delay: Timestamp.Duration, pending: @escaping () -> Bool, flush: @escaping () -> Void) {
             self.delay = delay
             self.pending = pending
             self.flush = flush
-            self.inputTime = inputTime
         }
     }
     /// See ``LazyFlush``; nil: nothing is deferred.
     public var lazyFlush: LazyFlush?
-    /// The timer that writes what ``lazyFlush`` holds, while one is armed, and the input time
-    /// from which a wake-up writes it first (``LazyFlush/inputTime``).
+    /// The timer that writes what ``lazyFlush`` holds, while one is armed, and the time from
+    /// which its owner may write it first (``lazyFlushEarliest``).
     private var flushTimer: TimerID?
     private var flushDeadline: Timestamp?
     /// What that timer runs (it has fired: nothing to cancel); made once — a closure made per
@@ -102,9 +93,15 @@ public final class EventLoop {
         flushLazyOutput()
     }
 
-    /// Writes what ``lazyFlush`` holds, cancelling its timer while one is armed (a wake-up
-    /// before it, see ``LazyFlush/inputTime``).
-    private func flushLazyOutput() {
+    /// While output waits: three quarters of ``LazyFlush/delay`` after it began to wait. An owner
+    /// that knows the time of the input it handles without a clock read (the pipeline, for live
+    /// input) may write it from then on by ``flushLazyOutput()`` at the end of a wake-up, so
+    /// writing output costs no wake-up of its own. Nil: nothing waits.
+    public var lazyFlushEarliest: Timestamp? { flushDeadline }
+
+    /// Writes what ``lazyFlush`` holds, cancelling its timer while one is armed (a write before
+    /// it, see ``lazyFlushEarliest``).
+    public func flushLazyOutput() {
         if let timer = flushTimer { cancel(timer) }
         flushTimer = nil
         flushDeadline = nil
@@ -320,7 +317,6 @@ public final class EventLoop {
             }
             batch = nil
             afterWakeup?()
-            if let deadline = flushDeadline, let time = lazyFlush?.inputTime?(), time >= deadline { flushLazyOutput() }
         }
     }
 

@@ -40,8 +40,9 @@ public final class Log: @unchecked Sendable {
     @exclusivity(unchecked) private var currentThreshold: Level
     @exclusivity(unchecked) private var currentlyBuffered = false
     /// When set, info and debug lines are collected and written by ``flush()`` (the daemon's
-    /// loop flushes when idle or within 50 ms: one write(2) for a burst of events instead of one
-    /// per line); notices, warnings and errors are written at once.
+    /// loop flushes per the one flush policy, `OutputFlush`, at most 250 ms late: one write(2)
+    /// for a burst of events instead of one per line); notices, warnings and errors are written
+    /// at once.
     public var buffered: Bool {
         get { currentlyBuffered }
         set { currentlyBuffered = newValue }

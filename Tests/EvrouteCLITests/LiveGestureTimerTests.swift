@@ -7,7 +7,7 @@ import EvrouteSystem
 import EvrouteTestSupport
 
 /// Live input on the one event loop: a long press fires while the finger rests and nothing else
-/// arrives (the GestureTimer arms the loop's timerfd for the router's next deadline).
+/// arrives (the SessionTimer arms the loop's timerfd for the router's next deadline).
 @Suite("Live gesture timer")
 struct LiveGestureTimerTests {
     @Test("a finger resting on admin-corner: the long press begins on time, with no further event")
@@ -17,7 +17,7 @@ struct LiveGestureTimerTests {
         let sink = MemorySink()
         let run = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
         let loop = try EventLoop()
-        let timer = GestureTimer(loop: loop, session: run.session)
+        let timer = SessionTimer(loop: loop, session: run.session)
         loop.afterWakeup = { timer.rearm() }
 
         let x = try #require(description.absinfo[AbsCode.mtPositionX]), y = try #require(description.absinfo[AbsCode.mtPositionY])

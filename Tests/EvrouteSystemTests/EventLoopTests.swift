@@ -64,7 +64,13 @@ struct EventLoopTests {
             flushes += 1
             flushWakeup = loop.wakeups
             loop.stop()
-        }, inputTime: withInputTime ? { inputTime } : nil)
+        })
+        // What the pipeline does for live input (OutputFlush): write early by the input's time.
+        if withInputTime {
+            loop.afterWakeup = {
+                if let earliest = loop.lazyFlushEarliest, inputTime >= earliest { loop.flushLazyOutput() }
+            }
+        }
         var one: UInt8 = 1
         _ = write(fds[1], &one, 1)
         loop.schedule(after: .milliseconds(20)) { var two: UInt8 = 2; _ = write(fds[1], &two, 1) }

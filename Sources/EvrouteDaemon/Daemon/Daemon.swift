@@ -55,7 +55,7 @@ public final class Daemon {
     private(set) var control: ControlServer?
     private(set) var live: LiveInputSource?
     private(set) var replay: ReplayDriver?
-    private var gestureTimer: GestureTimer?
+    private var gestureTimer: SessionTimer?
     /// The run-time layout commands (docs/ui-control.md), for the control socket and plugin peers.
     private(set) var layoutControl: RuntimeControl!
     /// The config file the running layout came from.
@@ -112,15 +112,11 @@ public final class Daemon {
         log.buffered = true
         log.watchWritability(in: loop)
         loop.afterWakeup = { [gestureTimer] in gestureTimer?.rearm() }
-        // Buffered lines go out 250 ms after the first one began to wait (or when the buffer
-        // fills): one write(2) for ~20 frames of a moving finger instead of one per wakeup, and
-        // the flush timer's two system calls once per quarter second (their t= is the event's
-        // time, so nothing is lost by the wait).
-        // Live, they go out at the end of the first frame's wake-up after ~190 ms (the event's
-        // time tells it without a clock read), and the timer only covers a quiet device: a flush
-        // costs no wake-up of its own. (A replay's event time is the recording's: timer only.)
-        loop.lazyFlush = EventLoop.LazyFlush(delay: .milliseconds(250), pending: { [log] in log.hasPending }, flush: { [log] in log.flush() },
-                                             inputTime: live == nil ? nil : { [session] in session!.now })
+        // Buffered lines (the journal's t= is the event's time) leave per the one flush
+        // policy (``OutputFlush``): live, at the end of a wake-up once they have waited long
+        // enough by the event's time; else by a timer.
+        OutputFlush.install(on: loop, pending: { [log] in log.hasPending }, flush: { [log] in log.flush() },
+                            liveSession: live == nil ? nil : session)
         loop.run()
         log.watchWritability(in: nil)
         log.buffered = false
@@ -174,7 +170,7 @@ public final class Daemon {
         }
 
         if options.replayPaths.isEmpty {
-            gestureTimer = GestureTimer(loop: loop, session: session)
+            gestureTimer = SessionTimer(loop: loop, session: session)
             try startLive(rules: layout.deviceRules)
         } else {
             do {
