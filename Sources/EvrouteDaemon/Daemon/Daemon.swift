@@ -108,10 +108,14 @@ public final class Daemon {
             return 1
         }
         // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
-        // and errors go out at once. After each wakeup the gesture timer follows what it routed.
+        // and errors go out at once. After each wakeup the gesture timer follows what it routed,
+        // and the plugins write the event lines they queued (one write(2) per client or helper).
         log.buffered = true
         log.watchWritability(in: loop)
-        loop.afterWakeup = { [gestureTimer] in gestureTimer?.rearm() }
+        loop.afterWakeup = { [gestureTimer, plugins] in
+            gestureTimer?.rearm()
+            plugins?.writeFrame()
+        }
         // Buffered lines go out 250 ms after the first one began to wait (or when the buffer
         // fills): one write(2) for ~20 frames of a moving finger instead of one per wakeup, and
         // the flush timer's two system calls once per quarter second (their t= is the event's
