@@ -71,6 +71,9 @@ final class SocketPlugin: Plugin {
     private let pending: PendingAnswers
     /// Whether event lines wait in the clients' queues for the end of the wake-up.
     private var frameQueued = false
+    /// With `answers`: the ids of the events queued since the last write. When no client is
+    /// left to take them, they are declined, as an event delivered with no client is.
+    private var frameIDs: [UInt64] = []
     /// Registered with ``PluginContext/writeAtEndOfFrame(_:)``; made once.
     private lazy var writeQueuedLines: () -> Void = { [unowned self] in writeQueued() }
     private var garbageLogs = LogRateLimiter()
@@ -169,6 +172,7 @@ final class SocketPlugin: Plugin {
         }
         if config.answers {
             pending.add(id: d.id, event: d.event, handler: d.handler)
+            frameIDs.append(d.id)
             updateGauges()
         } else {
             statistics.handled += 1
@@ -180,6 +184,14 @@ final class SocketPlugin: Plugin {
     private func writeQueued() {
         frameQueued = false
         for client in clients.values { client.writeQueued() }
+        guard !frameIDs.isEmpty else { return }
+        let unsent = clients.isEmpty ? frameIDs.compactMap { pending.resolve($0) } : []
+        frameIDs.removeAll(keepingCapacity: true)
+        guard !unsent.isEmpty else { return }
+        // Every client left before the lines went out.
+        statistics.declined += unsent.count
+        updateGauges()
+        for entry in unsent { context.continueRouting(entry.event, entry.handler) }
     }
 
     private func answer(_ line: ArraySlice<UInt8>, from client: LineConnection) {
