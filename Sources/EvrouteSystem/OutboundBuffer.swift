@@ -4,8 +4,9 @@ import Glibc
 import CLinux
 
 /// Bytes waiting to go out on a non-blocking descriptor (a socket client, a helper's stdin),
-/// never more than `limit`. It writes at once when it can and keeps the rest for when the
-/// descriptor is writable again; it never waits.
+/// never more than `limit`. ``send(_:)`` writes at once when it can, ``queue(_:)`` leaves the
+/// write to the next ``flush()`` (once per frame); what the descriptor does not take is kept
+/// for when it is writable again; it never waits.
 public final class OutboundBuffer {
     public enum Result {
         /// Everything written.
@@ -49,6 +50,16 @@ public final class OutboundBuffer {
         }
         bytes.append(contentsOf: data)
         return flush()
+    }
+
+    /// Queues `data` without writing (the caller checked ``fits(_:)``); ``flush()`` writes it.
+    /// A frame's lines queued so leave in one write(2).
+    public func queue(_ data: [UInt8]) {
+        if queued == 0 {
+            bytes.removeAll(keepingCapacity: true)
+            offset = 0
+        }
+        bytes.append(contentsOf: data)
     }
 
     /// Writes as much as the descriptor takes.

@@ -420,9 +420,36 @@ public final class LineConnection {
         }
     }
 
+    /// Queues `bytes` for ``writeQueued()`` (a frame's lines leave in one write(2)). Only what
+    /// the socket does not take counts against `maximumOutput`: when the bytes would pass it,
+    /// what is queued is written first.
+    public func queue(_ bytes: [UInt8]) throws(SendFailure) {
+        guard !isClosed else { throw .closed }
+        if !output.fits(bytes.count) {
+            writeQueued(evenWhileFull: true)
+            guard !isClosed else { throw .closed }
+            guard output.fits(bytes.count) else { throw .overLimit }
+        }
+        output.queue(bytes)
+    }
+
+    /// Writes what ``queue(_:)`` left; what the socket does not take waits for writability
+    /// (while it does, the loop's writability writes it: no write is tried before). A broken
+    /// peer is closed.
+    public func writeQueued(evenWhileFull: Bool = false) {
+        guard !isClosed, output.queued > 0, evenWhileFull || !interest.contains(.writable) else { return }
+        switch output.flush() {
+        case .drained: break
+        case .pending: updateInterest()
+        case .failed: close()
+        }
+    }
+
     /// Reads no more; closes once everything queued is written.
     public func closeWhenFlushed() {
         closeAfterFlush = true
+        writeQueued()
+        guard !isClosed else { return }
         if output.queued == 0 { close() } else { updateInterest() }
     }
 

@@ -59,6 +59,8 @@ final class PluginRig {
         router = Router(layout: layout)
         router.observer = outcomes
         host.attach(to: router)
+        // As the daemon does: what plugins queued during a wake-up is written at its end.
+        loop.afterWakeup = { [weak host] in host?.writeFrame() }
         router.addDevice(DeviceInfo(id: DeviceID(1), ruleName: "touch", name: "ts", kind: .touchscreen, display: "main"), time: .zero)
     }
 
@@ -75,10 +77,12 @@ final class PluginRig {
         time += 10_000
         router.handle(TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: time),
                                       contacts: [ContactSample(contact: contact, change: .began, location: Point(x: x, y: y))]))
+        host.writeFrame()   // each frame as if it were a wake-up of its own
         let id = router.activeTouches.first { $0.contact == contact }?.id ?? -1
         time += 10_000
         router.handle(TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: time),
                                       contacts: [ContactSample(contact: contact, change: .ended, location: Point(x: x, y: y))]))
+        host.writeFrame()
         return id
     }
 
@@ -133,6 +137,7 @@ extension PluginRig {
         for phase in [KeyPhase.down, .up] {
             time += 10_000
             router.handle(KeyInput(device: DeviceID(2), time: Timestamp(microseconds: time), code: code, name: name, phase: phase))
+            host.writeFrame()
         }
     }
 }

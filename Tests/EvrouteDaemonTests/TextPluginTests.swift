@@ -24,6 +24,7 @@ struct TextPluginTests {
 
     func type(_ rig: PluginRig, _ text: String) {
         rig.router.handle(TextInput(device: DeviceID(2), time: Timestamp(microseconds: 2_000_000), text: text))
+        rig.host.writeFrame()
     }
 
     @Test func socketPeersGetTheText() throws {

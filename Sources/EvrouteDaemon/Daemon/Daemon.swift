@@ -108,10 +108,14 @@ public final class Daemon {
             return 1
         }
         // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
-        // and errors go out at once. After each wakeup the gesture timer follows what it routed.
+        // and errors go out at once. After each wakeup the gesture timer follows what it routed,
+        // and the plugins write the event lines they queued (one write(2) per client or helper).
         log.buffered = true
         log.watchWritability(in: loop)
-        loop.afterWakeup = { [gestureTimer] in gestureTimer?.rearm() }
+        loop.afterWakeup = { [gestureTimer, plugins] in
+            gestureTimer?.rearm()
+            plugins?.writeFrame()
+        }
         // Buffered lines (the journal's t= is the event's time) leave per the one flush
         // policy (``OutputFlush``): live, at the end of a wake-up once they have waited long
         // enough by the event's time; else by a timer.

@@ -82,6 +82,27 @@ final class PluginContext {
         self.continueRouting = continueRouting
     }
 
+    /// Writes registered by plugins that queued output during this wake-up (``writeAtEndOfFrame(_:)``).
+    private var frameWrites: [() -> Void] = []
+
+    /// Has `write` run at the end of this wake-up (``writeFrame()``): a plugin queues a frame's
+    /// event lines per client or helper and registers once, so they leave in one write(2) each,
+    /// with no system call per event. Pass a closure made once (registering then allocates nothing).
+    func writeAtEndOfFrame(_ write: @escaping () -> Void) {
+        frameWrites.append(write)
+    }
+
+    /// Runs the writes registered since the last call: the daemon's after-wakeup hook.
+    func writeFrame() {
+        guard !frameWrites.isEmpty else { return }
+        var i = 0
+        while i < frameWrites.count {   // a write may register another
+            frameWrites[i]()
+            i += 1
+        }
+        frameWrites.removeAll(keepingCapacity: true)
+    }
+
     /// When a peer's line is a command (a JSON object with `"command"`) rather than an answer to
     /// an event, the answer line to send back (ending in a newline); nil for any other line.
     func reply(toCommand line: ArraySlice<UInt8>) -> [UInt8]? {

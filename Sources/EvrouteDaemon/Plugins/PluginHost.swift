@@ -71,6 +71,10 @@ public final class PluginHost: HandlerDispatcher {
         table = DispatchTable(layout: layout, plugins: plugins, count: deliveryCount)
     }
 
+    /// Writes the event lines plugins queued during this wake-up: one write(2) per socket client
+    /// and helper stdin for a frame's events (or a wake-up's). The daemon's after-wakeup hook.
+    public func writeFrame() { context.writeFrame() }
+
     /// Let the log name typing keys for this run (`--show-keycodes`); set by the daemon.
     public var showKeycodes: Bool {
         get { context.showKeycodes }

@@ -69,6 +69,13 @@ final class SocketPlugin: Plugin {
     private var listener: UnixListener?
     private var clients: [ObjectIdentifier: LineConnection] = [:]
     private let pending: PendingAnswers
+    /// Whether event lines wait in the clients' queues for the end of the wake-up.
+    private var frameQueued = false
+    /// With `answers`: the ids of the events queued since the last write. When no client is
+    /// left to take them, they are declined, as an event delivered with no client is.
+    private var frameIDs: [UInt64] = []
+    /// Registered with ``PluginContext/writeAtEndOfFrame(_:)``; made once.
+    private lazy var writeQueuedLines: () -> Void = { [unowned self] in writeQueued() }
     private var garbageLogs = LogRateLimiter()
     private var clientLogs = LogRateLimiter()
 
@@ -145,13 +152,19 @@ final class SocketPlugin: Plugin {
 
     // MARK: Events
 
+    /// Queues the event's line to each client; the frame's lines leave at the end of the
+    /// wake-up, one write(2) per client (``writeQueued()``).
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        for client in Array(clients.values) {
+        for client in clients.values {
             do {
-                try client.send(d.json)
+                try client.queue(d.json)
             } catch .overLimit {
                 drop(client, reason: "it reads too slowly (\(client.queuedBytes) bytes waiting)")
             } catch {}   // gone: its onClose has removed it
+        }
+        if !frameQueued, !clients.isEmpty {
+            frameQueued = true
+            context.writeAtEndOfFrame(writeQueuedLines)
         }
         guard !clients.isEmpty else {
             statistics.declined += 1
@@ -159,11 +172,26 @@ final class SocketPlugin: Plugin {
         }
         if config.answers {
             pending.add(id: d.id, event: d.event, handler: d.handler)
+            frameIDs.append(d.id)
             updateGauges()
         } else {
             statistics.handled += 1
         }
         return .handled
+    }
+
+    /// Writes each client's queued lines (a client that broke is closed: its onClose removes it).
+    private func writeQueued() {
+        frameQueued = false
+        for client in clients.values { client.writeQueued() }
+        guard !frameIDs.isEmpty else { return }
+        let unsent = clients.isEmpty ? frameIDs.compactMap { pending.resolve($0) } : []
+        frameIDs.removeAll(keepingCapacity: true)
+        guard !unsent.isEmpty else { return }
+        // Every client left before the lines went out.
+        statistics.declined += unsent.count
+        updateGauges()
+        for entry in unsent { context.continueRouting(entry.event, entry.handler) }
     }
 
     private func answer(_ line: ArraySlice<UInt8>, from client: LineConnection) {
@@ -206,6 +234,7 @@ final class SocketPlugin: Plugin {
 
     func stop(_ reason: PluginStopReason) {
         let waiting = pending.removeAll()
+        if frameQueued { writeQueued() }   // the last frame's lines are not lost
         listener?.close()   // closes every client too
         listener = nil
         clients.removeAll()

@@ -13,6 +13,10 @@
 # of the wake order once (the first place costs 10-15 % more):
 #   evroute-daemon   the daemon, config/regions.yaml (log handlers; its log, on
 #                    stderr, to /dev/null like every reader's output)
+#   evroute-daemon-socket  the daemon delivering every touch to one `socket`
+#                    UI client (config/perf-latency.yaml; the client, vm-unix,
+#                    reads every line; the daemon's CPU is counted, the
+#                    client's not): the path a kiosk UI uses
 #   evroute-dryrun   evroute --dry-run --format json >/dev/null, same config
 #   libinput         libinput debug-events --device NODE
 #   evtest           evtest NODE
@@ -66,6 +70,9 @@ perf pass=file-replay reader=evroute-dryrun-replay cpu_ms=$fr real_s=$(awk '$1 =
 start_one() {
 	case $1 in
 	evroute-daemon) QUIET_STDERR=1 start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none ;;
+	evroute-daemon-socket)
+		QUIET_STDERR=1 start_quiet evroute-daemon-socket "$DEVNODE" evroute --config /vm/config/perf-latency.yaml --control-socket none
+		start_client evroute-daemon-socket-client /tmp/evroute-lat.sock ;;
 	evroute-dryrun) start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json ;;
 	libinput) start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE" ;;
 	evtest) start_quiet evtest "$DEVNODE" evtest "$DEVNODE" ;;
@@ -78,7 +85,7 @@ start_one() {
 	esac
 }
 create_device "$REC_FILE"
-readers="evroute-daemon evroute-dryrun libinput evtest evemu-record"
+readers="evroute-daemon evroute-daemon-socket evroute-dryrun libinput evtest evemu-record"
 command -v vm-evlat >/dev/null && readers="$readers floor-c"
 if command -v python3 >/dev/null && python3 -c 'import evdev' 2>python-evdev.err; then
 	readers="$readers python-evdev"
@@ -127,7 +134,7 @@ for r in $readers; do
 done
 perf pass=cpu replays=$nreaders replay_seconds=$replay_s
 remove_device
-for r in evroute_daemon evroute_dryrun; do
+for r in evroute_daemon evroute_daemon_socket evroute_dryrun; do
 	eval "c=\${cpu_$r:-}"
 	[ -n "$c" ] || continue
 	for peer in libinput evemu_record python_evdev floor_c; do
