@@ -31,19 +31,19 @@ public final class Log: @unchecked Sendable {
     }
 
     /// Messages above this level are dropped.
-    public var threshold: Level {
+    @inlinable public var threshold: Level {
         get { currentThreshold }
         set { currentThreshold = newValue }
     }
     /// The storage of ``threshold`` and ``buffered``: read at every line, on the loop's thread
     /// only, so without dynamic exclusivity checks.
-    @exclusivity(unchecked) private var currentThreshold: Level
-    @exclusivity(unchecked) private var currentlyBuffered = false
+    @exclusivity(unchecked) @usableFromInline internal var currentThreshold: Level
+    @exclusivity(unchecked) @usableFromInline internal var currentlyBuffered = false
     /// When set, info and debug lines are collected and written by ``flush()`` (the daemon's
     /// loop flushes per the one flush policy, `OutputFlush`, at most 250 ms late: one write(2)
     /// for a burst of events instead of one per line); notices, warnings and errors are written
     /// at once.
-    public var buffered: Bool {
+    @inlinable public var buffered: Bool {
         get { currentlyBuffered }
         set { currentlyBuffered = newValue }
     }
