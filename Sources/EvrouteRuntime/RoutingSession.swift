@@ -37,6 +37,8 @@ public final class RoutingSession: InputSink {
         let id: DeviceID
         /// Touchscreens, touchpads, tablets: decode and map to the display, then build frames.
         let touch: TouchDecoder?
+        /// `touch`, for the per-read path: used without a retain (`touch` keeps it).
+        let touchRef: Unmanaged<TouchDecoder>?
         /// The touch frames' contact filters, in order (``TouchFrameFilters``; empty: none).
         let filters: [any TouchFrameFilter]
         @exclusivity(unchecked) var keys: KeyDecoder?
@@ -52,6 +54,7 @@ public final class RoutingSession: InputSink {
             self.info = info
             id = info.id
             self.touch = touch
+            touchRef = touch.map { Unmanaged.passUnretained($0) }
             self.filters = filters
             self.keys = keys
             self.text = text
@@ -159,13 +162,13 @@ public final class RoutingSession: InputSink {
     private func route(_ events: UnsafeBufferPointer<InputEvent>, _ ctx: DeviceContext) {
         // A touch device's axis events, most of a frame, go to its decoder a run at a time
         // (the same as one by one: they only update the decoder).
-        let touchOnly = ctx.motion == nil ? ctx.touch : nil
+        let touchOnly = ctx.motion == nil ? ctx.touchRef : nil
         var i = 0
         while i < events.count {
             let event = events[i]
             if event.type == EventType.abs {
                 if let touchOnly {
-                    i = touchOnly.feedAxes(events, from: i)
+                    i = touchOnly._withUnsafeGuaranteedRef { $0.feedAxes(events, from: i) }
                     continue
                 }
             } else {
@@ -268,8 +271,8 @@ public final class RoutingSession: InputSink {
     @inline(__always)
     func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
         if ctx.motion != nil, let signals = ctx.motion!.feed(event, spec: layout.spec.motion) { router.handle(signals) }
-        if let decoder = ctx.touch {
-            if var frame = decoder.feed(event) {
+        if let decoder = ctx.touchRef {
+            if var frame = decoder._withUnsafeGuaranteedRef({ $0.feed(event) }) {
                 if !ctx.filters.isEmpty {
                     for filter in ctx.filters { filter.filter(&frame) }
                 }
@@ -277,8 +280,8 @@ public final class RoutingSession: InputSink {
             }
             // Warnings come up while a frame is read and are told at its end (a frame's events
             // share their time), or when the device goes.
-            if event.type == EventType.syn, decoder.hasWarnings {
-                reportWarnings(decoder, ctx, event.time)
+            if event.type == EventType.syn, decoder._withUnsafeGuaranteedRef({ $0.hasWarnings }) {
+                reportWarnings(decoder.takeUnretainedValue(), ctx, event.time)
             }
         }
         if event.type == EventType.key, let key = ctx.keys?.feed(event) {
