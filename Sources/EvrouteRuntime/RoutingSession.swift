@@ -128,7 +128,7 @@ public final class RoutingSession: InputSink {
     public func deviceIgnored(_ id: DeviceID, _ description: DeviceDescription, kind: DeviceKind,
                               reason: DeviceIgnoreReason, at time: Timestamp) {
         advanceTime(to: time)
-        onDeviceIgnored?(id, description, kind, reason, time)
+        onDeviceIgnored?(id, description, kind, reason, now)
     }
 
     /// The device went: its touches, held keys and line end.
