@@ -211,6 +211,7 @@ public final class LiveInputSource {
         var description = device.description
         description.udevProperties = candidate.properties
         let kind = DeviceKind.of(description)
+        // Matched here, once (the sink is handed the match); numbered only once it is kept.
         guard var match = matcher.match(DeviceID(0), description, kind: kind) else {
             device.close()
             onIgnored?(path, description, matcher.whyNone(for: description, kind: kind))
