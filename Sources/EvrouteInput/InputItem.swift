@@ -1,7 +1,9 @@
 import EvrouteCore
 
-/// One item of the input stream that live devices and recordings both produce:
-/// a device appears, one of its raw events, or it goes away.
+/// One item of a recorded input stream (``ReplaySource``): a device appears, one of its raw
+/// events, or it goes away. The replay driver hands each on to an ``InputSink`` (the routing
+/// session) as a live source does, an `added` device matched to a rule first
+/// (``InputSink/take(_:matching:)``).
 ///
 /// A device is always `added` before its first `event` and `removed` after its last;
 /// on `removed` the runtime cancels the device's live touches and held keys. Every item carries

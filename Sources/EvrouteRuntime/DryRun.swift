@@ -159,11 +159,11 @@ public final class DryRun {
         // of frames.
         OutputFlush.install(on: loop, pending: { report.hasPendingOutput }, flush: { report.flush() },
                             liveSession: session)
-        source.eventSink = session
-        try source.start(in: loop) { [session] item in
-            session.handle(item)
-            if case .removed(_, let time) = item, source.devices.isEmpty { report.noDevice(time: time) }
+        session.onDeviceRemoved = { [weak source] _, time in
+            if source?.devices.isEmpty ?? false { report.noDevice(time: time) }
         }
+        source.sink = session
+        try source.start(in: loop)
         if source.devices.isEmpty { report.noDevice(time: MonotonicClock.now()) }
         timer.rearm()
         report.flush()

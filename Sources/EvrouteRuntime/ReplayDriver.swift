@@ -4,7 +4,9 @@ import EvrouteSystem
 
 /// evroute's one replay driver: routes recordings into a session the way live devices would
 /// arrive — each device appears at its recording's first event and goes at its last (see
-/// ``ReplaySource``), and the session's time follows the recordings — in one of three paces:
+/// ``ReplaySource``), matched to a device rule here, once (the session's layout's rules, as
+/// ``LiveInputSource`` matches a live one), and fed to the session through its ``InputSink``
+/// channel; the session's time follows the recordings — in one of three paces:
 ///
 /// - ``runToEnd(into:)``: everything at once (`--dry-run --replay`, tests, benchmarks);
 /// - ``start(in:into:pace:onFinished:)`` with ``Pace/chunked(_:)``: as fast as possible but a
@@ -41,7 +43,7 @@ public final class ReplayDriver {
     /// The next item, read ahead so that its time is known (paced replay).
     private var peeked: InputItem?
     /// A run of one device's events, up to its frame's end: handed to the session at once, as a
-    /// live device's read is (``RoutingSession/handle(_:from:)``), so a replay takes the live path.
+    /// live device's read is (``RoutingSession/events(_:from:)``), so a replay takes the live path.
     private var run: [InputEvent] = []
     private var runDevice = DeviceID(0)
     private var started = false
@@ -140,7 +142,9 @@ public final class ReplayDriver {
             default: break
             }
             handRun(to: session)
-            session.handle(item)
+            // Matched against the rules of the moment (a reload may change them, as it reopens
+            // live devices).
+            session.take(item, matching: DeviceRuleMatcher(rules: session.layout.deviceRules))
         }
         return true
     }
@@ -148,7 +152,7 @@ public final class ReplayDriver {
     /// Hands the run of events collected so far to the session.
     private func handRun(to session: RoutingSession) {
         guard !run.isEmpty else { return }
-        run.withUnsafeBufferPointer { session.handle($0, from: runDevice) }
+        run.withUnsafeBufferPointer { session.events($0, from: runDevice) }
         run.removeAll(keepingCapacity: true)
     }
 }

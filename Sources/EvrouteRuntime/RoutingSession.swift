@@ -1,15 +1,16 @@
 import EvrouteCore
 import EvrouteInput
 
-/// Ties the input stream to the router: matches each new device to a device rule, decodes its
-/// raw events into touch frames and keys in display coordinates, and feeds the router.
-/// Devices and recordings arrive the same way, as ``InputItem``s, so a replay and a live
-/// device route identically. One event loop owns a session.
+/// Ties the input stream to the router: builds each new device's stage chain from the rule its
+/// source matched it to, runs its raw events through it into touch frames, keys, text and
+/// motion signals in display coordinates, and feeds the router. Devices and recordings arrive
+/// the same way, through the one ``InputSink`` channel, so a replay and a live device route
+/// identically. One event loop owns a session.
 ///
 /// The session owns the router's time: each item advances it to the item's time (the clock
 /// the events are stamped with — `CLOCK_MONOTONIC` live, the recording's time in a replay), and
 /// ``advanceTime(to:)`` moves it between items (a gesture deadline, a reload, shutdown).
-public final class RoutingSession: InputEventSink {
+public final class RoutingSession: InputSink {
     public let router: Router
     /// The layout new touches and devices use: the router's (run-time changes included).
     public var layout: Layout { router.layout }
@@ -20,18 +21,26 @@ public final class RoutingSession: InputEventSink {
     /// per-frame limits, a point that maps to no finite display point, a bad udev calibration):
     /// once per kind and device, with what was left out and the limit.
     public var onDeviceWarning: ((DeviceInfo, TouchDecoder.Warning, Timestamp) -> Void)?
+    /// Called after a device is removed (its touches, keys and line ended): its id and when.
+    public var onDeviceRemoved: ((DeviceID, Timestamp) -> Void)?
     /// Contacts (and samples without a finite point) dropped so far, of devices gone included.
     public var contactsDropped: Int {
         devices.values.reduce(droppedByRemovedDevices) { $0 + ($1.touch.map { $0.droppedContacts + $0.droppedSamples } ?? 0) }
     }
     private var droppedByRemovedDevices = 0
 
-    /// Per-device decoding state.
+    /// A device's stage chain, built once when it arrives (``makeContext(for:time:)``), from its
+    /// rule: touch decode → map → contact filters → frame; keys → text (→ line); motion.
     final class DeviceContext {
         let info: DeviceInfo
         /// `info.id`, stored (read per event).
         let id: DeviceID
+        /// Touchscreens, touchpads, tablets: decode and map to the display, then build frames.
         let touch: TouchDecoder?
+        /// `touch`, for the per-read path: used without a retain (`touch` keeps it).
+        let touchRef: Unmanaged<TouchDecoder>?
+        /// The touch frames' contact filters, in order (``TouchFrameFilters``; empty: none).
+        let filters: [any TouchFrameFilter]
         @exclusivity(unchecked) var keys: KeyDecoder?
         /// Keys → text (libxkbcommon), for devices with typing keys whose rule wants text.
         let text: TextDecoder?
@@ -40,14 +49,17 @@ public final class RoutingSession: InputEventSink {
         /// Accelerometers: axes → samples in g → paced samples, orientation, shakes (the stage).
         @exclusivity(unchecked) var motion: MotionStage?
 
-        init(info: DeviceInfo, description: DeviceDescription, touch: TouchDecoder?, text: TextDecoder?, line: LineCollector?) {
+        init(info: DeviceInfo, touch: TouchDecoder?, filters: [any TouchFrameFilter], keys: KeyDecoder?,
+             text: TextDecoder?, line: LineCollector?, motion: MotionStage?) {
             self.info = info
             id = info.id
             self.touch = touch
-            let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
-            keys = hasKeys ? KeyDecoder(device: info.id, description: description) : nil
+            touchRef = touch.map { Unmanaged.passUnretained($0) }
+            self.filters = filters
+            self.keys = keys
             self.text = text
             self.line = line
+            self.motion = motion
         }
     }
 
@@ -55,10 +67,10 @@ public final class RoutingSession: InputEventSink {
     @exclusivity(unchecked) var devices: [DeviceID: DeviceContext] = [:] {
         didSet { lastDevice = nil }
     }
-    /// The device of the previous event (a device's events come in runs: one read of a live
-    /// device, a frame of a recording), so most events find their context without a hash.
-    /// Forgotten whenever ``devices`` changes.
-    @exclusivity(unchecked) private var lastDevice: DeviceContext?
+    /// The device of the previous read (a device's events come in runs: one read of a live
+    /// device, a frame of a recording), so most reads find their context without a hash — nor a
+    /// retain: ``devices`` holds it, and it is forgotten whenever ``devices`` changes.
+    @exclusivity(unchecked) private var lastDevice: Unmanaged<DeviceContext>?
     /// The devices collecting lines (`text: line`), for their deadlines.
     @exclusivity(unchecked) var lineDevices: [DeviceContext] = []
     /// The xkbcommon context, keymaps and compose table: the one given to ``init(layout:clock:keymaps:)``,
@@ -104,46 +116,59 @@ public final class RoutingSession: InputEventSink {
         return next
     }
 
-    /// Takes one item of the input stream, at its time (an event as a run of one: see
-    /// ``handle(_:from:)``).
-    public func handle(_ item: InputItem) {
-        switch item {
-        case .event(let id, let event):
-            withUnsafePointer(to: event) { handle(UnsafeBufferPointer(start: $0, count: 1), from: id) }
-        case .added(let id, let description, let time):
-            advanceTime(to: time)
-            add(id, description)
-        case .removed(let id, let time):
-            advanceTime(to: time)
-            remove(id, at: time)
-        }
+    // MARK: InputSink
+
+    /// A device its source matched to a rule: its stage chain is built and it is routed from now.
+    public func deviceAdded(_ device: MatchedDevice, at time: Timestamp) {
+        advanceTime(to: time)
+        add(device)
+    }
+
+    /// A recorded device no rule takes: told to ``onDeviceIgnored``; its events are dropped.
+    public func deviceIgnored(_ id: DeviceID, _ description: DeviceDescription, kind: DeviceKind,
+                              reason: DeviceIgnoreReason, at time: Timestamp) {
+        advanceTime(to: time)
+        onDeviceIgnored?(id, description, kind, reason, now)
+    }
+
+    /// The device went: its touches, held keys and line end.
+    public func deviceRemoved(_ id: DeviceID, at time: Timestamp) {
+        advanceTime(to: time)
+        remove(id, at: time)
+        onDeviceRemoved?(id, time)
     }
 
     /// Takes a run of one device's raw events (one read of a live device), each at its time:
-    /// the same as handing them one by one as `.event` items, with the device found once.
+    /// the same as handing them one at a time, with the device found once.
     /// (Never inlined: one call per read, and the live path's boundary in a profile.)
     @inline(never)
-    public func handle(_ events: UnsafeBufferPointer<InputEvent>, from id: DeviceID) {
-        let ctx: DeviceContext?
-        if let last = lastDevice, last.id == id {
-            ctx = last
-        } else {
-            ctx = devices[id]
-            if ctx != nil { lastDevice = ctx }
+    public func events(_ events: UnsafeBufferPointer<InputEvent>, from id: DeviceID) {
+        if let last = lastDevice, last._withUnsafeGuaranteedRef({ $0.id == id }) {
+            // Borrowed, not retained: `devices` keeps it while the read is routed (a device
+            // is removed only by `deviceRemoved`, never from inside a read).
+            last._withUnsafeGuaranteedRef { route(events, $0) }
+            return
         }
-        guard let ctx else {
+        guard let ctx = devices[id] else {
             for event in events { advanceTime(to: event.time) }
             return
         }
+        lastDevice = Unmanaged.passUnretained(ctx)
+        route(events, ctx)
+    }
+
+    /// One read through a device's chain.
+    @inline(__always)
+    private func route(_ events: UnsafeBufferPointer<InputEvent>, _ ctx: DeviceContext) {
         // A touch device's axis events, most of a frame, go to its decoder a run at a time
         // (the same as one by one: they only update the decoder).
-        let touchOnly = ctx.motion == nil ? ctx.touch : nil
+        let touchOnly = ctx.motion == nil ? ctx.touchRef : nil
         var i = 0
         while i < events.count {
             let event = events[i]
             if event.type == EventType.abs {
                 if let touchOnly {
-                    i = touchOnly.feedAxes(events, from: i)
+                    i = touchOnly._withUnsafeGuaranteedRef { $0.feedAxes(events, from: i) }
                     continue
                 }
             } else {
@@ -157,24 +182,32 @@ public final class RoutingSession: InputEventSink {
         }
     }
 
-    func add(_ id: DeviceID, _ description: DeviceDescription) {
-        let kind = DeviceKind.of(description)
+    func add(_ device: MatchedDevice) {
         let time = router.clock.now
-        let matcher = DeviceRuleMatcher(rules: layout.deviceRules)
-        guard let rule = matcher.firstMatch(for: description, kind: kind),
-              let ruleIndex = layout.deviceRules.firstIndex(where: { $0.name == rule.name }) else {
-            onDeviceIgnored?(id, description, kind, matcher.whyNone(for: description, kind: kind), time)
-            return
-        }
-        let display = layout.displays[layout.deviceRuleDisplays[ruleIndex]]
+        let ctx = makeContext(for: device, time: time)
+        devices[device.id] = ctx
+        if ctx.line != nil { lineDevices.append(ctx) }
+        router.addDevice(ctx.info, time: time)
+        if let decoder = ctx.touch, decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
+    }
+
+    /// A device's stage chain, from the rule it matched: the one place stages are chosen.
+    func makeContext(for device: MatchedDevice, time: Timestamp) -> DeviceContext {
+        let (id, description, kind, rule) = (device.id, device.description, device.kind, device.rule)
+        let displays = layout.deviceRuleDisplays
+        let display = layout.displays[displays.indices.contains(device.ruleIndex) ? displays[device.ruleIndex] : 0]
         let info = DeviceInfo(id: id, ruleName: rule.name, name: description.name, kind: kind, display: display.name)
         let touchLike = kind == .touchscreen || kind == .touchpad || kind == .tablet
-        var decoder: TouchDecoder?
+        var touch: TouchDecoder?
+        var filters: [any TouchFrameFilter] = []
         if touchLike {
-            decoder = TouchDecoder(device: id, description: description, displaySize: display.size,
-                                   rotation: DisplayRotation(degrees: rule.rotate) ?? .none,
-                                   calibration: rule.calibration.map { CalibrationMatrix($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) })
+            touch = TouchDecoder(device: id, description: description, displaySize: display.size,
+                                 rotation: DisplayRotation(degrees: rule.rotate) ?? .none,
+                                 calibration: rule.calibration.map { CalibrationMatrix($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) })
+            filters = TouchFrameFilters.make(for: rule, device: description)
         }
+        let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
+        let keys = hasKeys ? KeyDecoder(device: id, description: description) : nil
         var text: TextDecoder?
         var line: LineCollector?
         if !touchLike, rule.text != .off, Self.hasTypingKeys(description) {
@@ -183,17 +216,14 @@ public final class RoutingSession: InputEventSink {
                 line = LineCollector(timeout: rule.lineTimeoutMs > 0 ? .milliseconds(Int64(rule.lineTimeoutMs)) : nil)
             }
         }
-        let ctx = DeviceContext(info: info, description: description, touch: decoder, text: text, line: line)
-        if kind == .accelerometer, let motion = MotionDecoder(device: id, description: description) {
-            ctx.motion = MotionStage(decoder: motion)
-            if motion.assumedScale {
+        var motion: MotionStage?
+        if kind == .accelerometer, let decoder = MotionDecoder(device: id, description: description) {
+            motion = MotionStage(decoder: decoder)
+            if decoder.assumedScale {
                 onWarning?("device \"\(description.name)\" (rule \(rule.name)): an accelerometer axis has no resolution; its range is taken as ±2 g", time)
             }
         }
-        devices[id] = ctx
-        if line != nil { lineDevices.append(ctx) }
-        router.addDevice(info, time: time)
-        if let decoder, decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
+        return DeviceContext(info: info, touch: touch, filters: filters, keys: keys, text: text, line: line, motion: motion)
     }
 
     func reportWarnings(_ decoder: TouchDecoder, _ ctx: DeviceContext, _ time: Timestamp) {
@@ -241,12 +271,17 @@ public final class RoutingSession: InputEventSink {
     @inline(__always)
     func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
         if ctx.motion != nil, let signals = ctx.motion!.feed(event, spec: layout.spec.motion) { router.handle(signals) }
-        if let decoder = ctx.touch {
-            if let frame = decoder.feed(event), !frame.contacts.isEmpty { router.handle(frame) }
+        if let decoder = ctx.touchRef {
+            if var frame = decoder._withUnsafeGuaranteedRef({ $0.feed(event) }) {
+                if !ctx.filters.isEmpty {
+                    for filter in ctx.filters { filter.filter(&frame) }
+                }
+                if !frame.contacts.isEmpty { router.handle(frame) }
+            }
             // Warnings come up while a frame is read and are told at its end (a frame's events
             // share their time), or when the device goes.
-            if event.type == EventType.syn, decoder.hasWarnings {
-                reportWarnings(decoder, ctx, event.time)
+            if event.type == EventType.syn, decoder._withUnsafeGuaranteedRef({ $0.hasWarnings }) {
+                reportWarnings(decoder.takeUnretainedValue(), ctx, event.time)
             }
         }
         if event.type == EventType.key, let key = ctx.keys?.feed(event) {

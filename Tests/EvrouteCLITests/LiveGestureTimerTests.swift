@@ -24,12 +24,13 @@ struct LiveGestureTimerTests {
         func raw(_ v: Double, _ size: Double, _ a: AbsInfo) -> Int32 { a.minimum + Int32(v / size * Double(a.maximum - a.minimum)) }
         let device = DeviceID(77)
         let down = MonotonicClock.now()
-        run.session.handle(.added(device, description, down))
+        let rules = DeviceRuleMatcher(rules: layout.deviceRules)
+        run.session.take(.added(device, description, down), matching: rules)
         for (type, code, value) in [(EventType.abs, AbsCode.mtSlot, Int32(0)), (EventType.abs, AbsCode.mtTrackingID, 1),
                                     (EventType.abs, AbsCode.mtPositionX, raw(1230, 1280, x)),
                                     (EventType.abs, AbsCode.mtPositionY, raw(50, 800, y)),
                                     (EventType.key, KeyCode.btnTouch, 1), (EventType.syn, SynCode.report, 0)] {
-            run.session.handle(.event(device, InputEvent(time: down, type: type, code: code, value: value)))
+            run.session.take(.event(device, InputEvent(time: down, type: type, code: code, value: value)), matching: rules)
         }
         timer.rearm()
         // On time, by the event clock: the loop's timer is armed for the router's deadline, the

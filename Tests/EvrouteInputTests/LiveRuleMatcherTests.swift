@@ -15,6 +15,47 @@ import Testing
         #expect(matcher.firstMatch(for: DeviceDescription(name: ""), kind: .other)?.name == "any")
     }
 
+    @Test func matchHandsOnTheFirstRuleThatTakesTheDeviceWithItsIndex() throws {
+        let matcher = DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard)),
+                                                rule("panel", DeviceMatch(kind: .touchscreen)), rule("any", DeviceMatch())])
+        let panelMatch = try #require(matcher.match(DeviceID(7), panel, kind: .touchscreen))
+        #expect(panelMatch.id == DeviceID(7) && panelMatch.kind == .touchscreen && panelMatch.description.name == panel.name)
+        #expect(panelMatch.ruleIndex == 1 && panelMatch.rule.name == "panel")
+        #expect(matcher.match(DeviceID(8), panel, kind: .other)?.ruleIndex == 2)
+        #expect(DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard))]).match(DeviceID(9), panel, kind: .touchscreen) == nil)
+    }
+
+    /// A recorded stream reaches a sink as a live source feeds it: an added device matched once,
+    /// handed on with its rule, or ignored with why no rule takes it.
+    @Test func aRecordedStreamReachesTheSinkMatchedOnce() {
+        final class Recorder: InputSink {
+            var lines: [String] = []
+            func deviceAdded(_ device: MatchedDevice, at time: Timestamp) {
+                lines.append("added \(device.id.rawValue) rule \(device.ruleIndex) \(device.rule.name) at \(time.microseconds)")
+            }
+            func deviceIgnored(_ id: DeviceID, _ description: DeviceDescription, kind: DeviceKind,
+                               reason: DeviceIgnoreReason, at time: Timestamp) {
+                lines.append("ignored \(id.rawValue) \(kind.rawValue): \(reason)")
+            }
+            func events(_ batch: UnsafeBufferPointer<InputEvent>, from device: DeviceID) {
+                lines.append("events \(device.rawValue) \(batch.map { "\($0.type):\($0.code)=\($0.value)" })")
+            }
+            func deviceRemoved(_ device: DeviceID, at time: Timestamp) { lines.append("removed \(device.rawValue)") }
+        }
+        let matcher = DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard)), rule("elan", DeviceMatch(name: "ELAN*"))])
+        let sink = Recorder()
+        let other = DeviceDescription(name: "Other Touchscreen", udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"])
+        let t = Timestamp(microseconds: 5)
+        for item: InputItem in [.added(DeviceID(1), panel, t), .added(DeviceID(2), other, t),
+                                .event(DeviceID(1), InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0)),
+                                .removed(DeviceID(1), t)] {
+            sink.take(item, matching: matcher)
+        }
+        let why = matcher.whyNone(for: other, kind: DeviceKind.of(other))
+        #expect(sink.lines == ["added 1 rule 1 elan at 5", "ignored 2 touchscreen: \(why)",
+                               "events 1 [\"\(EventType.syn):\(SynCode.report)=0\"]", "removed 1"])
+    }
+
     @Test func kindMustBeEqual() {
         let matcher = DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard))])
         #expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)

@@ -162,7 +162,8 @@ let benchmarks: @Sendable () -> Void = {
         let session = RoutingSession(layout: Fixtures.kiosk)
         let observer = NullObserver()
         session.router.observer = observer
-        for item in ReplaySource(recordings: [recording]) { session.handle(item) }
+        let rules = DeviceRuleMatcher(rules: Fixtures.kiosk.deviceRules)
+        for item in ReplaySource(recordings: [recording]) { session.take(item, matching: rules) }
         blackHole(observer.count)
     }
 

@@ -35,8 +35,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let lifecycle = TouchLifecycle()
     session.router.observer = lifecycle
     session.onDeviceIgnored = { _, d, _, why, _ in fatalError("kiosk.yaml takes no \"\(d.name)\": \(why)") }
+    let rules = DeviceRuleMatcher(rules: layout.deviceRules)
     var time = Timestamp(microseconds: 1_000_000)
-    for (i, d) in devices.enumerated() { session.handle(.added(DeviceID(i + 1), d, time)) }
+    for (i, d) in devices.enumerated() { session.take(.added(DeviceID(i + 1), d, time), matching: rules) }
     precondition(session.activeDevices.count == devices.count, "not every device is routed")
     var i = 0
     while i + 8 <= size {
@@ -47,8 +48,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let raw = Int32(bitPattern: UInt32(data[i + 4]) | UInt32(data[i + 5]) << 8 | UInt32(data[i + 6]) << 16 | UInt32(data[i + 7]) << 24)
         i += 8
         if selector & 0xc0 == 0xc0 {
-            session.handle(.removed(device, time))
-            session.handle(.added(device, devices[index], time))
+            session.take(.removed(device, time), matching: rules)
+            session.take(.added(device, devices[index], time), matching: rules)
             continue
         }
         let type: UInt16 = [EventType.syn, EventType.key, EventType.abs, EventType.abs][Int(selector & 3)]
@@ -71,9 +72,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 value = Int32(UInt32(bitPattern: raw) % 3)
             }
         }
-        session.handle(.event(device, InputEvent(time: time, type: type, code: code, value: value)))
+        session.take(.event(device, InputEvent(time: time, type: type, code: code, value: value)), matching: rules)
     }
-    for d in devices.indices { session.handle(.removed(DeviceID(d + 1), time + .seconds(1))) }
+    for d in devices.indices { session.take(.removed(DeviceID(d + 1), time + .seconds(1)), matching: rules) }
     session.advanceTime(to: time + .seconds(10))
     lifecycle.finish()
     return 0

@@ -255,8 +255,8 @@ public final class Daemon {
             source.onError = { [log] error in log.warning("input: \(error)") }
             live = source
             let session = self.session!
-            source.eventSink = session
-            try source.start(in: loop) { item in session.handle(item) }
+            source.sink = session
+            try source.start(in: loop)
         } catch {
             throw StartupError(description: "input: \(error)")
         }

@@ -24,8 +24,14 @@ public struct DeviceRuleMatcher: Sendable {
     ///   `description.udevProperties`.
     public func firstMatch(for description: DeviceDescription, kind: DeviceKind,
                            udevProperties: [String: String]? = nil) -> DeviceRuleSpec? {
+        firstMatchIndex(for: description, kind: kind, udevProperties: udevProperties).map { rules[$0] }
+    }
+
+    /// The index in ``rules`` of the first rule that matches, or nil.
+    public func firstMatchIndex(for description: DeviceDescription, kind: DeviceKind,
+                                udevProperties: [String: String]? = nil) -> Int? {
         let properties = udevProperties ?? description.udevProperties
-        return rules.first {
+        return rules.firstIndex {
             Self.matches($0.match, name: description.name, vendor: description.vendor,
                          product: description.product, kind: kind, udevProperties: properties)
         }

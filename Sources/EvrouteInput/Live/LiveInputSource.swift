@@ -17,13 +17,6 @@ public enum ProcessDeviceIDs {
     }
 }
 
-/// Where ``LiveInputSource`` hands each read of a device: its events, in order, valid only
-/// during the call (the routing session: `RoutingSession.handle(_:from:)`).
-public protocol InputEventSink: AnyObject {
-    /// Takes one read of device `device`.
-    func handle(_ events: UnsafeBufferPointer<InputEvent>, from device: DeviceID)
-}
-
 /// A device ``LiveInputSource`` has open.
 public struct LiveDevice: Sendable {
     public var id: DeviceID
@@ -43,26 +36,28 @@ public struct LiveDevice: Sendable {
     public var fileDescriptor: FileDescriptor
 }
 
-/// Live evdev devices as one ``InputItem`` stream. The source owns its descriptors in the
+/// Live evdev devices fed to one ``InputSink``. The source owns its descriptors in the
 /// caller's event loop (libinput's shape): it watches the udev monitor and every device it
-/// opens, unwatches them as they go, and hands each item to one `deliver` closure.
+/// opens, unwatches them as they go, and hands everything to its ``sink``.
 ///
 /// ```swift
 /// let live = try LiveInputSource(rules: layout.deviceRules)
-/// try live.start(in: loop) { item in session.handle(item) }   // .added for every matching device
+/// live.sink = session
+/// try live.start(in: loop)   // deviceAdded for every matching device
 /// loop.run()
-/// live.stop()                                                  // .removed for every open device
+/// live.stop()                // deviceRemoved for every open device
 /// ```
 ///
 /// - Devices are found with udev (startup enumeration + hotplug monitor, created first so
 ///   nothing is missed in between), opened, described, classified (``DeviceKind/of(_:)``:
 ///   udev's `ID_INPUT_*`, else capabilities), and kept only when a rule matches (first
-///   match in order); the rule's `grab` takes the device exclusively.
-/// - Per device: `.added(id, description, now)` once, then `.event`s exactly as
+///   match in order: the one place a live device is matched; the sink gets the match with
+///   ``InputSink/deviceAdded(_:at:)``); the rule's `grab` takes the device exclusively.
+/// - Per device: `deviceAdded` once, then each read as one `events` batch, exactly as
 ///   ``EvdevDevice/readAvailable(into:)`` documents (a kernel overflow appears as
-///   `SYN_DROPPED` followed by libevdev's sync events), then `.removed(id, now)` once.
+///   `SYN_DROPPED` followed by libevdev's sync events), then `deviceRemoved` once.
 /// - A vanished or failing device (udev `remove`, `ENODEV` or any read error) is closed
-///   and reported `.removed`; the source goes on. Times of `.added` and `.removed` are
+///   and reported `deviceRemoved`; the source goes on. Times of added and removed are
 ///   ``MonotonicClock`` now, the clock device events are stamped with.
 /// - Ids come from ``ProcessDeviceIDs`` (never reused).
 /// - No threads; not thread-safe: it runs on the loop's thread.
@@ -99,12 +94,9 @@ public final class LiveInputSource {
     private var open: [DeviceID: OpenDevice] = [:]
     private var idByPath: [String: DeviceID] = [:]
     private var loop: EventLoop?
-    private var deliver: (InputItem) -> Void = { _ in }
-    /// When set (before ``start(in:deliver:)``), the events of one read of a device go here as
-    /// one batch, in order, instead of one `.event` item each through `deliver` (the routing
-    /// session takes a batch with one lookup of the device). `.added` and `.removed` still go
-    /// through `deliver`; the batch is valid only during the call. The source keeps it.
-    public var eventSink: (any InputEventSink)?
+    /// Where every device and read goes (set before ``start(in:)``; the routing session).
+    /// The source keeps it.
+    public var sink: (any InputSink)?
     /// The events read from every device so far.
     public private(set) var eventsRead = 0
 
@@ -124,12 +116,11 @@ public final class LiveInputSource {
     }
 
     /// Watches the hotplug monitor in `loop`, enumerates the present devices and opens those a
-    /// rule takes (one `.added` each, delivered before this returns); from then on the loop
-    /// delivers every item as it happens. An enumeration failure is reported to ``onError``.
+    /// rule takes (one `deviceAdded` each, before this returns); from then on the loop feeds
+    /// the ``sink`` as things happen. An enumeration failure is reported to ``onError``.
     /// Throws when the monitor cannot be watched.
-    public func start(in loop: EventLoop, deliver: @escaping (InputItem) -> Void) throws(SystemError) {
+    public func start(in loop: EventLoop) throws(SystemError) {
         self.loop = loop
-        self.deliver = deliver
         try loop.watch(monitor.fileDescriptor) { [unowned self] _ in
             for event in monitor.receiveAll() { handleHotplug(event) }
         }
@@ -141,7 +132,7 @@ public final class LiveInputSource {
         for device in devices { consider(device) }
     }
 
-    /// Closes every device (one `.removed` each) and stops watching the monitor.
+    /// Closes every device (one `deviceRemoved` each) and stops watching the monitor.
     public func stop() {
         for id in open.keys.sorted(by: { $0.rawValue < $1.rawValue }) { close(id) }
         loop?.unwatch(monitor.fileDescriptor)
@@ -166,18 +157,18 @@ public final class LiveInputSource {
     public func device(_ id: DeviceID) -> LiveDevice? { open[id]?.info }
 
     /// The touch state libevdev holds for an open device (see ``EvdevDevice/touchSnapshot()``):
-    /// right after `.added`, the contacts already down when the device was opened.
+    /// right after `deviceAdded`, the contacts already down when the device was opened.
     public func touchSnapshot(of id: DeviceID) -> TouchSnapshot? { open[id]?.device.touchSnapshot() }
 
-    /// Reads everything pending on a device, each event delivered as it is read from a buffer
+    /// Reads everything pending on a device, each read handed on as one batch from a buffer
     /// reused across calls (the steady-state read path allocates nothing).
     private func readDevice(_ entry: OpenDevice) {
         let id = entry.info.id
         let result: EvdevReadResult
-        if let sink = eventSink {
-            result = entry.device.readAvailable { sink.handle($0, from: id) }
+        if let sink {
+            result = entry.device.readAvailable { sink.events($0, from: id) }
         } else {
-            result = entry.device.readAvailable { for event in $0 { deliver(.event(id, event)) } }
+            result = entry.device.readAvailable { _ in }
         }
         eventsRead &+= result.eventCount
         if let failure = result.failure {
@@ -202,7 +193,7 @@ public final class LiveInputSource {
         }
     }
 
-    /// Opens and watches `candidate` if a rule takes it; `.added` when it does.
+    /// Opens and watches `candidate` if a rule takes it; `deviceAdded` when it does.
     private func consider(_ candidate: UdevInputDevice) {
         guard let path = candidate.devnode, let loop else { return }
         if let existing = idByPath[path] {
@@ -220,12 +211,13 @@ public final class LiveInputSource {
         var description = device.description
         description.udevProperties = candidate.properties
         let kind = DeviceKind.of(description)
-        guard let rule = matcher.firstMatch(for: description, kind: kind) else {
+        // Matched here, once (the sink is handed the match); numbered only once it is kept.
+        guard var match = matcher.match(DeviceID(0), description, kind: kind) else {
             device.close()
             onIgnored?(path, description, matcher.whyNone(for: description, kind: kind))
             return
         }
-        if rule.grab {
+        if match.rule.grab {
             do { try device.grab() } catch {
                 // Grabbed by someone else: it would deliver nothing to us anyway.
                 onError?(error)
@@ -234,8 +226,9 @@ public final class LiveInputSource {
             }
         }
         let id = ProcessDeviceIDs.next()
+        match.id = id
         let info = LiveDevice(id: id, path: path, syspath: candidate.syspath, description: description,
-                              kind: kind, rule: rule, isGrabbed: device.isGrabbed,
+                              kind: kind, rule: match.rule, isGrabbed: device.isGrabbed,
                               fileDescriptor: device.fileDescriptor)
         let entry = OpenDevice(device: device, info: info, source: self)
         do {
@@ -250,10 +243,11 @@ public final class LiveInputSource {
         open[id] = entry
         idByPath[path] = id
         let now = MonotonicClock.now()
-        deliver(.added(id, description, now))
+        sink?.deviceAdded(match, at: now)
         // Fingers already down when the device was opened: state them the way libevdev states
         // a resync (SYN_DROPPED, the current values, SYN_REPORT), so their touches begin now.
-        for event in device.touchSnapshot().resyncEvents(at: now) { deliver(.event(id, event)) }
+        let resync = device.touchSnapshot().resyncEvents(at: now)
+        if !resync.isEmpty { resync.withUnsafeBufferPointer { sink?.events($0, from: id) } }
     }
 
 
@@ -269,6 +263,6 @@ public final class LiveInputSource {
         if idByPath[entry.info.path] == id { idByPath[entry.info.path] = nil }
         loop?.unwatch(entry.device.fileDescriptor)
         entry.device.close()
-        deliver(.removed(id, MonotonicClock.now()))
+        sink?.deviceRemoved(id, at: MonotonicClock.now())
     }
 }
