@@ -246,18 +246,15 @@ public final class Daemon {
             do {
                 try startInput(layout: layout, pipeline: pipeline)
             } catch {
+                // As a stop would (the handlers' part first): what it began is undone.
+                stopHandlers()
                 stopInput()
                 throw error
             }
         }, stop: { [unowned self] in stopInput() }))
         list.append(PipelineStep("handlers", start: { [unowned self] _ in
             plugins?.attach(to: session.router)
-        }, stop: { [unowned self] in
-            session.router.cancelAll(time: advanceToNow())
-            plugins?.shutdown()
-            // Nothing runs handlers any more: what the closing devices still route is only recorded.
-            session.router.dispatcher = nil
-        }))
+        }, stop: { [unowned self] in stopHandlers() }))
         if let interval = notifier.watchdogInterval {
             list.append(PipelineStep("watchdog", start: { [unowned self] _ in
                 scheduleWatchdog(every: Timestamp.Duration(microseconds: max(interval.microseconds / 2, 1000)))
@@ -281,6 +278,15 @@ public final class Daemon {
             for warning in replay?.warnings ?? [] { log.warning(warning.rendered(showingSeverity: false)) }
             if !options.replayPaused { startReplay() }
         }
+    }
+
+    /// Active touches and held keys cancelled (routed to their handlers), plugins shut down, no
+    /// handler run any more.
+    private func stopHandlers() {
+        session.router.cancelAll(time: advanceToNow())
+        plugins?.shutdown()
+        // Nothing runs handlers any more: what the closing devices still route is only recorded.
+        session.router.dispatcher = nil
     }
 
     /// Devices closed (what they still route is recorded), the session finished, the timer off.
