@@ -9,10 +9,11 @@ import EvrouteRuntime
 import EvrouteSystem
 import CLinux
 
-/// The evroute daemon: a thin composition of one event loop (``EventLoop``), the input
+/// The evroute daemon: a list of components run by a ``Pipeline`` (its one event loop, signal
+/// handling, session timer and flush policy) — the plugins, the control socket, the input
 /// (``LiveInputSource``, which watches its own devices and the udev monitor in the loop, or a
-/// ``ReplayDriver`` standing in for it), the ``RoutingSession``, the plugins, the control socket
-/// and systemd notification. Routing happens on the loop thread as events arrive and never waits
+/// ``ReplayDriver`` standing in for it), the plugins as the router's handlers, the watchdog —
+/// around the ``RoutingSession``; it adds status, reload and systemd notification. Routing happens on the loop thread as events arrive and never waits
 /// for a handler. The config is read in this process (libyaml, no Foundation) at start and on
 /// every reload; no child process is started for it. A reload reads and compiles it on a thread
 /// of its own (``BackgroundJob``), so a large config does not stall routing or the control
