@@ -16,9 +16,10 @@ public final class DryRun {
     /// The trace, when the report is one (`--dry-run`).
     public var writer: TraceWriter? { report as? TraceWriter }
     public let session: RoutingSession
-    /// Counts what is routed for the summary line; the router's observer (it passes every
-    /// record on to `report`).
+    /// Counts what is routed for the summary line: one of the run's observers, before `report`.
     public let summary: RouteSummary
+    /// The router's observer: the caller's observers, then ``summary``, then ``report``.
+    public let observers: RouteFanOut
 
     /// Where warnings about the input go (standard error by default); the trace never has them.
     /// The recording each replayed device comes from (a description may come from a `.desc`).
@@ -27,18 +28,21 @@ public final class DryRun {
     public var warn: (String) -> Void = { line in try? SystemCall.writeAll(.standardError, line + "\n") }
 
     /// A dry-run printing the trace in `format` to `sink` (and, in JSON, its summary line to `errors`).
+    /// `observers` see every record before the summary and the trace (`--heatmap`'s ``TouchTrails``).
     public convenience init(layout: Layout, format: TraceFormat, sink: OutputSink = FileDescriptorSink(fd: 1),
-                            errors: OutputSink = FileDescriptorSink(fd: 2)) {
-        self.init(layout: layout, report: TraceWriter(format: format, sink: sink, errors: errors))
+                            errors: OutputSink = FileDescriptorSink(fd: 2), observers: [RouteObserver] = []) {
+        self.init(layout: layout, report: TraceWriter(format: format, sink: sink, errors: errors), observers: observers)
     }
 
-    /// A dry-run reporting to `report` (the monitor passes a ``MonitorWriter``).
-    public init(layout: Layout, report: RouteReport) {
+    /// A dry-run reporting to `report` (the monitor passes a ``MonitorWriter``); `observers` see
+    /// every record before the summary and `report`.
+    public init(layout: Layout, report: RouteReport, observers: [RouteObserver] = []) {
         self.layout = layout
         self.report = report
         session = RoutingSession(layout: layout)
-        summary = RouteSummary(next: report)
-        session.router.observer = summary
+        summary = RouteSummary()
+        self.observers = RouteFanOut(observers + [summary, report])
+        session.router.observer = self.observers
         session.onDeviceIgnored = { [unowned self] id, description, kind, reason, time in
             report.deviceIgnored(node: recordingPaths[id] ?? description.path, name: description.name, kind: kind,
                                  reason: reason, time: time)
@@ -98,24 +102,28 @@ public final class DryRun {
             driver.runToEnd(into: session)
             return finishReplay(inputEvents: driver.eventsFed)
         }
-        let loop = try EventLoop()
+        let pipeline = try Pipeline(session: session)
+        try pipeline.handleSignals()
         var replayStarted = false
         func startReplay() -> Bool {
             guard !replayStarted else { return false }
             replayStarted = true
-            driver.start(in: loop, into: session, pace: .chunked(256)) { [self] in
+            driver.start(in: pipeline.loop, into: session, pace: .chunked(256)) { [self] in
                 finishReplay(inputEvents: driver.eventsFed)
-                if control.exitAfterReplay { loop.stop() }
+                if control.exitAfterReplay { pipeline.stop() }
             }
             return true
         }
-        let server = try serve(control, loop: loop, now: { [session] in session.now }) { request in
+        let server = serve(control, now: { [session] in session.now }) { request in
             guard ControlProtocol.commandName(of: request) == ControlProtocol.Command.replay.rawValue else { return nil }
             return startReplay() ? ControlProtocol.success() : ControlProtocol.failure("the replay has already started")
         }
-        if !control.replayPaused { _ = startReplay() }
-        loop.run()
-        server.shutdown()
+        let input = PipelineStep("replay", start: { _ in
+            if !control.replayPaused { _ = startReplay() }
+        })
+        try pipeline.start([server, input])
+        let report = self.report
+        pipeline.run(afterWakeup: { report.flush() })
         report.flush()
     }
 
@@ -132,18 +140,35 @@ public final class DryRun {
     /// the finger rests and nothing else arrives. Output is written once per loop wakeup. With
     /// `control`, the control socket is served too.
     public func runLive(control: ControlOptions? = nil) throws {
-        let loop = try EventLoop()
+        let pipeline = try Pipeline(session: session)
         // Before anything is printed: whoever reads the first line may stop us at once.
-        if control == nil { try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() } }
+        try pipeline.handleSignals()
         let source = try LiveInputSource(rules: layout.deviceRules)
         source.onError = { [unowned self] error in warn("evroute: \(error)") }
-        let timer = SessionTimer(loop: loop, session: session)
-        let server = try control.map { options in
-            try serve(options, loop: loop, now: { [session] in
+        let server = control.map { options in
+            serve(options, now: { [session] in
                 session.advanceTime(to: MonotonicClock.now())
                 return session.now
             }) { _ in nil }
         }
+        let input = liveInput(source)
+        try pipeline.start((server.map { [$0] } ?? []) + [input])
+        let report = self.report
+        report.flush()
+        // The trace leaves per the one flush policy (``OutputFlush``): one write(2) for a burst
+        // of frames.
+        pipeline.run(pending: { report.hasPendingOutput }, flush: { report.flush() }, liveInput: true)
+        report.flush()
+    }
+
+    /// The live input (a component): the devices, their lines in the report, the session timer.
+    private func liveInput(_ source: LiveInputSource) -> PipelineComponent {
+        PipelineStep("live input", start: { [unowned self] pipeline in try startLive(source, on: pipeline) },
+                     stop: { source.stop() })
+    }
+
+    private func startLive(_ source: LiveInputSource, on pipeline: Pipeline) throws {
+        let timer = pipeline.useSessionTimer()
         let report = self.report
         report.attach(source)
         if report.reportsIgnoredLiveDevices {
@@ -154,38 +179,30 @@ public final class DryRun {
             }
             source.onIgnoredRemoved = { node in report.deviceGone(node: node, time: MonotonicClock.now()) }
         }
-        loop.afterWakeup = { timer.rearm() }
-        // The trace leaves per the one flush policy (``OutputFlush``): one write(2) for a burst
-        // of frames.
-        OutputFlush.install(on: loop, pending: { report.hasPendingOutput }, flush: { report.flush() },
-                            liveSession: session)
         session.onDeviceRemoved = { [weak source] _, time in
             if source?.devices.isEmpty ?? false { report.noDevice(time: time) }
         }
         source.sink = session
-        try source.start(in: loop)
+        try source.start(in: pipeline.loop)
         if source.devices.isEmpty { report.noDevice(time: MonotonicClock.now()) }
         timer.rearm()
-        report.flush()
-        loop.run()
-        server?.shutdown()
-        source.stop()
-        report.flush()
     }
 
-    /// Serves the control socket on `loop`: the run-time layout commands (``RuntimeControl``),
-    /// then `own` for the rest; SIGINT and SIGTERM stop the loop; the trace is written once per
-    /// wakeup.
-    private func serve(_ options: ControlOptions, loop: EventLoop, now: @escaping () -> Timestamp,
-                       own: @escaping (JSONValue) -> JSONValue?) throws -> ControlServer {
-        try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
-        let report = self.report
-        if loop.afterWakeup == nil { loop.afterWakeup = { report.flush() } }
+    /// The control socket (a component): the run-time layout commands (``RuntimeControl``), then
+    /// `own` for the rest.
+    private func serve(_ options: ControlOptions, now: @escaping () -> Timestamp,
+                       own: @escaping (JSONValue) -> JSONValue?) -> PipelineComponent {
         let control = RuntimeControl(session: session, now: now)
-        let log = Log(threshold: .warning)
-        return try ControlServer(path: options.socketPath, loop: loop, log: log) { request in
-            control.answer(request) ?? own(request)
-                ?? ControlProtocol.failure("a dry-run serves the layout commands and `replay`; not \"\(ControlProtocol.commandName(of: request) ?? "?")\"")
-        }
+        var server: ControlServer?
+        return PipelineStep("control socket", start: { pipeline in
+            let log = Log(threshold: .warning)
+            server = try ControlServer(path: options.socketPath, loop: pipeline.loop, log: log) { request in
+                control.answer(request) ?? own(request)
+                    ?? ControlProtocol.failure("a dry-run serves the layout commands and `replay`; not \"\(ControlProtocol.commandName(of: request) ?? "?")\"")
+            }
+        }, stop: {
+            server?.shutdown()
+            server = nil
+        })
     }
 }

@@ -2,11 +2,9 @@ import EvrouteCore
 
 /// Counts what a replay routed, for the summary line at its end (`--dry-run --replay`,
 /// `evroute monitor --replay`): touches, keys, actions, gestures, how many events were handled
-/// or not, and per region the touches begun in it. An observer in front of another one (the
-/// trace writer): every record is counted, then passed on.
-public final class RouteSummary: RouteObserverStage {
-    /// Where records go after being counted.
-    public let next: RouteObserver
+/// or not, and per region the touches begun in it. One of the run's observers (``RouteFanOut``,
+/// before the trace writer).
+public final class RouteSummary: RouteObserver {
     public private(set) var touches = 0
     public private(set) var keys = 0
     public private(set) var actions = 0
@@ -23,14 +21,22 @@ public final class RouteSummary: RouteObserverStage {
     /// Touches still down: their region's path, and whether one of their phases was taken yet.
     private var live: [Int: (path: String, handled: Bool)] = [:]
 
-    public init(next: RouteObserver) { self.next = next }
+    public init() {}
 
-    public func see(_ record: RouteRecord) {
-        if case .deviceAdded = record { devices += 1 }
+    public func record(_ record: RouteRecord) {
+        switch record {
+        case .deviceAdded: devices += 1
+        case .routed(let event, let by, _): count(event, by: by)
+        default: break
+        }
+    }
+
+    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+        count(event, by: responder)
     }
 
     /// A routed event counted (the touches by region: where each began, whether a phase was taken).
-    public func see(_ event: borrowing RoutedEvent, by: ResponderID?) {
+    private func count(_ event: borrowing RoutedEvent, by: ResponderID?) {
         if by == nil { unhandled += 1 } else { handled += 1 }
         switch event.kind {
         case .touch(let phase, _):

@@ -1,9 +1,9 @@
 import EvrouteCore
 
 /// Where each touch of a run went down and the way it moved, for a picture of the layout with
-/// the touches over it (`evroute --dry-run --replay … --heatmap FILE.svg`). An observer in front
-/// of another one (the summary, the trace): every record is passed on unchanged.
-public final class TouchTrails: RouteObserverStage {
+/// the touches over it (`evroute --dry-run --replay … --heatmap FILE.svg`). One of the run's
+/// observers (``RouteFanOut``, before the summary and the trace).
+public final class TouchTrails: RouteObserver {
     /// What became of a touch, the best of its phases: a handler of its region, an ancestor
     /// or its screen took it; only the display, application or fallback did; nothing did; or it
     /// was blocked (an exclusive-touch or single-touch region) and went nowhere.
@@ -54,17 +54,23 @@ public final class TouchTrails: RouteObserverStage {
     /// The most points kept per trail (the last is always its end).
     public static let maximumPoints = 1024
 
-    /// Where records go next.
-    public let next: RouteObserver
     /// The touches, in the order they went down.
     public private(set) var trails: [Trail] = []
     /// Touches still down: router touch id → index in `trails`.
     private var open: [Int: Int] = [:]
 
-    public init(next: RouteObserver) { self.next = next }
+    public init() {}
+
+    public func record(_ record: RouteRecord) {
+        if case .routed(let event, let by, _) = record { see(event, by: by) }
+    }
+
+    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+        see(event, by: responder)
+    }
 
     /// A touch phase extends its trail (or starts one).
-    public func see(_ event: borrowing RoutedEvent, by: ResponderID?) {
+    func see(_ event: borrowing RoutedEvent, by: ResponderID?) {
         if case .touch(let phase, _) = event.kind, let touch = event.touch {
             switch phase {
             case .began:

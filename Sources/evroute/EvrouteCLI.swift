@@ -93,10 +93,10 @@ enum EvrouteCLI {
             }
             let heatmap = p.value("heatmap")
             let (spec, layout) = try loadLayout(p.value("config"))
-            let runner = DryRun(layout: layout, format: p.value("format") == "json" ? .json : .text)
             // --heatmap: the touches are collected in front of the summary and the trace.
-            let trails = heatmap.map { _ in TouchTrails(next: runner.summary) }
-            if let trails { runner.session.router.observer = trails }
+            let trails = heatmap.map { _ in TouchTrails() }
+            let runner = DryRun(layout: layout, format: p.value("format") == "json" ? .json : .text,
+                                observers: trails.map { [$0] } ?? [])
             // A dry-run serves a control socket only when one is named (docs/ui-control.md: a UI developed
             // against a replay or live devices); "none" means none, as for the daemon.
             let control = p.value("control-socket").flatMap { $0 == "none" ? nil : $0 }.map {

@@ -9,10 +9,11 @@ import EvrouteRuntime
 import EvrouteSystem
 import CLinux
 
-/// The evroute daemon: a thin composition of one event loop (``EventLoop``), the input
+/// The evroute daemon: a list of components run by a ``Pipeline`` (its one event loop, signal
+/// handling, session timer and flush policy) — the plugins, the control socket, the input
 /// (``LiveInputSource``, which watches its own devices and the udev monitor in the loop, or a
-/// ``ReplayDriver`` standing in for it), the ``RoutingSession``, the plugins, the control socket
-/// and systemd notification. Routing happens on the loop thread as events arrive and never waits
+/// ``ReplayDriver`` standing in for it), the plugins as the router's handlers, the watchdog —
+/// around the ``RoutingSession``; it adds status, reload and systemd notification. Routing happens on the loop thread as events arrive and never waits
 /// for a handler. The config is read in this process (libyaml, no Foundation) at start and on
 /// every reload; no child process is started for it. A reload reads and compiles it on a thread
 /// of its own (``BackgroundJob``), so a large config does not stall routing or the control
@@ -48,14 +49,15 @@ public final class Daemon {
     let log: Log
     let notifier: SystemdNotifier
 
-    private(set) var loop: EventLoop!
+    /// The event loop, signals, session timer and flush policy, and the components (``components``).
+    private(set) var pipeline: Pipeline!
+    var loop: EventLoop { pipeline.loop }
     private(set) var session: RoutingSession!
     private(set) var plugins: PluginHost?
     private(set) var observer: DaemonObserver!
     private(set) var control: ControlServer?
     private(set) var live: LiveInputSource?
     private(set) var replay: ReplayDriver?
-    private var gestureTimer: SessionTimer?
     /// The run-time layout commands (docs/ui-control.md), for the control socket and plugin peers.
     private(set) var layoutControl: RuntimeControl!
     /// The config file the running layout came from.
@@ -102,9 +104,9 @@ public final class Daemon {
         do {
             try start()
         } catch {
+            // What had started is stopped already, in reverse (``Pipeline/start(_:)``).
             log.error("\(error)")
             notifier.notify("STATUS=failed to start: \(error)".replacingNewlines())
-            shutdown()
             return 1
         }
         // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
@@ -112,16 +114,11 @@ public final class Daemon {
         // and the plugins write the event lines they queued (one write(2) per client or helper).
         log.buffered = true
         log.watchWritability(in: loop)
-        loop.afterWakeup = { [gestureTimer, plugins] in
-            gestureTimer?.rearm()
-            plugins?.writeFrame()
-        }
         // Buffered lines (the journal's t= is the event's time) leave per the one flush
         // policy (``OutputFlush``): live, at the end of a wake-up once they have waited long
         // enough by the event's time; else by a timer.
-        OutputFlush.install(on: loop, pending: { [log] in log.hasPending }, flush: { [log] in log.flush() },
-                            liveSession: live == nil ? nil : session)
-        loop.run()
+        pipeline.run(afterWakeup: { [plugins] in plugins?.writeFrame() },
+                     pending: { [log] in log.hasPending }, flush: { [log] in log.flush() }, liveInput: live != nil)
         log.watchWritability(in: nil)
         log.buffered = false
         log.flush()
@@ -141,10 +138,10 @@ public final class Daemon {
         let descriptors = DescriptorLimit.raiseSoftToHard()
         log.debug("descriptor limit (RLIMIT_NOFILE): \(descriptors.before == descriptors.after ? "\(descriptors.after), as it was" : "raised from \(descriptors.before) to \(descriptors.after)")")
         let layout = try takeConfig(Daemon.readConfig(path: options.configPath)).get()
-        loop = try EventLoop()
-        try loop.handleSignals(Daemon.handledSignals) { [unowned self] signal in self.signalled(signal) }
-
         session = RoutingSession(layout: layout, clock: ManualClock())
+        pipeline = try Pipeline(session: session)
+        try pipeline.handleSignals(more: [SIGHUP]) { [unowned self] signal in self.signalled(signal) }
+
         session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
             log.info("device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
         }
@@ -152,44 +149,10 @@ public final class Daemon {
             log.warning("input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
         }
         session.onWarning = { [log] message, _ in log.warning(message) }
-        do {
-            plugins = try PluginHost(layout: layout, loop: loop, log: log)
-            plugins?.showKeycodes = options.showKeycodes
-        } catch {
-            throw StartupError(description: "plugins: \(error)")
-        }
-        plugins?.attach(to: session.router)
         layoutControl = RuntimeControl(session: session) { [unowned self] in advanceToNow() }
-        plugins?.answerCommand = { [unowned self] request in
-            layoutControl.answer(request) ?? RuntimeControl.refusal(
-                "\"\(ControlProtocol.commandName(of: request) ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
-                to: request)
-        }
-        observer = DaemonObserver(log: log, next: session.router.observer)
-        session.router.observer = observer
-
-        if let path = options.controlSocketPath {
-            control = try ControlServer(path: path, loop: loop, log: log,
-                                        answering: { [unowned self] request, answer in self.answer(request, answer) })
-        }
-
-        if options.replayPaths.isEmpty {
-            gestureTimer = SessionTimer(loop: loop, session: session)
-            try startLive(rules: layout.deviceRules)
-        } else {
-            do {
-                replay = try ReplayDriver(paths: options.replayPaths, descriptionPath: options.descriptionPath,
-                                          keepDevices: options.keepReplayDevices)
-            } catch {
-                throw StartupError(description: "\(error)")
-            }
-            for warning in replay?.warnings ?? [] { log.warning(warning.rendered(showingSeverity: false)) }
-            if !options.replayPaused { startReplay() }
-        }
-
-        if let interval = notifier.watchdogInterval {
-            scheduleWatchdog(every: Timestamp.Duration(microseconds: max(interval.microseconds / 2, 1000)))
-        }
+        observer = DaemonObserver(log: log)
+        session.router.observer = RouteFanOut([observer])
+        try pipeline.start(components(layout: layout))
         readyTime = MonotonicClock.now()
         notifier.ready(status: statusLine())
         log.notice("ready: \(statusLine())")
@@ -247,6 +210,92 @@ public final class Daemon {
         case .failed(let errors):
             return .failure(StartupError(description: errors.joined(separator: "\n")))
         }
+    }
+
+    /// The daemon's components, in start order (``Pipeline`` stops them in reverse): the plugins,
+    /// the control socket, the input (live devices or the replays), the plugins as the router's
+    /// handlers, the watchdog. The stop is thus: active touches and held keys cancelled (routed to
+    /// their handlers), plugins shut down, devices closed (ungrabbed), the control socket removed.
+    private func components(layout: Layout) -> [PipelineComponent] {
+        var list: [PipelineComponent] = []
+        list.append(PipelineStep("plugins", start: { [unowned self] pipeline in
+            do {
+                plugins = try PluginHost(layout: layout, loop: pipeline.loop, log: log)
+                plugins?.showKeycodes = options.showKeycodes
+            } catch {
+                throw StartupError(description: "plugins: \(error)")
+            }
+            plugins?.answerCommand = { [unowned self] request in
+                layoutControl.answer(request) ?? RuntimeControl.refusal(
+                    "\"\(ControlProtocol.commandName(of: request) ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
+                    to: request)
+            }
+        }, stop: { [unowned self] in
+            // Shut down already by "handlers" below, unless a later start failed.
+            plugins?.shutdown()
+        }))
+        if let path = options.controlSocketPath {
+            list.append(PipelineStep("control socket", start: { [unowned self] pipeline in
+                control = try ControlServer(path: path, loop: pipeline.loop, log: log,
+                                            answering: { [unowned self] request, answer in self.answer(request, answer) })
+            }, stop: { [unowned self] in
+                control?.shutdown()
+                control = nil
+            }))
+        }
+        list.append(PipelineStep("input", start: { [unowned self] pipeline in
+            do {
+                try startInput(layout: layout, pipeline: pipeline)
+            } catch {
+                // As a stop would (the handlers' part first): what it began is undone.
+                stopHandlers()
+                stopInput()
+                throw error
+            }
+        }, stop: { [unowned self] in stopInput() }))
+        list.append(PipelineStep("handlers", start: { [unowned self] _ in
+            plugins?.attach(to: session.router)
+        }, stop: { [unowned self] in stopHandlers() }))
+        if let interval = notifier.watchdogInterval {
+            list.append(PipelineStep("watchdog", start: { [unowned self] _ in
+                scheduleWatchdog(every: Timestamp.Duration(microseconds: max(interval.microseconds / 2, 1000)))
+            }))
+        }
+        return list
+    }
+
+    /// Live devices (with the session timer), or the replays (started unless `--replay-paused`).
+    private func startInput(layout: Layout, pipeline: Pipeline) throws {
+        if options.replayPaths.isEmpty {
+            pipeline.useSessionTimer()
+            try startLive(rules: layout.deviceRules)
+        } else {
+            do {
+                replay = try ReplayDriver(paths: options.replayPaths, descriptionPath: options.descriptionPath,
+                                          keepDevices: options.keepReplayDevices)
+            } catch {
+                throw StartupError(description: "\(error)")
+            }
+            for warning in replay?.warnings ?? [] { log.warning(warning.rendered(showingSeverity: false)) }
+            if !options.replayPaused { startReplay() }
+        }
+    }
+
+    /// Active touches and held keys cancelled (routed to their handlers), plugins shut down, no
+    /// handler run any more.
+    private func stopHandlers() {
+        session.router.cancelAll(time: advanceToNow())
+        plugins?.shutdown()
+        // Nothing runs handlers any more: what the closing devices still route is only recorded.
+        session.router.dispatcher = nil
+    }
+
+    /// Devices closed (what they still route is recorded), the session finished, the timer off.
+    private func stopInput() {
+        live?.stop()
+        session.finish(at: session.now)
+        live = nil
+        pipeline.timer?.isEnabled = false
     }
 
     private func startLive(rules: [DeviceRuleSpec]) throws {
@@ -477,15 +526,15 @@ public final class Daemon {
         return errors
     }
 
-    /// Begins the orderly stop: `STOPPING=1`, touches and held keys cancelled and routed,
-    /// plugins shut down, devices closed, the control socket removed; ``run()`` then returns 0.
+    /// Begins the orderly stop: `STOPPING=1`, then the components stopped in reverse
+    /// (``components(layout:)``): touches and held keys cancelled and routed, plugins shut down,
+    /// devices closed, the control socket removed; ``run()`` then returns 0.
     public func stop() {
         guard !stopping else { return }
         stopping = true
         notifier.stopping()
         abandonReload()
-        shutdown()
-        loop.stop()
+        pipeline?.stop()
     }
 
     /// Stopping while a reload compiles: its result is dropped (the thread is not waited for: it
@@ -497,21 +546,6 @@ public final class Daemon {
         log.notice("stopping: the reload being compiled is abandoned")
         let waiting = reloadState.abandon()
         for client in waiting { client.send(Daemon.reloadRefusal("the daemon is stopping")) }
-    }
-
-    private func shutdown() {
-        if let session {
-            session.router.cancelAll(time: advanceToNow())
-            plugins?.shutdown()
-            // Nothing runs handlers any more: what the closing devices still route is only recorded.
-            session.router.dispatcher = nil
-            live?.stop()
-            session.finish(at: session.now)
-        }
-        live = nil
-        gestureTimer?.isEnabled = false
-        control?.shutdown()
-        control = nil
     }
 
     // MARK: Status

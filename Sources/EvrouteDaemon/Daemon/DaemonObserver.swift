@@ -2,9 +2,8 @@ import EvrouteCore
 import EvrouteSystem
 
 /// Counts device and layout changes (for `evroute status`; routed events the router counts
-/// itself: ``Router/routeCounts``), logs device arrivals and departures and layout changes, and
-/// passes every record on to the observer that was there before it. It wants no `.routed`
-/// record unless that observer does.
+/// itself: ``Router/routeCounts``), logs device arrivals and departures and layout changes. One
+/// of the run's observers (``RouteFanOut``); it wants no `.routed` record.
 final class DaemonObserver: RouteObserver {
     /// Counters since the daemon started.
     struct Counts {
@@ -17,16 +16,13 @@ final class DaemonObserver: RouteObserver {
     }
 
     private(set) var counts = Counts()
-    /// The observer that was there before (kept: it does not keep this one or the router).
-    let next: RouteObserver?
     private let log: Log
 
-    init(log: Log, next: RouteObserver?) {
+    init(log: Log) {
         self.log = log
-        self.next = next
     }
 
-    var observesRoutedEvents: Bool { next?.observesRoutedEvents ?? false }
+    var observesRoutedEvents: Bool { false }
 
     func record(_ record: RouteRecord) {
         switch record {
@@ -54,10 +50,7 @@ final class DaemonObserver: RouteObserver {
         case .gestureState:
             break
         }
-        next?.record(record)
     }
 
-    func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-        next?.routed(event, handledBy: responder, handler: handler)
-    }
+    func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {}
 }

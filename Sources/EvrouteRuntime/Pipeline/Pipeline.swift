@@ -1,0 +1,118 @@
+import EvrouteCore
+import EvrouteSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One part of a run on the ``Pipeline``: the input (live or replayed), the control socket, the
+/// plugins, the watchdog… Started in list order, stopped in the reverse.
+public protocol PipelineComponent: AnyObject {
+    /// For errors and tests.
+    var name: String { get }
+    /// Starts it on `pipeline`'s loop. One that throws undoes what it began itself; the
+    /// components started before it are then stopped (in reverse).
+    func start(in pipeline: Pipeline) throws
+    /// Stops it (once, after a start that returned).
+    func stop()
+}
+
+/// A component made of two closures (the daemon's and the dry-run's parts that need no type).
+public final class PipelineStep: PipelineComponent {
+    public let name: String
+    private let starting: (Pipeline) throws -> Void
+    private let stopping: () -> Void
+
+    public init(_ name: String, start: @escaping (Pipeline) throws -> Void, stop: @escaping () -> Void = {}) {
+        self.name = name
+        starting = start
+        stopping = stop
+    }
+
+    public func start(in pipeline: Pipeline) throws { try starting(pipeline) }
+    public func stop() { stopping() }
+}
+
+/// What runs a mode (the daemon, the dry-run, the monitor): the one ``EventLoop``, the signal
+/// handling (SIGINT / SIGTERM stop; a mode may take more signals), the session's one
+/// ``SessionTimer``, the one flush policy (``OutputFlush``), and the mode's components: started
+/// in list order (when one throws, the started ones are stopped, in reverse), stopped in reverse
+/// list order.
+public final class Pipeline {
+    public let loop: EventLoop
+    public let session: RoutingSession
+    /// The session's deadline timer (live input: ``useSessionTimer()``).
+    public private(set) var timer: SessionTimer?
+    /// The components started, in order.
+    public private(set) var started: [PipelineComponent] = []
+    /// Set by ``stop()``.
+    public private(set) var isStopped = false
+
+    public init(session: RoutingSession, loop: EventLoop? = nil) throws {
+        self.session = session
+        self.loop = try loop ?? EventLoop()
+    }
+
+    /// SIGINT and SIGTERM: the pipeline's stop.
+    public static let stopSignals: [Int32] = [SIGINT, SIGTERM]
+
+    /// Takes SIGINT and SIGTERM (and `more`) through the loop's signalfd: each goes to `signalled`;
+    /// without it, SIGINT and SIGTERM stop the pipeline.
+    public func handleSignals(more: [Int32] = [], _ signalled: ((Int32) -> Void)? = nil) throws {
+        try loop.handleSignals(Pipeline.stopSignals + more) { [unowned self] signal in
+            if let signalled { signalled(signal) } else { stop() }
+        }
+    }
+
+    /// Creates the session's deadline timer (live input; a replay's time is the recording's).
+    @discardableResult
+    public func useSessionTimer() -> SessionTimer {
+        if let timer { return timer }
+        let made = SessionTimer(loop: loop, session: session)
+        timer = made
+        return made
+    }
+
+    /// Starts `components` in order. When one throws, those started are stopped (in reverse)
+    /// and the error is rethrown.
+    public func start(_ components: [PipelineComponent]) throws {
+        for component in components {
+            do {
+                try component.start(in: self)
+            } catch {
+                stopComponents()
+                throw error
+            }
+            started.append(component)
+        }
+    }
+
+    /// Stops the started components in reverse order (once) and ends ``run()``.
+    public func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        stopComponents()
+        loop.stop()
+    }
+
+    private func stopComponents() {
+        while let component = started.popLast() { component.stop() }
+    }
+
+    /// Runs the loop until ``stop()``. After each wake-up the session timer follows what was
+    /// routed, then `afterWakeup`; buffered output leaves per ``OutputFlush`` (`pending`,
+    /// `flush`), early by the event time when `liveInput`.
+    public func run(afterWakeup: (() -> Void)? = nil, pending: (() -> Bool)? = nil, flush: (() -> Void)? = nil,
+                    liveInput: Bool = false) {
+        let timer = self.timer
+        if timer != nil || afterWakeup != nil {
+            loop.afterWakeup = {
+                timer?.rearm()
+                afterWakeup?()
+            }
+        }
+        if let pending, let flush {
+            OutputFlush.install(on: loop, pending: pending, flush: flush, liveSession: liveInput ? session : nil)
+        }
+        loop.run()
+    }
+}
