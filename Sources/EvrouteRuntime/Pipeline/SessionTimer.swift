@@ -10,9 +10,9 @@ import EvrouteCore
 public final class SessionTimer {
     private let loop: EventLoop
     private let session: RoutingSession
-    @exclusivity(unchecked) private var armed: (id: EventLoop.TimerID, deadline: Timestamp)?
+    private var armed: (id: EventLoop.TimerID, deadline: Timestamp)?
     /// Stops re-arming (shutdown).
-    @exclusivity(unchecked) public var isEnabled = true
+    public var isEnabled = true
 
     public init(loop: EventLoop, session: RoutingSession) {
         self.loop = loop

@@ -82,13 +82,13 @@ mt_down "$B" 0 200 320 384
 mt_up "$B" 0
 mt_down "$B" 1 201 960 384
 mt_up "$B" 1
-wait_lines monitor.out ' up at ' 2 10
+wait_lines monitor.out ' ended ' 2 10
 check "monitor: touch on left, taken by it" \
-	"$(count_lines monitor.out 'touch   [0-9]+ down at \(320, 400\) in home/root/left → taken by home/root/left \[log\]')" -eq 1
+	"$(count_lines monitor.out 'touch   [0-9]+ began \(320, 400\) in home/root/left → taken by home/root/left \[log\]')" -eq 1
 check "monitor: its end, no move" \
-	"$(count_lines monitor.out 'touch   [0-9]+ up at \(320, 400\) in home/root/left, 0 move\(s\)(, tap ×1)? → taken by home/root/left \[log\]')" -eq 1
+	"$(count_lines monitor.out 'touch   [0-9]+ ended \(320, 400\) in home/root/left(, tap ×1)? → taken by home/root/left \[log\]')" -eq 1
 check "monitor: touch on the root, unhandled" \
-	"$(count_lines monitor.out 'touch   [0-9]+ down at \(960, 400\) in home/root → unhandled')" -eq 1
+	"$(count_lines monitor.out 'touch   [0-9]+ began \(960, 400\) in home/root → unhandled')" -eq 1
 remove_device "$B_PID"
 wait_lines monitor.out 'no device to route yet' 2 10
 check "monitor: B removed" "$(count_lines monitor.out "device  - \"$B_NAME\" $B removed\$")" -eq 1
