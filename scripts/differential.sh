@@ -11,8 +11,8 @@
 # the widened copy no shared touch recording would reach its routing) compares, byte for byte:
 #   - the dry-run's text trace   (evroute --dry-run --replay R)
 #   - the dry-run's JSON trace   (evroute --dry-run --replay R --format json)
-#   - the daemon's log lines     (evroute --replay R --exit-after-replay, stderr; the one line
-#                                 that names a socket path which cannot be bound here is the same
+#   - the daemon's log lines     (evroute --replay R --exit-after-replay, stderr; the layouts'
+#                                 socket paths moved to a directory of this run's own, the same
 #                                 for both builds)
 # A keyboard recording with a .desc beside it gets `--desc`. Prints one line per difference (and
 # the first lines of a unified diff) and a final `differential: N passed, M failed`; exits 1 on
@@ -44,9 +44,18 @@ ref=$work/base/.build/debug/evroute
 new=$root/.build/debug/evroute
 
 # The layouts as BASE_REV has them (a later fix to a shipped layout is not a difference of the code).
-configs=("$work/base/config/demo.yaml" "$work/base/config/kiosk.yaml")
-sed -e 's/^\(      name: "ILITEK\*"\)/#\1/' -e 's/^\(      vendor: "0x222a"\)/#\1/' "$work/base/config/kiosk.yaml" > "$work/kiosk-any-touchscreen.yaml"
-configs+=("$work/kiosk-any-touchscreen.yaml")
+# The layouts' sockets (/run/evroute/…) go to a directory of this run's own, the same for both
+# builds: two runs at once (two checkouts) must not meet at one path — a daemon that finds a
+# path taken probes it by connecting, and for the other daemon that probe is a client that takes
+# touches its log would otherwise show.
+sockets=$(mktemp -d /tmp/evroute-differential.XXXXXX)
+trap 'rm -rf "$sockets"' EXIT
+mkdir -p "$work/configs"
+private() { sed -e "s|/run/evroute/|$sockets/|g" "$@"; }
+private "$work/base/config/demo.yaml" > "$work/configs/demo.yaml"
+private "$work/base/config/kiosk.yaml" > "$work/configs/kiosk.yaml"
+private -e 's/^\(      name: "ILITEK\*"\)/#\1/' -e 's/^\(      vendor: "0x222a"\)/#\1/' "$work/base/config/kiosk.yaml" > "$work/configs/kiosk-any-touchscreen.yaml"
+configs=("$work/configs/demo.yaml" "$work/configs/kiosk.yaml" "$work/configs/kiosk-any-touchscreen.yaml")
 
 rm -rf "$work/out"; mkdir -p "$work/out/ref" "$work/out/new"
 passed=0; failed=0
