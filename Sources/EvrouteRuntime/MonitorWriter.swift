@@ -228,9 +228,7 @@ private struct MonitorFields: EventFieldWriter {
             phase = value ?? "-"
             word(value ?? "-")
         case .text:
-            var quoted: [UInt8] = []
-            JSONText.appendString(value ?? "", to: &quoted)
-            word(String(decoding: quoted, as: UTF8.self))
+            word(JSONText.quoted(value ?? ""))
         default: word(value ?? "-")
         }
     }

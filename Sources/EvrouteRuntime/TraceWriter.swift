@@ -243,9 +243,7 @@ private struct TraceTextFields: EventFieldWriter {
         case .blocked: blocked = value
         case .text:
             // The whole text, quoted as JSON quotes it (the trace is complete; the log obfuscates).
-            var quoted: [UInt8] = []
-            JSONText.appendString(value ?? "", to: &quoted)
-            word(String(decoding: quoted, as: UTF8.self))
+            word(JSONText.quoted(value ?? ""))
         default: word(value ?? "-")
         }
     }

@@ -111,7 +111,8 @@ public final class Daemon {
         }
         // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
         // and errors go out at once. After each wakeup the gesture timer follows what it routed,
-        // and the plugins write the event lines they queued (one write(2) per client or helper).
+        // and the plugins write the event lines they queued (one write(2) per socket client; a `process`
+        // helper's stdin is still written per event).
         log.buffered = true
         log.watchWritability(in: loop)
         // Buffered lines (the journal's t= is the event's time) leave per the one flush

@@ -86,7 +86,7 @@ final class PluginContext {
     private var frameWrites: [() -> Void] = []
 
     /// Has `write` run at the end of this wake-up (``writeFrame()``): a plugin queues a frame's
-    /// event lines per client or helper and registers once, so they leave in one write(2) each,
+    /// event lines per client (the `socket` plugin) and registers once, so they leave in one write(2) each,
     /// with no system call per event. Pass a closure made once (registering then allocates nothing).
     func writeAtEndOfFrame(_ write: @escaping () -> Void) {
         frameWrites.append(write)

@@ -72,7 +72,8 @@ public final class PluginHost: HandlerDispatcher {
     }
 
     /// Writes the event lines plugins queued during this wake-up: one write(2) per socket client
-    /// and helper stdin for a frame's events (or a wake-up's). The daemon's after-wakeup hook.
+    /// for a frame's events (or a wake-up's; `process` helpers' stdin is still written per event).
+    /// The daemon's after-wakeup hook.
     public func writeFrame() { context.writeFrame() }
 
     /// Let the log name typing keys for this run (`--show-keycodes`); set by the daemon.
