@@ -15,6 +15,11 @@ public protocol HostedPluginType: Sendable {
     /// Whether a handler's other options are meant for a peer (a UI on a `socket`, a `process`
     /// helper): free-form, never warned about. Default false.
     var handlerOptionsAreFreeForm: Bool { get }
+    /// Whether its handlers **forward** (SPEC §10): a touch whose `began` such a handler takes
+    /// is bound to it for its whole life (every later phase goes to it, wherever it moves; one
+    /// it did not take never reaches it), and a key whose down it takes has its up delivered to
+    /// it. Such a handler takes `touch`, `key` or `key:NAME`, never single phases. Default false.
+    var forwards: Bool { get }
     /// The plugin's typed options, read through `reader` (its errors are the plugin's errors);
     /// kept in ``Layout/pluginOptions``. Default: none.
     func readOptions(_ reader: inout PluginOptionReader) -> (any Sendable)?
@@ -27,6 +32,7 @@ extension HostedPluginType {
     public var pluginOptionKeys: [String] { [] }
     public var handlerOptionKeys: [String] { [] }
     public var handlerOptionsAreFreeForm: Bool { false }
+    public var forwards: Bool { false }
     public func readOptions(_ reader: inout PluginOptionReader) -> (any Sendable)? { nil }
     public func checkHandler(_ check: inout HandlerOptionCheck) {}
 }

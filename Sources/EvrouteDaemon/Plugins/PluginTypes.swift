@@ -10,6 +10,7 @@ public enum PluginTypes {
         ExecPluginType(),
         SocketPluginType(),
         ProcessPluginType(),
+        ForwardPluginType(),
     ]
 
     /// The registered types, for ``ConfigLoader`` and ``Layout/compile(_:pluginTypes:)``.
