@@ -8,6 +8,7 @@
  * Swift calls them through its SystemCall choke point, which retries EINTR.
  */
 #include <libevdev/libevdev.h>
+#include <libevdev/libevdev-uinput.h>
 #include <linux/input.h>
 #include <sys/ioctl.h>
 #include <time.h>

@@ -119,7 +119,7 @@ public final class MonitorWriter: RouteReport {
             message += ", \(state.steps) \(state.unit)"
         }
         if let taps = f.tapCount { message += ", tap ×\(taps)" }
-        let taker = by.map { "taken by \(e.layout.describe($0))" + (handler.map { " [\($0.plugin)]" } ?? "") } ?? "unhandled"
+        let taker = by.map { "taken by \(e.layout.describe($0))" + (handler.map { " [\($0.plugin)]" + ($0.forwards ? " forwarded" : "") } ?? "") } ?? "unhandled"
         line(e.time, f.type, message + " → " + (f.blocked.map { "blocked (\($0))" } ?? taker))
     }
 

@@ -21,6 +21,9 @@ public final class RoutingSession: InputSink {
     /// per-frame limits, a point that maps to no finite display point, a bad udev calibration):
     /// once per kind and device, with what was left out and the limit.
     public var onDeviceWarning: ((DeviceInfo, TouchDecoder.Warning, Timestamp) -> Void)?
+    /// Called after a device is added (its stages built, the router told): its info, its
+    /// description, and for a touch device the mapping of its axes onto its display.
+    public var onDeviceAdded: ((DeviceInfo, DeviceDescription, CoordinateMapper?) -> Void)?
     /// Called after a device is removed (its touches, keys and line ended): its id and when.
     public var onDeviceRemoved: ((DeviceID, Timestamp) -> Void)?
     /// Contacts (and samples without a finite point) dropped so far, of devices gone included.
@@ -188,6 +191,7 @@ public final class RoutingSession: InputSink {
         devices[device.id] = ctx
         if ctx.line != nil { lineDevices.append(ctx) }
         router.addDevice(ctx.info, time: time)
+        onDeviceAdded?(ctx.info, device.description, ctx.touch?.mapper)
         if let decoder = ctx.touch, decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
     }
 

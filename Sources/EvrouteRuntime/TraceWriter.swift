@@ -184,7 +184,7 @@ public final class TraceWriter: RouteReport {
 
     private func outcome(_ e: RoutedEvent, _ by: ResponderID?, _ handler: HandlerBinding?) -> String {
         guard let by, let handler else { return "unhandled" }
-        return "→ \(e.layout.describe(by)) [\(handler.plugin)]" + (HandlerOptions.text(of: handler).map { " " + $0 } ?? "")
+        return "→ \(e.layout.describe(by)) [\(handler.plugin)]" + (handler.forwards ? " forwarded" : "") + (HandlerOptions.text(of: handler).map { " " + $0 } ?? "")
     }
 
     private func writeText(_ record: RouteRecord) {

@@ -193,13 +193,32 @@ struct LayoutCompiler {
                      i < h.onLocations.count ? h.onLocations[i] : h.location)
             }
             checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
+            let forwards = catalog.hosted(type)?.forwards ?? false
+            if forwards { checkForwardingKinds(of: h) }
             let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type,
-                                   ownOptionKeys: catalog.handlerOptionKeys(of: type), owner: owner)
+                                   ownOptionKeys: catalog.handlerOptionKeys(of: type), owner: owner, forwards: forwards)
             if !h.onLocations.isEmpty { onLocations[b.index] = h.onLocations }
             handlers.append(b)
             out.append(b.index)
         }
         return out
+    }
+
+    /// A forwarding handler takes whole touches and keys (SPEC §10): `touch`, `key`, `key:NAME`.
+    /// A single phase would forward part of a touch (a `began` with no end); anything else has
+    /// nothing to forward.
+    mutating func checkForwardingKinds(of h: HandlerSpec) {
+        for (i, f) in h.on.enumerated() {
+            switch f {
+            case .touch, .key, .keyNamed: continue
+            case .touchBegan, .touchMoved, .touchEnded, .touchCancelled, .tap:
+                error("plugin '\(h.plugin)' forwards whole touches: take 'touch', not '\(f)' (a touch is forwarded from its began to its end, or not at all)",
+                      i < h.onLocations.count ? h.onLocations[i] : h.location)
+            default:
+                error("plugin '\(h.plugin)' forwards touches and keys only: take 'touch', 'key' or 'key:NAME', not '\(f)'",
+                      i < h.onLocations.count ? h.onLocations[i] : h.location)
+            }
+        }
     }
 
     /// Appends `spec` and its subtree in pre-order; returns its index.

@@ -4,6 +4,8 @@ public enum EventField: UInt8, Sendable {
     case type, time, device, touch, phase, x, y, z, key, action, gesture, state, text, orientation, motion
     case region, handledBy, handler, tapCount, tap, blocked, pressure
     case touches, dx, dy, taps, scale, rotation, direction, edge
+    /// Taken by a forwarding handler (``HandlerBinding/forwards``): written only then.
+    case forwarded
     /// The touch's location (``EventEncoding/line``).
     case location
 
@@ -40,6 +42,7 @@ public enum EventField: UInt8, Sendable {
         case .rotation: "rotation"
         case .direction: "direction"
         case .edge: "edge"
+        case .forwarded: "forwarded"
         case .location: "location"
         }
     }
@@ -180,6 +183,7 @@ public enum EventEncoder {
         w.field(.region, e.regionPath)
         w.field(.handledBy, handledBy.map { e.layout.describe($0) })
         w.field(.handler, handler?.plugin)
+        if handledBy != nil, let handler, handler.forwards { w.field(.forwarded, bool: true) }
     }
 
     /// ``EventEncoding/line``: the device (for events that come from one), what happened, where

@@ -17,6 +17,11 @@ public struct HandlerBinding: Sendable {
     /// A plugin type that acts on routing itself (``PluginKind/isRoutingBuiltIn``: `action`,
     /// `focus`, `present`, `dismiss`): it runs in the router, even in dry-run.
     public let isBuiltIn: Bool
+    /// Its type forwards (``HostedPluginType/forwards``): it takes a touch's `began` and a key's
+    /// down only by walking; the router then binds the touch or key to it (``Router``), so its
+    /// later phases come to it and to nobody else, and those of touches and keys it did not
+    /// take never do.
+    public let forwards: Bool
 
     /// The reference-counted parts, behind one reference: a binding is copied on every routed
     /// event (into the route record), and one retain is cheaper than five.
@@ -54,13 +59,14 @@ public struct HandlerBinding: Sendable {
     /// a handler without them.
     private let filtersDevices: Bool
 
-    init(index: Int, spec: HandlerSpec, pluginType: PluginKind, ownOptionKeys: [String], owner: ResponderID) {
+    init(index: Int, spec: HandlerSpec, pluginType: PluginKind, ownOptionKeys: [String], owner: ResponderID, forwards: Bool = false) {
         self.index = index
         self.storage = Storage(plugin: spec.plugin, pluginType: pluginType, filters: spec.on,
                                options: spec.options, location: spec.location, devices: spec.devices, ownOptionKeys: ownOptionKeys)
         filtersDevices = spec.devices != nil
         self.owner = owner
         self.isBuiltIn = pluginType.isRoutingBuiltIn
+        self.forwards = forwards
         var mask: UInt8 = 0
         var tap = false, any = false, keys = false, text = false, motion = false, orientation = false
         for f in spec.on {
@@ -79,7 +85,9 @@ public struct HandlerBinding: Sendable {
             case .keyNamed, .action, .gesture: break
             }
         }
-        touchPhaseMask = mask
+        // A forwarding handler is found by the walk for a touch's began only; the rest of the
+        // touch comes to it through its binding.
+        touchPhaseMask = forwards ? mask & HandlerBinding.bit(.began) : mask
         takesTap = tap
         takesAny = any
         takesAllKeys = keys
@@ -125,7 +133,8 @@ public struct HandlerBinding: Sendable {
         case .touch(let phase, let isTap):
             if takesAny || touchPhaseMask & HandlerBinding.bit(phase) != 0 { return true }
             return takesTap && isTap && phase == .ended
-        case .key(let name, _):
+        case .key(let name, let phase):
+            if forwards, phase != .down { return false }
             if takesAny || takesAllKeys { return true }
             for case .keyNamed(let k) in filters where k == name { return true }
             return false

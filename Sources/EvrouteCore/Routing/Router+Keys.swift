@@ -9,6 +9,7 @@ extension Router {
         case .down:
             if let held = heldKeys[k] {
                 // A second down without an up: treat as a repeat of the held key.
+                if held.forwardedTo != nil { return }
                 var repeated = key
                 repeated.phase = .repeat
                 routeKey(repeated, held: held)
@@ -18,9 +19,11 @@ extension Router {
             let (start, region) = keyboardStart(display: display)
             let held = HeldKey(name: key.name, start: start, region: region, layout: layout, display: display)
             heldKeys[k] = held
-            routeKey(key, held: held)
+            if let taker = routeKey(key, held: held), held.layout.handlers[taker.handler].forwards {
+                heldKeys[k]?.forwardedTo = taker
+            }
         case .repeat:
-            guard let held = heldKeys[k] else { return }
+            guard let held = heldKeys[k], held.forwardedTo == nil else { return }
             routeKey(key, held: held)
         case .up, .cancelled:
             guard let held = heldKeys.removeValue(forKey: k) else { return }
@@ -50,10 +53,14 @@ extension Router {
                          device: devices[text.device]?.info, text: text.text))
     }
 
-    func routeKey(_ key: KeyInput, held: HeldKey) {
+    /// Walks a key event up its chain (a forwarded key's up and cancel go straight to the
+    /// handler that took its down); returns the handler that took it.
+    @discardableResult
+    func routeKey(_ key: KeyInput, held: HeldKey) -> Taker? {
         let event = RoutedEvent(kind: .key(name: key.name, phase: key.phase), time: key.time, layout: held.layout,
                                 display: held.display, start: held.start, region: held.region,
                                 device: devices[key.device]?.info, key: key)
-        walk(event)
+        if let bound = held.forwardedTo { return walk(event, first: .known(bound)) }
+        return walk(event)
     }
 }

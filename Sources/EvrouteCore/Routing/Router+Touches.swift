@@ -177,7 +177,9 @@ extension Router {
         let isTap = phase == .ended && touch.isTap(tapPolicy)
         let kind = EventKind.touch(phase, isTap: isTap)
         var first = FirstTaker.unknown
-        if phase == .moved, let start {
+        if let bound = s.forwardedTo {
+            first = .known(bound)
+        } else if phase == .moved, let start {
             if let cached = s.movedTaker, cached.generation == chainGeneration {
                 first = .known(cached.taker)
             } else {
@@ -186,8 +188,10 @@ extension Router {
                 first = .known(found)
             }
         }
-        walk(RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
-                         device: device, touch: touch, details: nil), first: first)
+        let taker = walk(RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
+                                     device: device, touch: touch, details: nil), first: first)
+        // A forwarding handler that takes the began takes the whole touch.
+        if phase == .began, let taker, s.layout.handlers[taker.handler].forwards { s.forwardedTo = taker }
     }
 
     /// A `focusable` region (or the nearest focusable ancestor of the bound region) becomes

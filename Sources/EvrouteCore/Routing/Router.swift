@@ -76,6 +76,9 @@ public final class Router {
         var region: Int?
         var layout: Layout
         var display: Int
+        /// The forwarding handler that took the down (``HandlerBinding/forwards``): the up goes
+        /// to it, and repeats go nowhere (the compositor behind it repeats keys itself).
+        var forwardedTo: Taker?
     }
 
     struct RegionKey: Hashable {
@@ -370,10 +373,11 @@ public final class Router {
     /// handlers decline), and records the outcome. `first`, when given, is the first taker
     /// already known (a touch's cached one, see ``route(_:device:time:)``): the walk starts
     /// there; a handler that declines sends it on up the chain as always.
-    func walk(_ event: consuming RoutedEvent, after skip: Int? = nil, first: FirstTaker = .unknown) {
+    @discardableResult
+    func walk(_ event: consuming RoutedEvent, after skip: Int? = nil, first: FirstTaker = .unknown) -> Taker? {
         guard let (taker, builtIn) = taker(of: event, after: skip, first: first) else {
             emitRouted(event, by: nil, handler: nil)
-            return
+            return nil
         }
         // After the walk, not in it: the event moves into its record (consumed in a loop, it
         // would be copied).
@@ -382,6 +386,7 @@ public final class Router {
         } else {
             emitRouted(event, by: taker.responder, handler: taker.handler)
         }
+        return taker
     }
 
     /// The handler that takes `event` — the first taker (`first`, or found up the chain from its

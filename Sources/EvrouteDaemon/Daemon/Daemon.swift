@@ -150,6 +150,10 @@ public final class Daemon {
             log.warning("input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
         }
         session.onWarning = { [log] message, _ in log.warning(message) }
+        session.onDeviceAdded = { [unowned self] info, description, mapper in
+            plugins?.deviceAdded(info, description: description, mapper: mapper)
+        }
+        session.onDeviceRemoved = { [unowned self] id, _ in plugins?.deviceRemoved(id) }
         layoutControl = RuntimeControl(session: session) { [unowned self] in advanceToNow() }
         observer = DaemonObserver(log: log)
         session.router.observer = RouteFanOut([observer])

@@ -1,4 +1,6 @@
 import EvrouteCore
+import EvrouteInput
+import EvrouteSystem
 
 /// How a `forward` plugin places forwarded touches on its virtual touchscreens (SPEC §10).
 enum ForwardCoordinates: String, Sendable {
@@ -30,6 +32,379 @@ struct ForwardPluginType: PluginType {
     }
 
     func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)? {
-        nil   // the plugin itself: issue 27 (virtual devices through libevdev's uinput API)
+        (options as? ForwardOptions).map { ForwardPlugin(spec: spec, options: $0, context: context) }
+    }
+}
+
+/// `forward`: the touches and keys its handlers take go to virtual devices made with uinput —
+/// a touchscreen per physical touchscreen (`<name> (evroute)`), one keyboard (`evroute
+/// keyboard`) — for the compositor behind evroute. The router hands it whole touches and keys
+/// (``HandlerBinding/forwards``); the devices are shared by every `forward` instance and
+/// outlive reloads (``ForwardOutputs``).
+final class ForwardPlugin: Plugin {
+    let spec: PluginSpec
+    private let options: ForwardOptions
+    private let outputs: ForwardOutputs
+    private(set) var statistics: PluginStatistics
+    private var started = false
+
+    init(spec: PluginSpec, options: ForwardOptions, context: PluginContext) {
+        self.spec = spec
+        self.options = options
+        outputs = context.shared { ForwardOutputs(context: context) }
+        statistics = PluginStatistics(name: spec.name, type: spec.type)
+    }
+
+    var liveChildren: [ChildProcess] { [] }
+    var wantsEventJSON: Bool { false }
+    var takesEventsInPlace: Bool { true }
+
+    func start() {
+        guard !started else { return }
+        started = true
+        outputs.attach(coordinates: options.coordinates)
+    }
+
+    func stop(_ reason: PluginStopReason) {
+        guard started else { return }
+        started = false
+        outputs.detach(shutdown: reason == .shutdown)
+    }
+
+    func deviceAdded(_ device: PresentDevice) { outputs.deviceAdded(device) }
+    func deviceRemoved(_ device: PresentDevice) { outputs.deviceRemoved(device) }
+
+    func deliver(_ d: PluginDelivery) -> HandlerVerdict {
+        deliverInPlace(d.event, handler: d.handler.index, responder: d.responder)
+    }
+
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+        let written: Bool
+        switch event.kind {
+        case .touch(let phase, _):
+            guard let t = event.touch else { return .declined }
+            written = outputs.touch(t, phase: phase, time: event.time)
+            if written, phase == .began { statistics[counter: .forwardedTouches] += 1 }
+        case .key(_, let phase):
+            guard let k = event.key else { return .declined }
+            written = outputs.key(k, phase: phase)
+            if written, phase == .down { statistics[counter: .forwardedKeys] += 1 }
+        default:
+            written = false
+        }
+        if written {
+            statistics.handled += 1
+            return .handled
+        }
+        statistics.declined += 1
+        if let e = outputs.lastError { statistics.lastError = e }
+        return .declined
+    }
+}
+
+/// The virtual devices of every `forward` instance (one set per daemon, kept by the
+/// ``PluginContext``: they outlive reloads): a touchscreen per present touchscreen, the keyboard
+/// from the first keyboard, which touch has which slot, which keys are held. Frames are queued
+/// as the router hands phases over and written at the end of the wake-up, one write(2) per
+/// virtual device (each source frame stays its own `SYN_REPORT` frame).
+final class ForwardOutputs {
+    private let context: PluginContext
+    private var instances = 0
+    private var coordinates = ForwardCoordinates.device
+
+    /// One forwarded touchscreen.
+    final class Screen {
+        let source: PresentDevice
+        let device: UinputDevice
+        /// The router touch id in each slot.
+        var slots: [Int?]
+        var frame = VirtualFrameBuffer()
+        /// The time of the source frame being queued (a phase of another time ends it).
+        var frameTime: Timestamp?
+        var open = false
+        /// `BTN_TOUCH` as last written.
+        var touching = false
+        /// Each slot's last position, for `ABS_X`/`ABS_Y` (the first contact's).
+        var positions: [(x: Int32, y: Int32)]
+
+        init(source: PresentDevice, device: UinputDevice, slots: Int) {
+            self.source = source
+            self.device = device
+            self.slots = Array(repeating: nil, count: slots)
+            positions = Array(repeating: (0, 0), count: slots)
+        }
+    }
+    private(set) var screens: [DeviceID: Screen] = [:]
+    /// Router touch id → its screen and slot.
+    private var touches: [Int: (device: DeviceID, slot: Int)] = [:]
+    private var keyboard: UinputDevice?
+    private var keyFrame = VirtualFrameBuffer()
+    /// Forwarded keys held down (device, code).
+    private var heldKeys: Set<KeyHold> = []
+    private var nextTrackingID: Int32 = 0
+    private var flushQueued = false
+    private lazy var flushAtEnd: () -> Void = { [unowned self] in flush() }
+    private var failureLogs = LogRateLimiter()
+    /// The last failure (creating or writing a device), for the plugins' statistics.
+    private(set) var lastError: String?
+
+    struct KeyHold: Hashable {
+        var device: DeviceID
+        var code: Int
+    }
+
+    init(context: PluginContext) { self.context = context }
+
+    // MARK: Instances
+
+    /// A `forward` instance started: the first makes the devices of what is present.
+    func attach(coordinates: ForwardCoordinates) {
+        instances += 1
+        guard instances == 1 else { return }
+        if screens.isEmpty, keyboard == nil { self.coordinates = coordinates }
+        for device in context.devices.values.sorted(by: { $0.info.id.rawValue < $1.info.id.rawValue }) { deviceAdded(device) }
+    }
+
+    /// A `forward` instance stopped. At shutdown, or when a reload leaves none (decided at the end
+    /// of the wake-up: a reload starts the new instances after stopping the old), every forwarded
+    /// touch is cancelled, every held key released, and the devices destroyed.
+    func detach(shutdown: Bool) {
+        instances = max(0, instances - 1)
+        if shutdown {
+            releaseAll()
+        } else {
+            context.writeAtEndOfFrame { [weak self] in
+                guard let self, instances == 0 else { return }
+                releaseAll()
+            }
+        }
+    }
+
+    // MARK: Devices
+
+    func deviceAdded(_ device: PresentDevice) {
+        guard instances > 0 else { return }
+        switch device.info.kind {
+        case .touchscreen:
+            guard screens[device.info.id] == nil, let mapper = device.mapper else { return }
+            let spec = VirtualDeviceSpec.touchscreen(mirroring: device.description,
+                                                     displaySize: coordinates == .display ? mapper.displaySize : nil)
+            do {
+                let made = try UinputDevice(spec)
+                let slots = Int((spec.absinfo[AbsCode.mtSlot]?.maximum ?? 9) + 1)
+                screens[device.info.id] = Screen(source: device, device: made, slots: slots)
+                context.log.info("forward: \"\(Log.escaped(spec.name))\" made for \"\(Log.escaped(device.info.name))\" (rule \(device.info.ruleName))\(made.devnode.map { " at \($0)" } ?? "")")
+            } catch {
+                fail("cannot make the virtual touchscreen for \"\(Log.escaped(device.info.name))\": \(error); its touches are not forwarded")
+            }
+        case .keyboard:
+            makeKeyboard()
+        default:
+            break
+        }
+    }
+
+    /// A source went (its touches were cancelled and queued just before): its frames go out,
+    /// then its virtual touchscreen. The keyboard stays (shared by every keyboard).
+    func deviceRemoved(_ device: PresentDevice) {
+        guard let screen = screens.removeValue(forKey: device.info.id) else { return }
+        write(screen)
+        for (id, place) in touches where place.device == device.info.id { touches[id] = nil }
+        screen.device.destroy()
+        context.log.info("forward: \"\(Log.escaped(screen.device.spec.name))\" removed (its source went)")
+    }
+
+    @discardableResult
+    private func makeKeyboard() -> UinputDevice? {
+        if let keyboard { return keyboard }
+        do {
+            let made = try UinputDevice(VirtualDeviceSpec.keyboard())
+            keyboard = made
+            context.log.info("forward: \"\(VirtualDeviceNames.keyboard)\" made\(made.devnode.map { " at \($0)" } ?? "")")
+            return made
+        } catch {
+            fail("cannot make the virtual keyboard: \(error); keys are not forwarded")
+            return nil
+        }
+    }
+
+    private func fail(_ message: String) {
+        lastError = message
+        context.log.limited(.error, &failureLogs, "forward: \(message)")
+    }
+
+    // MARK: Touches
+
+    /// Queues a forwarded touch's phase; false when it cannot be forwarded (no virtual device,
+    /// no free slot, a later phase of a touch that was not forwarded).
+    func touch(_ t: Touch, phase: TouchPhase, time: Timestamp) -> Bool {
+        guard instances > 0 else { return false }
+        if phase == .began {
+            guard let screen = screens[t.device], let slot = screen.slots.firstIndex(where: { $0 == nil }),
+                  let (x, y) = place(t.location, on: screen) else { return false }
+            startFrame(screen, time: time)
+            screen.slots[slot] = t.id
+            touches[t.id] = (t.device, slot)
+            nextTrackingID = nextTrackingID >= 65535 ? 0 : nextTrackingID + 1
+            screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+            screen.frame.append(EventType.abs, AbsCode.mtTrackingID, nextTrackingID)
+            screen.frame.append(EventType.abs, AbsCode.mtToolType, 0)
+            screen.frame.append(EventType.abs, AbsCode.mtPositionX, x)
+            screen.frame.append(EventType.abs, AbsCode.mtPositionY, y)
+            if let p = t.pressure, screen.device.spec.absinfo[AbsCode.mtPressure] != nil {
+                screen.frame.append(EventType.abs, AbsCode.mtPressure, Int32(clamping: Int(p.rounded())))
+            }
+            screen.positions[slot] = (x, y)
+            return true
+        }
+        guard let place = touches[t.id], let screen = screens[place.device] else { return false }
+        startFrame(screen, time: time)
+        let slot = place.slot
+        switch phase {
+        case .moved, .stationary:
+            guard let (x, y) = self.place(t.location, on: screen) else { return true }
+            screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+            screen.frame.append(EventType.abs, AbsCode.mtPositionX, x)
+            screen.frame.append(EventType.abs, AbsCode.mtPositionY, y)
+            if let p = t.pressure, screen.device.spec.absinfo[AbsCode.mtPressure] != nil {
+                screen.frame.append(EventType.abs, AbsCode.mtPressure, Int32(clamping: Int(p.rounded())))
+            }
+            screen.positions[slot] = (x, y)
+        case .ended:
+            lift(slot, on: screen)
+            touches[t.id] = nil
+        case .cancelled:
+            cancel(slot, on: screen)
+            touches[t.id] = nil
+        case .began:
+            break
+        }
+        return true
+    }
+
+    /// The point's coordinates on the virtual device: the source's own units (exact), or
+    /// display units.
+    private func place(_ p: Point, on screen: Screen) -> (Int32, Int32)? {
+        switch coordinates {
+        case .device:
+            return screen.source.mapper?.unmap(p)
+        case .display:
+            guard p.x.isFinite, p.y.isFinite else { return nil }
+            let mx = screen.device.spec.absinfo[AbsCode.mtPositionX]?.maximum ?? 0
+            let my = screen.device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0
+            return (Int32(min(max(p.x.rounded(), 0), Double(mx))), Int32(min(max(p.y.rounded(), 0), Double(my))))
+        }
+    }
+
+    private func lift(_ slot: Int, on screen: Screen) {
+        screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+        screen.frame.append(EventType.abs, AbsCode.mtTrackingID, -1)
+        screen.slots[slot] = nil
+    }
+
+    /// A cancel as libinput understands it: the contact becomes a palm (libinput reports
+    /// `TOUCH_CANCEL`), and is lifted in the next frame.
+    private func cancel(_ slot: Int, on screen: Screen) {
+        screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+        screen.frame.append(EventType.abs, AbsCode.mtToolType, VirtualDeviceSpec.toolPalm)
+        endFrame(screen)
+        screen.open = true
+        lift(slot, on: screen)
+    }
+
+    /// A phase of `time`: a queued frame of another time ends first.
+    private func startFrame(_ screen: Screen, time: Timestamp) {
+        if screen.open, screen.frameTime != time { endFrame(screen) }
+        screen.frameTime = time
+        screen.open = true
+        queueFlush()
+    }
+
+    /// Ends the queued frame: `BTN_TOUCH` when it changed, the first contact's `ABS_X`/`ABS_Y`,
+    /// `SYN_REPORT`.
+    private func endFrame(_ screen: Screen) {
+        guard screen.open else { return }
+        screen.open = false
+        let first = screen.slots.firstIndex { $0 != nil }
+        let touching = first != nil
+        if touching != screen.touching {
+            screen.frame.append(EventType.key, KeyCode.btnTouch, touching ? 1 : 0)
+            screen.touching = touching
+        }
+        if let first {
+            screen.frame.append(EventType.abs, AbsCode.x, screen.positions[first].x)
+            screen.frame.append(EventType.abs, AbsCode.y, screen.positions[first].y)
+        }
+        screen.frame.report()
+    }
+
+    // MARK: Keys
+
+    /// Queues a forwarded key's down, up or cancel (as an up); repeats are not forwarded.
+    func key(_ k: KeyInput, phase: KeyPhase) -> Bool {
+        guard instances > 0 else { return false }
+        let hold = KeyHold(device: k.device, code: k.code)
+        switch phase {
+        case .down:
+            guard (1...0x2ff).contains(k.code), makeKeyboard() != nil else { return false }
+            heldKeys.insert(hold)
+            keyFrame.append(EventType.key, UInt16(k.code), 1)
+        case .up, .cancelled:
+            guard heldKeys.remove(hold) != nil else { return false }
+            keyFrame.append(EventType.key, UInt16(k.code), 0)
+        case .repeat:
+            return heldKeys.contains(hold)
+        }
+        keyFrame.report()
+        queueFlush()
+        return true
+    }
+
+    // MARK: Writing
+
+    private func queueFlush() {
+        guard !flushQueued else { return }
+        flushQueued = true
+        context.writeAtEndOfFrame(flushAtEnd)
+    }
+
+    /// The wake-up's frames, one write(2) per virtual device.
+    func flush() {
+        flushQueued = false
+        for screen in screens.values where screen.open || !screen.frame.isEmpty { write(screen) }
+        if !keyFrame.isEmpty, let keyboard {
+            do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
+        }
+        keyFrame.removeAll()
+    }
+
+    private func write(_ screen: Screen) {
+        endFrame(screen)
+        guard !screen.frame.isEmpty else { return }
+        do { try screen.frame.write(to: screen.device) } catch {
+            fail("writing to \"\(Log.escaped(screen.device.spec.name))\": \(error)")
+            screen.frame.removeAll()
+        }
+    }
+
+    /// Every forwarded touch cancelled, every held key released, written, and every virtual
+    /// device destroyed.
+    private func releaseAll() {
+        for (id, place) in touches.sorted(by: { $0.key < $1.key }) {
+            guard let screen = screens[place.device] else { continue }
+            startFrame(screen, time: screen.frameTime ?? .zero)
+            cancel(place.slot, on: screen)
+            touches[id] = nil
+        }
+        for hold in heldKeys.sorted(by: { ($0.device.rawValue, $0.code) < ($1.device.rawValue, $1.code) }) {
+            keyFrame.append(EventType.key, UInt16(hold.code), 0)
+            keyFrame.report()
+        }
+        heldKeys.removeAll()
+        flush()
+        for screen in screens.values { screen.device.destroy() }
+        screens.removeAll()
+        keyboard?.destroy()
+        keyboard = nil
     }
 }

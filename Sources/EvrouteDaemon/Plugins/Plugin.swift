@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
@@ -46,12 +47,26 @@ protocol Plugin: AnyObject {
     /// Takes `event`, handled by `event.layout.handlers[handler]` at `responder` (when
     /// ``takesEventsInPlace``).
     func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict
+    /// A device a rule took arrived (after the router knows it). Default: nothing.
+    func deviceAdded(_ device: PresentDevice)
+    /// A device went, after its touches and keys were cancelled and routed. Default: nothing.
+    func deviceRemoved(_ device: PresentDevice)
 }
 
 extension Plugin {
     var wantsEventJSON: Bool { true }
     var takesEventsInPlace: Bool { false }
     func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict { .declined }
+    func deviceAdded(_ device: PresentDevice) {}
+    func deviceRemoved(_ device: PresentDevice) {}
+}
+
+/// A device being routed, as plugins learn of it: its info, its description (axes, ids), and
+/// for a touch device the mapping of its axes onto its display.
+struct PresentDevice {
+    let info: DeviceInfo
+    let description: DeviceDescription
+    let mapper: CoordinateMapper?
 }
 
 /// A plugin type the host can run: the compiler's view of it (``HostedPluginType``: name,
@@ -81,6 +96,20 @@ final class PluginContext {
         self.log = log
         self.continueRouting = continueRouting
     }
+
+    /// The devices being routed (the host keeps it: a plugin started by a reload finds them here).
+    var devices: [DeviceID: PresentDevice] = [:]
+
+    /// State a plugin type shares between its instances and across reloads (one per type `T`,
+    /// made by `make` when first asked for), e.g. `forward`'s virtual devices.
+    func shared<T: AnyObject>(_ make: () -> T) -> T {
+        let key = ObjectIdentifier(T.self)
+        if let existing = sharedState[key] as? T { return existing }
+        let made = make()
+        sharedState[key] = made
+        return made
+    }
+    private var sharedState: [ObjectIdentifier: AnyObject] = [:]
 
     /// Writes registered by plugins that queued output during this wake-up (``writeAtEndOfFrame(_:)``).
     private var frameWrites: [() -> Void] = []

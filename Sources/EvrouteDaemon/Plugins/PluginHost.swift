@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
@@ -75,6 +76,21 @@ public final class PluginHost: HandlerDispatcher {
     /// for a frame's events (or a wake-up's; `process` helpers' stdin is still written per event).
     /// The daemon's after-wakeup hook.
     public func writeFrame() { context.writeFrame() }
+
+    /// A device arrived (``RoutingSession/onDeviceAdded``): plugins are told, and it is kept for
+    /// those a reload starts.
+    public func deviceAdded(_ info: DeviceInfo, description: DeviceDescription, mapper: CoordinateMapper?) {
+        guard !isShutDown else { return }
+        let device = PresentDevice(info: info, description: description, mapper: mapper)
+        context.devices[info.id] = device
+        for name in order { plugins[name]?.deviceAdded(device) }
+    }
+
+    /// A device went, its touches and keys cancelled (``RoutingSession/onDeviceRemoved``).
+    public func deviceRemoved(_ id: DeviceID) {
+        guard let device = context.devices.removeValue(forKey: id) else { return }
+        for name in order { plugins[name]?.deviceRemoved(device) }
+    }
 
     /// Let the log name typing keys for this run (`--show-keycodes`); set by the daemon.
     public var showKeycodes: Bool {

@@ -102,6 +102,8 @@ public enum PluginCounter: String, CaseIterable, Sendable {
     case commands
     /// `process`: events declined at once because the helper was down.
     case declinedWhileDown = "declined_while_down"
+    case forwardedKeys = "forwarded_keys"
+    case forwardedTouches = "forwarded_touches"
     /// `socket`, `process`: lines that are not an answer (or are too long).
     case garbageLines = "garbage_lines"
     /// `socket`, `process`: answers to no pending event (late, repeated or unknown).

@@ -196,6 +196,8 @@ public final class LiveInputSource {
     /// Opens and watches `candidate` if a rule takes it; `deviceAdded` when it does.
     private func consider(_ candidate: UdevInputDevice) {
         guard let path = candidate.devnode, let loop else { return }
+        // evroute's own virtual devices (forwarding) are never read back: no loop.
+        if let name = candidate.name, VirtualDeviceNames.isEvroutes(name) { return }
         if let existing = idByPath[path] {
             // Seen both by enumeration and the monitor, or a `change`: nothing to do.
             if open[existing]?.info.syspath == candidate.syspath { return }

@@ -49,6 +49,32 @@ public struct CoordinateMapper: Sendable, Equatable {
         return Point(x: turned.x * displaySize.width, y: turned.y * displaySize.height)
     }
 
+    /// The device coordinates that map to `point` (``map(x:y:)`` undone, rounded to the nearest
+    /// device unit): exact for every point ``map(x:y:)`` made, so a touch forwarded in device
+    /// units (SPEC §10) is where the source reported it. Nil when the calibration cannot be
+    /// undone (a singular matrix) or the point lies beyond the axes' integers.
+    public func unmap(_ point: Point) -> (x: Int32, y: Int32)? {
+        let tx = point.x / displaySize.width, ty = point.y / displaySize.height
+        let (cx, cy): (Double, Double) = switch rotation {
+        case .none: (tx, ty)
+        case .clockwise90: (ty, 1 - tx)
+        case .clockwise180: (1 - tx, 1 - ty)
+        case .clockwise270: (1 - ty, tx)
+        }
+        var (nx, ny) = (cx, cy)
+        if calibrates {
+            let m = calibration
+            let det = m.a * m.e - m.b * m.d
+            guard det != 0, det.isFinite else { return nil }
+            nx = (m.e * (cx - m.c) - m.b * (cy - m.f)) / det
+            ny = (m.a * (cy - m.f) - m.d * (cx - m.c)) / det
+        }
+        let x = (nx * xSpan + Double(xAxis.minimum)).rounded()
+        let y = (ny * ySpan + Double(yAxis.minimum)).rounded()
+        guard x.isFinite, y.isFinite, abs(x) <= Double(Int32.max), abs(y) <= Double(Int32.max) else { return nil }
+        return (Int32(x), Int32(y))
+    }
+
     /// Display units per device unit along the device's x axis (after rotation, that axis may run
     /// along the display's height).
     public var xScale: Double { (rotation.swapsAxes ? displaySize.height : displaySize.width) / xSpan }

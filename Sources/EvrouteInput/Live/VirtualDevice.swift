@@ -1,0 +1,198 @@
+import CEvdev
+import EvrouteCore
+import EvrouteSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The names of evroute's own virtual devices (SPEC §10): a touchscreen per forwarded source,
+/// `<source name> (evroute)`, and one keyboard, `evroute keyboard`. evroute never opens a device
+/// so named (no loop, and none between two evroutes), and `devices` marks them.
+public enum VirtualDeviceNames {
+    /// The forwarded keyboard.
+    public static let keyboard = "evroute keyboard"
+    /// What a forwarded touchscreen's name ends with.
+    public static let suffix = " (evroute)"
+    /// A device's phys string (`EVIOCGPHYS`) when evroute made it.
+    public static let phys = "evroute"
+    /// uinput takes names of at most 79 bytes.
+    static let maximumNameBytes = 79
+
+    /// The virtual touchscreen's name for a source named `name` (shortened, on a character
+    /// boundary, so that the suffix fits).
+    public static func touchscreen(forSource name: String) -> String {
+        let room = maximumNameBytes - suffix.utf8.count
+        var kept = ""
+        for c in name where kept.utf8.count + String(c).utf8.count <= room { kept.append(c) }
+        return kept + suffix
+    }
+
+    /// Whether a device so named is one of evroute's own.
+    public static func isEvroutes(_ name: String) -> Bool {
+        name == keyboard || name.hasSuffix(suffix)
+    }
+}
+
+/// What a virtual device can report: its name, ids, properties, keys and absolute axes.
+public struct VirtualDeviceSpec: Sendable, Equatable {
+    public var name: String
+    public var bus: UInt16 = 0x06   // BUS_VIRTUAL
+    public var vendor: UInt16 = 0
+    public var product: UInt16 = 0
+    public var version: UInt16 = 0
+    public var properties: [UInt16] = []
+    public var keys: [UInt16] = []
+    public var absinfo: [UInt16: AbsInfo] = [:]
+
+    public init(name: String) { self.name = name }
+
+    /// `MT_TOOL_PALM`: the tool type that says "cancel this touch" to libinput.
+    public static let toolPalm: Int32 = 2
+    /// `INPUT_PROP_DIRECT`.
+    public static let propertyDirect: UInt16 = 0x01
+
+    /// A touchscreen forwarding `source`'s touches: its position axes (multitouch ones, else
+    /// `ABS_X`/`ABS_Y` as slots), ranges and resolution kept (`displaySize` nil), or spanning a
+    /// display of `displaySize` units; slots (the source's, else 10); `ABS_MT_TOOL_TYPE` up to
+    /// `MT_TOOL_PALM`; pressure when the source has it (device units); `BTN_TOUCH`, `ABS_X`,
+    /// `ABS_Y` (the first contact, for readers of single touch); `INPUT_PROP_DIRECT`. udev then
+    /// tags it `ID_INPUT_TOUCHSCREEN=1`.
+    public static func touchscreen(mirroring source: DeviceDescription, displaySize: Size? = nil) -> VirtualDeviceSpec {
+        var spec = VirtualDeviceSpec(name: VirtualDeviceNames.touchscreen(forSource: source.name))
+        spec.vendor = source.vendor
+        spec.product = source.product
+        spec.version = source.version
+        spec.properties = [propertyDirect]
+        spec.keys = [KeyCode.btnTouch]
+        let abs = source.absinfo
+        let zero = AbsInfo(minimum: 0, maximum: 0)
+        var x = abs[AbsCode.mtPositionX] ?? abs[AbsCode.x] ?? zero
+        var y = abs[AbsCode.mtPositionY] ?? abs[AbsCode.y] ?? zero
+        if let size = displaySize {
+            x = AbsInfo(minimum: 0, maximum: Int32(max(1, size.width.rounded()) - 1))
+            y = AbsInfo(minimum: 0, maximum: Int32(max(1, size.height.rounded()) - 1))
+        }
+        x.value = 0
+        y.value = 0
+        let slots = abs[AbsCode.mtSlot].map { max(1, Int($0.maximum) + 1) } ?? 10
+        spec.absinfo[AbsCode.x] = x
+        spec.absinfo[AbsCode.y] = y
+        spec.absinfo[AbsCode.mtPositionX] = x
+        spec.absinfo[AbsCode.mtPositionY] = y
+        spec.absinfo[AbsCode.mtSlot] = AbsInfo(minimum: 0, maximum: Int32(min(slots, 64) - 1))
+        spec.absinfo[AbsCode.mtTrackingID] = AbsInfo(minimum: 0, maximum: 65535)
+        spec.absinfo[AbsCode.mtToolType] = AbsInfo(minimum: 0, maximum: toolPalm)
+        if displaySize == nil {
+            if var p = abs[AbsCode.mtPressure] ?? abs[AbsCode.pressure] { p.value = 0; spec.absinfo[AbsCode.mtPressure] = p }
+        }
+        return spec
+    }
+
+    /// The forwarded keyboard: every key code a keyboard has (`KEY_ESC` … `KEY_MICMUTE`, and the
+    /// `KEY_OK` … range of remote controls), no auto-repeat (the compositor repeats keys itself).
+    public static func keyboard() -> VirtualDeviceSpec {
+        var spec = VirtualDeviceSpec(name: VirtualDeviceNames.keyboard)
+        spec.keys = Array(1...248) + Array(0x160...0x2ff)
+        return spec
+    }
+}
+
+/// A virtual input device made with libevdev's uinput API (`/dev/uinput`), gone when destroyed.
+/// evroute writes whole frames to it, one write(2) each (``write(_:)``).
+public final class UinputDevice {
+    public let spec: VirtualDeviceSpec
+    /// `/dev/input/eventN`, when the kernel has made the node.
+    public let devnode: String?
+    /// `/sys/devices/virtual/input/inputN`.
+    public let syspath: String?
+    private var uinput: OpaquePointer?
+    private let fd: FileDescriptor
+
+    /// Creates the device; `SystemError` names `/dev/uinput` (ENOENT: no uinput module; EACCES:
+    /// no permission).
+    public init(_ spec: VirtualDeviceSpec) throws(SystemError) {
+        self.spec = spec
+        guard let dev = libevdev_new() else { throw SystemError(errno: ENOMEM, call: "libevdev_new", path: nil) }
+        defer { libevdev_free(dev) }
+        libevdev_set_name(dev, spec.name)
+        libevdev_set_phys(dev, VirtualDeviceNames.phys)
+        libevdev_set_id_bustype(dev, Int32(spec.bus))
+        libevdev_set_id_vendor(dev, Int32(spec.vendor))
+        libevdev_set_id_product(dev, Int32(spec.product))
+        libevdev_set_id_version(dev, Int32(spec.version))
+        for p in spec.properties { libevdev_enable_property(dev, UInt32(p)) }
+        libevdev_enable_event_type(dev, UInt32(EventType.syn))
+        if !spec.keys.isEmpty {
+            libevdev_enable_event_type(dev, UInt32(EventType.key))
+            for k in spec.keys { libevdev_enable_event_code(dev, UInt32(EventType.key), UInt32(k), nil) }
+        }
+        if !spec.absinfo.isEmpty {
+            libevdev_enable_event_type(dev, UInt32(EventType.abs))
+            for (code, a) in spec.absinfo.sorted(by: { $0.key < $1.key }) {
+                var info = input_absinfo(value: a.value, minimum: a.minimum, maximum: a.maximum, fuzz: a.fuzz, flat: a.flat,
+                                         resolution: a.resolution)
+                libevdev_enable_event_code(dev, UInt32(EventType.abs), UInt32(code), &info)
+            }
+        }
+        var created: OpaquePointer?
+        let rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        guard rc == 0, let created else {
+            throw SystemError(errno: rc < 0 ? -rc : EIO, call: "libevdev_uinput_create_from_device", path: "/dev/uinput")
+        }
+        uinput = created
+        fd = FileDescriptor(rawValue: libevdev_uinput_get_fd(created))
+        devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
+        syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
+    }
+
+    /// Writes `events` (whole frames, each ending in `SYN_REPORT`) in one write(2).
+    public func write(_ events: UnsafeRawBufferPointer) throws(SystemError) {
+        guard uinput != nil, events.count > 0 else { return }
+        try SystemCall.writeAll(fd, events, path: devnode ?? "/dev/uinput")
+    }
+
+    /// Removes the device (readers see it unplugged); idempotent.
+    public func destroy() {
+        guard let u = uinput else { return }
+        uinput = nil
+        libevdev_uinput_destroy(u)
+    }
+
+    deinit { destroy() }
+}
+
+/// A frame's worth of events for a virtual device, built in place (`struct input_event`s; the
+/// kernel stamps them when they are written) and written whole.
+public struct VirtualFrameBuffer {
+    public private(set) var events: [input_event] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { events.isEmpty }
+    public var count: Int { events.count }
+
+    public mutating func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        var e = input_event()
+        e.type = type
+        e.code = code
+        e.value = value
+        events.append(e)
+    }
+
+    /// Ends the frame (`SYN_REPORT`).
+    public mutating func report() { append(EventType.syn, SynCode.report, 0) }
+
+    /// The events as (type, code, value), for tests and traces.
+    public var triples: [(type: UInt16, code: UInt16, value: Int32)] { events.map { ($0.type, $0.code, $0.value) } }
+
+    /// Writes every frame to `device` in one write(2), then empties the buffer (the buffer keeps its room).
+    public mutating func write(to device: UinputDevice) throws(SystemError) {
+        defer { events.removeAll(keepingCapacity: true) }
+        let failure = events.withUnsafeBytes { raw -> SystemError? in
+            do throws(SystemError) { try device.write(raw); return nil } catch { return error }
+        }
+        if let failure { throw failure }
+    }
+
+    public mutating func removeAll() { events.removeAll(keepingCapacity: true) }
+}
