@@ -110,13 +110,16 @@ soak: build
 # command) to $(MANDIR)/man1 and bash/zsh/fish completions under $(PREFIX)/share, all made by the
 # binary from its command table; the unit to $(UNITDIR) (default $(PREFIX)/lib/systemd/system; use
 # UNITDIR=/lib/systemd/system or /usr/lib/systemd/system for a distribution layout), with ExecStart
-# pointing at the installed binary; sysusers.d and tmpfiles.d entries under $(PREFIX)/lib; the
+# pointing at the installed binary; sysusers.d, tmpfiles.d, the /dev/uinput udev rule and the uinput
+# modules-load.d entry under $(PREFIX)/lib; the
 # example layouts under $(DOCDIR)/examples; config/minimal.yaml as /etc/evroute/evroute.yaml only
 # when that file is absent. DESTDIR is prepended to every path (staged installs, packaging).
 BIN         ?= $(BUILD)/release/evroute
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 MANDIR      ?= $(PREFIX)/share/man
 DOCDIR      ?= $(PREFIX)/share/doc/evroute
 SYSCONFDIR  ?= /etc
@@ -127,7 +130,7 @@ COMPLETIONS := bash:share/bash-completion/completions/evroute zsh:share/zsh/vend
 install:
 	@test -x $(BIN) || { echo "make install: no $(BIN) to install; run 'make release' first (or give BIN=path/to/evroute)"; exit 1; }
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) \
-		$(DESTDIR)$(SYSCONFDIR)/evroute $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/examples
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(SYSCONFDIR)/evroute $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/examples
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/evroute
 	$(BIN) __generate man $(DESTDIR)$(MANDIR)/man1
 	@for entry in $(COMPLETIONS); do \
@@ -139,6 +142,8 @@ install:
 	chmod 0644 $(DESTDIR)$(UNITDIR)/evroute.service
 	install -m 0644 systemd/evroute.sysusers $(DESTDIR)$(SYSUSERSDIR)/evroute.conf
 	install -m 0644 systemd/evroute.tmpfiles $(DESTDIR)$(TMPFILESDIR)/evroute.conf
+	install -m 0644 systemd/evroute-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/70-evroute-uinput.rules
+	install -m 0644 systemd/evroute.modules-load $(DESTDIR)$(MODULESLOADDIR)/evroute.conf
 	install -m 0644 config/*.yaml examples/*.yaml examples/*.events $(DESTDIR)$(DOCDIR)/examples/
 	install -m 0755 examples/*.py $(DESTDIR)$(DOCDIR)/examples/
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/evroute/evroute.yaml ]; then \
@@ -156,6 +161,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/evroute.service
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/evroute.conf $(DESTDIR)$(TMPFILESDIR)/evroute.conf
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-evroute-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/evroute.conf
 
 # deb: the binary Debian package evroute_VERSION-1_ARCH.deb in $(DEB_DIR), from the release build
 # (built first when BIN is the release binary; BIN=path packages another), by dpkg-deb on a staged

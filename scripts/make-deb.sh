@@ -34,7 +34,8 @@ trap 'rm -rf "$work"' EXIT
 root=$work/root
 
 make --no-print-directory -s install BIN="$bin" DESTDIR="$root" PREFIX=/usr \
-    UNITDIR=/usr/lib/systemd/system SYSUSERSDIR=/usr/lib/sysusers.d TMPFILESDIR=/usr/lib/tmpfiles.d >/dev/null
+    UNITDIR=/usr/lib/systemd/system SYSUSERSDIR=/usr/lib/sysusers.d TMPFILESDIR=/usr/lib/tmpfiles.d \
+    UDEVRULESDIR=/usr/lib/udev/rules.d MODULESLOADDIR=/usr/lib/modules-load.d >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/evroute"
 gzip -9n "$root"/usr/share/man/man1/*.1
 # The Debian layout puts zsh's vendor completions here too; bash-completion's directory is the
@@ -106,6 +107,13 @@ if [ "$1" = configure ]; then
     fi
     if command -v systemd-tmpfiles >/dev/null 2>&1; then
         systemd-tmpfiles --create evroute.conf || true
+    fi
+    # Forwarding's /dev/uinput: the module loaded now (modules-load.d does it at boot) and the
+    # node given to the evroute-uinput group (70-evroute-uinput.rules).
+    if [ -d /run/udev ]; then
+        modprobe uinput 2>/dev/null || true
+        udevadm control --reload-rules 2>/dev/null || true
+        udevadm trigger --subsystem-match=misc --sysname-match=uinput 2>/dev/null || true
     fi
     if [ -d /run/systemd/system ]; then
         systemctl --system daemon-reload >/dev/null || true

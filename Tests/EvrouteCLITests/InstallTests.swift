@@ -23,6 +23,8 @@ struct InstallTests {
             "usr/share/fish/vendor_completions.d/evroute.fish", "usr/lib/systemd/system/evroute.service",
             "usr/lib/sysusers.d/evroute.conf", "usr/lib/tmpfiles.d/evroute.conf", "etc/evroute/evroute.yaml",
             "usr/share/doc/evroute/examples/ui-two-pages.yaml", "usr/share/doc/evroute/examples/kiosk.yaml",
+            "usr/share/doc/evroute/examples/browser-kiosk.yaml",
+            "usr/lib/udev/rules.d/70-evroute-uinput.rules", "usr/lib/modules-load.d/evroute.conf",
         ]
         for path in expected {
             #expect(FileManager.default.fileExists(atPath: "\(stage)/\(path)"), "\(path) not installed")
@@ -33,6 +35,11 @@ struct InstallTests {
         #expect(page.contains(version.out.split(separator: " ")[1].trimmingCharacters(in: .whitespacesAndNewlines)), "the man page names another version")
         let unit = try String(contentsOfFile: "\(stage)/usr/lib/systemd/system/evroute.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/evroute"))
+        // Forwarding: the hardened unit may open /dev/uinput (and the input nodes), nothing more.
+        #expect(unit.contains("DeviceAllow=/dev/uinput rw") && unit.contains("DevicePolicy=closed"))
+        let rule = try String(contentsOfFile: "\(stage)/usr/lib/udev/rules.d/70-evroute-uinput.rules", encoding: .utf8)
+        let users = try String(contentsOfFile: "\(stage)/usr/lib/sysusers.d/evroute.conf", encoding: .utf8)
+        #expect(rule.contains("GROUP=\"evroute-uinput\"") && users.contains("m evroute evroute-uinput"))
 
         // Without a build to install, install says what to do instead of building one.
         let missing = try TestProcess.run(make, ["install", "-C", packageRoot, "DESTDIR=\(stage)", "BIN=\(stage)/nothing-here"])

@@ -113,14 +113,20 @@ extension Router {
 struct StubHostedType: HostedPluginType {
     let name: PluginKind
     var hasBuiltInInstance = false
+    var forwards = false
 }
 
 extension PluginKind {
     static let exec: PluginKind = "exec"
     static let log: PluginKind = "log"
+    static let forward: PluginKind = "forward"
 }
 
 let stubPluginTypes = PluginCatalog([StubHostedType(name: .log, hasBuiltInInstance: true), StubHostedType(name: .exec)])
+
+/// ``stubPluginTypes`` and a forwarding type, `forward`.
+let forwardingPluginTypes = PluginCatalog([StubHostedType(name: .log, hasBuiltInInstance: true), StubHostedType(name: .exec),
+                                           StubHostedType(name: .forward, forwards: true)])
 
 extension Layout {
     /// Compiles with ``stubPluginTypes``.

@@ -177,7 +177,9 @@ extension Router {
         let isTap = phase == .ended && touch.isTap(tapPolicy)
         let kind = EventKind.touch(phase, isTap: isTap)
         var first = FirstTaker.unknown
-        if let bound = s.forwardedTo {
+        // A forwarded touch's later phases go to its forwarder (``forwardedTouches``).
+        let bound = forwardedTouches.isEmpty || phase == .began ? nil : forwardedTouches[s.id]
+        if let bound {
             first = .known(bound)
         } else if phase == .moved, let start {
             if let cached = s.movedTaker, cached.generation == chainGeneration {
@@ -188,10 +190,15 @@ extension Router {
                 first = .known(found)
             }
         }
+        let id = s.id
         let taker = walk(RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
                                      device: device, touch: touch, details: nil), first: first)
-        // A forwarding handler that takes the began takes the whole touch.
-        if phase == .began, let taker, s.layout.handlers[taker.handler].forwards { s.forwardedTo = taker }
+        // A forwarding handler that takes the began takes the whole touch, to its end.
+        if phase == .began {
+            if let taker, s.layout.handlers[taker.handler].forwards { forwardedTouches[id] = taker }
+        } else if bound != nil, phase == .ended || phase == .cancelled {
+            forwardedTouches[id] = nil
+        }
     }
 
     /// A `focusable` region (or the nearest focusable ancestor of the bound region) becomes

@@ -113,6 +113,10 @@ public final class Router {
     /// remembered, see ``TouchTable``).
     @exclusivity(unchecked) var touches = TouchTable(capacity: 32)
     @exclusivity(unchecked) var heldKeys: [KeyKey: HeldKey] = [:]
+    /// Touches a forwarding handler took (``HandlerBinding/forwards``), by touch id: every later
+    /// phase goes to that handler, and to nobody else (the delayed phases of a recognizer's
+    /// touches too: they are copies, so the binding is kept here, not in the touch).
+    @exclusivity(unchecked) var forwardedTouches: [Int: Taker] = [:]
     var regionTouchCounts: [RegionKey: Int] = [:]
     var exclusive: [ExclusiveState]
     var lastTap: [TapMemory?]

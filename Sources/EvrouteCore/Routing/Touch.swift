@@ -56,9 +56,6 @@ public struct Touch: Sendable {
         /// touch's value (it follows from the fields above and the router's chain generation),
         /// so the router may fill it in while the storage is shared.
         @exclusivity(unchecked) var movedTaker: CachedTaker?
-        /// The forwarding handler that took the touch's began (``HandlerBinding/forwards``):
-        /// every later phase goes to it, and to nobody else.
-        @exclusivity(unchecked) var forwardedTo: Router.Taker?
 
         init(id: Int, device: DeviceID, contact: Int, beganLocation: Point, beganTime: Timestamp, tapCount: Int,
              region: Int?, display: Int, screen: Int?, layout: Layout, blocked: TouchBlock?, values: PhaseValues) {
@@ -81,7 +78,6 @@ public struct Touch: Sendable {
                             tapCount: tapCount, region: region, display: display, screen: screen, layout: layout,
                             blocked: blocked, values: values)
             s.movedTaker = movedTaker
-            s.forwardedTo = forwardedTo
             return s
         }
     }

@@ -40,8 +40,11 @@ public struct DeviceListingRow: Sendable, Hashable {
     /// The kind's name, or `-`.
     public var kindColumn: String { kind?.rawValue ?? "-" }
 
-    /// The rule's name, or `-`.
-    public var ruleColumn: String { rule ?? "-" }
+    /// One of evroute's own virtual devices (forwarding: ``VirtualDeviceNames``): no rule takes it.
+    public var isEvroutes: Bool { VirtualDeviceNames.isEvroutes(name) }
+
+    /// The rule's name, `(evroute's own)` for evroute's virtual devices, or `-`.
+    public var ruleColumn: String { isEvroutes ? "(evroute's own)" : rule ?? "-" }
 
     /// A USB/Bluetooth id as lsusb writes it: 4 lower-case hex digits (`046d`). The one id
     /// formatter: the listing, its JSON and the rule matcher's reasons use it.
@@ -84,9 +87,10 @@ public enum DeviceListing {
             case .success(var description):
                 description.udevProperties = device.properties
                 let kind = DeviceKind.of(description)
+                // evroute never reads its own virtual devices: no rule takes them.
+                let rule = VirtualDeviceNames.isEvroutes(description.name) ? nil : matcher.firstMatch(for: description, kind: kind)?.name
                 return DeviceListingRow(node: node, name: description.name, kind: kind,
-                                        vendor: description.vendor, product: description.product,
-                                        rule: matcher.firstMatch(for: description, kind: kind)?.name)
+                                        vendor: description.vendor, product: description.product, rule: rule)
             case .failure(let error):
                 // Judge kind and rule from udev's data when it has everything a rule could test.
                 let description = device.udevOnlyDescription

@@ -74,6 +74,15 @@ public struct VirtualDeviceSpec: Sendable, Equatable {
         }
         x.value = 0
         y.value = 0
+        // A protocol A source (multitouch positions, no slots) is read by libinput through mtdev,
+        // which filters positions with a fuzz of 1/250 of the range when the device declares
+        // none. The virtual device is protocol B: the kernel filters its slots with the axes'
+        // fuzz, by the same rule — so it gets that fuzz, and libinput sees the same positions
+        // on both.
+        if displaySize == nil, abs[AbsCode.mtPositionX] != nil, abs[AbsCode.mtSlot] == nil {
+            if x.fuzz == 0 { x.fuzz = (x.maximum - x.minimum) / 250 }
+            if y.fuzz == 0 { y.fuzz = (y.maximum - y.minimum) / 250 }
+        }
         let slots = abs[AbsCode.mtSlot].map { max(1, Int($0.maximum) + 1) } ?? 10
         spec.absinfo[AbsCode.x] = x
         spec.absinfo[AbsCode.y] = y
