@@ -106,11 +106,11 @@ struct PluginTypeRegistrationTests {
         ])
         // Its name is one of the types a config may declare, with did-you-mean …
         #expect(diagnostics(config("  - { name: t, type: taly }"), typesWithTally) == [
-            "test.yaml:4:22: error: unknown plugin type 'taly' (expected one of: log, exec, socket, process, tally, action, focus, present, dismiss); did you mean 'tally'?",
+            "test.yaml:4:22: error: unknown plugin type 'taly' (expected one of: log, exec, socket, process, forward, tally, action, focus, present, dismiss); did you mean 'tally'?",
         ])
         // … and only where it is registered.
         #expect(diagnostics(config("  - { name: t, type: tally }"), PluginTypes.all).first?.hasPrefix(
-            "test.yaml:4:22: error: unknown plugin type 'tally' (expected one of: log, exec, socket, process, action, focus, present, dismiss)") == true)
+            "test.yaml:4:22: error: unknown plugin type 'tally' (expected one of: log, exec, socket, process, forward, action, focus, present, dismiss)") == true)
     }
 
     @Test func theHostRunsItFromTheLayoutsCatalog() throws {

@@ -175,6 +175,7 @@ sleep 0.5
 check "keys: KEY_B reaches the virtual keyboard (2 presses, 2 releases)" "$(count_lines keys.out 'KEY_B .*pressed')/$(count_lines keys.out 'KEY_B .*released')" = 2/2
 check "keys: KEY_A (evroute's) never does" "$(count_lines keys.out 'KEY_A ')" -eq 0
 check "keys: KEY_A is in the daemon's log" "$(count_lines daemon.log 'KEY_A down')" -eq 2
+[ "$(count_lines daemon.log 'KEY_A down')" -eq 2 ] || { note "daemon log:"; tail -n 20 daemon.log | sed 's/^/    /'; note "keys:"; tail -n 5 keys.out | sed 's/^/    /'; }
 stop_daemon
 wait_until 5 _has_lines stop.out TOUCH_CANCEL 1
 check "stop: the held touch is cancelled on the virtual device" "$(count_lines stop.out TOUCH_CANCEL)" -eq 1
