@@ -5,10 +5,11 @@ import EvrouteCore
 /// observers (``RouteFanOut``, before the summary and the trace).
 public final class TouchTrails: RouteObserver {
     /// What became of a touch, the best of its phases: a handler of its region, an ancestor
-    /// or its screen took it; only the display, application or fallback did; nothing did; or it
-    /// was blocked (an exclusive-touch or single-touch region) and went nowhere.
+    /// or its screen took it; only the display, application or fallback did; nothing did; it
+    /// was blocked (an exclusive-touch or single-touch region) and went nowhere; or a `forward`
+    /// handler took it, for the compositor behind evroute.
     public enum Outcome: String, Sendable, Comparable {
-        case blocked, unhandled, fellThrough = "fell-through", handled
+        case blocked, unhandled, fellThrough = "fell-through", handled, forwarded
 
         public static func < (a: Outcome, b: Outcome) -> Bool { a.rank < b.rank }
         private var rank: Int {
@@ -17,15 +18,18 @@ public final class TouchTrails: RouteObserver {
             case .unhandled: 1
             case .fellThrough: 2
             case .handled: 3
+            case .forwarded: 4
             }
         }
 
-        /// The outcome of one phase taken by `responder` (nil: nothing took it).
-        static func of(_ responder: ResponderID?) -> Outcome {
+        /// The outcome of one phase taken by `responder` (nil: nothing took it), through a
+        /// forwarding handler or not.
+        static func of(_ responder: ResponderID?, forwarded: Bool = false) -> Outcome {
+            if forwarded, responder != nil { return .forwarded }
             switch responder {
-            case .region?, .screen?: .handled
-            case .display?, .application?, .fallback?, .motion?: .fellThrough
-            case nil: .unhandled
+            case .region?, .screen?: return .handled
+            case .display?, .application?, .fallback?, .motion?: return .fellThrough
+            case nil: return .unhandled
             }
         }
     }
@@ -62,15 +66,15 @@ public final class TouchTrails: RouteObserver {
     public init() {}
 
     public func record(_ record: RouteRecord) {
-        if case .routed(let event, let by, _) = record { see(event, by: by) }
+        if case .routed(let event, let by, let h) = record { see(event, by: by, forwarded: h?.forwards == true) }
     }
 
     public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-        see(event, by: responder)
+        see(event, by: responder, forwarded: handler.map { event.layout.handlers[$0].forwards } ?? false)
     }
 
     /// A touch phase extends its trail (or starts one).
-    func see(_ event: borrowing RoutedEvent, by: ResponderID?) {
+    func see(_ event: borrowing RoutedEvent, by: ResponderID?, forwarded: Bool) {
         if case .touch(let phase, _) = event.kind, let touch = event.touch {
             switch phase {
             case .began:
@@ -79,10 +83,10 @@ public final class TouchTrails: RouteObserver {
                 trails.append(Trail(id: touch.id, display: layout.displays[touch.display].name,
                                     screen: touch.screen.map { layout.screens[$0].name },
                                     region: touch.region.map { layout.regions[$0].path }, points: [touch.beganLocation],
-                                    outcome: touch.blocked != nil ? .blocked : .of(by), cancelled: false))
+                                    outcome: touch.blocked != nil ? .blocked : .of(by, forwarded: forwarded), cancelled: false))
             case .moved, .stationary, .ended, .cancelled:
                 guard let i = open[touch.id] else { break }
-                if trails[i].outcome != .blocked { trails[i].outcome = max(trails[i].outcome, .of(by)) }
+                if trails[i].outcome != .blocked { trails[i].outcome = max(trails[i].outcome, .of(by, forwarded: forwarded)) }
                 let last = trails[i].points[trails[i].points.count - 1]
                 if phase.isTerminal {
                     if last != touch.location {

@@ -174,7 +174,9 @@ struct TreeSVG {
             lx = Self.margin
             body += text("touch-downs", x: lx, y: y + 2, size: 11, weight: "bold")
             lx += 84
-            for outcome in [TouchTrails.Outcome.handled, .fellThrough, .unhandled, .blocked] {
+            // `forwarded` only when a touch was (layouts without a `forward` handler draw as before).
+            let forwards = trails.contains { $0.outcome == .forwarded }
+            for outcome in (forwards ? [TouchTrails.Outcome.forwarded] : []) + [.handled, .fellThrough, .unhandled, .blocked] {
                 let label = Self.legend(of: outcome), colour = Self.colour(of: outcome)
                 body += "<circle cx=\"\(fmt(lx + 6))\" cy=\"\(fmt(y - 2))\" r=\"5\" fill=\"\(outcome == .blocked ? "none" : colour)\" fill-opacity=\"0.45\" stroke=\"\(colour)\"/>\n"
                 body += text(label, x: lx + 16, y: y + 2, size: 11)
@@ -275,13 +277,14 @@ struct TreeSVG {
 
     /// A touch's colour: blue when its region (or an ancestor, or its screen) took it, orange
     /// when it fell through to the display, application or fallback, red when nothing took it,
-    /// grey (an empty dot) when it was blocked.
+    /// grey (an empty dot) when it was blocked, green when a `forward` handler took it.
     static func colour(of outcome: TouchTrails.Outcome) -> String {
         switch outcome {
         case .handled: "#1a5fb4"
         case .fellThrough: "#e66100"
         case .unhandled: "#c01c28"
         case .blocked: "#777"
+        case .forwarded: "#26a269"
         }
     }
 
@@ -291,6 +294,7 @@ struct TreeSVG {
         case .fellThrough: "fell through to display, application or fallback"
         case .unhandled: "taken by nothing"
         case .blocked: "blocked (exclusive, single touch)"
+        case .forwarded: "forwarded to the compositor"
         }
     }
 

@@ -45,12 +45,14 @@ final class ForwardPlugin: Plugin {
     let spec: PluginSpec
     private let options: ForwardOptions
     private let outputs: ForwardOutputs
+    private let context: PluginContext
     private(set) var statistics: PluginStatistics
     private var started = false
 
     init(spec: PluginSpec, options: ForwardOptions, context: PluginContext) {
         self.spec = spec
         self.options = options
+        self.context = context
         outputs = context.shared { ForwardOutputs(context: context) }
         statistics = PluginStatistics(name: spec.name, type: spec.type)
     }
@@ -74,6 +76,17 @@ final class ForwardPlugin: Plugin {
     func deviceAdded(_ device: PresentDevice) { outputs.deviceAdded(device) }
     func deviceRemoved(_ device: PresentDevice) { outputs.deviceRemoved(device) }
 
+    /// `--verbose`: a forwarded touch's began and end, a forwarded key's down and up, in the log
+    /// plugin's words (`touch 3 began (412.5, 96) → home/root [desktop] forwarded device touch`).
+    private func logForwarded(_ event: RoutedEvent, handler: Int, responder: ResponderID) {
+        context.log.log(.debug) { line in
+            var head = LogLineHead(line: line, showKeys: context.showKeycodes)
+            EventEncoder.encode(event, handledBy: nil, handler: nil, as: .line, into: &head)
+            line = head.line
+            line.append(" → \(event.layout.describe(responder)) [\(spec.name)] forwarded device \(event.device?.ruleName ?? "-")")
+        }
+    }
+
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         deliverInPlace(d.event, handler: d.handler.index, responder: d.responder)
     }
@@ -94,6 +107,7 @@ final class ForwardPlugin: Plugin {
         }
         if written {
             statistics.handled += 1
+            if event.kind.isTouchStartOrEnd || event.kind.isKeyDownOrUp { logForwarded(event, handler: handler, responder: responder) }
             return .handled
         }
         statistics.declined += 1
@@ -406,5 +420,18 @@ final class ForwardOutputs {
         screens.removeAll()
         keyboard?.destroy()
         keyboard = nil
+    }
+}
+
+private extension EventKind {
+    /// A touch's began, ended or cancelled phase.
+    var isTouchStartOrEnd: Bool {
+        if case .touch(let phase, _) = self { return phase == .began || phase == .ended || phase == .cancelled }
+        return false
+    }
+    /// A key's down, up or cancel.
+    var isKeyDownOrUp: Bool {
+        if case .key(_, let phase) = self { return phase != .repeat }
+        return false
     }
 }

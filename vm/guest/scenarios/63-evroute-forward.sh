@@ -150,9 +150,9 @@ check "unplug: the virtual device went with its source" "$(virtual_node "$DEVNAM
 stop_reader held
 stop_daemon
 
-# stop: a finger held when the daemon stops
+# stop: a finger held when the daemon stops (keys named in its log: --show-keycodes)
 create_device "$TS/Atmel maXTouch Touchscreen.desc"
-start_daemon "$DEVNODE" /vm/config/forward-captured.yaml
+start_daemon "$DEVNODE" /vm/config/forward-captured.yaml --show-keycodes
 wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
 vnode=$(virtual_node "$DEVNAME (evroute)")
 start_reader stop "$vnode" libinput debug-events --device "$vnode"
@@ -167,7 +167,7 @@ knode=$(virtual_node "evroute keyboard")
 check "keys: the virtual keyboard exists" "${knode:-none}" != none
 udevadm settle --timeout=10
 check "keys: udev ID_INPUT_KEYBOARD on the virtual keyboard" "$(udev_prop "$knode" ID_INPUT_KEYBOARD)" = 1
-start_reader keys "$knode" libinput debug-events --device "$knode"
+start_reader keys "$knode" libinput debug-events --show-keycodes --device "$knode"
 for k in KEY_A KEY_B KEY_A KEY_B; do emit "$KBNODE" EV_KEY $k 1 sync; emit "$KBNODE" EV_KEY $k 0 sync; done
 emit "$KBNODE" EV_KEY KEY_C 1 sync
 wait_until 5 _has_lines keys.out 'KEY_C' 1

@@ -26,15 +26,21 @@
 #     answering (SIGSTOP): NRestarts 1, a new main pid, active again;
 #   - systemctl stop with a touch held: its cancelled reaches the UI, the
 #     daemon exits 0, Result=success.
+#   - forwarding under the hardened unit (config/systemd-forward.yaml): the
+#     shipped udev rule gives /dev/uinput to group evroute-uinput (sysusers
+#     makes evroute a member); the restarted daemon makes the virtual
+#     touchscreen; libinput reads a forwarded touch's down and up on it, a
+#     kept touch never; `systemctl stop` cancels a held forwarded touch and
+#     the virtual device goes.
 # SKIP without evroute, vm-unix or systemd in the image.
 #
 # boot: systemd
-# timeout: 170
+# timeout: 200
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: keyboards/Razer Razer BlackWidow 2013.keyboard.desc
 . /vm/lib.sh
 
-need evroute vm-unix systemctl journalctl systemd-analyze systemd-sysusers systemd-tmpfiles
+need evroute vm-unix systemctl journalctl systemd-analyze systemd-sysusers systemd-tmpfiles libinput
 [ "$(cat /proc/1/comm)" = systemd ] || skip "PID 1 is $(cat /proc/1/comm), not systemd"
 [ -d /vm/install/usr/lib/systemd/system ] || skip "no staged install (/vm/install) in the image"
 UNIT=evroute
@@ -244,6 +250,40 @@ check "daemon exit status 0" "$(prop ExecMainStatus)" = 0
 check "result success" "$(prop Result)" = success
 check "/run/evroute removed (RuntimeDirectory)" "$(test -e /run/evroute && echo present || echo removed)" = removed
 mt_up "$TSNODE" 0
+
+# ---- forwarding under the hardened unit
+udevadm control --reload 2>/dev/null
+modprobe uinput 2>/dev/null
+udevadm trigger --subsystem-match=misc --sysname-match=uinput 2>/dev/null
+udevadm settle --timeout=10
+check "forward: /dev/uinput given to evroute-uinput (shipped udev rule)" "$(stat -c '%G %a' /dev/uinput 2>/dev/null)" = "evroute-uinput 660"
+check "forward: evroute is a member of evroute-uinput (sysusers)" "$(id -Gn evroute 2>/dev/null | tr ' ' '\n' | grep -cx evroute-uinput)" -eq 1
+cp /vm/config/systemd-forward.yaml /etc/evroute/evroute.yaml
+systemctl start "$UNIT"
+check "forward: started" "$(systemctl is-active "$UNIT")" = active
+vname="Atmel maXTouch Touchscreen (evroute)"
+fwnode() { for d in /sys/class/input/event*; do [ "$(cat "$d/device/name" 2>/dev/null)" = "$vname" ] && echo "/dev/input/$(basename "$d")"; done; }
+poll_until 10 test -n "$(fwnode)"
+VNODE=$(fwnode)
+check "forward: the virtual touchscreen exists under the unit" "${VNODE:-none}" != none
+if [ -n "$VNODE" ]; then
+	start_reader fwd "$VNODE" libinput debug-events --device "$VNODE"
+	mt_down "$TSNODE" 0 201 100 200      # left half: kept (log)
+	mt_up "$TSNODE" 0
+	mt_down "$TSNODE" 0 202 600 200      # right half: forwarded
+	mt_up "$TSNODE" 0
+	wait_until 5 _has_lines fwd.out TOUCH_UP 1
+	check "forward: libinput on the virtual device: one down, one up (the kept touch never appears)" "$(count_lines fwd.out TOUCH_DOWN)/$(count_lines fwd.out TOUCH_UP)" = 1/1
+	mt_down "$TSNODE" 0 203 600 200
+	wait_until 5 _has_lines fwd.out TOUCH_DOWN 2
+	systemctl stop "$UNIT"
+	wait_until 5 _has_lines fwd.out TOUCH_CANCEL 1
+	check "forward: systemctl stop cancels the held forwarded touch" "$(count_lines fwd.out TOUCH_CANCEL)" -eq 1
+	check "forward: the virtual device goes with the daemon" "$(fwnode)" = ""
+	stop_reader fwd
+	mt_up "$TSNODE" 0
+fi
+check "forward: journal names the virtual device" "$(journalctl -u "$UNIT" -o cat | grep -c 'forward: \"Atmel maXTouch Touchscreen (evroute)\" made')" -ge 1
 
 if [ -n "$_failures" ]; then
 	note "journal (last 40 lines):"; journalctl -u "$UNIT" -o short-monotonic --no-pager | tail -n 40 | sed 's/^/    /'
