@@ -206,6 +206,13 @@ if [ "$PERF" = 1 ]; then
 	# strace -c (system calls per reader) and perf record (where the daemon's CPU goes)
 	put usr/bin/strace
 	put usr/bin/perf
+	# the forwarding peers (SPEC §10): tslib's ts_uinput with its input module, and
+	# interception-tools' interception | uinput
+	put usr/bin/ts_uinput
+	mkdir -p usr/lib/x86_64-linux-gnu/ts0
+	put usr/lib/x86_64-linux-gnu/ts0/input.so
+	put usr/bin/interception
+	put usr/bin/uinput
 	log "perf: python3 + python3-evdev ($(du -sk usr/lib/python3.11 usr/lib/python3 usr/bin/python3.11 | awk '{k += $1} END {print k}') KiB unpacked)"
 fi
 

@@ -14,6 +14,7 @@
 # Env: EVROUTE_VM_KERNEL=linux-image-6.1.0-NN-amd64 pins the kernel package.
 #
 #   vm/fetch.sh --perf   (or EVROUTE_VM_PERF=1) also python3.11, strace,
+#                        tslib (ts_uinput), interception-tools (the forwarding peers),
 #                        linux-perf and python3-evdev for the perf image (90-evroute-perf's
 #                        python-evdev peer): 5 more debs, ~4.7 MB
 set -eu
@@ -74,7 +75,8 @@ libpam0g libseccomp2"
 [ "$PERF" = 1 ] && PKGS="$PKGS
 python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1
 strace libunwind8
-linux-perf libbabeltrace1 libdw1 libelf1 libnuma1 libopencsd1 libperl5.36 libpython3.11 libslang2 libuuid1 libcrypt1"
+linux-perf libbabeltrace1 libdw1 libelf1 libnuma1 libopencsd1 libperl5.36 libpython3.11 libslang2 libuuid1 libcrypt1
+libts0 libts-bin interception-tools libyaml-cpp0.7"
 
 have_deb() { ls "$DEBS/$1"_*.deb >/dev/null 2>&1; }
 
@@ -118,7 +120,7 @@ for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/ev
 	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
 	lib/systemd/systemd lib/systemd/systemd-journald bin/systemctl bin/journalctl \
 	bin/systemd-sysusers bin/systemd-tmpfiles usr/bin/systemd-analyze \
-	$([ "$PERF" = 1 ] && echo usr/bin/python3.11 usr/bin/strace usr/bin/perf); do
+	$([ "$PERF" = 1 ] && echo usr/bin/python3.11 usr/bin/strace usr/bin/perf usr/bin/ts_uinput usr/bin/interception usr/bin/uinput); do
 	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
 	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)
 	if [ -n "$nf" ]; then log "$b: unresolved libraries:"; echo "$nf" >&2; bad=1; fi

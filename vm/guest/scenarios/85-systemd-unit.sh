@@ -153,7 +153,7 @@ wait_lines /run/evroute/exec.log 'KEY_ENTER down' 2 15
 note "exec handler ran:"; sed 's/^/    /' /run/evroute/exec.log
 check "exec ran for each Enter down" "$(count_lines /run/evroute/exec.log 'KEY_ENTER down')" -eq 2
 check "exec ran as user evroute" "$(count_lines /run/evroute/exec.log 'down user=evroute ')" -eq 2
-check "exec: groups evroute and input" "$(count_lines /run/evroute/exec.log 'KEY_ENTER down .*groups=evroute,input ')" -eq 2
+check "exec: groups evroute, input and evroute-uinput" "$(count_lines /run/evroute/exec.log 'KEY_ENTER down .*groups=evroute,input,evroute-uinput ')" -eq 2
 check "exec: no capabilities, no new privileges, seccomp" \
 	"$(count_lines /run/evroute/exec.log 'KEY_ENTER down .*CapEff:0000000000000000 NoNewPrivs:1 Seccomp:2 ')" -eq 2
 check "exec: /etc is read-only to it" "$(count_lines /run/evroute/exec.log 'KEY_ENTER down .*etc=read-only')" -eq 2
