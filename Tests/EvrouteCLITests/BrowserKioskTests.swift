@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import EvrouteTestSupport
+
+/// SPEC §10's browser kiosk (examples/browser-kiosk.yaml) on its recording
+/// (examples/browser-kiosk.events): `check` accepts it; the dry-run keeps the admin corner's
+/// touch (log, never forwarded), forwards the page's tap whole, and forwards the 3-finger
+/// swipe's touches then cancels them when the swipe recognizes.
+@Suite("The browser kiosk: forwarding in the dry-run")
+struct BrowserKioskTests {
+    @Test func theCornerIsKeptThePageForwardedAndTheSwipesTouchesCancelled() throws {
+        let binary = try evrouteBinary()
+        let config = packageRoot + "/examples/browser-kiosk.yaml"
+        let check = try TestProcess.run(binary, ["check", "--config", config])
+        #expect(check.status == 0, "\(check.out)\(check.err)")
+        let run = try TestProcess.run(binary, ["--dry-run", "--config", config, "--replay", packageRoot + "/examples/browser-kiosk.events",
+                                               "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init).filter { $0.contains("\"type\":\"touch\"") }
+        func phases(_ touch: Int) -> [String] {
+            lines.filter { $0.contains("\"touch\":\(touch),") && !$0.contains("\"moved\"") }.map { line in
+                let phase = line.components(separatedBy: "\"phase\":\"")[1].prefix { $0 != "\"" }
+                let handler = line.components(separatedBy: "\"handler\":")[1].prefix { $0 != "," }
+                return "\(phase) \(handler)\(line.contains("\"forwarded\":true") ? " forwarded" : "")"
+            }
+        }
+        #expect(phases(1) == ["began \"log\"", "cancelled \"log\""])          // the corner: the long press took it
+        #expect(phases(2) == ["began \"desktop\" forwarded", "ended \"desktop\" forwarded"])
+        for t in 3...5 {
+            #expect(phases(t) == ["began \"desktop\" forwarded", "cancelled \"desktop\" forwarded"])
+        }
+        #expect(run.out.contains("\"action\":\"open-admin\"") && run.out.contains("\"action\":\"reload-page\""))
+        #expect(!lines.contains { $0.contains("\"touch\":1,") && $0.contains("forwarded") })
+    }
+}
