@@ -200,7 +200,7 @@ public final class RoutingSession: InputSink {
         let (id, description, kind, rule) = (device.id, device.description, device.kind, device.rule)
         let displays = layout.deviceRuleDisplays
         let display = layout.displays[displays.indices.contains(device.ruleIndex) ? displays[device.ruleIndex] : 0]
-        let info = DeviceInfo(id: id, ruleName: rule.name, name: description.name, kind: kind, display: display.name)
+        var info = DeviceInfo(id: id, ruleName: rule.name, name: description.name, kind: kind, display: display.name)
         let touchLike = kind == .touchscreen || kind == .touchpad || kind == .tablet
         var touch: TouchDecoder?
         var filters: [any TouchFrameFilter] = []
@@ -220,6 +220,7 @@ public final class RoutingSession: InputSink {
                 line = LineCollector(timeout: rule.lineTimeoutMs > 0 ? .milliseconds(Int64(rule.lineTimeoutMs)) : nil)
             }
         }
+        info.typesText = text != nil
         var motion: MotionStage?
         if kind == .accelerometer, let decoder = MotionDecoder(device: id, description: description) {
             motion = MotionStage(decoder: decoder)

@@ -20,6 +20,7 @@ public struct DeviceInfo: Sendable {
         var name: String
         var kind: DeviceKind
         var display: String
+        var typesText = false
 
         init(id: DeviceID, ruleName: String, name: String, kind: DeviceKind, display: String) {
             self.id = id
@@ -29,7 +30,11 @@ public struct DeviceInfo: Sendable {
             self.display = display
         }
 
-        func copy() -> Storage { Storage(id: id, ruleName: ruleName, name: name, kind: kind, display: display) }
+        func copy() -> Storage {
+            let s = Storage(id: id, ruleName: ruleName, name: name, kind: kind, display: display)
+            s.typesText = typesText
+            return s
+        }
     }
 
     // Mutated only through the setters below, which copy a shared storage first.
@@ -57,6 +62,12 @@ public struct DeviceInfo: Sendable {
     public var kind: DeviceKind {
         get { storage.kind }
         set { unique().kind = newValue }
+    }
+    /// Whether the device types text (its rule's `text:` is on or `line`, and it has typing keys):
+    /// its typing keys are never forwarded (SPEC §10: text is evroute's, not the compositor's).
+    public var typesText: Bool {
+        get { storage.typesText }
+        set { unique().typesText = newValue }
     }
     /// The display its touches land on, or keys go to.
     public var display: String {

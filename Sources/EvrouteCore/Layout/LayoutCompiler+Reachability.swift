@@ -246,7 +246,8 @@ extension LayoutCompiler {
                     switch f {
                     case .any: true
                     case .text: rule.text != .off
-                    case .key, .keyNamed: rule.text != .line
+                    // A forwarder takes no typing key of a device that types text.
+                    case .key, .keyNamed: h.forwards ? rule.text == .off : rule.text != .line
                     default: false
                     }
                 }
