@@ -64,11 +64,12 @@ vm-clean:
 vm-distclean: vm-clean
 	rm -rf $(VM_DIR)/cache
 
-# The performance scenario (90-evroute-perf, "# manual:", not in the default
-# run): the perf image adds python3 + python3-evdev for its python peer.
+# The performance scenarios (90-evroute-perf, then 92-evroute-forward-perf; "# manual:",
+# not in the default run): the perf image adds python3 + python3-evdev for the python
+# peer, tslib and interception-tools for the forwarding peers.
 # Numbers: vm/out/perf.txt; see docs/performance-vm.md.
 .PHONY: vm-perf
 vm-perf: vm-host-tools vm-evroute
 	EVROUTE_VM_PERF=1 $(VM_DIR)/fetch.sh
 	EVROUTE_VM_PERF=1 EVROUTE_VM_NOSTRIP=1 EVROUTE_BIN=$(if $(filter none,$(VM_EVROUTE)),,$(VM_EVROUTE)) $(VM_DIR)/build-initramfs.sh
-	$(VM_DIR)/run.sh --scenario-timeout 900 $(VM_RUN_ARGS) $(or $(VM_SCENARIOS),90-evroute-perf)
+	$(VM_DIR)/run.sh --timeout 1500 --scenario-timeout 900 $(VM_RUN_ARGS) $(or $(VM_SCENARIOS),90-evroute-perf 92-evroute-forward-perf)

@@ -1,0 +1,101 @@
+#!/bin/sh
+# 92-evroute-forward-perf — forwarding (SPEC §10) on a real kernel, side by side with the
+# peers that grab a touchscreen and re-emit it through uinput: evroute
+# (config/perf-forward.yaml: every touch forwarded by the `forward` plugin), tslib's
+# ts_uinput (module_raw input, grab_events=1, no filter) and interception-tools'
+# `interception -g | uinput -d`. Each forwarder alone (they grab the device):
+#   CPU: user+system of the forwarder (both processes of the interception pipe) on the
+#     paced replay of the Wacom DTH2242 recording (as 90-evroute-perf), with vm-evlat
+#     reading the virtual device as a compositor would; per 10,000 replayed events;
+#   latency: vm-fwlat writes one finger's frames into the source node at 100 Hz and waits
+#     for each on the virtual device: source write -> the virtual event's kernel timestamp
+#     (p50/p90/p99 of 2,000 frames).
+# Output: PERF lines pass=forward, ratio=evroute_forward_vs_ts_uinput,
+# ratio=evroute_forward_vs_interception and the latency ratios (vm/out/perf.txt).
+#
+# manual: not in the default run; `make vm-perf` runs it after 90-evroute-perf
+# timeout: 400
+# rec: touchscreens/Wacom DTH2242 Finger.events
+. /vm/lib.sh
+
+need evroute
+REC_FILE="$TS/Wacom DTH2242 Finger.events"
+EVENTS=$(rec_events "$REC_FILE")
+# pct FILE P   the P-th percentile of a sorted file of numbers (nearest rank)
+pct() { awk -v p="$2" -v n="$(wc -l <"$1")" 'NR == int((n - 1) * p / 100) + 1 { print; exit }' "$1"; }
+
+# ---- forwarding, side by side with the peers that grab and re-emit:
+# evroute (config/perf-forward.yaml: every touch forwarded), tslib's ts_uinput (module_raw
+# input, grab_events=1, no filter) and interception-tools' `interception -g | uinput -d`. Each
+# forwarder alone (they grab the device): its CPU on the paced replay (both processes of the
+# interception pipe), with vm-evlat reading the virtual device as a compositor would; then
+# its added latency: vm-fwlat writes one finger's frames into the source node at 100 Hz and
+# waits for each on the virtual device (source write -> virtual kernel timestamp).
+fw_node() {   # fw_node NAME EXCEPT: the newest event node named NAME, other than EXCEPT
+	for d in /sys/class/input/event*; do
+		[ "/dev/input/$(basename "$d")" = "$2" ] && continue
+		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && echo "/dev/input/$(basename "$d")"
+	done | sort -V | tail -n 1
+}
+fw_start() {   # fw_start FORWARDER: starts it on $DEVNODE; sets FW_PIDS and FW_NODE
+	case $1 in
+	evroute-forward)
+		QUIET_STDERR=1 start_quiet evroute-forward "$DEVNODE" evroute --config /vm/config/perf-forward.yaml --control-socket none
+		FW_PIDS=$READER_PID vname="$DEVNAME (evroute)" ;;
+	ts_uinput)
+		printf 'module_raw input grab_events=1\n' >/tmp/ts.conf
+		TSLIB_CONFFILE=/tmp/ts.conf TSLIB_PLUGINDIR=/usr/lib/x86_64-linux-gnu/ts0 TSLIB_TSDEVICE=$DEVNODE \
+			start_quiet ts_uinput "$DEVNODE" ts_uinput -i "$DEVNODE" -n ts_uinput -b
+		FW_PIDS=$READER_PID vname=ts_uinput ;;
+	interception)
+		sh -c "exec interception -g '$DEVNODE' | uinput -d '$DEVNODE'" >/dev/null 2>interception.err &
+		_bg_pids="$_bg_pids $!"
+		wait_until 10 sh -c "pidof interception >/dev/null && pidof uinput >/dev/null"
+		FW_PIDS="$(pidof interception) $(pidof uinput)" vname=$DEVNAME ;;
+	esac
+	_i=0
+	while [ -z "$(fw_node "$vname" "$DEVNODE")" ] && [ $_i -lt 20 ]; do sleep 0.5; _i=$((_i + 1)); done
+	sleep 1
+	FW_NODE=$(fw_node "$vname" "$DEVNODE")
+}
+fw_ticks() { t=0; for p in $FW_PIDS; do t=$((t + $(cpu_ticks "$p"))); done; echo $t; }
+fw_stop() { for p in $FW_PIDS; do kill -TERM "$p" 2>/dev/null; done; for p in $FW_PIDS; do wait_until 3 _gone "$p"; kill -KILL "$p" 2>/dev/null; done; }
+fw_summary=""
+if command -v ts_uinput >/dev/null && command -v interception >/dev/null && command -v vm-fwlat >/dev/null; then
+	for f in evroute-forward ts_uinput interception; do
+		create_device "$REC_FILE"
+		fw_start $f
+		check "$f: its virtual device" "${FW_NODE:-none}" != none
+		if [ -z "$FW_NODE" ]; then fw_stop; remove_device; continue; fi
+		start_quiet fw-reader "$FW_NODE" vm-evlat "$FW_NODE"
+		t0=$(fw_ticks)
+		replay "$DEVNODE" "$REC_FILE"
+		sleep 2
+		t1=$(fw_ticks)
+		stop_reader fw-reader
+		per10k=$(awk -v t=$((t1 - t0)) -v e="$EVENTS" 'BEGIN { printf "%.0f", t * 10 * 10000 / e }')
+		eval "fwcpu_$(reader_var "$f")=$per10k"
+		vm-fwlat "$DEVNODE" "$FW_NODE" 2000 10000 >fwlat.$f 2>fwlat.$f.err
+		grep -E '^-?[0-9]+$' fwlat.$f | sort -n >fwlat.$f.us
+		lost=$(grep -c lost fwlat.$f)
+		fw_stop
+		remove_device
+		n=$(wc -l <fwlat.$f.us)
+		check "$f: latency samples" "$n" -gt 1000
+		fp50=$(pct fwlat.$f.us 50) fp99=$(pct fwlat.$f.us 99)
+		eval "fwp50_$(reader_var "$f")=$fp50 fwp99_$(reader_var "$f")=$fp99"
+		perf pass=forward forwarder=$f cpu_ms_per_10k_events=$per10k latency_samples=$n lost=$lost p50_us=$fp50 p90_us=$(pct fwlat.$f.us 90) p99_us=$fp99 max_us=$(tail -n1 fwlat.$f.us)
+		note "forward $f: ${per10k} ms CPU per 10,000 events; added latency p50=${fp50} us p99=${fp99} us (n=$n, lost $lost)"
+		fw_summary="$fw_summary${fw_summary:+, }$f ${per10k} ms p50 ${fp50} us"
+	done
+	for peer in ts_uinput interception; do
+		eval "p=\${fwcpu_$peer:-0} e=\${fwcpu_evroute_forward:-0} pl=\${fwp50_$peer:-0} el=\${fwp50_evroute_forward:-0} pl99=\${fwp99_$peer:-0} el99=\${fwp99_evroute_forward:-0}"
+		[ "$p" -gt 0 ] && perf ratio=evroute_forward_vs_$peer value=$(awk -v a="$e" -v b="$p" 'BEGIN { printf "%.2f", a / b }')
+		[ "$pl" -gt 0 ] && perf ratio=evroute_forward_latency_p50_vs_$peer value=$(awk -v a="$el" -v b="$pl" 'BEGIN { printf "%.2f", a / b }')
+		[ "$pl99" -gt 0 ] && perf ratio=evroute_forward_latency_p99_vs_$peer value=$(awk -v a="$el99" -v b="$pl99" 'BEGIN { printf "%.2f", a / b }')
+	done
+else
+	perf pass=forward result=SKIP reason=no-peers-in-image
+	note "forward peers: SKIP (ts_uinput, interception or vm-fwlat missing: make vm-perf builds the perf image)"
+fi
+finish "forward: $fw_summary (TCG)"
