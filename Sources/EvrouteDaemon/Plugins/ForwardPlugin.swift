@@ -140,12 +140,20 @@ final class ForwardOutputs {
         var touching = false
         /// Each slot's last position, for `ABS_X`/`ABS_Y` (the first contact's).
         var positions: [(x: Int32, y: Int32)]
+        /// Read once from the device's spec (not per event): whether it reports pressure, and
+        /// its position axes' maxima (display coordinates are clamped to them).
+        let hasPressure: Bool
+        let maximumX: Double
+        let maximumY: Double
 
         init(source: PresentDevice, device: UinputDevice, slots: Int) {
             self.source = source
             self.device = device
             self.slots = Array(repeating: nil, count: slots)
             positions = Array(repeating: (0, 0), count: slots)
+            hasPressure = device.spec.absinfo[AbsCode.mtPressure] != nil
+            maximumX = Double(device.spec.absinfo[AbsCode.mtPositionX]?.maximum ?? 0)
+            maximumY = Double(device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0)
         }
     }
     private(set) var screens: [DeviceID: Screen] = [:]
@@ -265,7 +273,7 @@ final class ForwardOutputs {
             screen.frame.append(EventType.abs, AbsCode.mtToolType, 0)
             screen.frame.append(EventType.abs, AbsCode.mtPositionX, x)
             screen.frame.append(EventType.abs, AbsCode.mtPositionY, y)
-            if let p = t.pressure, screen.device.spec.absinfo[AbsCode.mtPressure] != nil {
+            if screen.hasPressure, let p = t.pressure {
                 screen.frame.append(EventType.abs, AbsCode.mtPressure, Int32(clamping: Int(p.rounded())))
             }
             screen.positions[slot] = (x, y)
@@ -280,7 +288,7 @@ final class ForwardOutputs {
             screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
             screen.frame.append(EventType.abs, AbsCode.mtPositionX, x)
             screen.frame.append(EventType.abs, AbsCode.mtPositionY, y)
-            if let p = t.pressure, screen.device.spec.absinfo[AbsCode.mtPressure] != nil {
+            if screen.hasPressure, let p = t.pressure {
                 screen.frame.append(EventType.abs, AbsCode.mtPressure, Int32(clamping: Int(p.rounded())))
             }
             screen.positions[slot] = (x, y)
@@ -304,9 +312,7 @@ final class ForwardOutputs {
             return screen.source.mapper?.unmap(p)
         case .display:
             guard p.x.isFinite, p.y.isFinite else { return nil }
-            let mx = screen.device.spec.absinfo[AbsCode.mtPositionX]?.maximum ?? 0
-            let my = screen.device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0
-            return (Int32(min(max(p.x.rounded(), 0), Double(mx))), Int32(min(max(p.y.rounded(), 0), Double(my))))
+            return (Int32(min(max(p.x.rounded(), 0), screen.maximumX)), Int32(min(max(p.y.rounded(), 0), screen.maximumY)))
         }
     }
 
