@@ -27,6 +27,9 @@ extension EvrouteCLI {
             .value("desc", valueName: "file", help: "Device description for a recording that has none (evemu .desc).", completion: .file),
         ],
         run: { p in
+            if p.value("device") != nil && p.value("replay") != nil {
+                throw p.usageError("--device and --replay exclude each other: calibrate reads one touchscreen")
+            }
             var taps = CornerCalibration.TapCollector()
             writeOut("touch the \(CornerCalibration.corners[0].name) corner of the visible area\n")
             /// Takes a frame; true once the four taps are in.

@@ -128,6 +128,11 @@ struct CalibrateTests {
         #expect(!r.out.contains("LIBINPUT_CALIBRATION_MATRIX"), "\(r.out)")
     }
 
+    @Test func deviceAndReplayExcludeEachOther() throws {
+        let r = try runEvroute(["calibrate", "--device", "/dev/input/event0", "--replay", "x.events"])
+        #expect(r.status == 2 && r.err.contains("exclude each other"), "\(r.err)")
+    }
+
     @Test func tapsOnOnePlaceOrTooFewAreRefused() throws {
         let same = try Self.recording(truth: .identity, targets: [(0, 0), (0.02, 0.01), (1, 1), (0, 1)])
         let r = try runEvroute(["calibrate", "--replay", same])
@@ -158,6 +163,11 @@ struct CalibrateTests {
             #expect(abs(got - want) < 1e-9)
         }
         #expect(result.orientation == .rotated(.none))
+        // A panel turned 90° clockwise gives libinput's own example matrix for that turn.
+        let turned = CornerCalibration.corners.map { Point(x: $0.target.y, y: 1 - $0.target.x) }
+        let r90 = try CornerCalibration.solve(turned)
+        #expect(CornerCalibration.formatted(r90.matrix) == ["0", "-1", "1", "1", "0", "0"])
+        #expect(r90.orientation == .rotated(.clockwise90))
         #expect(CornerCalibration.formatted(CalibrationMatrix(1, 0, -0.0300000001, 0, 1.25, 0)) == ["1", "0", "-0.03", "0", "1.25", "0"])
     }
 }
