@@ -20,7 +20,7 @@ enum EvrouteCLI {
             recordings). --dry-run prints every routing decision instead of running handlers.
             Exit status: 0 ok, 1 errors found (a bad config, a failed request), 2 usage errors.
             """,
-        subcommands: [route, check, tree, hit, devices, monitor, record, status, reload, ctl, generate],
+        subcommands: [route, check, tree, hit, devices, monitor, record, calibrate, status, reload, ctl, generate],
         defaultSubcommand: "route")
 
     // MARK: Shared options

@@ -28,7 +28,7 @@ struct ManualAndCompletionTests {
         let man = try requireProgram("man", package: "man-db")
         let (dir, names) = try generatedPages()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for command in ["check", "ctl", "devices", "hit", "record", "reload", "route", "status", "tree"] {
+        for command in ["check", "ctl", "devices", "hit", "calibrate", "record", "reload", "route", "status", "tree"] {
             #expect(names.contains("evroute-\(command).1"), "\(names)")
         }
         #expect(names.contains("evroute.1"))

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteCommandLine
+import EvrouteCore
+import EvrouteInput
+import EvrouteSystem
+
+extension EvrouteCLI {
+    /// `evroute calibrate`: four corner taps, live or from a recording, become the device rule's
+    /// `calibration:` and the equivalent udev rule (``CornerCalibration``).
+    static let calibrate = Command(
+        "calibrate", abstract: "Measure a touchscreen's calibration from taps on the four corners of the visible area; print the device rule's calibration: and the udev rule.",
+        discussion: """
+            Asks for one-finger taps on the corners of the visible area, in turn: top left, top
+            right, bottom right, bottom left (it draws nothing: touch the corner of the picture,
+            as close to it as you can). Prints `calibration: [a, b, c, d, e, f]` for the device
+            rule and the same six values as a udev rule line
+            ENV{LIBINPUT_CALIBRATION_MATRIX}="a b c d e f" (libinput's normalized matrix). Says
+            so when the corners come turned (90, 180, 270) or mirrored: the matrix includes the
+            turn. Without --device it reads the first touchscreen; with --replay, a recording of
+            the four taps. Exit status 1 when the taps give no matrix (the message says what to do).
+            """,
+        options: [
+            .value("device", valueName: "node", help: "The touchscreen's device node (default: the first touchscreen).", completion: .file),
+            .value("replay", valueName: "file", help: "Read the four taps from an evemu recording instead of a live device.", completion: .file),
+            .value("desc", valueName: "file", help: "Device description for a recording that has none (evemu .desc).", completion: .file),
+        ],
+        run: { p in
+            if p.value("device") != nil && p.value("replay") != nil {
+                throw p.usageError("--device and --replay exclude each other: calibrate reads one touchscreen")
+            }
+            var taps = CornerCalibration.TapCollector()
+            writeOut("touch the \(CornerCalibration.corners[0].name) corner of the visible area\n")
+            /// Takes a frame; true once the four taps are in.
+            func take(_ frame: TouchFrameInput) -> Bool {
+                let before = taps.rejected
+                guard let index = taps.feed(frame) else {
+                    if let why = taps.rejected, why != before { writeOut("  \(why)\n") }
+                    return false
+                }
+                let t = taps.taps[index]
+                writeOut("  \(CornerCalibration.corners[index].name): \(EvrouteCLI.fraction(t.x)) \(EvrouteCLI.fraction(t.y)) of the panel\n")
+                if index + 1 < CornerCalibration.corners.count {
+                    writeOut("touch the \(CornerCalibration.corners[index + 1].name) corner\n")
+                    return false
+                }
+                return true
+            }
+            let unit = Size(width: 1, height: 1)
+            var deviceName = ""
+            if let replay = p.value("replay") {
+                let recording: EvemuRecording
+                do throws(Diagnostic) {
+                    recording = try EvemuRecording.load(path: replay, descriptionPath: p.value("desc"))
+                } catch {
+                    throw CommandLineExit.failure(error.description)
+                }
+                deviceName = recording.description.name
+                let decoder = TouchDecoder(device: DeviceID(1), description: recording.description, displaySize: unit, calibration: .identity)
+                guard decoder.mapper != nil else { throw failure("\(replay): the device has no touch axes") }
+                for event in recording.events {
+                    if let frame = decoder.feed(event), take(frame) { break }
+                }
+            } else {
+                let node: String
+                if let given = p.value("device") {
+                    node = given
+                } else {
+                    let rows: [DeviceListingRow]
+                    do {
+                        rows = try DeviceListing.rows(rules: [])
+                    } catch {
+                        throw failure("cannot list devices: \(error)")
+                    }
+                    guard let first = rows.first(where: { $0.kind == .touchscreen && !$0.isEvroutes }) else {
+                        throw failure("no touchscreen found (`evroute devices` lists the input devices; give one with --device)")
+                    }
+                    node = first.node
+                }
+                do {
+                    let device = try EvdevDevice(path: node)
+                    defer { device.close() }
+                    deviceName = device.description.name
+                    writeOut("  (reading \(node): \(deviceName))\n")
+                    let decoder = TouchDecoder(device: DeviceID(1), description: device.description, displaySize: unit, calibration: .identity)
+                    guard decoder.mapper != nil else { throw failure("\(node) has no touch axes: give a touchscreen with --device") }
+                    let loop = try EventLoop()
+                    var gone: SystemError?
+                    try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
+                    try loop.watch(device.fileDescriptor) { _ in
+                        var events: [InputEvent] = []
+                        let result = device.readAvailable(into: &events)
+                        for event in events {
+                            if let frame = decoder.feed(event), take(frame) { loop.stop(); return }
+                        }
+                        if let failure = result.failure { gone = failure; loop.stop() }
+                    }
+                    loop.run()
+                    loop.unwatch(device.fileDescriptor)
+                    if let gone { throw failure("\(node) went away: \(gone)") }
+                } catch let exit as CommandLineExit {
+                    throw exit
+                } catch {
+                    throw failure("cannot read \(node): \(error)")
+                }
+            }
+            let result: CornerCalibration.Result
+            do throws(CornerCalibration.Problem) {
+                result = try CornerCalibration.solve(taps.taps)
+            } catch {
+                throw failure(error.description)
+            }
+            switch result.orientation {
+            case .rotated(.none): break
+            case .rotated(let turn):
+                writeOut("the corners came turned: the matrix turns the touches \(turn.rawValue)° clockwise (as `rotate: \(turn.rawValue)` would)\n")
+            case .mirrored:
+                writeOut("the corners came mirrored (an axis runs backwards): the matrix flips it\n")
+            }
+            let values = CornerCalibration.formatted(result.matrix)
+            writeOut("""
+                device rule:  calibration: [\(values.joined(separator: ", "))]
+                udev rule:    ACTION=="add|change", KERNEL=="event*", ATTRS{name}=="\(EvrouteCLI.udevEscaped(deviceName))", ENV{LIBINPUT_CALIBRATION_MATRIX}="\(values.joined(separator: " "))"
+
+                """)
+        })
+
+    /// A device name inside a udev rule's double quotes (udev takes no escapes there: a quote or
+    /// backslash becomes `?`, which its glob matches).
+    private static func udevEscaped(_ name: String) -> String {
+        String(name.map { $0 == "\"" || $0 == "\\" || $0.isNewline ? "?" : $0 })
+    }
+
+    /// A normalized coordinate for the prompts, 3 decimals.
+    private static func fraction(_ value: Double) -> String {
+        let text = String((value * 1000).rounded() / 1000)
+        return text
+    }
+}
