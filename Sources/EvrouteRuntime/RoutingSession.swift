@@ -230,6 +230,14 @@ public final class RoutingSession: InputSink {
         return DeviceContext(info: info, touch: touch, filters: filters, keys: keys, text: text, line: line, motion: motion)
     }
 
+    /// Runs a device's contact filters on a frame; what they drop or cancel goes to the router
+    /// (counted, observed, never routed).
+    func runFilters(_ filters: [any TouchFrameFilter], _ frame: inout TouchFrameInput) {
+        var filtered: [FilteredContact] = []
+        for filter in filters { filter.filter(&frame, &filtered) }
+        for contact in filtered { router.filtered(contact) }
+    }
+
     func reportWarnings(_ decoder: TouchDecoder, _ ctx: DeviceContext, _ time: Timestamp) {
         for warning in decoder.takeWarnings() { onDeviceWarning?(ctx.info, warning, time) }
     }
@@ -277,9 +285,7 @@ public final class RoutingSession: InputSink {
         if ctx.motion != nil, let signals = ctx.motion!.feed(event, spec: layout.spec.motion) { router.handle(signals) }
         if let decoder = ctx.touchRef {
             if var frame = decoder._withUnsafeGuaranteedRef({ $0.feed(event) }) {
-                if !ctx.filters.isEmpty {
-                    for filter in ctx.filters { filter.filter(&frame) }
-                }
+                if !ctx.filters.isEmpty { runFilters(ctx.filters, &frame) }
                 if !frame.contacts.isEmpty { router.handle(frame) }
             }
             // Warnings come up while a frame is read and are told at its end (a frame's events
