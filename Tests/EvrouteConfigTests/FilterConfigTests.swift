@@ -61,13 +61,13 @@ struct FilterConfigTests {
                   "'max-duration-ms' must be a whole number of milliseconds from 1 to 1000, found 5000")
         expectOne(parseErrors(config("    filters: { jitter: { hysteresis: 0 } }")), line: 5, column: 38,
                   "'hysteresis' must be between 0.1 and 100, found 0")
-        expectOne(parseErrors(config("    filters: { ignore: [[0, 0, 0, 10]] }")), line: 5, column: 29,
+        expectOne(parseErrors(config("    filters: { ignore: [[0, 0, 0, 10]] }")), line: 5, column: 25,
                   "each area of 'ignore' must be [x, y, width, height] with width and height > 0")
-        expectOne(parseErrors(config("    filters: { ignore: [[0, 0, 10]] }")), line: 5, column: 29,
+        expectOne(parseErrors(config("    filters: { ignore: [[0, 0, 10]] }")), line: 5, column: 25,
                   "each area of 'ignore' must be [x, y, width, height] in display units")
-        expectOne(parseErrors(config("    filters: { pressure: {} }")), line: 5, column: 30,
+        expectOne(parseErrors(config("    filters: { pressure: {} }")), line: 5, column: 26,
                   "'pressure' is missing required key 'min'", kind: .missingKey)
-        expectOne(parseErrors(config("    filters: { palm: { size: -3 } }")), line: 5, column: 34,
+        expectOne(parseErrors(config("    filters: { palm: { size: -3 } }")), line: 5, column: 30,
                   "'size' must be between 1 and 10000, found -3")
     }
 }
