@@ -63,9 +63,11 @@ struct TouchFrameFilterTests {
     static let fastTaps = "Atmel maXTouch Touchscreen.1-finger-fast-taps.events"
     static let drag = "Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
 
-    /// The measurement behind the `ghost-taps` default: the shortest real tap (down to up, event
-    /// time) over every touchscreen recording of the fixtures; the default bound is below it, so
-    /// no real tap is dropped.
+    /// The measurement behind the `ghost-taps` default (docs/config.md, "Noisy panels"; also
+    /// scripts/measure-taps.py): the shortest contact (down to up, event time) of every
+    /// touchscreen recording of the fixtures. Contacts shorter than the default bound exist only
+    /// as the one- and two-frame contacts (8, 10, 16 ms) of the Wacom DTH2242's multi-finger
+    /// session; every other contact, real taps included, outlives it.
     @Test func defaultGhostTapBoundIsBelowTheShortestRealTap() throws {
         var shortest = Int64.max
         var contacts = 0
@@ -91,14 +93,18 @@ struct TouchFrameFilterTests {
         print("filters: shortest real tap \(Double(shortest) / 1000) ms over \(contacts) contacts; shortest five:",
               taps.sorted { $0.0 < $1.0 }.prefix(5).map { "\(Double($0.0) / 1000) ms (\($0.1))" })
         #expect(contacts > 10)
-        #expect(Int64(TouchFilterSpec.defaultGhostTapMaxMs) * 1000 < shortest)
+        let bound = Int64(TouchFilterSpec.defaultGhostTapMaxMs) * 1000
+        let shorter = taps.filter { $0.0 < bound }
+        #expect(shorter.count == 3)
+        #expect(shorter.allSatisfy { $0.1 == "Wacom DTH2242 Finger.events" })
+        #expect(taps.filter { $0.1 != "Wacom DTH2242 Finger.events" }.allSatisfy { $0.0 > bound })
     }
 
     @Test func ghostTapsAtAFixedPointAreDroppedAndRealTapsKept() throws {
         let real = try frames(Self.fastTaps)
         let realTouches = lives(real).count
         let ghost = Point(x: 1900, y: 20)
-        let noisy = withGhostTaps(real, at: ghost, every: 500_000, duration: 4_000)
+        let noisy = withGhostTaps(real, at: ghost, every: 500_000, duration: 8_000)
         let ghosts = lives(noisy).count - realTouches
         #expect(ghosts > 3)
         // Unfiltered, the ghosts would be routed.
@@ -108,7 +114,7 @@ struct TouchFrameFilterTests {
         #expect(kept.count == realTouches)
         #expect(kept.keys.allSatisfy { $0 < 1000 })
         #expect(filtered.count == ghosts)
-        #expect(filtered.allSatisfy { $0.filter == "ghost-taps" && $0.location == ghost && $0.device == "touch" })
+        #expect(filtered.allSatisfy { $0.filter == "ghost-tap" && $0.location == ghost && $0.device == "touch" })
         // Every real touch is delivered whole, its samples in order (began first, one end).
         let original = lives(real)
         for (contact, samples) in kept {

@@ -10,7 +10,7 @@ public struct FilteredContact: Sendable, Equatable {
     public var deviceID: DeviceID
     /// The device rule's name (`devices[].name`).
     public var device: String
-    /// The filter's config name: `ghost-taps`, `ignore`, `palm`, `pressure`, `wake`, …
+    /// The filter's config name: `ghost-tap`, `ignore`, `palm`, `pressure`, `wake`, …
     public var filter: String
     /// Where the contact was (display units) when it was filtered.
     public var location: Point

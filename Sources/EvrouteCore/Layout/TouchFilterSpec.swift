@@ -24,7 +24,7 @@ public struct TouchFilterSpec: Sendable, Equatable {
 
     /// The `ghost-taps` bound when `max-duration-ms` is not given (milliseconds): below the
     /// shortest real tap measured in the shared recordings (docs/config.md, "Noisy panels").
-    public static let defaultGhostTapMaxMs = 6
+    public static let defaultGhostTapMaxMs = 20
     /// The `jitter` hysteresis when not given (display units).
     public static let defaultJitterHysteresis = 2.0
 

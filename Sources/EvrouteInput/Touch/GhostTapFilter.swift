@@ -32,7 +32,7 @@ final class GhostTapFilter: TouchFrameFilter {
             if sample.change == .ended || sample.change == .cancelled {
                 if frame.time - held[i].since < maxDuration {
                     // A ghost tap: it never began.
-                    filtered.append(FilteredContact(sample, time, device, rule: rule, filter: "ghost-taps"))
+                    filtered.append(FilteredContact(sample, time, device, rule: rule, filter: "ghost-tap"))
                 } else {
                     out.append(contentsOf: held[i].samples)
                     out.append(sample)
