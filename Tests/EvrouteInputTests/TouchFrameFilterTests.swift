@@ -205,6 +205,21 @@ struct TouchFrameFilterTests {
         #expect(told.map(\.filter) == ["pressure"])
     }
 
+    @Test func aContactHeldStillIsDeliveredAtItsDeadline() {
+        // Evdev sends nothing while a finger rests still: the bound runs out on the event clock.
+        let filters = TouchFrameFilters.make(for: rule { $0.ghostTapMaxMs = 20 }, device: Devices.protocolB())
+        var filtered: [FilteredContact] = []
+        var down = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 1_000_000),
+                                   contacts: [ContactSample(contact: 3, change: .began, location: Point(x: 9, y: 9))])
+        filters[0].filter(&down, &filtered)
+        #expect(down.contacts.isEmpty)
+        #expect(filters[0].deadline == Timestamp(microseconds: 1_020_000))
+        var due = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 1_020_000), contacts: [])
+        filters[0].expire(&due, &filtered)
+        #expect(due.contacts.map(\.change) == [.began])
+        #expect(filters[0].deadline == nil && filtered.isEmpty)
+    }
+
     @Test func noFiltersMakeAnEmptyList() {
         #expect(TouchFrameFilters.make(for: rule { _ in }, device: Devices.protocolB()).isEmpty)
     }

@@ -42,16 +42,31 @@ final class GhostTapFilter: TouchFrameFilter {
                 held[i].samples.append(sample)
             }
         }
-        // Contacts held long enough go out now, with what was held, in order.
+        release(&out, at: frame.time)
+        frame.contacts = out
+    }
+
+    /// The first held contact's bound.
+    var deadline: Timestamp? {
+        guard let first = held.min(by: { $0.since < $1.since }) else { return nil }
+        return first.since + maxDuration
+    }
+
+    /// A contact held still (no frame from the panel) is delivered when its bound runs out.
+    func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+        release(&frame.contacts, at: frame.time)
+    }
+
+    /// Contacts held long enough go out, with what was held, in order.
+    private func release(_ out: inout [ContactSample], at time: Timestamp) {
         var i = 0
         while i < held.count {
-            if frame.time - held[i].since >= maxDuration {
+            if time - held[i].since >= maxDuration {
                 out.append(contentsOf: held[i].samples)
                 held.remove(at: i)
             } else {
                 i += 1
             }
         }
-        frame.contacts = out
     }
 }

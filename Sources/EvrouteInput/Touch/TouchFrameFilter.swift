@@ -11,6 +11,17 @@ import EvrouteCore
 public protocol TouchFrameFilter: AnyObject {
     /// Filters one frame of the device's contacts, in place.
     func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact])
+    /// When the filter must act although no frame comes (a held contact's bound), on the event
+    /// clock; nil: never. The session arms its one timer for it (``expire(_:_:)`` then).
+    var deadline: Timestamp? { get }
+    /// The deadline came: `frame` is an empty frame of the device at that time; the filter adds
+    /// what it releases then (later filters then see the frame, as any other).
+    func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact])
+}
+
+extension TouchFrameFilter {
+    public var deadline: Timestamp? { nil }
+    public func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {}
 }
 
 /// The one place contact filters are registered: what a device rule asks for becomes a
