@@ -7,7 +7,7 @@ extension SpecReader {
     static let orientationKeys = ["hysteresis"]
     static let displayKeys = ["name", "size", "screen"]
     static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab", "log-keys", "keymap", "text",
-                             "line-timeout-ms"]
+                             "line-timeout-ms", "filters"]
     static let keymapKeys = ["layout", "variant", "options"]
     static let matchKeys = ["kind", "name", "vendor", "product", "udev"]
     static let screenKeys = ["name", "display", "handlers", "root", "presented-over"]
@@ -187,6 +187,7 @@ extension SpecReader {
         rule.keymap = keymap
         rule.text = text
         rule.lineTimeoutMs = lineTimeout
+        if let filters = f["filters"] { rule.filters = touchFilters(filters) }
         rule.keymapLocation = location(f["keymap"])
         rule.grabLocation = location(f.keyNode("grab"))
         return rule

@@ -82,6 +82,10 @@ public final class MonitorWriter: RouteReport {
             line(time, "layout", "replaced" + (cancelled > 0 ? " (\(cancelled) touch(es) cancelled)" : ""))
         case .gestureState:
             break   // the recognizers' bookkeeping; their routed states are shown
+        case .filtered(let c):
+            var f = MonitorFields()
+            EventEncoder.encode(c, as: .line, into: &f)
+            line(c.time, "filtered", "\(c.device): \(f.what)" + (f.location.map { " at \($0)" } ?? "") + ", not routed")
         }
     }
 

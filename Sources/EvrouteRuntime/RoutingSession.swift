@@ -76,6 +76,8 @@ public final class RoutingSession: InputSink {
     @exclusivity(unchecked) private var lastDevice: Unmanaged<DeviceContext>?
     /// The devices collecting lines (`text: line`), for their deadlines.
     @exclusivity(unchecked) var lineDevices: [DeviceContext] = []
+    /// The devices with contact filters (their deadlines: a held contact's bound).
+    var filterDevices: [DeviceContext] = []
     /// The xkbcommon context, keymaps and compose table: the one given to ``init(layout:clock:keymaps:)``,
     /// else made when the first keyboard comes.
     lazy var keymaps: KeymapLibrary = givenKeymaps ?? KeymapLibrary()
@@ -105,16 +107,22 @@ public final class RoutingSession: InputSink {
     @inline(__always)
     public func advanceTime(to time: Timestamp) {
         if !lineDevices.isEmpty { sendTimedOutLines(until: time) }
+        if !filterDevices.isEmpty { expireFilters(until: time) }
         router.advanceTime(to: time)
     }
 
     /// The next time something is due without input: a gesture recognizer's timer or a
     /// scanner's line timeout. A live loop arms its timer for it (``SessionTimer``).
     public var nextDeadline: Timestamp? {
-        if lineDevices.isEmpty { return router.nextTimerDeadline }
+        if lineDevices.isEmpty && filterDevices.isEmpty { return router.nextTimerDeadline }
         var next = router.nextTimerDeadline
         for ctx in lineDevices {
             if let d = ctx.line?.deadline, next.map({ d < $0 }) ?? true { next = d }
+        }
+        for ctx in filterDevices {
+            for filter in ctx.filters {
+                if let d = filter.deadline, next.map({ d < $0 }) ?? true { next = d }
+            }
         }
         return next
     }
@@ -190,6 +198,7 @@ public final class RoutingSession: InputSink {
         let ctx = makeContext(for: device, time: time)
         devices[device.id] = ctx
         if ctx.line != nil { lineDevices.append(ctx) }
+        if !ctx.filters.isEmpty { filterDevices.append(ctx) }
         router.addDevice(ctx.info, time: time)
         onDeviceAdded?(ctx.info, device.description, ctx.touch?.mapper)
         if let decoder = ctx.touch, decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
@@ -231,6 +240,14 @@ public final class RoutingSession: InputSink {
         return DeviceContext(info: info, touch: touch, filters: filters, keys: keys, text: text, line: line, motion: motion)
     }
 
+    /// Runs a device's contact filters on a frame; what they drop or cancel goes to the router
+    /// (counted, observed, never routed).
+    func runFilters(_ filters: [any TouchFrameFilter], _ frame: inout TouchFrameInput) {
+        var filtered: [FilteredContact] = []
+        for filter in filters { filter.filter(&frame, &filtered) }
+        for contact in filtered { router.filtered(contact) }
+    }
+
     func reportWarnings(_ decoder: TouchDecoder, _ ctx: DeviceContext, _ time: Timestamp) {
         for warning in decoder.takeWarnings() { onDeviceWarning?(ctx.info, warning, time) }
     }
@@ -265,7 +282,11 @@ public final class RoutingSession: InputSink {
             // A line still collecting goes out now, as if its silence had run out.
             if let line = ctx.line?.take() { router.handle(TextInput(device: id, time: time, text: line)) }
         }
-        if let frame = ctx.touch?.cancelAll(at: time), !frame.contacts.isEmpty { router.handle(frame) }
+        if !ctx.filters.isEmpty { filterDevices.removeAll { $0 === ctx } }
+        if var frame = ctx.touch?.cancelAll(at: time) {
+            if !ctx.filters.isEmpty { runFilters(ctx.filters, &frame) }
+            if !frame.contacts.isEmpty { router.handle(frame) }
+        }
         if let decoder = ctx.touch {
             if decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
             droppedByRemovedDevices += decoder.droppedContacts + decoder.droppedSamples
@@ -278,9 +299,7 @@ public final class RoutingSession: InputSink {
         if ctx.motion != nil, let signals = ctx.motion!.feed(event, spec: layout.spec.motion) { router.handle(signals) }
         if let decoder = ctx.touchRef {
             if var frame = decoder._withUnsafeGuaranteedRef({ $0.feed(event) }) {
-                if !ctx.filters.isEmpty {
-                    for filter in ctx.filters { filter.filter(&frame) }
-                }
+                if !ctx.filters.isEmpty { runFilters(ctx.filters, &frame) }
                 if !frame.contacts.isEmpty { router.handle(frame) }
             }
             // Warnings come up while a frame is read and are told at its end (a frame's events
@@ -305,6 +324,27 @@ public final class RoutingSession: InputSink {
     }
 
     /// Sends, in deadline order, each line whose silence ran out by `time`, at its deadline.
+    /// Filters' deadlines up to `time`, in order: each as an empty frame of its device at the
+    /// deadline, through that filter's `expire` and the filters after it, then routed.
+    func expireFilters(until time: Timestamp) {
+        while true {
+            var due: (ctx: DeviceContext, index: Int, deadline: Timestamp)?
+            for ctx in filterDevices {
+                for (i, filter) in ctx.filters.enumerated() {
+                    if let d = filter.deadline, d <= time, due.map({ d < $0.deadline }) ?? true { due = (ctx, i, d) }
+                }
+            }
+            guard let due else { return }
+            router.advanceTime(to: due.deadline)
+            var frame = TouchFrameInput(device: due.ctx.info.id, time: due.deadline, contacts: [])
+            var filtered: [FilteredContact] = []
+            due.ctx.filters[due.index].expire(&frame, &filtered)
+            for filter in due.ctx.filters[(due.index + 1)...] { filter.filter(&frame, &filtered) }
+            for contact in filtered { router.filtered(contact) }
+            if !frame.contacts.isEmpty { router.handle(frame) }
+        }
+    }
+
     func sendTimedOutLines(until time: Timestamp) {
         while true {
             var due: (ctx: DeviceContext, deadline: Timestamp)?

@@ -145,6 +145,8 @@ public final class TraceWriter: RouteReport {
             json.field("region", path)
             json.field("change", change.rawValue)
             if cancelled > 0 { json.field("cancelled_touches", cancelled) }
+        case .filtered(let c):
+            EventEncoder.encode(c, as: .json, into: &json)
         }
         json.endObject()
     }
@@ -214,6 +216,10 @@ public final class TraceWriter: RouteReport {
         case .regionChanged(let path, let change, _, let time, let cancelled):
             text += "\(stamp(time))  \(pad("-", 10)) region \(path) \(change.rawValue)"
                 + (cancelled > 0 ? " (\(cancelled) touches cancelled)" : "")
+        case .filtered(let c):
+            var line = TraceTextFields()
+            EventEncoder.encode(c, as: .line, into: &line)
+            text += "\(stamp(c.time))  \(pad(line.device ?? "-", 10)) \(pad(line.what, 41)) not routed"
         }
     }
 }

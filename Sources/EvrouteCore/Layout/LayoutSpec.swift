@@ -87,6 +87,8 @@ public struct DeviceRuleSpec: Sendable {
     /// `text: line`: the silence (milliseconds) after which a line without Enter is sent;
     /// 0 waits for Enter.
     public var lineTimeoutMs: Int = DeviceRuleSpec.defaultLineTimeoutMs
+    /// `filters:` for its touch devices (SPEC §11); empty: none.
+    public var filters = TouchFilterSpec()
     /// Where `keymap` was written (messages about it at device add).
     public var keymapLocation: SourceLocation?
     /// Where `grab` was written (the warning about a grabbed device nothing takes).
@@ -121,6 +123,7 @@ extension DeviceRuleSpec: Equatable {
         a.name == b.name && a.match == b.match && a.display == b.display && a.rotate == b.rotate
             && a.calibration == b.calibration && a.grab == b.grab
             && a.keymap == b.keymap && a.text == b.text && a.lineTimeoutMs == b.lineTimeoutMs
+            && a.filters == b.filters
     }
 }
 

@@ -8,6 +8,8 @@ public enum EventField: UInt8, Sendable {
     case forwarded
     /// The touch's location (``EventEncoding/line``).
     case location
+    /// The filter that dropped or cancelled a contact (``FilteredContact``).
+    case filter
 
     /// The JSON key.
     public var name: StaticString {
@@ -44,6 +46,7 @@ public enum EventField: UInt8, Sendable {
         case .edge: "edge"
         case .forwarded: "forwarded"
         case .location: "location"
+        case .filter: "filter"
         }
     }
 }
@@ -240,6 +243,26 @@ public enum EventEncoder {
                 w.field(.phase, phase.rawValue)
                 w.field(.region, region ?? "(no first responder)")
             }
+        }
+    }
+
+    /// A filtered contact's fields: JSON `{"type":"filtered","time","device","filter","x","y"}`;
+    /// the line: the device, `filtered`, the filter, the location.
+    @inlinable
+    public static func encode<W: EventFieldWriter>(_ c: FilteredContact, as encoding: EventEncoding, into w: inout W) {
+        switch encoding {
+        case .line:
+            w.field(.device, c.device)
+            w.field(.type, "filtered")
+            w.field(.filter, c.filter)
+            w.field(.location, point: c.location)
+        case .json, .environment:
+            w.field(.type, "filtered")
+            w.field(.time, time: c.time)
+            w.field(.device, c.device)
+            w.field(.filter, c.filter)
+            w.field(.x, number: c.location.x)
+            w.field(.y, number: c.location.y)
         }
     }
 

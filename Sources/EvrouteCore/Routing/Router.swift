@@ -44,6 +44,8 @@ public final class Router {
     }
     /// What the router has routed, by kind and outcome (every `.routed` decision, observed or not).
     public var routeCounts: RouteCounts { counts }
+    /// The contacts device filters dropped or cancelled, per device rule and filter (``filtered(_:)``).
+    public internal(set) var filteredCounts = FilteredCounts()
     public var tapPolicy: TapPolicy {
         get { currentTapPolicy }
         set { currentTapPolicy = newValue }
@@ -206,6 +208,13 @@ public final class Router {
     }
 
     func emit(_ record: RouteRecord) { observer?.record(record) }
+
+    /// A device filter dropped or cancelled a contact: counted per device rule and filter and
+    /// told to the observer as a `.filtered` record; nothing is routed.
+    public func filtered(_ contact: FilteredContact) {
+        filteredCounts.add(contact)
+        emit(.filtered(contact))
+    }
 
     /// Records a walk's outcome: it is counted, and lent to the observer when it wants it
     /// (``RouteObserver/routed(_:handledBy:handler:)``: no record is built, nothing copied).

@@ -34,6 +34,9 @@ final class DaemonObserver: RouteObserver {
             log.info("device removed: \(info.id.rawValue) \"\(Log.escaped(info.name))\"")
         case .routed:
             break
+        case .filtered(let c):
+            // Counted per device and filter by the router (status); told at debug level.
+            log.debug("filtered: device rule \(c.device), filter \(c.filter), at (\(c.location.x), \(c.location.y))")
         case .layoutReplaced(_, let cancelled):
             counts.touchesCancelledByReload += cancelled
         case .regionChanged(let path, let change, _, _, let cancelled):

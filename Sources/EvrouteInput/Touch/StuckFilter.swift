@@ -1,0 +1,76 @@
+import EvrouteCore
+
+/// `stuck-after-s`: a contact that has not moved farther than the jitter hysteresis for this
+/// long (dirt on an IR frame, a contact that never lifts) is cancelled, on the event clock even
+/// when no frame comes (the session's deadline); what the device says of it afterwards is dropped.
+final class StuckFilter: TouchFrameFilter {
+    let after: Timestamp.Duration
+    let hysteresis: Double
+    let rule: String
+    private struct Down {
+        var contact: Int
+        /// Where it was when it last moved past the hysteresis, and when.
+        var anchor: Point
+        var since: Timestamp
+        var last: Point
+    }
+    private var down: [Down] = []
+    private var removed = RemovedContacts()
+
+    init(after seconds: Double, hysteresis: Double, rule: String) {
+        after = .seconds(seconds)
+        self.hysteresis = hysteresis
+        self.rule = rule
+    }
+
+    var deadline: Timestamp? {
+        var next: Timestamp?
+        for d in down where next.map({ d.since + after < $0 }) ?? true { next = d.since + after }
+        return next
+    }
+
+    func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+        var out: [ContactSample] = []
+        out.reserveCapacity(frame.contacts.count)
+        cancelStuck(at: frame.time, frame.device, into: &out, &filtered)
+        for sample in frame.contacts {
+            if removed.drops(sample) { continue }
+            switch sample.change {
+            case .began:
+                down.removeAll { $0.contact == sample.contact }
+                down.append(Down(contact: sample.contact, anchor: sample.location, since: frame.time, last: sample.location))
+            case .moved:
+                if let i = down.firstIndex(where: { $0.contact == sample.contact }) {
+                    let dx = sample.location.x - down[i].anchor.x, dy = sample.location.y - down[i].anchor.y
+                    if dx * dx + dy * dy > hysteresis * hysteresis {
+                        down[i].anchor = sample.location
+                        down[i].since = frame.time
+                    }
+                    down[i].last = sample.location
+                } else {
+                    down.append(Down(contact: sample.contact, anchor: sample.location, since: frame.time, last: sample.location))
+                }
+            case .ended, .cancelled:
+                down.removeAll { $0.contact == sample.contact }
+            }
+            out.append(sample)
+        }
+        frame.contacts = out
+    }
+
+    func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+        cancelStuck(at: frame.time, frame.device, into: &frame.contacts, &filtered)
+    }
+
+    private func cancelStuck(at time: Timestamp, _ device: DeviceID, into out: inout [ContactSample],
+                             _ filtered: inout [FilteredContact]) {
+        guard !down.isEmpty else { return }
+        down.removeAll { d in
+            guard d.since + after <= time else { return false }
+            out.append(ContactSample(contact: d.contact, change: .cancelled, location: d.last))
+            filtered.append(FilteredContact(time: time, deviceID: device, device: rule, filter: "stuck", location: d.last))
+            removed.insert(d.contact)
+            return true
+        }
+    }
+}
