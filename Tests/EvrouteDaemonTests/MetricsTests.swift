@@ -105,6 +105,13 @@ struct MetricsTests {
         return Int(part.split(separator: " ").first ?? "")
     }
 
+    /// The `evroute_…` names a text mentions.
+    static func metricNames(_ text: String) -> Set<String> {
+        let words = text.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        let names = Set(words.filter { $0.hasPrefix("evroute_") }.map(String.init))
+        return names
+    }
+
     static var replays: [String] { [packageRoot + "/demo/touchscreen.events", packageRoot + "/demo/keyboard.events"] }
 
     @Test func theDaemonsTextFileCountsWhatTheDryRunCounts() throws {
@@ -127,6 +134,16 @@ struct MetricsTests {
         #expect(Self.value(page, "evroute_idle") == 0)
         #expect(page.contains("evroute_dispatch_latency_seconds_bucket{le=\"+Inf\"}"))
 
+        // The dashboard and the alerts use only series the daemon writes.
+        for example in ["examples/grafana-dashboard.json", "examples/evroute.rules.yml"] {
+            let text = try #require(readFile(packageRoot + "/" + example))
+            let names = Self.metricNames(text)
+            #expect(names.count >= 4, "\(example)")
+            for name in names {
+                let family = name.hasSuffix("_bucket") ? String(name.dropLast("_bucket".count)) : name
+                #expect(page.contains("# TYPE \(family) "), "\(example) uses \(name), which the daemon does not write")
+            }
+        }
         if access("/usr/bin/promtool", X_OK) == 0 {
             let check = try TestProcess.run("/usr/bin/promtool", ["check", "metrics"], stdin: .file(textfile))
             #expect(check.status == 0 && check.out.isEmpty && check.err.isEmpty, "promtool: \(check.out)\(check.err)\n\(page)")
