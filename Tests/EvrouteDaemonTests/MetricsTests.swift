@@ -63,7 +63,7 @@ struct MetricsTests {
         #expect(sink.filtered.count == 2)
     }
 
-    static func config(textfile: String) -> String {
+    static func config(textfile: String?) -> String {
         """
         displays:
           - name: main
@@ -75,9 +75,7 @@ struct MetricsTests {
           - name: keys
             match: { kind: keyboard }
             display: main
-        metrics:
-          textfile: \(textfile)
-          interval-s: 1
+        \(textfile.map { "metrics:\n  textfile: \($0)\n  interval-s: 1" } ?? "")
         screens:
           - name: home
             display: main
@@ -182,6 +180,40 @@ struct MetricsTests {
         let failures = run.err.split(separator: "\n").filter { $0.contains("metrics: cannot write \(scratch.file("missing/evroute.prom"))") }
         #expect(failures.count == 1, "\(run.err)")
         #expect(run.err.contains("replay finished"), "\(run.err)")
+    }
+
+    @Test func statusFormatPrometheusPrintsTheRunningDaemonsPageAndAReloadMovesTheFile() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        let first = rig.scratch.file("first.prom"), second = rig.scratch.file("second.prom")
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: first))
+        let daemon = try rig.start(["--replay", Self.replays[0]])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "no READY=1; log:\n\(daemon.log)")
+        let cli = try TestProcess.run(rig.binary, ["status", "--format", "prometheus", "--control-socket", rig.control])
+        #expect(cli.status == 0, "\(cli.err)")
+        #expect(cli.out.hasPrefix("# HELP evroute_build_info "), "\(cli.out)")
+        #expect(cli.out.contains("# TYPE evroute_dispatch_latency_seconds histogram"), "\(cli.out)")
+        #expect(Self.value(cli.out, "evroute_config_reloads_total{result=\"success\"}") == 0)
+
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: second))
+        daemon.signal(SIGHUP)
+        #expect(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        // The new file is written at once, and every second (interval-s: 1) after.
+        var page: String?
+        for _ in 0..<50 {
+            page = readFile(second)
+            if Self.value(page ?? "", "evroute_config_reloads_total{result=\"success\"}") == 1 { break }
+            usleep(100_000)
+        }
+        #expect(Self.value(page ?? "", "evroute_config_reloads_total{result=\"success\"}") == 1, "\(page ?? "no file")")
+
+        // Without the block, the page is refused, saying why.
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: nil))
+        daemon.signal(SIGHUP)
+        #expect(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        let refused = try TestProcess.run(rig.binary, ["status", "--format", "prometheus", "--control-socket", rig.control])
+        #expect(refused.status == 1 && refused.err.contains("no metrics: block"), "\(refused.err)")
     }
 
     @Test func rulesPassPromtool() throws {
