@@ -18,7 +18,7 @@ APT_DEPS   := libevdev-dev libudev-dev libyaml-dev libxkbcommon-dev xkb-data pkg
 # pages, what `make deb` and its check use (dpkg-shlibdeps, strip, lintian), and xmllint and
 # rsvg-convert for the tree's SVG, and libX11's compose tables (libx11-data) for the dead-key and
 # compose tests of text.
-TEST_DEPS  := bash zsh fish man-db dpkg-dev binutils lintian libxml2-utils librsvg2-bin libx11-data
+TEST_DEPS  := bash zsh fish man-db dpkg-dev binutils lintian libxml2-utils librsvg2-bin libx11-data prometheus prometheus-node-exporter curl
 EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events

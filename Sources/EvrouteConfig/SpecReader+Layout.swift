@@ -1,7 +1,8 @@
 import EvrouteCore
 
 extension SpecReader {
-    static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback", "motion"]
+    static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback", "motion", "metrics"]
+    static let metricsKeys = ["textfile", "interval-s"]
     static let motionKeys = ["handlers", "rate", "shake", "orientation"]
     static let shakeKeys = ["threshold", "window-ms"]
     static let orientationKeys = ["hysteresis"]
@@ -28,6 +29,25 @@ extension SpecReader {
         if let v = f["application"] { spec.applicationHandlers = handlerHolder(v, "'application'") }
         if let v = f["fallback"] { spec.fallbackHandlers = handlerHolder(v, "'fallback'") }
         if let v = f["motion"] { spec.motion = motion(v) }
+        if let v = f["metrics"] { spec.metrics = metrics(v) }
+        return spec
+    }
+
+    /// `metrics:` — the Prometheus text file (`textfile`, an absolute path) and how often it is
+    /// written (`interval-s`).
+    func metrics(_ node: YAMLNode) -> MetricsSpec? {
+        var spec = MetricsSpec(location: location(node))
+        if node.scalar != nil, tagName(node) == .null { return spec }
+        guard let f = fields(node, "'metrics'", known: Self.metricsKeys) else { return nil }
+        if let t = f["textfile"], let path = name(t, "'metrics' 'textfile'") {
+            if path.hasPrefix("/") && !path.hasSuffix("/") { spec.textfile = path }
+            else { error(t, .invalidValue, "'textfile' must be an absolute file path (node_exporter's textfile directory, e.g. /var/lib/prometheus/node-exporter/evroute.prom), found \(render(t))") }
+        }
+        if let i = f["interval-s"], let s = integer(i, "'metrics' 'interval-s'") {
+            let range = MetricsSpec.intervalRange
+            if range.contains(s) { spec.intervalSeconds = s }
+            else { error(i, .invalidValue, "'interval-s' must be a whole number of seconds from \(range.lowerBound) to \(range.upperBound), found \(s)") }
+        }
         return spec
     }
 

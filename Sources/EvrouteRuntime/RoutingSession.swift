@@ -32,6 +32,30 @@ public final class RoutingSession: InputSink {
     }
     private var droppedByRemovedDevices = 0
 
+    /// A device rule's input counters (`evroute_device_*_total`): its devices' raw events, the
+    /// last one's time and their `SYN_DROPPED`s, of devices gone included.
+    public struct DeviceCounts: Sendable, Equatable {
+        public var events = 0
+        public var lastEventTime: Timestamp?
+        public var synDropped = 0
+
+        public init() {}
+
+        mutating func add(_ ctx: DeviceContext) {
+            events += ctx.events
+            if let t = ctx.lastEventTime, lastEventTime.map({ t > $0 }) ?? true { lastEventTime = t }
+            synDropped += ctx.touch?.synDropped ?? 0
+        }
+    }
+    /// The counters of devices removed, by rule name.
+    private var removedDeviceCounts: [String: DeviceCounts] = [:]
+    /// Each device rule's counters (by rule name), of its devices present and gone.
+    public var deviceCounts: [String: DeviceCounts] {
+        var counts = removedDeviceCounts
+        for ctx in devices.values { counts[ctx.info.ruleName, default: DeviceCounts()].add(ctx) }
+        return counts
+    }
+
     /// A device's stage chain, built once when it arrives (``makeContext(for:time:)``), from its
     /// rule: touch decode → map → contact filters → frame; keys → text (→ line); motion.
     final class DeviceContext {
@@ -51,6 +75,9 @@ public final class RoutingSession: InputSink {
         @exclusivity(unchecked) var line: LineCollector?
         /// Accelerometers: axes → samples in g → paced samples, orientation, shakes (the stage).
         @exclusivity(unchecked) var motion: MotionStage?
+        /// Raw events read and the time of the last one (``deviceCounts``).
+        @exclusivity(unchecked) var events = 0
+        @exclusivity(unchecked) var lastEventTime: Timestamp?
 
         init(info: DeviceInfo, touch: TouchDecoder?, filters: [any TouchFrameFilter], keys: KeyDecoder?,
              text: TextDecoder?, line: LineCollector?, motion: MotionStage?) {
@@ -171,6 +198,9 @@ public final class RoutingSession: InputSink {
     /// One read through a device's chain.
     @inline(__always)
     private func route(_ events: UnsafeBufferPointer<InputEvent>, _ ctx: DeviceContext) {
+        guard let last = events.last else { return }
+        ctx.events &+= events.count
+        ctx.lastEventTime = last.time
         // A touch device's axis events, most of a frame, go to its decoder a run at a time
         // (the same as one by one: they only update the decoder).
         let touchOnly = ctx.motion == nil ? ctx.touchRef : nil
@@ -291,6 +321,9 @@ public final class RoutingSession: InputSink {
             if decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
             droppedByRemovedDevices += decoder.droppedContacts + decoder.droppedSamples
         }
+        var gone = removedDeviceCounts[ctx.info.ruleName] ?? DeviceCounts()
+        gone.add(ctx)
+        removedDeviceCounts[ctx.info.ruleName] = gone
         router.removeDevice(id, time: time)
     }
 

@@ -13,3 +13,18 @@ public enum MonotonicClock {
         return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
     }
 }
+
+extension MonotonicClock {
+    /// The wall clock (CLOCK_REALTIME) now, in seconds since the epoch: only to turn a monotonic
+    /// time into the Unix time Prometheus's `*_timestamp_seconds` want (``unixSeconds(of:)``).
+    public static func unixSecondsNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// A monotonic time as Unix seconds (the wall clock now, less how long ago it was).
+    public static func unixSeconds(of time: Timestamp) -> Double {
+        unixSecondsNow() - Double((now() - time).microseconds) / 1e6
+    }
+}

@@ -212,6 +212,20 @@ extension SystemCall {
         try writeAll(fd, text, path: path)
     }
 
+    /// Replaces `path` with `text` atomically: written to a temp file in the same directory,
+    /// then renamed over it (a reader sees the old file or the new one, never a part). The
+    /// temp file is removed when a step fails.
+    public static func replaceFile(_ path: String, _ text: String) throws(SystemError) {
+        let temp = path + ".tmp"
+        do throws(SystemError) {
+            try writeFile(temp, text)
+            _ = try retryingInterrupts("rename", path: path) { Glibc.rename(temp, path) }
+        } catch {
+            unlink(temp)
+            throw error
+        }
+    }
+
     /// Reads a whole (small) file: at most `limit` bytes, retrying `EINTR`; what is beyond the
     /// limit is not read. For /proc/self files and request files.
     public static func readFile(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> [UInt8] {

@@ -9,10 +9,15 @@ extension EvrouteCLI {
         "status", abstract: "Show what the running daemon is doing: devices, active touches, screens, plugins, counters.",
         options: [
             controlSocketOption,
-            .value("format", valueName: "format", help: "Output: text (for people) or json (the daemon's answer, one line).",
-                   choices: ["text", "json"], default: "text"),
+            .value("format", valueName: "format",
+                   help: "Output: text (for people), json (the daemon's answer, one line) or prometheus (the metrics page of SPEC §12, as the metrics: text file has it).",
+                   choices: ["text", "json", "prometheus"], default: "text"),
         ],
         run: { p in
+            if p.value("format") == ControlProtocol.Status.prometheus {
+                let answer = try request(.status, [(ControlProtocol.Status.format, .string(ControlProtocol.Status.prometheus))], p, what: "evroute status")
+                return writeOut(answer[ControlProtocol.Status.prometheus]?.stringValue ?? "")
+            }
             let answer = try request(.status, [], p, what: "evroute status")
             writeOut(p.value("format") == "json" ? answer.serialized + "\n" : StatusText.render(answer))
         })

@@ -10,6 +10,8 @@ public struct LayoutSpec: Sendable {
     public var fallbackHandlers: [HandlerSpec]
     /// The top-level `motion:` section (accelerometers), if any.
     public var motion: MotionSpec?
+    /// The top-level `metrics:` section (the Prometheus text file), if any.
+    public var metrics: MetricsSpec?
     /// The file the spec came from (for messages), if any.
     public var source: String?
 

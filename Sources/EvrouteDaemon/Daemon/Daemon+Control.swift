@@ -27,6 +27,12 @@ extension Daemon {
         let name = ControlProtocol.commandName(of: request)
         switch name.flatMap(ControlProtocol.Command.init(rawValue:)) {
         case .status?:
+            if request[ControlProtocol.Status.format]?.stringValue == ControlProtocol.Status.prometheus {
+                guard metrics != nil else {
+                    return ControlProtocol.failure("the config has no metrics: block (docs/deployment.md, \"A fleet\")")
+                }
+                return ControlProtocol.success([(ControlProtocol.Status.prometheus, .string(metricsText()))])
+            }
             return status()
         case .replay?:
             let started = startReplay()

@@ -64,6 +64,16 @@ public final class Daemon {
     private(set) var configSource = ConfigLoader.builtInName
     let startTime = MonotonicClock.now()
     private(set) var readyTime: Timestamp?
+    /// When the running config was loaded (start, or the last reload that took).
+    private(set) var lastConfigLoad = MonotonicClock.now()
+    /// The metrics sink (SPEC §12), while the config has a `metrics:` block.
+    var metrics: MetricsSink?
+    /// The next write of the metrics text file.
+    var metricsTimer: EventLoop.TimerID?
+    /// The `metrics:` block running (its text file and interval).
+    var metricsSpec: MetricsSpec?
+    /// A write of the text file failed and none worked since (logged once).
+    var metricsWriteFailing = false
     /// The reload state machine (one compile at a time, one queued behind it, who is answered
     /// by which compile, the counters): plain logic this class drives (``ReloadCoordinator``).
     private var reloadState = ReloadCoordinator<ControlServer.PendingAnswer, LoadedConfig>()
@@ -118,7 +128,10 @@ public final class Daemon {
         // Buffered lines (the journal's t= is the event's time) leave per the one flush
         // policy (``OutputFlush``): live, at the end of a wake-up once they have waited long
         // enough by the event's time; else by a timer.
-        pipeline.run(afterWakeup: { [plugins] in plugins?.writeFrame() },
+        pipeline.run(afterWakeup: { [plugins, unowned self] in
+                         plugins?.writeFrame()
+                         metrics?.wakeupEnded()
+                     },
                      pending: { [log] in log.hasPending }, flush: { [log] in log.flush() }, liveInput: live != nil)
         log.watchWritability(in: nil)
         log.buffered = false
@@ -158,6 +171,7 @@ public final class Daemon {
         observer = DaemonObserver(log: log)
         session.router.observer = RouteFanOut([observer])
         try pipeline.start(components(layout: layout))
+        metrics?.measuresLatency = live != nil
         readyTime = MonotonicClock.now()
         notifier.ready(status: statusLine())
         log.notice("ready: \(statusLine())")
@@ -248,6 +262,12 @@ public final class Daemon {
                 control = nil
             }))
         }
+        // Before the input: its stop (after the input's) writes the last text file.
+        list.append(PipelineStep("metrics", start: { [unowned self] _ in
+            if let spec = layout.spec.metrics { startMetrics(spec) }
+        }, stop: { [unowned self] in
+            if metrics != nil { stopMetrics() }
+        }))
         list.append(PipelineStep("input", start: { [unowned self] pipeline in
             do {
                 try startInput(layout: layout, pipeline: pipeline)
@@ -500,6 +520,12 @@ public final class Daemon {
         var old: Layout? = session.layout
         let rulesChanged = old?.deviceRules != layout.deviceRules
         session.replaceLayout(layout, time: advanceToNow())
+        lastConfigLoad = MonotonicClock.now()
+        if let spec = layout.spec.metrics {
+            startMetrics(spec)
+        } else if metrics != nil {
+            endMetrics()
+        }
         // The replaced layout is freed off the loop (unless a touch still bound to it holds it);
         // then the loop gives back what the reload left resident.
         layoutRelease = BackgroundJob.release(&old, loop: loop) { [unowned self] in
@@ -513,6 +539,7 @@ public final class Daemon {
             self.live = nil
             do { try startLive(rules: layout.deviceRules) } catch { log.error("reload: \(error)") }
         }
+        metrics?.measuresLatency = live != nil
         let swapped = "swapped in on the loop in \(Daemon.milliseconds(MonotonicClock.now() - swapStart)) ms"
         let took = compileTime.map { " (read and compiled off the loop in \(Daemon.milliseconds($0)) ms; \(swapped))" } ?? " (\(swapped))"
         log.notice("reloaded: \(statusLine())\(took)")

@@ -33,6 +33,8 @@ public final class TouchDecoder {
     private let appliesResync: Bool
     /// Between `SYN_DROPPED` and the next `SYN_REPORT`.
     @exclusivity(unchecked) private var dropping = false
+    /// `SYN_DROPPED`s seen (kernel buffer overruns; `evroute_syn_dropped_total`).
+    public private(set) var synDropped = 0
     /// Dropping in a raw stream: events are discarded.
     @exclusivity(unchecked) private var discarding = false
     /// The frame, contact numbers, counts and warnings the protocol's decoder writes to.
@@ -137,6 +139,7 @@ public final class TouchDecoder {
             if !dropping { decoder.closeContactReport() }
         case SynCode.dropped:
             dropping = true
+            synDropped += 1
             discarding = !appliesResync
         default:
             break

@@ -52,6 +52,9 @@ public enum ControlProtocol {
                           failedReloads = "failed_reloads", lastReloadErrors = "last_reload_errors", input = "input",
                           devices = "devices", touches = "touches", displays = "displays", plugins = "plugins",
                           events = "events", loop = "loop", rssKilobytes = "rss_kb"
+        /// A status request's `"format": "prometheus"` asks for the metrics page instead
+        /// (SPEC §12), answered as `{"ok":true,"prometheus":"…text…"}`.
+        public static let format = "format", prometheus = "prometheus"
 
         /// `layout`: the running layout's size.
         public enum Layout {

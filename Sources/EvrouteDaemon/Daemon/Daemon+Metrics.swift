@@ -1,0 +1,158 @@
+import EvrouteCore
+import EvrouteRuntime
+import EvrouteSystem
+
+extension Daemon {
+    /// The metrics of SPEC §12 in Prometheus text format: what `evroute status --format
+    /// prometheus` prints and the `metrics:` block's text file holds. The families the
+    /// ``MetricsSink`` counts (handled, unhandled, forwarded, touches, gestures, the latency
+    /// histogram) are there when the config has a `metrics:` block.
+    func metricsText() -> String {
+        var p = PrometheusText()
+        let layout = session.layout
+        p.family("evroute_build_info", .gauge, help: "The running evroute's version (always 1).")
+        p.sample("evroute_build_info", [("version", evrouteVersion)], 1)
+        p.family("evroute_start_time_seconds", .gauge, help: "When the daemon started, in Unix seconds.")
+        p.sample("evroute_start_time_seconds", [], MonotonicClock.unixSeconds(of: startTime).rounded())
+        p.family("evroute_config_reloads_total", .counter, help: "Config reloads, by result.")
+        p.sample("evroute_config_reloads_total", [("result", "success")], reloads)
+        p.sample("evroute_config_reloads_total", [("result", "failure")], failedReloads)
+        p.family("evroute_config_last_reload_success_timestamp_seconds", .gauge, help: "When the running config was loaded (the start, or the last reload that took), in Unix seconds.")
+        p.sample("evroute_config_last_reload_success_timestamp_seconds", [], MonotonicClock.unixSeconds(of: lastConfigLoad).rounded())
+
+        // Each rule's kind (its match's, else "any") reads 0 while none of its devices is open,
+        // so an alert sees the absence.
+        var present: [String: [String: Int]] = [:]
+        for rule in layout.deviceRules { present[rule.name] = [rule.match.kind?.rawValue ?? "any": 0] }
+        for info in session.activeDevices {
+            if present[info.ruleName]?.values.allSatisfy({ $0 == 0 }) ?? false { present[info.ruleName] = [:] }
+            present[info.ruleName, default: [:]][info.kind.rawValue, default: 0] += 1
+        }
+        p.family("evroute_device_present", .gauge, help: "Input devices open, by device rule and kind.")
+        for (rule, kinds) in present.sorted(by: { $0.key < $1.key }) {
+            for (kind, n) in kinds.sorted(by: { $0.key < $1.key }) { p.sample("evroute_device_present", [("device", rule), ("kind", kind)], n) }
+        }
+        let counts = session.deviceCounts.sorted { $0.key < $1.key }
+        p.family("evroute_device_events_total", .counter, help: "Raw input events read, by device rule.")
+        for (rule, c) in counts { p.sample("evroute_device_events_total", [("device", rule)], c.events) }
+        p.family("evroute_device_last_event_timestamp_seconds", .gauge, help: "When a device rule's devices last sent an event, in Unix seconds.")
+        for (rule, c) in counts {
+            if let t = c.lastEventTime { p.sample("evroute_device_last_event_timestamp_seconds", [("device", rule)], MonotonicClock.unixSeconds(of: t)) }
+        }
+        p.family("evroute_syn_dropped_total", .counter, help: "Kernel buffer overruns (SYN_DROPPED), by device rule.")
+        for (rule, c) in counts { p.sample("evroute_syn_dropped_total", [("device", rule)], c.synDropped) }
+
+        let stats = plugins?.statistics ?? []
+        p.family("evroute_plugin_failures_total", .counter, help: "Plugin failures (a helper that exited, a socket peer that failed), by plugin.")
+        for s in stats { p.sample("evroute_plugin_failures_total", [("plugin", s.name)], s.failures) }
+        p.family("evroute_plugin_restarts_total", .counter, help: "Plugin helper restarts, by plugin.")
+        for s in stats { p.sample("evroute_plugin_restarts_total", [("plugin", s.name)], s.restarts) }
+        p.family("evroute_idle", .gauge, help: "1 while the idle state holds, else 0.")
+        p.sample("evroute_idle", [], metrics?.idle == true ? 1 : 0)
+        if let metrics {
+            let c = observer.counts
+            metrics.render(into: &p, cancelledByReload: c.touchesCancelledByReload, cancelledByChanges: c.touchesCancelledByChanges)
+        }
+        return p.text
+    }
+
+    /// Starts counting (the sink joins the router's fan-out) and writing `spec`'s text file every
+    /// interval, on the loop's timers; after a reload, goes on with the same counters and the
+    /// new file and interval.
+    func startMetrics(_ spec: MetricsSpec) {
+        if metrics == nil {
+            let sink = MetricsSink(now: { MonotonicClock.now() })
+            for info in session.activeDevices { sink.record(.deviceAdded(info, time: startTime)) }
+            metrics = sink
+            session.router.observer = RouteFanOut([observer, sink])
+        }
+        metrics?.measuresLatency = live != nil
+        metricsSpec = spec
+        if let metricsTimer { loop.cancel(metricsTimer) }
+        metricsTimer = nil
+        if spec.textfile != nil { scheduleMetricsWrite(every: .seconds(Double(spec.intervalSeconds))) }
+    }
+
+    /// The last write of the text file (the daemon stops), then no more.
+    func stopMetrics() {
+        writeMetricsFile()
+        endMetrics()
+    }
+
+    /// No more counting nor writes (a reload removed the `metrics:` block; the file stays).
+    func endMetrics() {
+        if let metricsTimer { loop.cancel(metricsTimer) }
+        metricsTimer = nil
+        metricsSpec = nil
+        metrics = nil
+        session.router.observer = RouteFanOut([observer])
+    }
+
+    /// Writes the text file, and again every `interval`.
+    private func scheduleMetricsWrite(every interval: Timestamp.Duration) {
+        metricsTimer = loop.schedule(after: interval) { [unowned self] in scheduleMetricsWrite(every: interval) }
+        writeMetricsFile()
+    }
+
+    /// One write of the text file (atomic: a temp file renamed over it). A failure is logged
+    /// once, and its end once; routing never waits for it.
+    func writeMetricsFile() {
+        guard let path = metricsSpec?.textfile else { return }
+        do {
+            try SystemCall.replaceFile(path, metricsText())
+            if metricsWriteFailing {
+                metricsWriteFailing = false
+                log.notice("metrics: writing \(path) works again")
+            }
+        } catch {
+            if !metricsWriteFailing {
+                metricsWriteFailing = true
+                log.warning("metrics: cannot write \(path): \(error); retrying every interval")
+            }
+        }
+    }
+}
+
+extension MetricsSink {
+    /// The sink's families, in Prometheus text format.
+    func render(into p: inout PrometheusText, cancelledByReload: Int, cancelledByChanges: Int) {
+        let rules = deviceRules
+        var touches: [String: Int] = [:]
+        for rule in Set(rules.values) { touches[rule] = 0 }
+        for (id, n) in touchesByDevice { touches[rules[id] ?? "unknown", default: 0] += n }
+        p.family("evroute_touches_total", .counter, help: "Touches begun, by device rule.")
+        for (rule, n) in touches.sorted(by: { $0.key < $1.key }) { p.sample("evroute_touches_total", [("device", rule)], n) }
+        var reopens = self.reopens
+        for rule in Set(rules.values) { reopens[rule, default: 0] += 0 }
+        p.family("evroute_device_reopens_total", .counter, help: "Devices of a rule opened again (unplugged and back, or reopened), by device rule.")
+        for (rule, n) in reopens.sorted(by: { $0.key < $1.key }) { p.sample("evroute_device_reopens_total", [("device", rule)], n) }
+        p.family("evroute_touches_cancelled_total", .counter, help: "Touches cancelled (a reload, a region change, a device gone), by reason.")
+        p.sample("evroute_touches_cancelled_total", [("reason", "reload")], cancelledByReload)
+        p.sample("evroute_touches_cancelled_total", [("reason", "region_change")], cancelledByChanges)
+        p.sample("evroute_touches_cancelled_total", [("reason", "other")], max(touchesCancelled - cancelledByReload - cancelledByChanges, 0))
+        p.family("evroute_filtered_total", .counter, help: "Contacts a contact filter removed, by device rule and filter.")
+        for (k, n) in filtered.sorted(by: { ($0.key.device, $0.key.filter) < ($1.key.device, $1.key.filter) }) {
+            p.sample("evroute_filtered_total", [("device", k.device), ("filter", k.filter)], n)
+        }
+        let all = handled.sorted { ($0.key.plugin, $0.key.kind) < ($1.key.plugin, $1.key.kind) }
+        p.family("evroute_handled_total", .counter, help: "Events a handler took, by plugin and event kind.")
+        for (k, n) in all { p.sample("evroute_handled_total", [("plugin", k.plugin), ("kind", MetricsSink.kinds[k.kind])], n) }
+        p.family("evroute_unhandled_total", .counter, help: "Events no handler took, by event kind.")
+        for (i, n) in unhandled.enumerated() { p.sample("evroute_unhandled_total", [("kind", MetricsSink.kinds[i])], n) }
+        var forwarded = [Int](repeating: 0, count: MetricsSink.kinds.count)
+        for (k, n) in all where k.forwards { forwarded[k.kind] += n }
+        p.family("evroute_forwarded_total", .counter, help: "Events a forwarding handler took, by event kind.")
+        for (i, n) in forwarded.enumerated() { p.sample("evroute_forwarded_total", [("kind", MetricsSink.kinds[i])], n) }
+        p.family("evroute_gestures_recognized_total", .counter, help: "Gestures recognized (or begun, for continuous ones), by gesture.")
+        for (name, n) in gestures.sorted(by: { $0.key < $1.key }) { p.sample("evroute_gestures_recognized_total", [("gesture", name)], n) }
+        p.family("evroute_dispatch_latency_seconds", .histogram, help: "From an event's kernel timestamp to its handler's dispatch.")
+        var cumulative = 0
+        for (i, bound) in MetricsSink.latencyBounds.enumerated() {
+            cumulative += latency.buckets[i]
+            p.sample("evroute_dispatch_latency_seconds_bucket", [("le", "\(Double(bound) / 1e6)")], cumulative)
+        }
+        p.sample("evroute_dispatch_latency_seconds_bucket", [("le", "+Inf")], latency.count)
+        p.sample("evroute_dispatch_latency_seconds_sum", [], Double(latency.sumMicroseconds) / 1e6)
+        p.sample("evroute_dispatch_latency_seconds_count", [], latency.count)
+    }
+}

@@ -1,0 +1,225 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import EvrouteDaemon
+import EvrouteConfig
+import EvrouteCore
+import EvrouteTestSupport
+
+/// SPEC §12: the `metrics:` block, the Prometheus text (its escaper, the histogram, the filter
+/// counters' API), and the real daemon's text file against the dry-run on the same replay,
+/// checked by the real promtool and served by a real node_exporter when they are installed
+/// (`make test-deps`: Debian's prometheus and prometheus-node-exporter).
+@Suite("Metrics", .serialized)
+struct MetricsTests {
+    static func errors(_ yaml: String) -> String {
+        do {
+            _ = try ConfigLoader.parse(yaml: yaml, file: "m.yaml", pluginTypes: PluginTypes.all)
+            return ""
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func theBlockIsReadAndItsErrorsNameTheirPlaceAndRange() throws {
+        let spec = try ConfigLoader.parse(yaml: "metrics:\n  textfile: /var/lib/prometheus/node-exporter/evroute.prom\n  interval-s: 30\n",
+                                          file: "m.yaml", pluginTypes: PluginTypes.all)
+        #expect(spec.metrics == MetricsSpec(textfile: "/var/lib/prometheus/node-exporter/evroute.prom", intervalSeconds: 30))
+        #expect(try ConfigLoader.parse(yaml: "metrics:\n", file: "m.yaml", pluginTypes: PluginTypes.all).metrics?.intervalSeconds == 15)
+        let interval = Self.errors("metrics:\n  interval-s: 0\n")
+        #expect(interval.contains("m.yaml:2:15: error: 'interval-s' must be a whole number of seconds from 1 to 3600, found 0"), "\(interval)")
+        let relative = Self.errors("metrics:\n  textfile: evroute.prom\n")
+        #expect(relative.contains("m.yaml:2:13: error: 'textfile' must be an absolute file path"), "\(relative)")
+        let unknown = Self.errors("metrics:\n  intervall-s: 5\n")
+        #expect(unknown.contains("m.yaml:2:3:") && unknown.contains("interval-s"), "\(unknown)")
+    }
+
+    @Test func labelValuesAndHelpAreEscapedAsTheFormatSays() {
+        #expect(PrometheusText.escapeLabel("plain") == "plain")
+        #expect(PrometheusText.escapeLabel("a\"b\\c\nd") == "a\\\"b\\\\c\\nd")
+        var p = PrometheusText()
+        p.family("evroute_x_total", .counter, help: "one\\two\nthree")
+        p.sample("evroute_x_total", [("device", "Touch \"A\"")], 3)
+        p.sample("evroute_y", [], 0.25)
+        #expect(p.text == "# HELP evroute_x_total one\\\\two\\nthree\n# TYPE evroute_x_total counter\nevroute_x_total{device=\"Touch \\\"A\\\"\"} 3\nevroute_y 0.25\n")
+        #expect(PrometheusText.number(.infinity) == "+Inf" && PrometheusText.number(1e-4) == "0.0001" && PrometheusText.number(15) == "15")
+    }
+
+    @Test func theHistogramsBucketsAreUpperInclusive() {
+        var h = MetricsSink.Latency()
+        for us: Int64 in [50, 100, 101, 2_000_000, -5] { h.observe(us) }
+        #expect(h.buckets[0] == 3 && h.buckets[1] == 1 && h.buckets.last == 1)
+        #expect(h.count == 5 && h.sumMicroseconds == 50 + 100 + 101 + 2_000_000)
+    }
+
+    @Test func filteredContactsAreCountedPerDeviceAndFilter() {
+        let sink = MetricsSink(now: { Timestamp(microseconds: 0) })
+        sink.recordFiltered(device: "touch", filter: "jitter")
+        sink.recordFiltered(device: "touch", filter: "jitter")
+        sink.recordFiltered(device: "touch", filter: "palm")
+        #expect(sink.filtered[.init(device: "touch", filter: "jitter")] == 2)
+        #expect(sink.filtered[.init(device: "touch", filter: "palm")] == 1)
+        #expect(sink.filtered.count == 2)
+    }
+
+    static func config(textfile: String?) -> String {
+        """
+        displays:
+          - name: main
+            size: [1280, 800]
+        devices:
+          - name: touch
+            match: { kind: touchscreen }
+            display: main
+          - name: keys
+            match: { kind: keyboard }
+            display: main
+        \(textfile.map { "metrics:\n  textfile: \($0)\n  interval-s: 1" } ?? "")
+        screens:
+          - name: home
+            display: main
+            root:
+              name: root
+              frame: [0, 0, 1280, 800]
+              handlers:
+                - { plugin: log, on: [touch-began, touch-ended] }
+
+        """
+    }
+
+    /// The value of one sample line (`name{labels} value`) of a metrics page.
+    static func value(_ page: String, _ series: String) -> Double? {
+        for line in page.split(separator: "\n") where line.hasPrefix(series + " ") {
+            return Double(line.dropFirst(series.count + 1))
+        }
+        return nil
+    }
+
+    static func dryRunTouches(_ binary: String, config: String, replay: [String]) throws -> Int? {
+        let run = try TestProcess.run(binary, ["--dry-run", "--config", config] + replay.flatMap { ["--replay", $0] })
+        guard let summary = run.out.split(separator: "\n").last(where: { $0.hasPrefix("summary:") }) ?? run.err.split(separator: "\n").last(where: { $0.hasPrefix("summary:") }),
+              let part = summary.split(separator: ";").dropFirst().first else { return nil }
+        return Int(part.split(separator: " ").first ?? "")
+    }
+
+    /// The `evroute_…` names a text mentions.
+    static func metricNames(_ text: String) -> Set<String> {
+        let words = text.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        let names = Set(words.filter { $0.hasPrefix("evroute_") }.map(String.init))
+        return names
+    }
+
+    static var replays: [String] { [packageRoot + "/demo/touchscreen.events", packageRoot + "/demo/keyboard.events"] }
+
+    @Test func theDaemonsTextFileCountsWhatTheDryRunCounts() throws {
+        let binary = try evrouteBinary()
+        let scratch = Scratch("evroute-metrics")
+        defer { scratch.cleanUp() }
+        let textfile = scratch.file("evroute.prom")
+        let config = scratch.write("evroute.yaml", Self.config(textfile: textfile))
+        let run = try TestProcess.run(binary, ["--config", config, "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] })
+        #expect(run.status == 0, "\(run.err)")
+        let page = try #require(readFile(textfile), "no text file; log:\n\(run.err)")
+        #expect(access(textfile + ".tmp", F_OK) != 0, "the temp file was renamed")
+        let expected = try #require(try Self.dryRunTouches(binary, config: config, replay: Self.replays))
+        #expect(expected > 0)
+        #expect(Self.value(page, "evroute_touches_total{device=\"touch\"}") == Double(expected), "\(page)")
+        #expect(Self.value(page, "evroute_build_info{version=\"\(evrouteVersion)\"}") == 1)
+        #expect((Self.value(page, "evroute_device_events_total{device=\"touch\"}") ?? 0) > 0)
+        #expect((Self.value(page, "evroute_handled_total{plugin=\"log\",kind=\"touch\"}") ?? 0) == Double(2 * expected))
+        #expect(Self.value(page, "evroute_device_present{device=\"touch\",kind=\"touchscreen\"}") != nil)
+        #expect(Self.value(page, "evroute_idle") == 0)
+        #expect(page.contains("evroute_dispatch_latency_seconds_bucket{le=\"+Inf\"}"))
+
+        // The dashboard and the alerts use only series the daemon writes.
+        for example in ["examples/grafana-dashboard.json", "examples/evroute.rules.yml"] {
+            let text = try #require(readFile(packageRoot + "/" + example))
+            let names = Self.metricNames(text)
+            #expect(names.count >= 4, "\(example)")
+            for name in names {
+                let family = name.hasSuffix("_bucket") ? String(name.dropLast("_bucket".count)) : name
+                #expect(page.contains("# TYPE \(family) "), "\(example) uses \(name), which the daemon does not write")
+            }
+        }
+        if access("/usr/bin/promtool", X_OK) == 0 {
+            let check = try TestProcess.run("/usr/bin/promtool", ["check", "metrics"], stdin: .file(textfile))
+            #expect(check.status == 0 && check.out.isEmpty && check.err.isEmpty, "promtool: \(check.out)\(check.err)\n\(page)")
+        }
+        if access("/usr/bin/prometheus-node-exporter", X_OK) == 0 {
+            try Self.nodeExporterServes(scratch.path, touches: expected)
+        }
+    }
+
+    /// A real node_exporter (textfile collector only, on 127.0.0.1) serves the file: no scrape
+    /// error, the touch count the dry-run gave.
+    static func nodeExporterServes(_ directory: String, touches: Int) throws {
+        let port = 19_100 + Int(getpid() % 500)
+        let exporter = try TestProcess("/usr/bin/prometheus-node-exporter",
+                                       ["--collector.disable-defaults", "--collector.textfile",
+                                        "--collector.textfile.directory=\(directory)", "--web.listen-address=127.0.0.1:\(port)"],
+                                       stdout: .null, stderr: .null)
+        defer { exporter.kill9() }
+        var page = ""
+        for _ in 0..<100 {
+            let get = try TestProcess.run("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/metrics"], timeout: 10)
+            if get.status == 0 { page = get.out; break }
+            usleep(100_000)
+        }
+        #expect(Self.value(page, "node_textfile_scrape_error") == 0, "\(page)")
+        #expect(Self.value(page, "evroute_touches_total{device=\"touch\"}") == Double(touches), "\(page)")
+    }
+
+    @Test func aFileThatCannotBeWrittenIsLoggedOnceAndRoutingGoesOn() throws {
+        let binary = try evrouteBinary()
+        let scratch = Scratch("evroute-metrics")
+        defer { scratch.cleanUp() }
+        let config = scratch.write("evroute.yaml", Self.config(textfile: scratch.file("missing/evroute.prom")))
+        let run = try TestProcess.run(binary, ["--config", config, "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] })
+        #expect(run.status == 0, "\(run.err)")
+        let failures = run.err.split(separator: "\n").filter { $0.contains("metrics: cannot write \(scratch.file("missing/evroute.prom"))") }
+        #expect(failures.count == 1, "\(run.err)")
+        #expect(run.err.contains("replay finished"), "\(run.err)")
+    }
+
+    @Test func statusFormatPrometheusPrintsTheRunningDaemonsPageAndAReloadMovesTheFile() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        let first = rig.scratch.file("first.prom"), second = rig.scratch.file("second.prom")
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: first))
+        let daemon = try rig.start(["--replay", Self.replays[0]])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "no READY=1; log:\n\(daemon.log)")
+        let cli = try TestProcess.run(rig.binary, ["status", "--format", "prometheus", "--control-socket", rig.control])
+        #expect(cli.status == 0, "\(cli.err)")
+        #expect(cli.out.hasPrefix("# HELP evroute_build_info "), "\(cli.out)")
+        #expect(cli.out.contains("# TYPE evroute_dispatch_latency_seconds histogram"), "\(cli.out)")
+        #expect(Self.value(cli.out, "evroute_config_reloads_total{result=\"success\"}") == 0)
+
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: second))
+        daemon.signal(SIGHUP)
+        #expect(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        // The new file is written at once, and every second (interval-s: 1) after.
+        var page: String?
+        for _ in 0..<50 {
+            page = readFile(second)
+            if Self.value(page ?? "", "evroute_config_reloads_total{result=\"success\"}") == 1 { break }
+            usleep(100_000)
+        }
+        #expect(Self.value(page ?? "", "evroute_config_reloads_total{result=\"success\"}") == 1, "\(page ?? "no file")")
+
+        // Without the block, the page is refused, saying why.
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: nil))
+        daemon.signal(SIGHUP)
+        #expect(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        let refused = try TestProcess.run(rig.binary, ["status", "--format", "prometheus", "--control-socket", rig.control])
+        #expect(refused.status == 1 && refused.err.contains("no metrics: block"), "\(refused.err)")
+    }
+
+    @Test func rulesPassPromtool() throws {
+        guard access("/usr/bin/promtool", X_OK) == 0 else { return }
+        let check = try TestProcess.run("/usr/bin/promtool", ["check", "rules", packageRoot + "/examples/evroute.rules.yml"])
+        #expect(check.status == 0, "\(check.out)\(check.err)")
+        #expect(check.out.contains("SUCCESS"), "\(check.out)")
+    }
+}
