@@ -107,6 +107,9 @@ final class MetricsSink: RouteObserver {
             devicesGone[info.ruleName, default: 0] += 1
         case .routed(let event, let responder, let binding):
             routed(event, handledBy: responder, handler: binding?.index)
+        case .filtered(let contact):
+            // What a device rule's filters dropped or cancelled (SPEC §11): counted where it happens.
+            recordFiltered(device: contact.device, filter: contact.filter)
         default:
             break
         }
