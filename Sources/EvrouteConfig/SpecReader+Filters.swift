@@ -1,16 +1,18 @@
 import EvrouteCore
 
 extension SpecReader {
-    static let filterKeys = ["ghost-taps", "ignore", "jitter", "palm", "pressure"]
+    static let filterKeys = ["ghost-taps", "ignore", "jitter", "palm", "pressure", "stuck-after-s"]
     /// The ranges `filters:` accepts (display units, milliseconds, raw pressure units).
     static let ghostTapRangeMs = 1...1000
     static let jitterRange: ClosedRange<Double> = 0.1...100
     static let palmSizeRange: ClosedRange<Double> = 1...10_000
     static let pressureRange: ClosedRange<Double> = 0...1_000_000
+    static let stuckRange: ClosedRange<Double> = 1...86_400
 
     /// A device rule's `filters:` (SPEC §11): `ghost-taps: { max-duration-ms }`,
     /// `ignore: [[x, y, w, h], …]`, `jitter: { hysteresis }`, `palm: { tool, size }`,
-    /// `pressure: { min }`. `ghost-taps: {}` and `jitter: {}` take the measured defaults.
+    /// `pressure: { min }`, `stuck-after-s: SECONDS`. `ghost-taps: {}` and `jitter: {}` take the
+    /// measured defaults.
     func touchFilters(_ node: YAMLNode) -> TouchFilterSpec {
         var spec = TouchFilterSpec()
         guard let f = fields(node, "'filters'", known: Self.filterKeys) else { return spec }
@@ -50,6 +52,7 @@ extension SpecReader {
                 spec.pressureMin = bounded(m, "'min'", Self.pressureRange)
             }
         }
+        if let s = f["stuck-after-s"] { spec.stuckAfterS = bounded(s, "'stuck-after-s'", Self.stuckRange) }
         return spec
     }
 }

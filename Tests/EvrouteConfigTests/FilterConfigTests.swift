@@ -30,12 +30,14 @@ struct FilterConfigTests {
               jitter: { hysteresis: 3 }
               palm: { tool: true, size: 30 }
               pressure: { min: 12 }
+              stuck-after-s: 600
         """)).devices[0]
         #expect(rule.filters.ghostTapMaxMs == 40)
         #expect(rule.filters.ignore == [Rect(x: 0, y: 0, width: 20, height: 480), Rect(x: 780, y: 0, width: 20, height: 480)])
         #expect(rule.filters.jitterHysteresis == 3)
         #expect(rule.filters.palm == TouchFilterSpec.Palm(tool: true, size: 30))
         #expect(rule.filters.pressureMin == 12)
+        #expect(rule.filters.stuckAfterS == 600)
         // Rules with different filters are different rules (a reload reopens the device).
         #expect(rule != (try parseValid(config("")).devices[0]))
     }
@@ -49,7 +51,7 @@ struct FilterConfigTests {
 
     @Test func unknownFilterHasDidYouMean() {
         expectOne(parseErrors(config("    filters: { ghost-tap: {} }")), line: 5, column: 16,
-                  "unknown key 'ghost-tap' in 'filters' (expected one of: ghost-taps, ignore, jitter, palm, pressure); did you mean 'ghost-taps'?",
+                  "unknown key 'ghost-tap' in 'filters' (expected one of: ghost-taps, ignore, jitter, palm, pressure, stuck-after-s); did you mean 'ghost-taps'?",
                   kind: .unknownKey)
         expectOne(parseErrors(config("    filters: { jitter: { hysterisis: 2 } }")), line: 5, column: 26,
                   "unknown key 'hysterisis' in 'jitter' (expected one of: hysteresis); did you mean 'hysteresis'?",
@@ -69,5 +71,7 @@ struct FilterConfigTests {
                   "'pressure' is missing required key 'min'", kind: .missingKey)
         expectOne(parseErrors(config("    filters: { palm: { size: -3 } }")), line: 5, column: 30,
                   "'size' must be between 1 and 10000, found -3")
+        expectOne(parseErrors(config("    filters: { stuck-after-s: 0 }")), line: 5, column: 31,
+                  "'stuck-after-s' must be between 1 and 86400, found 0")
     }
 }

@@ -220,6 +220,39 @@ struct TouchFrameFilterTests {
         #expect(filters[0].deadline == nil && filtered.isEmpty)
     }
 
+    @Test func aContactThatNeverMovesIsCancelledAtItsStuckDeadlineAndThenIgnored() throws {
+        // A real drag, then a contact that lands and stays (±1 unit of jitter, under the
+        // hysteresis) — dirt on an IR frame. Without the filter it stays down to the end.
+        let real = try frames(Self.drag)
+        let t0 = (real.last?.time.microseconds ?? 0) + 100_000
+        var stuck: [TouchFrameInput] = [TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: t0),
+                                                        contacts: [ContactSample(contact: 900, change: .began, location: Point(x: 500, y: 500))])]
+        for i in 1...40 {   // 2 s of jitter, a frame every 50 ms
+            stuck.append(TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: t0 + Int64(i) * 50_000),
+                                         contacts: [ContactSample(contact: 900, change: .moved, location: Point(x: 500 + Double(i % 2), y: 500))]))
+        }
+        let input = real + stuck
+        let (plain, _) = run(input, rule { _ in })
+        #expect(lives(plain)[900]?.last?.change == .moved)            // never ends without the filter
+        let (out, told) = run(input, rule { $0.stuckAfterS = 1 })
+        let life = lives(out)[900] ?? []
+        #expect(life.first?.change == .began && life.last?.change == .cancelled)
+        #expect(life.filter { $0.change == .cancelled }.count == 1)
+        #expect(told.map(\.filter) == ["stuck"])
+        // The drag moved past the hysteresis all along: untouched.
+        #expect(lives(out).filter { $0.key != 900 }.values.allSatisfy { $0.last?.change != .cancelled })
+        // A contact resting with no frame at all is cancelled on the deadline (the session's timer).
+        let filters = TouchFrameFilters.make(for: rule { $0.stuckAfterS = 2 }, device: Devices.protocolB())
+        var filtered: [FilteredContact] = []
+        var down = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 5_000_000),
+                                   contacts: [ContactSample(contact: 7, change: .began, location: Point(x: 1, y: 1))])
+        filters[0].filter(&down, &filtered)
+        #expect(filters[0].deadline == Timestamp(microseconds: 7_000_000))
+        var due = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 7_000_000), contacts: [])
+        filters[0].expire(&due, &filtered)
+        #expect(due.contacts.map(\.change) == [.cancelled] && filtered.map(\.filter) == ["stuck"])
+    }
+
     @Test func noFiltersMakeAnEmptyList() {
         #expect(TouchFrameFilters.make(for: rule { _ in }, device: Devices.protocolB()).isEmpty)
     }

@@ -21,6 +21,9 @@ public struct TouchFilterSpec: Sendable, Equatable {
     public var palm: Palm?
     /// `pressure: { min }`: contacts that begin lighter are dropped (raw device units).
     public var pressureMin: Double?
+    /// `stuck-after-s`: a contact that has not moved past the jitter hysteresis for this many
+    /// seconds is cancelled (a contact that never lifts: dirt on an IR frame).
+    public var stuckAfterS: Double?
 
     /// The `ghost-taps` bound when `max-duration-ms` is not given (milliseconds): below the
     /// shortest real tap measured in the shared recordings (docs/config.md, "Noisy panels").
@@ -32,6 +35,6 @@ public struct TouchFilterSpec: Sendable, Equatable {
 
     /// No filter configured.
     public var isEmpty: Bool {
-        ghostTapMaxMs == nil && ignore.isEmpty && jitterHysteresis == nil && palm == nil && pressureMin == nil
+        ghostTapMaxMs == nil && ignore.isEmpty && jitterHysteresis == nil && palm == nil && pressureMin == nil && stuckAfterS == nil
     }
 }

@@ -35,8 +35,13 @@ final class DaemonObserver: RouteObserver {
         case .routed:
             break
         case .filtered(let c):
-            // Counted per device and filter by the router (status); told at debug level.
-            log.debug("filtered: device rule \(c.device), filter \(c.filter), at (\(c.location.x), \(c.location.y))")
+            // Counted per device and filter by the router (status); told at debug level — a
+            // stuck contact (the panel needs cleaning) as a warning.
+            if c.filter == "stuck" {
+                log.warning("filtered: device rule \(c.device): a contact that did not move for its stuck-after-s at (\(c.location.x), \(c.location.y)) was cancelled (dirt on the frame? a contact that never lifts)")
+            } else {
+                log.debug("filtered: device rule \(c.device), filter \(c.filter), at (\(c.location.x), \(c.location.y))")
+            }
         case .layoutReplaced(_, let cancelled):
             counts.touchesCancelledByReload += cancelled
         case .regionChanged(let path, let change, _, _, let cancelled):

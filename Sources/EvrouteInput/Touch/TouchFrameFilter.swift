@@ -38,6 +38,9 @@ public enum TouchFrameFilters {
         if let palm = spec.palm { filters.append(PalmFilter(palm, rule: rule.name)) }
         if let ms = spec.ghostTapMaxMs { filters.append(GhostTapFilter(maxDurationMs: ms, rule: rule.name)) }
         if let h = spec.jitterHysteresis { filters.append(JitterFilter(hysteresis: h)) }
+        if let s = spec.stuckAfterS {
+            filters.append(StuckFilter(after: s, hysteresis: spec.jitterHysteresis ?? TouchFilterSpec.defaultJitterHysteresis, rule: rule.name))
+        }
         return filters
     }
 }
