@@ -99,6 +99,10 @@ enum StatusText {
         out += "\nevents: \(str(e?[S.Events.input])) input, \(str(e?[S.Events.touch])) touch, \(str(e?[S.Events.key])) key, \(str(e?[S.Events.action])) action, "
         out += "\(str(e?[S.Events.gesture])) gesture; handled \(str(e?[S.Events.handled])), unhandled \(str(e?[S.Events.unhandled])); "
         out += "devices added \(str(e?[S.Events.devicesAdded])), removed \(str(e?[S.Events.devicesRemoved]))\n"
+        if let filtered = s[S.filtered]?.arrayValue, !filtered.isEmpty {
+            out += "filtered: " + filtered.map { "\(str($0[S.Filtered.device])) \(str($0[S.Filtered.filter])) \(str($0[S.Filtered.count]))" }
+                .joined(separator: ", ") + "\n"
+        }
         out += "loop: \(str(s[S.loop]?[S.Loop.wakeups])) wakeups, \(str(s[S.loop]?[S.Loop.controlRequests])) control requests; RSS \(str(s[S.rssKilobytes])) kB\n"
         return out
     }

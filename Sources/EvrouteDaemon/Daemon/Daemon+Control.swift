@@ -133,6 +133,10 @@ extension Daemon {
         members.append((S.displays, .array(displays)))
         members.append((S.plugins, .array(plugins)))
         members.append((S.events, events))
+        members.append((S.filtered, .array(session.router.filteredCounts.sorted.map { entry in
+            .object([(S.Filtered.device, .string(entry.key.device)), (S.Filtered.filter, .string(entry.key.filter)),
+                     (S.Filtered.count, .int(entry.count))])
+        })))
         members.append((ControlProtocol.State.changedRegions, .array(RuntimeControl.changedRegions(routerState.changedRegions))))
         members.append((S.loop, .object([(S.Loop.wakeups, .int(loop.wakeups)), (S.Loop.controlRequests, .int(control?.requests ?? 0))])))
         members.append((S.rssKilobytes, Daemon.residentKilobytes().map { .int($0) } ?? .null))

@@ -91,10 +91,16 @@ public enum ControlProtocol {
                               touchesCancelledByChanges = "touches_cancelled_by_changes",
                               contactsDropped = "contacts_dropped"
         }
+        /// One of `filtered`: what a device rule's filters dropped or cancelled (SPEC §11).
+        public enum Filtered {
+            public static let device = "device", filter = "filter", count = "count"
+        }
         /// `loop`.
         public enum Loop {
             public static let wakeups = "wakeups", controlRequests = "control_requests"
         }
+        /// `filtered`: one object per device rule and filter (``Filtered``).
+        public static let filtered = "filtered"
     }
 
     // MARK: Requests and answers
