@@ -92,8 +92,8 @@ def main(argv):
                 if u[0] * v[0] + u[1] * v[1] < 0:
                     amp = min(math.hypot(*u), math.hypot(*v))
                     if jitter is None or amp > jitter[0]: jitter = (amp, name, start)
-            # A contact down in the recording's first frame may have begun before it: no tap.
-            if start == first: continue
+            # (evemu-record writes a contact down before it in the header, not as events: a
+            # tracking id in the first frame is a contact that began there.)
             n += 1
             dur = (end - start) * 1000   # down to the frame that lifts it
             lone = not any(s2 < start <= e2 or (s2 == start and e2 != end) for s2, e2, _ in cs if (s2, e2) != (start, end))

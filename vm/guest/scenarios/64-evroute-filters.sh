@@ -15,6 +15,9 @@
 #    palm cancelled (TOUCH_CANCEL), and every real contact (down and up)
 # 3. the dry-run trace of the same file: one `filtered` line per ghost tap
 #    ("filter":"ghost-tap") and one for the palm ("filter":"palm")
+# 4. a finger put down and held perfectly still (the device sends no further
+#    frame): the held contact is delivered when the ghost-taps bound runs out,
+#    on the daemon's timer — libinput sees TOUCH_DOWN before the finger lifts
 # SKIP when the image has no evroute or libinput.
 # timeout: 180
 #
@@ -147,4 +150,21 @@ evroute --dry-run --config /vm/config/filters.yaml --replay "$NOISY" --format js
 check "trace: one filtered ghost-tap line per ghost tap ($ghosts)" "$(json_count trace.json type filtered filter ghost-tap)" -eq "$ghosts"
 check "trace: one filtered palm line" "$(json_count trace.json type filtered filter palm)" -eq 1
 check "trace: filtered lines are not routed (no handler)" "$(grep '"filtered"' trace.json | grep -c '"handler"')" -eq 0
+
+# 4. held still: no frame after the down, yet it is delivered at the bound (the session's deadline)
+create_device "$DESC"
+start_daemon "$DEVNODE" /vm/config/filters.yaml
+wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
+vnode=$(virtual_node "$DEVNAME (evroute)")
+udevadm settle --timeout=10
+start_reader still "$vnode" libinput debug-events --device "$vnode"
+mt_down "$DEVNODE" 0 600 100 400
+wait_until 5 _has_lines still.out TOUCH_DOWN 1
+check "held still: delivered at the bound with no further frame (TOUCH_DOWN before the lift)" "$(lines still.out TOUCH_DOWN)/$(lines still.out TOUCH_UP)" = 1/0
+mt_up "$DEVNODE" 0
+wait_until 5 _has_lines still.out TOUCH_UP 1
+check "held still: it lifts (TOUCH_UP)" "$(lines still.out TOUCH_UP)" -eq 1
+stop_reader still
+stop_daemon
+remove_device
 finish "noisy panel: $ghosts ghost taps and the jitter dropped, the palm cancelled, $real real contacts forwarded"
