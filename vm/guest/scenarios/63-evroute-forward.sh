@@ -109,6 +109,33 @@ forward_same B-ep "$TS/EP0430M09.desc" "$TS/EP0430M09.2-finger-scroll-down.event
 forward_same A "$TS/N-Trig MultiTouch.desc" "$TS/N-Trig MultiTouch.2-fingers-touch-release.events"
 forward_same ST "$ST/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events" "$ST/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
 
+# 1b. coordinates: display — the virtual device spans the display (1280x800), positions after
+# evroute's mapping: libinput's downs and ups on it, in percent of the axes, within 0.5 of the
+# source's (device units -> display units rounds to the display's unit)
+create_device "$TS/Atmel maXTouch Touchscreen.desc"
+start_reader dsrc "$DEVNODE" libinput debug-events --device "$DEVNODE"
+replay "$DEVNODE" "$TS/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"
+wait_until 10 _has_lines dsrc.out TOUCH_UP 1
+sleep 0.5
+stop_reader dsrc
+start_daemon "$DEVNODE" /vm/config/forward-display.yaml
+wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
+vnode=$(virtual_node "$DEVNAME (evroute)")
+check "display: the virtual device spans the display (ABS_MT_POSITION_X max 1279)" "$(evemu-describe "$vnode" 2>/dev/null | grep -c '^A: 35 0 1279 ')" -eq 1
+start_reader dfwd "$vnode" libinput debug-events --device "$vnode"
+replay "$DEVNODE" "$TS/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"
+wait_until 10 _has_lines dfwd.out TOUCH_UP 1
+sleep 0.5
+stop_reader dfwd
+stop_daemon
+remove_device
+# percent positions of the downs, sorted
+pct_downs() { awk '$2 == "TOUCH_DOWN" { print $6 }' "$1" | tr '/' ' ' | sort -n; }
+pct_downs dsrc.out >dsrc.pct; pct_downs dfwd.out >dfwd.pct
+check "display: as many downs and ups as on the source" "$(count_lines dfwd.out TOUCH_DOWN)/$(count_lines dfwd.out TOUCH_UP)" = "$(count_lines dsrc.out TOUCH_DOWN)/$(count_lines dsrc.out TOUCH_UP)"
+far=$(paste dsrc.pct dfwd.pct | awk '{ dx = $1 - $3; dy = $2 - $4; if (dx < 0) dx = -dx; if (dy < 0) dy = -dy; if (dx > 0.5 || dy > 0.5) n++ } END { print n + 0 }')
+check "display: every down within 0.5 % of the source's position ($(tr '\n' ' ' <dfwd.pct))" "$far" -eq 0
+
 # 2. captured touches never appear
 ev="$TS/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
 evroute --dry-run --config /vm/config/forward-captured.yaml --replay "$ev" --format json >captured-dry.out 2>&1
