@@ -89,6 +89,32 @@ struct CoordinateMapperTests {
         #expect(rotated.length(3) == 12)
     }
 
+    @Test("unmap undoes map exactly: forwarding in device units (every rotation, a skewed calibration, odd ranges)")
+    func unmapIsExact() throws {
+        let skew = try #require(CalibrationMatrix(udevProperty: "0.93 0.04 0.02 -0.03 1.07 -0.05"))
+        let axes = [(AbsInfo(minimum: 0, maximum: 799), AbsInfo(minimum: 0, maximum: 479)),
+                    (AbsInfo(minimum: -2047, maximum: 2048), AbsInfo(minimum: 12, maximum: 32767))]
+        for (ax, ay) in axes {
+            for rotation in DisplayRotation.allCases {
+                for calibration in [CalibrationMatrix.identity, skew] {
+                    let m = CoordinateMapper(xAxis: ax, yAxis: ay, displaySize: Size(width: 1280, height: 800),
+                                             rotation: rotation, calibration: calibration)
+                    var misses = 0
+                    for vx in stride(from: ax.minimum, through: ax.maximum, by: 37) {
+                        for vy in stride(from: ay.minimum, through: ay.maximum, by: 41) {
+                            let back = m.unmap(m.map(x: vx, y: vy))
+                            if back?.x != vx || back?.y != vy { misses += 1 }
+                        }
+                    }
+                    #expect(misses == 0, "rotation \(rotation), calibration \(calibration)")
+                }
+            }
+        }
+        // A singular calibration cannot be undone: no point rather than a wrong one.
+        let flat = CoordinateMapper(xAxis: x, yAxis: y, displaySize: display, calibration: CalibrationMatrix(1, 1, 0, 1, 1, 0))
+        #expect(flat.unmap(Point(x: 10, y: 10)) == nil)
+    }
+
     @Test("The decoder takes LIBINPUT_CALIBRATION_MATRIX from udev properties")
     func decoderCalibrationFromUdev() throws {
         var d = Devices.protocolB(maxX: 99, maxY: 99)

@@ -125,6 +125,17 @@ public struct HandlerBinding: Sendable {
         return false
     }
 
+    /// Whether this handler takes `event` of `device` on a walk: it declares the event
+    /// (``takes(_:)``), takes the device's events (``accepts(device:)``), and — a forwarding
+    /// handler — it is not a typing key of a device that types text (the text is evroute's, and
+    /// so are its keys: SPEC §10).
+    @inline(__always)
+    public func takes(_ event: EventKind, of device: DeviceInfo?) -> Bool {
+        guard takes(event), accepts(device: device) else { return false }
+        if forwards, case .key(let name, _) = event, device?.typesText == true, KeyNames.isTyping(name) { return false }
+        return true
+    }
+
     /// Whether this handler declares that it takes `event`. `any` takes everything but
     /// actions, which a handler must name (`action:NAME`) to receive.
     @inline(__always)

@@ -71,7 +71,7 @@ extension Layout {
                     if h == skip! { skipping = false }
                     continue
                 }
-                if handlers[h].takes(event) && handlers[h].accepts(device: device) { return Router.Taker(responder: c, handler: h) }
+                if handlers[h].takes(event, of: device) { return Router.Taker(responder: c, handler: h) }
             }
             cur = nextResponder(after: c, presentation: presentation)
             steps += 1

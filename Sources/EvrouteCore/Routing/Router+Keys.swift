@@ -61,16 +61,6 @@ extension Router {
                                 display: held.display, start: held.start, region: held.region,
                                 device: devices[key.device]?.info, key: key)
         if let bound = held.forwardedTo { return walk(event, first: .known(bound)) }
-        if key.phase == .down, event.device?.typesText == true, KeyNames.isTyping(key.name), let start = held.start {
-            // A typing key of a device that types text: the text is evroute's, and so is the key —
-            // it passes forwarding handlers by.
-            var skip: Int?
-            while let t = held.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation, afterHandler: skip),
-                  held.layout.handlers[t.handler].forwards {
-                skip = t.handler
-            }
-            if let skip { return walk(event, after: skip) }
-        }
         return walk(event)
     }
 }

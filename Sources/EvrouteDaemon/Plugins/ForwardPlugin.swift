@@ -373,7 +373,7 @@ final class ForwardOutputs {
             guard heldKeys.remove(hold) != nil else { return false }
             keyFrame.append(EventType.key, UInt16(k.code), 0)
         case .repeat:
-            return heldKeys.contains(hold)
+            return false   // never routed here: a forwarded key's repeats are not routed (the compositor repeats)
         }
         keyFrame.report()
         queueFlush()

@@ -173,12 +173,11 @@ public final class UinputDevice {
 /// A frame's worth of events for a virtual device, built in place (`struct input_event`s; the
 /// kernel stamps them when they are written) and written whole.
 public struct VirtualFrameBuffer {
-    public private(set) var events: [input_event] = []
+    private var events: [input_event] = []
 
     public init() {}
 
     public var isEmpty: Bool { events.isEmpty }
-    public var count: Int { events.count }
 
     public mutating func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
         var e = input_event()
@@ -190,9 +189,6 @@ public struct VirtualFrameBuffer {
 
     /// Ends the frame (`SYN_REPORT`).
     public mutating func report() { append(EventType.syn, SynCode.report, 0) }
-
-    /// The events as (type, code, value), for tests and traces.
-    public var triples: [(type: UInt16, code: UInt16, value: Int32)] { events.map { ($0.type, $0.code, $0.value) } }
 
     /// Writes every frame to `device` in one write(2), then empties the buffer (the buffer keeps its room).
     public mutating func write(to device: UinputDevice) throws(SystemError) {

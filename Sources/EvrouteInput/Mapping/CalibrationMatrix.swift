@@ -32,4 +32,12 @@ public struct CalibrationMatrix: Hashable, Sendable {
     public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
         (a * x + b * y + c, d * x + e * y + f)
     }
+
+    /// The normalized point `apply(x:y:)` took to (x, y); nil when the matrix cannot be undone
+    /// (its linear part is singular).
+    public func undo(x: Double, y: Double) -> (x: Double, y: Double)? {
+        let det = a * e - b * d
+        guard det != 0, det.isFinite else { return nil }
+        return ((e * (x - c) - b * (y - f)) / det, (a * (y - f) - d * (x - c)) / det)
+    }
 }

@@ -54,21 +54,8 @@ public struct CoordinateMapper: Sendable, Equatable {
     /// units (SPEC §10) is where the source reported it. Nil when the calibration cannot be
     /// undone (a singular matrix) or the point lies beyond the axes' integers.
     public func unmap(_ point: Point) -> (x: Int32, y: Int32)? {
-        let tx = point.x / displaySize.width, ty = point.y / displaySize.height
-        let (cx, cy): (Double, Double) = switch rotation {
-        case .none: (tx, ty)
-        case .clockwise90: (ty, 1 - tx)
-        case .clockwise180: (1 - tx, 1 - ty)
-        case .clockwise270: (1 - ty, tx)
-        }
-        var (nx, ny) = (cx, cy)
-        if calibrates {
-            let m = calibration
-            let det = m.a * m.e - m.b * m.d
-            guard det != 0, det.isFinite else { return nil }
-            nx = (m.e * (cx - m.c) - m.b * (cy - m.f)) / det
-            ny = (m.a * (cy - m.f) - m.d * (cx - m.c)) / det
-        }
+        let calibrated = rotation.undo(x: point.x / displaySize.width, y: point.y / displaySize.height)
+        guard let (nx, ny) = calibrates ? calibration.undo(x: calibrated.x, y: calibrated.y) : calibrated else { return nil }
         let x = (nx * xSpan + Double(xAxis.minimum)).rounded()
         let y = (ny * ySpan + Double(yAxis.minimum)).rounded()
         guard x.isFinite, y.isFinite, abs(x) <= Double(Int32.max), abs(y) <= Double(Int32.max) else { return nil }

@@ -24,6 +24,17 @@ public enum DisplayRotation: Int, Sendable, CaseIterable {
         }
     }
 
+    /// Turns a normalized point back: the point `apply(x:y:)` took to (x, y).
+    @inline(__always)
+    public func undo(x: Double, y: Double) -> (x: Double, y: Double) {
+        switch self {
+        case .none: return (x, y)
+        case .clockwise90: return (y, 1 - x)
+        case .clockwise180: return (1 - x, 1 - y)
+        case .clockwise270: return (1 - y, x)
+        }
+    }
+
     /// Whether the rotation swaps the device's axes relative to the display's.
     public var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }
 }
