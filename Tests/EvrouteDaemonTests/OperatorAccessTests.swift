@@ -89,6 +89,7 @@ struct OperatorAccessTests {
         let binary = try #require(evrouteBinaryPath())
         chmod(scratch.path, 0o755)
         mkdir(scratch.file("run"), 0o755)
+        chmod(scratch.file("run"), 0o755)  // mkdir's mode is masked by the umask (CI may run with 077)
         chown(scratch.file("run"), Self.daemonUser, Self.socketGroup)
         let config = scratch.write("evroute.yaml", """
             displays: [{ name: main, size: [1280, 800] }]
@@ -99,6 +100,9 @@ struct OperatorAccessTests {
 
             """)
         let script = scratch.write("access.sh", Self.script)
+        // other uids read these whatever the umask the tests run under (CI may run with 077)
+        chmod(config, 0o644)
+        chmod(script, 0o644)
         let result = Self.run(["timeout", "60", "unshare", "--mount", "--propagation", "private", "--fork",
                                "sh", script, scratch.path, binary, config])
         func file(_ name: String) -> String { (scratch.read(name) ?? "(missing)").trimmingTrailingNewlines }
