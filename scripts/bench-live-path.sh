@@ -11,7 +11,7 @@ set -eu
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 REC="$ROOT/Tests/Fixtures/recordings/touchscreens/Wacom DTH2242 Finger.events"
-CFG="$ROOT/vm/guest/config/regions.yaml"
+CFG=${BENCH_CONFIG:-"$ROOT/vm/guest/config/regions.yaml"}
 [ -f "$REC" ] || { echo "live path: $REC is missing" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "live path: skipped (no valgrind)"; exit 0; }
 OUT=$(mktemp -d)

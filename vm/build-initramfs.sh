@@ -19,6 +19,9 @@
 # Tests/Fixtures/recordings). They are copied into the image under
 # /rec/SUBDIR/FILE.
 set -eu
+# What this builds is read by other users (the guest's unprivileged users, dpkg): modes must not
+# depend on the caller's umask (CI may run under 077).
+umask 022
 
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$VM_DIR/.." && pwd)
@@ -333,6 +336,10 @@ while IFS= read -r r; do
 done
 
 # --- pack
+# The repository's files (scenarios, configs, recordings, the evroute binary and helpers built
+# here) keep the modes of the checkout and the build, which a umask of 077 leaves unreadable to
+# the guest's unprivileged users: the image reads as one built under umask 022 whatever the caller's.
+chmod -R go+rX .
 find . | sort >"$OUT/initramfs.list"
 find . | sort | cpio -o -H newc --quiet -R 0:0 | gzip -6 >"$OUT/initramfs.gz.tmp"
 mv "$OUT/initramfs.gz.tmp" "$OUT/initramfs.gz"

@@ -18,6 +18,9 @@
 #                        linux-perf and python3-evdev for the perf image (90-evroute-perf's
 #                        python-evdev peer): 5 more debs, ~4.7 MB
 set -eu
+# What this builds is read by other users (the guest's unprivileged users, dpkg): modes must not
+# depend on the caller's umask (CI may run under 077).
+umask 022
 PERF=${EVROUTE_VM_PERF:-0}
 [ "${1:-}" = --perf ] && PERF=1
 

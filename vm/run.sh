@@ -17,6 +17,9 @@
 # vm/out/perf.txt. Exit status: 0 when every scenario
 # passed or skipped, 1 when one failed, 2 on timeout / missing results.
 set -u
+# What this builds is read by other users (the guest's unprivileged users, dpkg): modes must not
+# depend on the caller's umask (CI may run under 077).
+umask 022
 
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
 OUT=$VM_DIR/out

@@ -105,6 +105,17 @@ struct RouteFanOutTests {
         #expect(RouteFanOut([Member("log", wantsRouted: false, journal), Member("trace", wantsRouted: true, journal)]).observesRoutedEvents)
     }
 
+    @Test("one member wanting routed events is lent them directly; two or more through the fan-out")
+    func routedEventsGoStraightToTheOnlyMemberThatWantsThem() {
+        let journal = PipelineTests.Journal()
+        let log = Member("log", wantsRouted: false, journal), metrics = Member("metrics", wantsRouted: true, journal)
+        let one = RouteFanOut([log, metrics])
+        #expect(one.routedEventsObserver === metrics)
+        let two = RouteFanOut([log, metrics, Member("trace", wantsRouted: true, journal)])
+        #expect(two.routedEventsObserver === two)
+        #expect(log.routedEventsObserver === log)
+    }
+
     @Test("records to every member in order; routed events through the router to those that want them")
     func forwarding() throws {
         let journal = PipelineTests.Journal()

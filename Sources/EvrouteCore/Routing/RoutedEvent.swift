@@ -151,10 +151,15 @@ public protocol RouteObserver: AnyObject {
     /// observer). An observer that only counts says no and reads ``Router/routeCounts``: the
     /// router then builds no record per event. True unless implemented.
     var observesRoutedEvents: Bool { get }
+    /// Who the router lends routed events to on this observer's behalf (read with
+    /// ``observesRoutedEvents``): itself unless implemented; a fan-out with one member that
+    /// wants them names that member, so no hop is run per event.
+    var routedEventsObserver: RouteObserver { get }
 }
 
 extension RouteObserver {
     public var observesRoutedEvents: Bool { true }
+    public var routedEventsObserver: RouteObserver { self }
 
     /// Builds the `.routed` record and hands it to ``record(_:)``.
     public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {

@@ -29,12 +29,14 @@ public final class Router {
         get { currentObserver }
         set {
             currentObserver = newValue
-            observerTakesRoutedEvents = newValue?.observesRoutedEvents ?? false
+            routedObserver = newValue.flatMap { $0.observesRoutedEvents ? $0.routedEventsObserver : nil }
         }
     }
-    /// Whether ``observer`` wants `.routed` records (``RouteObserver/observesRoutedEvents``):
-    /// when not, a routed event is counted (``routeCounts``) and no record is built for it.
-    @exclusivity(unchecked) private var observerTakesRoutedEvents = false
+    /// Who is lent each routed event: nil when ``observer`` does not want them
+    /// (``RouteObserver/observesRoutedEvents``: a routed event is then only counted,
+    /// ``routeCounts``, and nothing is built for it), else the observer's
+    /// ``RouteObserver/routedEventsObserver``.
+    @exclusivity(unchecked) private var routedObserver: RouteObserver?
     /// Runs handlers; nil for dry-run (the first taker counts as handled, nothing runs). Kept
     /// by the router like ``observer``; a dispatcher that needs the router must not keep it
     /// strongly (the daemon's plugin host keeps it unowned).
@@ -223,8 +225,8 @@ public final class Router {
     func emitRouted(_ event: consuming RoutedEvent, by responder: ResponderID?, handler: Int?) {
         if case .touch = event.kind { counts.touchEvents += 1 } else { counts.count(event.kind) }
         if responder != nil { counts.handled += 1 } else { counts.unhandled += 1 }
-        guard observerTakesRoutedEvents, let observer else { return }
-        observer.routed(event, handledBy: responder, handler: handler)
+        guard let routedObserver else { return }
+        routedObserver.routed(event, handledBy: responder, handler: handler)
     }
 
     // MARK: Devices

@@ -7,21 +7,11 @@ import EvrouteCore
 /// the dispatch latency (the event's kernel timestamp → now, now read once per wake-up) in the
 /// histogram. Names (plugins, forwarding, device rules) are looked up only when the text is
 /// rendered (``Daemon/metricsText()``), so labels are bounded by the layout and the device rules.
+/// The counters read per event are the sink's body, confined to the loop's thread: stored
+/// without dynamic exclusivity checks (as the log plugin's are).
 final class MetricsSink: RouteObserver {
     /// The `kind` label's values, in the order of the per-kind counters.
     static let kinds = ["touch", "key", "text", "action", "gesture", "motion"]
-
-    @inline(__always)
-    static func kindIndex(_ kind: EventKind) -> Int {
-        switch kind {
-        case .touch: 0
-        case .key: 1
-        case .text: 2
-        case .action: 3
-        case .gesture: 4
-        case .motion: 5
-        }
-    }
 
     /// The histogram's upper bounds, in microseconds (`le` in seconds when rendered).
     static let latencyBounds: [Int64] = [100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000]
@@ -46,16 +36,16 @@ final class MetricsSink: RouteObserver {
     }
 
     /// Handled events of the layout being counted: `[handler * kinds.count + kind]`.
-    private(set) var handledCounts: [Int] = []
+    @exclusivity(unchecked) private(set) var handledCounts: [Int] = []
     /// The layout ``handledCounts`` indexes (events of another one fold it first), kept until
     /// then, and its identity (compared per event: no reference count touched).
     private(set) var countedLayout: Layout?
-    private var countedID: ObjectIdentifier?
+    @exclusivity(unchecked) private var countedID: ObjectIdentifier?
     /// Handled events of layouts no longer counted, by (plugin, forwards, kind).
     private(set) var earlierHandled: [HandledKey: Int] = [:]
-    private(set) var unhandled = [Int](repeating: 0, count: MetricsSink.kinds.count)
+    @exclusivity(unchecked) private(set) var unhandled = [Int](repeating: 0, count: MetricsSink.kinds.count)
     /// Touches begun, by device id (``deviceRules`` names each id's rule).
-    private(set) var touchesByDevice: [Int: Int] = [:]
+    @exclusivity(unchecked) private(set) var touchesByDevice: [Int: Int] = [:]
     /// The rule each device id that was routed matched.
     private(set) var deviceRules: [Int: String] = [:]
     /// Devices opened again under a rule after one of its devices went, by rule name.
@@ -63,18 +53,18 @@ final class MetricsSink: RouteObserver {
     /// Devices of each rule that went and have not come back yet.
     private var devicesGone: [String: Int] = [:]
     /// Cancelled touch phases routed (all reasons).
-    private(set) var touchesCancelled = 0
+    @exclusivity(unchecked) private(set) var touchesCancelled = 0
     /// Gestures recognized (discrete) or begun (continuous), by name.
-    private(set) var gestures: [String: Int] = [:]
+    @exclusivity(unchecked) private(set) var gestures: [String: Int] = [:]
     /// Contacts the contact filters removed, by device rule and filter (``recordFiltered(device:filter:)``).
     private(set) var filtered: [FilteredKey: Int] = [:]
     /// `evroute_idle`: 1 while the idle state holds (nil: no idle state; exported as 0).
     var idle: Bool?
-    private(set) var latency = Latency()
+    @exclusivity(unchecked) private(set) var latency = Latency()
     /// Whether dispatch latency is measured (live input: event times are the kernel's monotonic clock).
-    var measuresLatency = false
+    @exclusivity(unchecked) var measuresLatency = false
     /// Now, read once per wake-up (at its first dispatched event), cleared by ``wakeupEnded()``.
-    private var wakeupNow: Timestamp?
+    @exclusivity(unchecked) private var wakeupNow: Timestamp?
     /// Reads the clock the events' timestamps use (CLOCK_MONOTONIC: EVIOCSCLOCKID).
     private let now: () -> Timestamp
 
@@ -116,26 +106,35 @@ final class MetricsSink: RouteObserver {
     }
 
     func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-        let kind = MetricsSink.kindIndex(event.kind)
-        if let handler {
-            if ObjectIdentifier(event.layout) != countedID { count(layout: event.layout) }
-            handledCounts[handler &* MetricsSink.kinds.count &+ kind] &+= 1
-            if measuresLatency, event.device != nil {
-                let t: Timestamp
-                if let n = wakeupNow { t = n } else { t = now(); wakeupNow = t }
-                latency.observe((t - event.time).microseconds)
+        // The kind read without binding its payload (a key's or gesture's name is not copied,
+        // nor the device's info: its id is read in place).
+        let kind: Int
+        switch event.kind {
+        case .touch(let phase, _):
+            kind = 0
+            if phase == .began {
+                if let id = event.device?.id.rawValue { touchesByDevice[id, default: 0] += 1 }
+            } else if phase == .cancelled {
+                touchesCancelled &+= 1
             }
-        } else {
-            unhandled[kind] &+= 1
+        case .key: kind = 1
+        case .text: kind = 2
+        case .action: kind = 3
+        case .gesture(let name, let state):
+            kind = 4
+            if state == "recognized" || state == "began" { gestures[name, default: 0] += 1 }
+        case .motion: kind = 5
         }
-        if kind == 0, case .touch(let phase, _) = event.kind {
-            switch phase {
-            case .began: if let d = event.device { touchesByDevice[d.id.rawValue, default: 0] += 1 }
-            case .cancelled: touchesCancelled &+= 1
-            default: break
-            }
-        } else if kind == 4, case .gesture(let name, let state) = event.kind, state == "recognized" || state == "began" {
-            gestures[name, default: 0] += 1
+        guard let handler else {
+            unhandled[kind] &+= 1
+            return
+        }
+        if ObjectIdentifier(event.layout) != countedID { count(layout: event.layout) }
+        handledCounts[handler &* MetricsSink.kinds.count &+ kind] &+= 1
+        if measuresLatency, event.device != nil {
+            let t: Timestamp
+            if let n = wakeupNow { t = n } else { t = now(); wakeupNow = t }
+            latency.observe((t - event.time).microseconds)
         }
     }
 

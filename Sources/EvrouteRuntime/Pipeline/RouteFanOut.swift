@@ -24,6 +24,10 @@ public final class RouteFanOut: RouteObserver {
         for sink in sinks { sink.record(record) }
     }
 
+    /// The one member that wants routed events when there is one: the router lends them to it
+    /// directly.
+    public var routedEventsObserver: RouteObserver { routedSinks.count == 1 ? routedSinks[0] : self }
+
     public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
         for sink in routedSinks { sink.routed(event, handledBy: responder, handler: handler) }
     }

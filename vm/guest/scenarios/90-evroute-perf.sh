@@ -73,6 +73,9 @@ start_one() {
 	evroute-daemon-socket)
 		QUIET_STDERR=1 start_quiet evroute-daemon-socket "$DEVNODE" evroute --config /vm/config/perf-latency.yaml --control-socket none
 		start_client evroute-daemon-socket-client /tmp/evroute-lat.sock ;;
+	# the same daemon with a `metrics:` block (SPEC §12): the metrics sink counting every routed
+	# event and the dispatch-latency histogram, the text file written every second
+	evroute-daemon-metrics) QUIET_STDERR=1 start_quiet evroute-daemon-metrics "$DEVNODE" evroute --config "$METRICS_CFG" --control-socket none ;;
 	evroute-dryrun) start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json ;;
 	libinput) start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE" ;;
 	evtest) start_quiet evtest "$DEVNODE" evtest "$DEVNODE" ;;
@@ -84,8 +87,10 @@ start_one() {
 	*) fail "no reader $1" ;;
 	esac
 }
+METRICS_CFG=/tmp/regions-metrics.yaml
+{ cat "$CFG"; printf '\nmetrics:\n  textfile: /tmp/evroute-perf.prom\n  interval-s: 1\n'; } >"$METRICS_CFG"
 create_device "$REC_FILE"
-readers="evroute-daemon evroute-daemon-socket evroute-dryrun libinput evtest evemu-record"
+readers="evroute-daemon evroute-daemon-metrics evroute-daemon-socket evroute-dryrun libinput evtest evemu-record"
 command -v vm-evlat >/dev/null && readers="$readers floor-c"
 if command -v python3 >/dev/null && python3 -c 'import evdev' 2>python-evdev.err; then
 	readers="$readers python-evdev"
@@ -134,7 +139,12 @@ for r in $readers; do
 done
 perf pass=cpu replays=$nreaders replay_seconds=$replay_s
 remove_device
-for r in evroute_daemon evroute_daemon_socket evroute_dryrun; do
+# what the metrics cost the daemon: the same daemon with a `metrics:` block against without
+if [ -n "${cpu_evroute_daemon_metrics:-}" ] && [ "${cpu_evroute_daemon:-0}" -gt 0 ]; then
+	perf ratio=evroute_metrics_on_vs_off value=$(awk -v a="$cpu_evroute_daemon_metrics" -v b="$cpu_evroute_daemon" 'BEGIN { printf "%.2f", a / b }')
+	check "metrics text file written" "$(grep -c '^evroute_touches_total' /tmp/evroute-perf.prom 2>/dev/null || echo 0)" -ge 1
+fi
+for r in evroute_daemon evroute_daemon_metrics evroute_daemon_socket evroute_dryrun; do
 	eval "c=\${cpu_$r:-}"
 	[ -n "$c" ] || continue
 	for peer in libinput evemu_record python_evdev floor_c; do
