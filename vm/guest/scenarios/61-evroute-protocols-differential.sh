@@ -20,6 +20,7 @@
 # rec: touchscreens/N-Trig MultiTouch.1-finger-drag-NW-SE.events
 # rec-single-touch: touchscreens/Atmel maXTouch Touchscreen.1-finger-fast-taps.events
 # rec-single-touch: touchscreens/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events
+# timeout: 180
 . /vm/lib.sh
 
 need evroute
