@@ -396,10 +396,15 @@ public final class Log: @unchecked Sendable {
     /// returns the bytes of ``pending`` sent.
     private func sendEntries(to journal: JournalSocket) throws(SystemError) -> Int {
         var offset = 0
-        while offset + 4 <= pending.count {
-            let length = Int(UnsafeRawPointer(pending.base + offset).loadUnaligned(as: UInt32.self))
-            guard try journal.send(UnsafeRawBufferPointer(start: pending.base + offset + 4, count: length)) else { break }
-            offset += 4 + length
+        do throws(SystemError) {
+            while offset + 4 <= pending.count {
+                let length = Int(UnsafeRawPointer(pending.base + offset).loadUnaligned(as: UInt32.self))
+                guard try journal.send(UnsafeRawBufferPointer(start: pending.base + offset + 4, count: length)) else { break }
+                offset += 4 + length
+            }
+        } catch {
+            pending.removeFirst(offset)   // those went; the rest is lost (journalFailed)
+            throw error
         }
         return offset
     }

@@ -149,6 +149,22 @@ struct LogJournalTests {
         for id in ids { #expect(id.count == 32 && id.allSatisfy { "0123456789abcdef".contains($0) }, "\(id)") }
     }
 
+    @Test("every MESSAGE_ID is in the catalog of docs/daemon.md and in systemd/evroute.catalog, and no other")
+    func catalogs() throws {
+        let docs = try #require(readFile(packageRoot + "/docs/daemon.md"))
+        let catalog = try #require(readFile(packageRoot + "/systemd/evroute.catalog"))
+        let ids = Set(LogKind.allCases.map { $0.id.description })
+        let inDocs = Set(docs.split(separator: "\n").compactMap { row -> String? in
+            // `| `ID` | …`: 32 hex digits in backquotes open a row of the catalog's table.
+            guard row.hasPrefix("| `"), row.count > 36, row.dropFirst(35).first == "`" else { return nil }
+            let id = String(row.dropFirst(3).prefix(32))
+            return id.allSatisfy { "0123456789abcdef".contains($0) } ? id : nil
+        })
+        let inCatalog = Set(catalog.split(separator: "\n").filter { $0.hasPrefix("-- ") }.map { String($0.dropFirst(3)) })
+        #expect(inDocs == ids, "docs/daemon.md's table: missing \(ids.subtracting(inDocs)), unknown \(inDocs.subtracting(ids))")
+        #expect(inCatalog == ids, "systemd/evroute.catalog: missing \(ids.subtracting(inCatalog)), unknown \(inCatalog.subtracting(ids))")
+    }
+
     @Test("a message with a newline (and a field value with one) is sent in the binary-safe form")
     func binarySafe() throws {
         let journal = try FakeJournal()
