@@ -118,6 +118,7 @@ BIN         ?= $(BUILD)/release/evroute
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+CATALOGDIR  ?= $(PREFIX)/lib/systemd/catalog
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 MANDIR      ?= $(PREFIX)/share/man
@@ -129,7 +130,7 @@ COMPLETIONS := bash:share/bash-completion/completions/evroute zsh:share/zsh/vend
 
 install:
 	@test -x $(BIN) || { echo "make install: no $(BIN) to install; run 'make release' first (or give BIN=path/to/evroute)"; exit 1; }
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(CATALOGDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(SYSCONFDIR)/evroute $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/examples
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/evroute
 	$(BIN) __generate man $(DESTDIR)$(MANDIR)/man1
@@ -142,6 +143,7 @@ install:
 	chmod 0644 $(DESTDIR)$(UNITDIR)/evroute.service
 	install -m 0644 systemd/evroute.sysusers $(DESTDIR)$(SYSUSERSDIR)/evroute.conf
 	install -m 0644 systemd/evroute.tmpfiles $(DESTDIR)$(TMPFILESDIR)/evroute.conf
+	install -m 0644 systemd/evroute.catalog $(DESTDIR)$(CATALOGDIR)/evroute.catalog
 	install -m 0644 systemd/evroute-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/70-evroute-uinput.rules
 	install -m 0644 systemd/evroute.modules-load $(DESTDIR)$(MODULESLOADDIR)/evroute.conf
 	install -m 0644 config/*.yaml examples/*.yaml examples/*.events $(DESTDIR)$(DOCDIR)/examples/
@@ -151,7 +153,7 @@ install:
 	else \
 		install -m 0644 $(EXAMPLE_CONFIG) $(DESTDIR)$(SYSCONFDIR)/evroute/evroute.yaml; \
 	fi
-	@echo "installed; for the service: systemd-sysusers; systemd-tmpfiles --create; systemctl daemon-reload; systemctl enable --now evroute"
+	@echo "installed; for the service: systemd-sysusers; systemd-tmpfiles --create; journalctl --update-catalog; systemctl daemon-reload; systemctl enable --now evroute"
 
 # uninstall: removes what install put there, except /etc/evroute/evroute.yaml (a config is the user's).
 uninstall:
@@ -160,7 +162,7 @@ uninstall:
 	@for entry in $(COMPLETIONS); do rm -f $(DESTDIR)$(PREFIX)/$${entry#*:}; done
 	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/evroute.service
-	rm -f $(DESTDIR)$(SYSUSERSDIR)/evroute.conf $(DESTDIR)$(TMPFILESDIR)/evroute.conf
+	rm -f $(DESTDIR)$(SYSUSERSDIR)/evroute.conf $(DESTDIR)$(TMPFILESDIR)/evroute.conf $(DESTDIR)$(CATALOGDIR)/evroute.catalog
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-evroute-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/evroute.conf
 
 # deb: the binary Debian package evroute_VERSION-1_ARCH.deb in $(DEB_DIR), from the release build

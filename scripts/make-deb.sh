@@ -34,7 +34,7 @@ trap 'rm -rf "$work"' EXIT
 root=$work/root
 
 make --no-print-directory -s install BIN="$bin" DESTDIR="$root" PREFIX=/usr \
-    UNITDIR=/usr/lib/systemd/system SYSUSERSDIR=/usr/lib/sysusers.d TMPFILESDIR=/usr/lib/tmpfiles.d \
+    UNITDIR=/usr/lib/systemd/system SYSUSERSDIR=/usr/lib/sysusers.d TMPFILESDIR=/usr/lib/tmpfiles.d CATALOGDIR=/usr/lib/systemd/catalog \
     UDEVRULESDIR=/usr/lib/udev/rules.d MODULESLOADDIR=/usr/lib/modules-load.d >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/evroute"
 gzip -9n "$root"/usr/share/man/man1/*.1
@@ -108,6 +108,10 @@ if [ "$1" = configure ]; then
     if command -v systemd-tmpfiles >/dev/null 2>&1; then
         systemd-tmpfiles --create evroute.conf || true
     fi
+    # The journal's message catalog (journalctl -x explains evroute's MESSAGE_IDs).
+    if command -v journalctl >/dev/null 2>&1; then
+        journalctl --update-catalog || true
+    fi
     # Forwarding's /dev/uinput: the module loaded now (modules-load.d does it at boot) and the
     # node given to the evroute-uinput group (70-evroute-uinput.rules).
     if [ -d /run/udev ]; then
@@ -143,6 +147,9 @@ cat > "$root/DEBIAN/postrm" <<'EOF'
 set -e
 if [ -d /run/systemd/system ]; then
     systemctl --system daemon-reload >/dev/null || true
+fi
+if command -v journalctl >/dev/null 2>&1; then
+    journalctl --update-catalog || true
 fi
 if [ "$1" = purge ]; then
     rm -rf /etc/evroute

@@ -6,7 +6,12 @@ import CLinux
 /// evroute's log: one line per message on stderr. When stderr is the journal
 /// (systemd sets `JOURNAL_STREAM` to its device:inode), lines carry syslog priority
 /// prefixes (`<3>` error … `<7>` debug) so journald files them at the right level; otherwise
-/// they read `evroute: warning: …`.
+/// they read `evroute: warning: …`. A log given a journal socket (the daemon's) sends its
+/// entries there instead when stderr is the journal, through journald's native protocol
+/// (``JournalEntry``): `PRIORITY`, `SYSLOG_IDENTIFIER=evroute`, `MESSAGE`, and the
+/// `MESSAGE_ID` and `EVROUTE_*` fields of a message logged with its ``LogKind`` and
+/// ``LogField``s. When that socket cannot be used, the lines go to stderr for good, after one
+/// notice.
 ///
 /// The daemon's log never waits for its reader (``writeWithoutWaiting()``): a reader that stalls
 /// (journald stuck, a paused terminal, `| less`) leaves lines waiting, at most
@@ -18,6 +23,16 @@ public final class Log: @unchecked Sendable {
     public enum Level: Int, Comparable, Sendable {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
         @inlinable public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        /// The journal's `PRIORITY` value.
+        var priority: StaticString {
+            switch self {
+            case .error: "3"
+            case .warning: "4"
+            case .notice: "5"
+            case .info: "6"
+            case .debug: "7"
+            }
+        }
         /// What a line at this level begins with outside the journal.
         var prefix: StaticString {
             switch self {
@@ -39,6 +54,14 @@ public final class Log: @unchecked Sendable {
     /// only, so without dynamic exclusivity checks.
     @exclusivity(unchecked) @usableFromInline internal var currentThreshold: Level
     @exclusivity(unchecked) @usableFromInline internal var currentlyBuffered = false
+    /// Whether entries go to ``journal`` (journald's native protocol): ``pending`` then holds
+    /// entries, each a 4-byte length (host order) and the entry's fields.
+    @exclusivity(unchecked) @usableFromInline internal var native = false
+    /// journald's socket, while entries go there.
+    private var journal: JournalSocket?
+    /// Where the entry being written begins in ``pending``, and its `MESSAGE` value.
+    @usableFromInline var entryStart = 0
+    @usableFromInline var messageStart = 0
     /// When set, info and debug lines are collected and written by ``flush()`` (the daemon's
     /// loop flushes per the one flush policy, `OutputFlush`, at most 250 ms late: one write(2)
     /// for a burst of events instead of one per line); notices, warnings and errors are written
@@ -78,11 +101,24 @@ public final class Log: @unchecked Sendable {
     @usableFromInline let infoPrefix: (UInt64, UInt64, UInt64)
     @usableFromInline let infoPrefixLength: Int
 
-    public init(threshold: Level = .info, fd: Int32 = 2, maximumBacklog: Int = 1 << 18) {
+    /// A log writing to `fd`. With `journalSocket` (the daemon's log: ``JournalEntry/defaultSocketPath``),
+    /// entries go through that socket in journald's native protocol when `fd` is the journal's
+    /// stream (`JOURNAL_STREAM`); when the socket cannot be opened, lines go to `fd` after one
+    /// notice.
+    public init(threshold: Level = .info, fd: Int32 = 2, maximumBacklog: Int = 1 << 18, journalSocket: String? = nil) {
         currentThreshold = threshold
         self.fd = fd
         self.maximumBacklog = maximumBacklog
         toJournal = Log.isJournal(fd: fd)
+        var journalFailure: SystemError?
+        if toJournal, let journalSocket {
+            do throws(SystemError) {
+                journal = try JournalSocket(path: journalSocket)
+                native = true
+            } catch {
+                journalFailure = error
+            }
+        }
         // Written by the one prefix rule, then kept as words.
         let written = LogBuffer(capacity: 64)
         Log.writePrefix(.info, toJournal: toJournal, into: written)
@@ -93,7 +129,22 @@ public final class Log: @unchecked Sendable {
         }
         infoPrefix = words
         infoPrefixLength = written.count
+        if let journalFailure, let journalSocket {
+            notice(.journalUnavailable, "journal: cannot use \(journalSocket) (\(journalFailure)); logging lines to stderr")
+        }
     }
+
+    /// Whether entries go through journald's native protocol (else lines to stderr).
+    public var sendsToJournal: Bool { native }
+
+    /// The journal socket the daemon's log uses: `$EVROUTE_JOURNAL_SOCKET` (for tests) or
+    /// journald's (``JournalEntry/defaultSocketPath``).
+    public static var journalSocketPath: String {
+        getenv("EVROUTE_JOURNAL_SOCKET").map { String(cString: $0) } ?? JournalEntry.defaultSocketPath
+    }
+
+    /// The descriptor the log writes to: journald's socket, or ``fd``.
+    private var output: FileDescriptor { journal?.fd ?? FileDescriptor(rawValue: fd) }
 
     deinit {
         watchWritability(in: nil)
@@ -132,7 +183,7 @@ public final class Log: @unchecked Sendable {
     /// goes out at the writability. Nil: the next ``flush()`` tries again (the daemon's last
     /// lines at exit).
     public func watchWritability(in loop: EventLoop?) {
-        if let old = self.loop, awaitingWriter { old.unwatch(FileDescriptor(rawValue: fd)) }
+        if let old = self.loop, awaitingWriter { old.unwatch(output) }
         awaitingWriter = false
         self.loop = loop
     }
@@ -152,13 +203,23 @@ public final class Log: @unchecked Sendable {
         log(level) { line in line.append(message()) }
     }
 
+    /// Logs a message of a kind (its journal `MESSAGE_ID`) about what `fields` name (the
+    /// journal's `EVROUTE_*` fields). Outside the journal the line is the same as without them.
+    public func log(_ level: Level, _ kind: LogKind, fields: KeyValuePairs<LogField, String> = [:], _ message: @autoclosure () -> String) {
+        guard level <= threshold else { return }
+        if native { beginEntry(level, kind, fields) } else { writePrefix(level) }
+        var line = LogLine(buffer: pending, keepsNewlines: native)
+        line.append(message())
+        endLine(level)
+    }
+
     /// Logs a line written in place, into the log's own buffer (the per-event path: no `String`
     /// is built, nothing is allocated). Nothing is written, and `write` is not called, when
     /// `level` is above the threshold.
     public func log(_ level: Level, _ write: (inout LogLine) -> Void) {
         guard level <= threshold else { return }
         writePrefix(level)
-        var line = LogLine(buffer: pending)
+        var line = LogLine(buffer: pending, keepsNewlines: native)
         write(&line)
         endLine(level)
     }
@@ -172,7 +233,7 @@ public final class Log: @unchecked Sendable {
     @inlinable @inline(__always)
     public func reserveLine(_ level: Level, maximum: Int) -> UnsafeMutablePointer<UInt8>? {
         guard level <= threshold else { return nil }
-        guard level == .info else {
+        guard level == .info, !native else {
             writePrefix(level)
             return pending.reserve(maximum + 1)
         }
@@ -190,15 +251,44 @@ public final class Log: @unchecked Sendable {
     /// newline goes in the room reserved for it).
     @inlinable @inline(__always)
     public func commitLine(_ length: Int, level: Level) {
-        let end = pending.base + pending.length + length
-        end.pointee = 0x0A
-        pending.advance(length + 1)
+        if native {
+            pending.advance(length)
+            endEntry()
+        } else {
+            let end = pending.base + pending.length + length
+            end.pointee = 0x0A
+            pending.advance(length + 1)
+        }
         lineEnded(level)
     }
 
+    /// Begins a line (or, to the journal, an entry without a kind) at `level`.
     @usableFromInline
     func writePrefix(_ level: Level) {
+        if native { beginEntry(level, nil, [:]); return }
         Log.writePrefix(level, toJournal: toJournal, into: pending)
+    }
+
+    /// Begins a journal entry in ``pending``: its length's room, the fields, and `MESSAGE=`
+    /// (the message is written next, then ``endEntry()``).
+    @usableFromInline
+    func beginEntry(_ level: Level, _ kind: LogKind?, _ fields: KeyValuePairs<LogField, String>) {
+        entryStart = pending.count
+        pending.reserve(4)
+        pending.advance(4)
+        JournalEntry.append("PRIORITY", level.priority, to: pending)
+        JournalEntry.append("SYSLOG_IDENTIFIER", "evroute", to: pending)
+        if let kind { JournalEntry.append("MESSAGE_ID", kind.id, to: pending) }
+        for (field, value) in fields { JournalEntry.append(field.key, value, to: pending) }
+        messageStart = JournalEntry.beginValue("MESSAGE", in: pending)
+    }
+
+    /// Ends the journal entry being written: the message's field, and the entry's length.
+    @usableFromInline
+    func endEntry() {
+        JournalEntry.endValue(from: messageStart, in: pending)
+        let length = UInt32(pending.count - entryStart - 4)
+        UnsafeMutableRawPointer(pending.base + entryStart).storeBytes(of: length, as: UInt32.self)
     }
 
     /// What a line at `level` begins with: its syslog priority for the journal (`<6>`), else
@@ -216,9 +306,23 @@ public final class Log: @unchecked Sendable {
     }
 
     private func endLine(_ level: Level) {
+        terminateLine()
+        lineEnded(level)
+    }
+
+    /// Ends the line (or entry) being written, without writing it.
+    private func terminateLine() {
+        if native { endEntry(); return }
         pending.reserve(1)[0] = 0x0A
         pending.advance(1)
-        lineEnded(level)
+    }
+
+    /// Appends a whole line of the log's own (not written yet).
+    private func appendLine(_ level: Level, _ kind: LogKind, _ text: String) {
+        if native { beginEntry(level, kind, [:]) } else { writePrefix(level) }
+        var line = LogLine(buffer: pending)
+        line.append(text)
+        terminateLine()
     }
 
     /// A line at `level` is complete: written now, or left for the loop's flush.
@@ -251,9 +355,17 @@ public final class Log: @unchecked Sendable {
         if droppedLines > 0 { dropAfterKept() }
         let written: Int
         do throws(SystemError) {
-            written = try SystemCall.writeAll(FileDescriptor(rawValue: fd), UnsafeRawBufferPointer(start: pending.base, count: pending.count),
-                                              socket: isSocket, whenFull: neverWaits ? .stop : .wait)
+            if let journal {
+                written = try sendEntries(to: journal)
+            } else {
+                written = try SystemCall.writeAll(FileDescriptor(rawValue: fd), UnsafeRawBufferPointer(start: pending.base, count: pending.count),
+                                                  socket: isSocket, whenFull: neverWaits ? .stop : .wait)
+            }
         } catch {
+            if let journal {
+                journalFailed(journal, error)
+                return
+            }
             // The reader is gone (EPIPE) or the descriptor broken: the lines go nowhere.
             pending.removeAll()
             kept = 0
@@ -268,11 +380,9 @@ public final class Log: @unchecked Sendable {
             if droppedLines > 0 {
                 let n = droppedLines
                 droppedLines = 0
-                writePrefix(.warning)
-                var line = LogLine(buffer: pending)
-                line.append("\(n) log line\(n == 1 ? "" : "s") dropped while stderr was not being read")
-                pending.reserve(1)[0] = 0x0A
-                pending.advance(1)
+                appendLine(.warning, .logLinesDropped, native
+                           ? "\(n) log entr\(n == 1 ? "y" : "ies") dropped while the journal was not reading"
+                           : "\(n) log line\(n == 1 ? "" : "s") dropped while stderr was not being read")
                 write()
             }
             return
@@ -282,12 +392,59 @@ public final class Log: @unchecked Sendable {
         awaitWriter()
     }
 
+    /// Sends the waiting journal entries, one datagram each, until journald takes no more;
+    /// returns the bytes of ``pending`` sent.
+    private func sendEntries(to journal: JournalSocket) throws(SystemError) -> Int {
+        var offset = 0
+        do throws(SystemError) {
+            while offset + 4 <= pending.count {
+                let length = Int(UnsafeRawPointer(pending.base + offset).loadUnaligned(as: UInt32.self))
+                guard try journal.send(UnsafeRawBufferPointer(start: pending.base + offset + 4, count: length)) else { break }
+                offset += 4 + length
+            }
+        } catch {
+            pending.removeFirst(offset)   // those went; the rest is lost (journalFailed)
+            throw error
+        }
+        return offset
+    }
+
+    /// journald's socket failed (gone, refused): lines go to stderr from now on; the entries
+    /// waiting are lost, and said so.
+    private func journalFailed(_ journal: JournalSocket, _ error: SystemError) {
+        let lost = countLines(from: 0) + droppedLines
+        readerIsBack()
+        awaitingWriter = false
+        pending.removeAll()
+        kept = 0
+        droppedLines = 0
+        self.journal = nil
+        native = false
+        appendLine(.warning, .journalUnavailable,
+                   "journal: cannot send to \(journal.path) (\(error)); \(lost) log entr\(lost == 1 ? "y" : "ies") lost; logging lines to stderr from now on")
+        write()
+    }
+
     /// Keeps the unwritten lines within ``maximumBacklog``: once beyond, the lines past it
     /// (whole) are dropped and counted, and so is every line logged after them until the kept
     /// ones are written.
     private func keepWithinBacklog() {
         if droppedLines > 0 { dropAfterKept(); return }
         guard pending.count > maximumBacklog else { return }
+        if native {
+            // Journal entries: the first kept whole, and every one that ends within the bound.
+            var end = 0
+            while end + 4 <= pending.count {
+                let next = end + 4 + Int(UnsafeRawPointer(pending.base + end).loadUnaligned(as: UInt32.self))
+                if next > maximumBacklog && end > 0 { break }
+                end = next
+            }
+            guard end < pending.count else { return }
+            kept = end
+            droppedLines = countLines(from: kept)
+            pending.removeLast(pending.count - kept)
+            return
+        }
         // The first line is kept whole (it may be half written), and every line that ends
         // within the bound.
         var end = 0
@@ -308,8 +465,16 @@ public final class Log: @unchecked Sendable {
         pending.removeLast(pending.count - kept)
     }
 
-    /// The lines (newlines) in ``pending`` from `offset` on.
+    /// The lines (newlines; journal entries) in ``pending`` from `offset` on.
     private func countLines(from offset: Int) -> Int {
+        if native {
+            var count = 0, at = offset
+            while at + 4 <= pending.count {
+                at += 4 + Int(UnsafeRawPointer(pending.base + at).loadUnaligned(as: UInt32.self))
+                count += 1
+            }
+            return count
+        }
         var count = 0, p = pending.base + offset, left = pending.count - offset
         while left > 0, let nl = memchr(p, 0x0A, left) {
             let next = nl.assumingMemoryBound(to: UInt8.self) + 1
@@ -324,7 +489,7 @@ public final class Log: @unchecked Sendable {
     private func awaitWriter() {
         guard let loop, !awaitingWriter else { return }
         do {
-            let fd = FileDescriptor(rawValue: fd)
+            let fd = output
             if !loop.isWatching(fd) {
                 try loop.watch(fd, for: .writable) { [unowned self] _ in
                     awaitingWriter = false
@@ -339,8 +504,8 @@ public final class Log: @unchecked Sendable {
 
     /// Stops watching for writability.
     private func readerIsBack() {
-        guard let loop, loop.isWatching(FileDescriptor(rawValue: fd)) else { return }
-        loop.unwatch(FileDescriptor(rawValue: fd))
+        guard let loop, loop.isWatching(output) else { return }
+        loop.unwatch(output)
     }
 
     public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
@@ -348,6 +513,12 @@ public final class Log: @unchecked Sendable {
     public func notice(_ m: @autoclosure () -> String) { log(.notice, m()) }
     public func info(_ m: @autoclosure () -> String) { log(.info, m()) }
     public func debug(_ m: @autoclosure () -> String) { log(.debug, m()) }
+
+    public func error(_ kind: LogKind, fields: KeyValuePairs<LogField, String> = [:], _ m: @autoclosure () -> String) { log(.error, kind, fields: fields, m()) }
+    public func warning(_ kind: LogKind, fields: KeyValuePairs<LogField, String> = [:], _ m: @autoclosure () -> String) { log(.warning, kind, fields: fields, m()) }
+    public func notice(_ kind: LogKind, fields: KeyValuePairs<LogField, String> = [:], _ m: @autoclosure () -> String) { log(.notice, kind, fields: fields, m()) }
+    public func info(_ kind: LogKind, fields: KeyValuePairs<LogField, String> = [:], _ m: @autoclosure () -> String) { log(.info, kind, fields: fields, m()) }
+    public func debug(_ kind: LogKind, fields: KeyValuePairs<LogField, String> = [:], _ m: @autoclosure () -> String) { log(.debug, kind, fields: fields, m()) }
 }
 
 /// Bytes being collected for output: a growable buffer written through raw pointers (no
@@ -420,16 +591,20 @@ public final class LogBuffer {
 
 /// A log line being written, as UTF-8 appended to a ``LogBuffer`` (the log's own, or a line of
 /// its own): text appended with ``append(_:)-(String)`` has its newlines replaced (one journal
-/// entry per message); literals, prepared bytes and numbers (``write(maximum:_:)``) are copied
-/// as they are.
+/// entry per message) — except in a journal entry of the native protocol, which keeps them (its
+/// `MESSAGE` is then sent in the binary-safe form); literals, prepared bytes and numbers
+/// (``write(maximum:_:)``) are copied as they are.
 public struct LogLine {
     @usableFromInline let buffer: LogBuffer
     /// Where this line begins in ``buffer``.
     let start: Int
+    /// Whether newlines in text stay (a native journal entry's message).
+    let keepsNewlines: Bool
 
-    init(buffer: LogBuffer) {
+    init(buffer: LogBuffer, keepsNewlines: Bool = false) {
         self.buffer = buffer
         start = buffer.count
+        self.keepsNewlines = keepsNewlines
     }
 
     /// A line on a buffer of its own (to keep or to turn into a `String`).
@@ -470,7 +645,7 @@ public struct LogLine {
     public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { p in
-            guard let base = p.baseAddress, memchr(base, 0x0A, p.count) != nil else {
+            guard !keepsNewlines, let base = p.baseAddress, memchr(base, 0x0A, p.count) != nil else {
                 buffer.append(p)   // the usual case: one copy
                 return
             }

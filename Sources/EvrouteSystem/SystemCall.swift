@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CLinux
 @_exported import struct SystemPackage.FileDescriptor
 
 /// A failed system or library call: which call, on which path, and the errno it failed with.

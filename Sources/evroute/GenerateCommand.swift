@@ -57,9 +57,14 @@ extension EvrouteCLI {
             NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID
               set by systemd: the daemon reports READY=1, RELOADING=1, STOPPING=1 and WATCHDOG=1.
             JOURNAL_STREAM
-              when it names standard error, log lines carry syslog priority prefixes for the journal.
+              when it names standard error, the daemon sends its entries to journald's native socket
+              (/run/systemd/journal/socket) with PRIORITY, a MESSAGE_ID per kind of message and the
+              EVROUTE_DEVICE, EVROUTE_PLUGIN, EVROUTE_REGION, EVROUTE_SCREEN fields (journalctl -u
+              evroute EVROUTE_DEVICE=touch); without that socket, lines with syslog priority prefixes.
               Info and debug lines (a log handler writes one per event) go out in batches, at most
               250 ms after the first of them; notices, warnings and errors at once.
+            EVROUTE_JOURNAL_SOCKET
+              another socket for those entries (tests).
             """),
         .init("Signals", """
             SIGHUP

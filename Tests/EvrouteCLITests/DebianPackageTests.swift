@@ -18,7 +18,7 @@ struct DebianPackageTests {
 
         let contents = try TestProcess.run("/usr/bin/dpkg-deb", ["-c", deb]).out
         for path in ["./usr/bin/evroute", "./usr/lib/systemd/system/evroute.service", "./usr/lib/sysusers.d/evroute.conf",
-                     "./usr/lib/tmpfiles.d/evroute.conf", "./usr/share/man/man1/evroute.1.gz", "./usr/share/man/man1/evroute-ctl.1.gz",
+                     "./usr/lib/tmpfiles.d/evroute.conf", "./usr/lib/systemd/catalog/evroute.catalog", "./usr/share/man/man1/evroute.1.gz", "./usr/share/man/man1/evroute-ctl.1.gz",
                      "./usr/share/bash-completion/completions/evroute", "./usr/share/zsh/vendor-completions/_evroute",
                      "./usr/share/fish/vendor_completions.d/evroute.fish", "./usr/share/doc/evroute/examples/kiosk.yaml",
                      "./usr/share/doc/evroute/copyright", "./usr/share/doc/evroute/changelog.Debian.gz", "./etc/evroute/evroute.yaml"] {
@@ -45,6 +45,7 @@ struct DebianPackageTests {
         let postinst = try String(contentsOfFile: scripts + "/postinst", encoding: .utf8)
         #expect(postinst.contains("systemd-sysusers evroute.conf") && postinst.contains("systemd-tmpfiles --create evroute.conf"))
         #expect(postinst.contains("daemon-reload"))
+        #expect(postinst.contains("journalctl --update-catalog"))
         for name in ["postinst", "prerm", "postrm"] {
             let commands = try String(contentsOfFile: scripts + "/" + name, encoding: .utf8)
                 .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(separator: "\n")

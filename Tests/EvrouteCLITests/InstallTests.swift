@@ -21,7 +21,7 @@ struct InstallTests {
             "usr/bin/evroute", "usr/share/man/man1/evroute.1", "usr/share/man/man1/evroute-check.1", "usr/share/man/man1/evroute-ctl.1",
             "usr/share/bash-completion/completions/evroute", "usr/share/zsh/vendor-completions/_evroute",
             "usr/share/fish/vendor_completions.d/evroute.fish", "usr/lib/systemd/system/evroute.service",
-            "usr/lib/sysusers.d/evroute.conf", "usr/lib/tmpfiles.d/evroute.conf", "etc/evroute/evroute.yaml",
+            "usr/lib/sysusers.d/evroute.conf", "usr/lib/tmpfiles.d/evroute.conf", "usr/lib/systemd/catalog/evroute.catalog", "etc/evroute/evroute.yaml",
             "usr/share/doc/evroute/examples/ui-two-pages.yaml", "usr/share/doc/evroute/examples/kiosk.yaml",
             "usr/share/doc/evroute/examples/browser-kiosk.yaml",
             "usr/lib/udev/rules.d/70-evroute-uinput.rules", "usr/lib/modules-load.d/evroute.conf",
@@ -37,6 +37,11 @@ struct InstallTests {
         #expect(unit.contains("ExecStart=/usr/bin/evroute"))
         // Forwarding: the hardened unit may open /dev/uinput (and the input nodes), nothing more.
         #expect(unit.contains("DeviceAllow=/dev/uinput rw") && unit.contains("DevicePolicy=closed"))
+        // The metrics textfile's directory: made by tmpfiles.d for evroute, the unit's one writable
+        // place besides /run/evroute.
+        let tmpfiles = try String(contentsOfFile: "\(stage)/usr/lib/tmpfiles.d/evroute.conf", encoding: .utf8)
+        #expect(tmpfiles.contains("\nd /var/lib/evroute/metrics 0755 evroute evroute -\n"))
+        #expect(unit.split(separator: "\n").filter { $0.hasPrefix("ReadWritePaths=") } == ["ReadWritePaths=-/var/lib/evroute/metrics"])
         let rule = try String(contentsOfFile: "\(stage)/usr/lib/udev/rules.d/70-evroute-uinput.rules", encoding: .utf8)
         let users = try String(contentsOfFile: "\(stage)/usr/lib/sysusers.d/evroute.conf", encoding: .utf8)
         #expect(rule.contains("GROUP=\"evroute-uinput\"") && users.contains("m evroute evroute-uinput"))

@@ -79,4 +79,70 @@ static inline int evroute_malloc_trim(void) { return malloc_trim(0); }
 #define SO_PEERGROUPS 59
 #endif
 static const int evroute_so_peergroups = SO_PEERGROUPS;
+
+// MARK: The journal's native protocol (docs/daemon.md, "The journal"): an entry too large for a
+// datagram goes as a sealed memfd passed with SCM_RIGHTS in an otherwise empty datagram.
+#include <string.h>
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 0x0001U
+#endif
+#ifndef MFD_ALLOW_SEALING
+#define MFD_ALLOW_SEALING 0x0002U
+#endif
+#ifndef F_ADD_SEALS
+#define F_ADD_SEALS 1033
+#define F_GET_SEALS 1034
+#define F_SEAL_SEAL 0x0001
+#define F_SEAL_SHRINK 0x0002
+#define F_SEAL_GROW 0x0004
+#define F_SEAL_WRITE 0x0008
+#endif
+/// memfd_create(2) with close-on-exec and sealing allowed; -1 with errno on failure.
+static inline int evroute_memfd(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+/// Seals a memfd against any change (shrink, grow, write, more seals); -1 with errno on failure.
+static inline int evroute_seal_memfd(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+}
+/// The seals of a memfd (F_GET_SEALS); -1 with errno on failure.
+static inline int evroute_memfd_seals(int fd) { return fcntl(fd, F_GET_SEALS); }
+static const int evroute_all_seals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL;
+/// Sends an empty datagram carrying descriptor `fd` (SCM_RIGHTS) on the connected socket `sock`;
+/// returns sendmsg(2)'s result (-1 with errno).
+static inline long evroute_send_descriptor(int sock, int fd, int flags) {
+    union { char bytes[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_control = control.bytes;
+    msg.msg_controllen = sizeof control.bytes;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    return (long)sendmsg(sock, &msg, flags);
+}
+/// Receives one datagram into `buffer` and the descriptor it carries, if any (`*fd`, else -1;
+/// close-on-exec); returns recvmsg(2)'s result (-1 with errno).
+static inline long evroute_receive_with_descriptor(int sock, void *buffer, unsigned long size, int *fd, int flags) {
+    union { char bytes[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    memset(&control, 0, sizeof control);
+    struct iovec iov = { buffer, size };
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.bytes;
+    msg.msg_controllen = sizeof control.bytes;
+    *fd = -1;
+    long n = (long)recvmsg(sock, &msg, flags | MSG_CMSG_CLOEXEC);
+    if (n < 0) return n;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) memcpy(fd, CMSG_DATA(c), sizeof(int));
+    }
+    return n;
+}
+
 #endif

@@ -14,7 +14,7 @@ extension Daemon {
     /// A reload is answered when its compile ends (``reload(answer:)``); the rest at once.
     func answer(_ request: JSONValue, _ answer: ControlServer.PendingAnswer) {
         if ControlProtocol.commandName(of: request) == ControlProtocol.Command.reload.rawValue {
-            log.notice("control socket: reload requested")
+            log.notice(.reloadRequested, "control socket: reload requested")
             reload(answer: answer)
         } else {
             answer.send(self.answer(request))

@@ -102,12 +102,12 @@ extension Daemon {
             try SystemCall.replaceFile(path, metricsText())
             if metricsWriteFailing {
                 metricsWriteFailing = false
-                log.notice("metrics: writing \(path) works again")
+                log.notice(.metricsWriteRecovered, "metrics: writing \(path) works again")
             }
         } catch {
             if !metricsWriteFailing {
                 metricsWriteFailing = true
-                log.warning("metrics: cannot write \(path): \(error); retrying every interval")
+                log.warning(.metricsWriteFailed, "metrics: cannot write \(path): \(error); retrying every interval")
             }
         }
     }

@@ -98,7 +98,7 @@ public final class Daemon {
     /// before ``run()``.
     public init(options: DaemonOptions, log: Log? = nil) {
         self.options = options
-        self.log = log ?? Log(threshold: options.logLevel)
+        self.log = log ?? Log(threshold: options.logLevel, journalSocket: Log.journalSocketPath)
         notifier = SystemdNotifier()
     }
 
@@ -115,7 +115,7 @@ public final class Daemon {
             try start()
         } catch {
             // What had started is stopped already, in reverse (``Pipeline/start(_:)``).
-            log.error("\(error)")
+            log.error(.startFailed, "\(error)")
             notifier.notify("STATUS=failed to start: \(error)".replacingNewlines())
             return 1
         }
@@ -157,12 +157,12 @@ public final class Daemon {
         try pipeline.handleSignals(more: [SIGHUP]) { [unowned self] signal in self.signalled(signal) }
 
         session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
-            log.info("device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
+            log.info(.deviceIgnored, "device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
         }
         session.onDeviceWarning = { [log] info, warning, _ in
-            log.warning("input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
+            log.warning(.deviceWarning, fields: [.device: info.ruleName], "input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
         }
-        session.onWarning = { [log] message, _ in log.warning(message) }
+        session.onWarning = { [log] message, _ in log.warning(.deviceWarning, message) }
         session.onDeviceAdded = { [unowned self] info, description, mapper in
             plugins?.deviceAdded(info, description: description, mapper: mapper)
         }
@@ -174,7 +174,7 @@ public final class Daemon {
         metrics?.measuresLatency = live != nil
         readyTime = MonotonicClock.now()
         notifier.ready(status: statusLine())
-        log.notice("ready: \(statusLine())")
+        log.notice(.ready, "ready: \(statusLine())")
         // Start-up code (argument parsing, the YAML reader, the layout compiler) is not run
         // again until a reload: let its pages go from the resident set (docs/daemon.md).
         ResidentCode.release()
@@ -224,7 +224,7 @@ public final class Daemon {
         switch load {
         case .loaded(let config):
             configSource = config.source
-            for w in config.warnings { log.warning(w) }
+            for w in config.warnings { log.warning(.configWarning, w) }
             return .success(config.layout)
         case .failed(let errors):
             return .failure(StartupError(description: errors.joined(separator: "\n")))
@@ -326,7 +326,7 @@ public final class Daemon {
     private func startLive(rules: [DeviceRuleSpec]) throws {
         do {
             let source = try LiveInputSource(rules: rules)
-            source.onError = { [log] error in log.warning("input: \(error)") }
+            source.onError = { [log] error in log.warning(.inputError, "input: \(error)") }
             live = source
             let session = self.session!
             source.sink = session
@@ -388,10 +388,10 @@ public final class Daemon {
     private func signalled(_ signal: Int32) {
         switch signal {
         case SIGHUP:
-            log.notice("SIGHUP: reloading \(options.configPath ?? configSource)")
+            log.notice(.reloadRequested, "SIGHUP: reloading \(options.configPath ?? configSource)")
             reload(answer: nil)
         default:
-            log.notice("signal \(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+            log.notice(.stopping, "signal \(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
             stop()
         }
     }
@@ -508,7 +508,7 @@ public final class Daemon {
     /// - Returns: the errors; empty when the new config is running.
     private func swapIn(_ config: LoadedConfig, compileTime: Timestamp.Duration?) -> [String] {
         let swapStart = MonotonicClock.now()
-        for w in config.warnings { log.warning(w) }
+        for w in config.warnings { log.warning(.configWarning, w) }
         do {
             // Checked first: a plugin option error leaves everything as it was.
             try plugins?.reload(layout: config.layout)
@@ -537,12 +537,12 @@ public final class Daemon {
             live.stop()
             earlierLiveEvents += live.eventsRead
             self.live = nil
-            do { try startLive(rules: layout.deviceRules) } catch { log.error("reload: \(error)") }
+            do { try startLive(rules: layout.deviceRules) } catch { log.error(.reloadFailed, "reload: \(error)") }
         }
         metrics?.measuresLatency = live != nil
         let swapped = "swapped in on the loop in \(Daemon.milliseconds(MonotonicClock.now() - swapStart)) ms"
         let took = compileTime.map { " (read and compiled off the loop in \(Daemon.milliseconds($0)) ms; \(swapped))" } ?? " (\(swapped))"
-        log.notice("reloaded: \(statusLine())\(took)")
+        log.notice(.reloaded, "reloaded: \(statusLine())\(took)")
         notifier.notify("READY=1", "STATUS=\(statusLine())")
         return []
     }
@@ -552,8 +552,8 @@ public final class Daemon {
     /// Logs a reload's errors and tells systemd (the count is ``reloadState``'s).
     @discardableResult
     private func reloadFailed(_ errors: [String]) -> [String] {
-        for line in errors { log.error("reload: \(line)") }
-        log.error("reload failed: still running the previous configuration")
+        for line in errors { log.error(.reloadFailed, "reload: \(line)") }
+        log.error(.reloadFailed, "reload failed: still running the previous configuration")
         notifier.notify("READY=1", "STATUS=reload failed (\(errors.first ?? "")); running the previous configuration")
         return errors
     }

@@ -28,32 +28,32 @@ final class DaemonObserver: RouteObserver {
         switch record {
         case .deviceAdded(let info, _):
             counts.devicesAdded += 1
-            log.info("device added: \(info.id.rawValue) \"\(Log.escaped(info.name))\" (\(info.kind.rawValue)), rule \(info.ruleName), display \(info.display)")
+            log.info(.deviceAdded, fields: [.device: info.ruleName], "device added: \(info.id.rawValue) \"\(Log.escaped(info.name))\" (\(info.kind.rawValue)), rule \(info.ruleName), display \(info.display)")
         case .deviceRemoved(let info, _):
             counts.devicesRemoved += 1
-            log.info("device removed: \(info.id.rawValue) \"\(Log.escaped(info.name))\"")
+            log.info(.deviceRemoved, fields: [.device: info.ruleName], "device removed: \(info.id.rawValue) \"\(Log.escaped(info.name))\"")
         case .routed:
             break
         case .filtered(let c):
             // Counted per device and filter by the router (status); told at debug level — a
             // stuck contact (the panel needs cleaning) as a warning.
             if c.filter == "stuck" {
-                log.warning("filtered: device rule \(c.device): a contact that did not move for its stuck-after-s at (\(c.location.x), \(c.location.y)) was cancelled (dirt on the frame? a contact that never lifts)")
+                log.warning(.contactStuck, fields: [.device: c.device], "filtered: device rule \(c.device): a contact that did not move for its stuck-after-s at (\(c.location.x), \(c.location.y)) was cancelled (dirt on the frame? a contact that never lifts)")
             } else {
-                log.debug("filtered: device rule \(c.device), filter \(c.filter), at (\(c.location.x), \(c.location.y))")
+                log.debug(.contactFiltered, fields: [.device: c.device], "filtered: device rule \(c.device), filter \(c.filter), at (\(c.location.x), \(c.location.y))")
             }
         case .layoutReplaced(_, let cancelled):
             counts.touchesCancelledByReload += cancelled
         case .regionChanged(let path, let change, _, _, let cancelled):
             counts.regionChanges += 1
             counts.touchesCancelledByChanges += cancelled
-            log.info("region \(Log.escaped(path)) \(change.rawValue)" + (cancelled > 0 ? " (\(cancelled) touch(es) cancelled)" : ""))
+            log.info(.regionChanged, fields: [.region: path], "region \(Log.escaped(path)) \(change.rawValue)" + (cancelled > 0 ? " (\(cancelled) touch(es) cancelled)" : ""))
         case .focus(let screen, let region, let layout, _):
             // Pages change often on a kiosk: debug level (`--verbose`), like the routing itself.
-            log.debug("focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")")
+            log.debug(.focusChanged, fields: [.screen: layout.screens[screen].name, .region: region.map { layout.regions[$0].path } ?? ""], "focus: screen \(layout.screens[screen].name) first responder \(region.map { layout.regions[$0].path } ?? "none")")
         case .presentation(let screen, let over, let presented, let layout, _):
             let name = layout.screens[screen].name
-            log.debug(presented ? "screen \(name) presented" + (over.map { " over \(layout.screens[$0].name)" } ?? "")
+            log.debug(.screenChanged, fields: [.screen: name], presented ? "screen \(name) presented" + (over.map { " over \(layout.screens[$0].name)" } ?? "")
                       : "screen \(name) dismissed" + (over.map { ", \(layout.screens[$0].name) active again" } ?? ""))
         case .gestureState:
             break

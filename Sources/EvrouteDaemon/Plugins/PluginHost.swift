@@ -139,7 +139,7 @@ public final class PluginHost: HandlerDispatcher {
         order = nextOrder
         table = DispatchTable(layout: layout, plugins: plugins, count: deliveryCount)
         for p in leaving {
-            log.info("plugin \(p.spec.name) (\(p.spec.type)): stopped (reload)")
+            log.info(.pluginStopped, fields: [.plugin: p.spec.name], "plugin \(p.spec.name) (\(p.spec.type)): stopped (reload)")
             p.stop(.reload)
             retired.append(p)
         }

@@ -129,12 +129,12 @@ final class ProcessPlugin: Plugin {
             watchStdout(h)
             watchStderr(h)
             statistics[gauge: .pid] = Int(child.pid)
-            context.log.info("process \(spec.name): helper started [\(child.pid)]: \(config.command.joined(separator: " "))")
+            context.log.info(.pluginStarted, fields: [.plugin: spec.name], "process \(spec.name): helper started [\(child.pid)]: \(config.command.joined(separator: " "))")
         } catch {
             for fd in opened { try? SystemCall.close(fd) }
             statistics.failures += 1
             statistics.lastError = "\(error)"
-            context.log.error("process \(spec.name): \(error); retrying in \(backoff.seconds) s")
+            context.log.error(.pluginFailed, fields: [.plugin: spec.name], "process \(spec.name): \(error); retrying in \(backoff.seconds) s")
             scheduleRestart(after: nextBackoff())
         }
         updateGauges()
@@ -173,7 +173,7 @@ final class ProcessPlugin: Plugin {
         let uptime = MonotonicClock.now() - h.child.startTime
         if uptime >= config.stableAfter { backoff = config.restartMinimum }
         let delay = nextBackoff()
-        context.log.warning("process \(spec.name): helper [\(h.child.pid)] \(why); restarting in \(delay.seconds) s")
+        context.log.warning(.pluginRestarting, fields: [.plugin: spec.name], "process \(spec.name): helper [\(h.child.pid)] \(why); restarting in \(delay.seconds) s")
         let waiting = pending.removeAll()
         updateGauges()
         scheduleRestart(after: delay)

@@ -112,7 +112,7 @@ final class SocketPlugin: Plugin {
                                     "socket \(spec.name): out of file descriptors (\(String(cString: strerror(error)))); not accepting clients for \(pause.seconds) s or until one leaves")
             }
             self.listener = listener
-            context.log.info("socket \(spec.name): listening on \(config.path)")
+            context.log.info(.pluginStarted, fields: [.plugin: spec.name], "socket \(spec.name): listening on \(config.path)")
         } catch {
             let reason = switch error.errno {
             case EADDRINUSE: "\(config.path) is in use by another process"
@@ -121,7 +121,7 @@ final class SocketPlugin: Plugin {
             }
             statistics.failures += 1
             statistics.lastError = reason
-            context.log.error("socket \(spec.name): \(reason); its events are declined")
+            context.log.error(.pluginFailed, fields: [.plugin: spec.name], "socket \(spec.name): \(reason); its events are declined")
         }
     }
 

@@ -205,7 +205,7 @@ public final class ControlServer {
         refusedSinceLog += 1
         let now = MonotonicClock.now()
         if let last = lastRefusalLog, now - last < .seconds(10) { return }
-        log.warning("control socket: refused \(refusedSinceLog) client(s): \(reason)")
+        log.warning(.controlClientRefused, "control socket: refused \(refusedSinceLog) client(s): \(reason)")
         refusedSinceLog = 0
         lastRefusalLog = now
     }
@@ -271,7 +271,7 @@ public final class ControlServer {
     }
 
     private func refuseUnauthorized(_ connection: LineConnection) {
-        log.warning("control socket: refused a client without permission")
+        log.warning(.controlClientRefused, "control socket: refused a client without permission")
         respond(connection, ControlProtocol.failure("permission denied"))
         connection.closeWhenFlushed()
     }
@@ -302,7 +302,7 @@ public final class ControlServer {
         do {
             try connection.send(Array((response.serialized + "\n").utf8))
         } catch .overLimit {
-            log.warning("control socket: dropped client \(connection.number): it does not read its answers (\(connection.queuedBytes) bytes waiting, the most is \(ControlServer.maximumQueuedAnswers))")
+            log.warning(.controlClientRefused, "control socket: dropped client \(connection.number): it does not read its answers (\(connection.queuedBytes) bytes waiting, the most is \(ControlServer.maximumQueuedAnswers))")
             connection.close()
         } catch {}
     }

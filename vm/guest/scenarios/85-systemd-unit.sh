@@ -21,7 +21,15 @@
 #     and `evroute ctl state`; a user outside it is refused (by the socket's
 #     mode, and by the daemon itself when the mode would let it in);
 #   - journalctl: the daemon's lines carry priorities (PRIORITY 3 for the
-#     config error, 4 for the refusal, 6 for info; -p warning filters);
+#     config error, 4 for the refusal, 6 for info; -p warning filters); they
+#     come through journald's native protocol (_TRANSPORT=journal) with a
+#     MESSAGE_ID per kind and EVROUTE_* fields: `journalctl -u evroute
+#     EVROUTE_DEVICE=touch` finds the touchscreen opened, `MESSAGE_ID=…` one
+#     kind; the shipped catalog explains them (journalctl --list-catalog);
+#   - metrics under the hardened unit: tmpfiles.d makes /var/lib/evroute/metrics
+#     (evroute's; the unit's only ReadWritePaths=), the daemon writes
+#     evroute.prom there every second (metrics: interval-s 1), and its
+#     evroute_touches_total equals the touches replayed;
 #   - the watchdog (WatchdogSec=30 in the unit) restarts a daemon that stops
 #     answering (SIGSTOP): NRestarts 1, a new main pid, active again;
 #   - systemctl stop with a touch held: its cancelled reaches the UI, the
@@ -70,6 +78,11 @@ systemd-tmpfiles --create >tmpfiles.out 2>&1
 note "systemd-tmpfiles --create exit $? ($(wc -l <tmpfiles.out) lines of output)"
 check "tmpfiles: /run/evroute owned by evroute" "$(stat -c '%U:%G %a' /run/evroute 2>/dev/null)" = "evroute:evroute 755"
 check "tmpfiles: /etc/evroute" "$(stat -c '%U %a' /etc/evroute 2>/dev/null)" = "root 755"
+check "tmpfiles: /var/lib/evroute/metrics owned by evroute" "$(stat -c '%U:%G %a' /var/lib/evroute/metrics 2>/dev/null)" = "evroute:evroute 755"
+check "unit: ReadWritePaths= only the metrics directory" "$(grep '^ReadWritePaths=' /usr/lib/systemd/system/evroute.service)" = "ReadWritePaths=-/var/lib/evroute/metrics"
+journalctl --update-catalog >catalog.out 2>&1
+check "catalog: journalctl --update-catalog exit" "$?" -eq 0
+check "catalog: evroute's MESSAGE_IDs listed (26 kinds)" "$(journalctl --list-catalog 2>/dev/null | grep -c ' evroute ')" -eq 26
 cp /vm/config/systemd-v1.yaml /etc/evroute/evroute.yaml
 # people: an operator (supplementary group evroute), the kiosk UI (same), a visitor (no group)
 EVGID=$(sed -n 's/^evroute:x:\([0-9]*\):.*/\1/p' /etc/group)
@@ -179,6 +192,15 @@ wait_lines ui.out '"phase" *: *"ended"' 2 10
 check "A ended in left, B in right" \
 	"$(json_count ui.out type touch phase ended region home/root/left) $(json_count ui.out type touch phase ended region home/root/right)" = "1 1"
 
+# ---- metrics: the textfile under the hardened unit (interval-s 1; counters go on across the reload)
+PROM=/var/lib/evroute/metrics/evroute.prom
+touches_in_file() { sed -n 's/^evroute_touches_total{device="touch"} //p' "$PROM" 2>/dev/null; }
+poll_until 10 test "$(touches_in_file)" = 2
+check "metrics: textfile written by the daemon (owner evroute)" "$(stat -c %U "$PROM" 2>/dev/null)" = evroute
+check "metrics: evroute_touches_total{device=\"touch\"} = the 2 touches replayed" "$(touches_in_file)" = 2
+check "metrics: device present" "$(grep -c '^evroute_device_present{device="touch",kind="touchscreen"} 1$' "$PROM")" -eq 1
+check "metrics: no temp file left" "$(ls /var/lib/evroute/metrics | tr '\n' ' ')" = "evroute.prom "
+
 # ---- a broken config: systemctl reload fails, the daemon keeps running the previous one
 cp /etc/evroute/evroute.yaml good.yaml
 sed 's/display: main$/display: nowhere/' good.yaml >/etc/evroute/evroute.yaml
@@ -219,6 +241,26 @@ check "journal: the broken config's file:line:col error at PRIORITY 3" \
 check "journalctl -p warning: the refusal, no info line" \
 	"$(grep -c 'refused a client' journal-warning.txt) $(grep -c 'listening on' journal-warning.txt)" = "1 0"
 note "journalctl -u evroute -p warning:"; sed 's/^/    /' journal-warning.txt
+# structured entries: the native protocol, a MESSAGE_ID per kind, EVROUTE_* fields
+ID_READY=c4e50ad70f5745978032396f71ee0e41
+ID_DEVICE_ADDED=8e41ffdb62a14681845de28d6f1667ce
+ID_REFUSED=587952c655664be48e32075c16cbbbbc
+ID_PLUGIN_STARTED=02f650ab5afe40c3a98c393c94160c82
+journalctl -u "$UNIT" EVROUTE_DEVICE=touch -o json >journal-touch.json 2>&1
+check "journal: EVROUTE_DEVICE=touch finds the touchscreen opened" \
+	"$(grep "\"MESSAGE_ID\":\"$ID_DEVICE_ADDED\"" journal-touch.json | grep -c 'device added: .*Atmel maXTouch Touchscreen.*rule touch')" -ge 1
+check "journal: EVROUTE_DEVICE=touch: only the touchscreen's entries" "$(grep -c 'rule keys' journal-touch.json)" -eq 0
+check "journal: the keyboard under EVROUTE_DEVICE=keys" \
+	"$(journalctl -u "$UNIT" EVROUTE_DEVICE=keys MESSAGE_ID=$ID_DEVICE_ADDED -o cat | grep -c 'Razer Razer BlackWidow 2013')" -ge 1
+check "journal: MESSAGE_ID=ready: one start so far, at PRIORITY 5, native protocol" \
+	"$(journalctl -u "$UNIT" MESSAGE_ID=$ID_READY -o json | grep '"PRIORITY":"5"' | grep '"SYSLOG_IDENTIFIER":"evroute"' | grep -c '"_TRANSPORT":"journal"')" -eq 1
+check "journal: MESSAGE_ID + EVROUTE_PLUGIN=ui: the socket listening" \
+	"$(journalctl -u "$UNIT" MESSAGE_ID=$ID_PLUGIN_STARTED EVROUTE_PLUGIN=ui -o cat | grep -c 'listening on /run/evroute/ui.sock')" -ge 1
+check "journal: -p warning MESSAGE_ID=refused: the refusal" \
+	"$(journalctl -u "$UNIT" -p warning MESSAGE_ID=$ID_REFUSED -o cat | grep -c 'refused a client without permission')" -eq 1
+check "journal: no stream lines from the daemon itself (all native)" \
+	"$(journalctl -u "$UNIT" _PID=$MAIN _TRANSPORT=stdout -o cat | wc -l)" -eq 0
+note "journalctl -u evroute EVROUTE_DEVICE=touch:"; journalctl -u "$UNIT" EVROUTE_DEVICE=touch -o cat | sed 's/^/    /'
 
 # ---- the watchdog: a daemon that stops answering is restarted
 check "unit WatchdogSec=30" "$(prop WatchdogUSec)" = 30s
