@@ -9,7 +9,7 @@ import EvrouteCore
 /// rendered (``Daemon/metricsText()``), so labels are bounded by the layout and the device rules.
 final class MetricsSink: RouteObserver {
     /// The `kind` label's values, in the order of the per-kind counters.
-    static let kinds = ["touch", "key", "text", "action", "gesture", "motion"]
+    static let kinds = ["touch", "key", "text", "action", "gesture", "motion", "idle", "active"]
 
     @inline(__always)
     static func kindIndex(_ kind: EventKind) -> Int {
@@ -20,6 +20,8 @@ final class MetricsSink: RouteObserver {
         case .action: 3
         case .gesture: 4
         case .motion: 5
+        case .idle: 6
+        case .active: 7
         }
     }
 
@@ -68,8 +70,6 @@ final class MetricsSink: RouteObserver {
     private(set) var gestures: [String: Int] = [:]
     /// Contacts the contact filters removed, by device rule and filter (``recordFiltered(device:filter:)``).
     private(set) var filtered: [FilteredKey: Int] = [:]
-    /// `evroute_idle`: 1 while the idle state holds (nil: no idle state; exported as 0).
-    var idle: Bool?
     private(set) var latency = Latency()
     /// Whether dispatch latency is measured (live input: event times are the kernel's monotonic clock).
     var measuresLatency = false
