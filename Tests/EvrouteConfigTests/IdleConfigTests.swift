@@ -51,11 +51,13 @@ struct IdleConfigTests {
     }
 
     @Test func unknownKeysHaveDidYouMean() {
-        expectOne(parseErrors(config("    idle: { after: 60 }")), line: 4, column: 13,
-                  "unknown key 'after' in 'idle' (expected one of: after-s, swallow-wake-touch); did you mean 'after-s'?", kind: .unknownKey)
+        expectOne(parseErrors(config("    idle: { after-s: 60, swallow-wake-tuch: true }")), line: 4, column: 26,
+                  "unknown key 'swallow-wake-tuch' in 'idle' (expected one of: after-s, swallow-wake-touch); did you mean 'swallow-wake-touch'?", kind: .unknownKey)
         expectOne(parseErrors(config("    idel: { after-s: 60 }")), line: 4, column: 5,
-                  "unknown key 'idel' in display (expected one of: name, size, screen, idle); did you mean 'idle'?", kind: .unknownKey)
-        expectOne(parseErrors(config("    idle: { after-s: 60 }", screen: "[idel]")), line: 8, column: 41, "did you mean 'idle'?")
+                  "unknown key 'idel' in display 'main' (expected one of: name, size, screen, idle); did you mean 'idle'?", kind: .unknownKey)
+        // An unknown event kind lists idle and active among the kinds.
+        expectOne(parseErrors(config("    idle: { after-s: 60 }", screen: "[idel]")), line: 8, column: 36,
+                  "unknown event kind 'idel' in 'on' (expected one of: touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, text, motion, orientation, idle, active, action:NAME, gesture:NAME, any)")
     }
 
     /// `check` accepts idle and active handlers; without any display's `idle:` they can never
@@ -63,10 +65,10 @@ struct IdleConfigTests {
     @Test func handlersThatCanNeverFireAreWarnedAbout() throws {
         #expect(try warnings(config("    idle: { after-s: 60 }")).isEmpty)
         #expect(try warnings(config("")) == [
-            "8:37: a handler on 'idle' never gets an event: no display has 'idle:' (give one 'idle: { after-s: 120 }')",
+            "8:36: a handler on 'idle' never gets an event: no display has 'idle:' (give one 'idle: { after-s: 120 }')",
         ])
         #expect(try warnings(config("    idle: { after-s: 60 }", root: "[touch, active]")) == [
-            "12:44: a handler on 'active' on a region never gets an event: idle and active start at the display's top screen (put it on the screen, 'application:' or 'fallback:')",
+            "12:45: a handler on 'active' on a region never gets an event: idle and active start at the display's top screen (put it on the screen, 'application:' or 'fallback:')",
         ])
     }
 }
