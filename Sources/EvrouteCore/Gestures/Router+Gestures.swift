@@ -70,7 +70,7 @@ extension Router {
     /// shake, and sending every display's `idle`) due by then, in deadline order (each at its
     /// own deadline). ``handle(_:)`` calls it before each frame or key.
     public func advanceTime(to time: Timestamp) {
-        if timers.isEmpty && shakingDevices == 0 && idleDeadline == nil {
+        if timers.isEmpty && shakingDevices == 0 && (idleDeadline == nil || idleDeadline! > time) {
             clock.advance(to: time)
             return
         }
