@@ -18,20 +18,7 @@ struct IdleReplayTests {
 
     /// The recording, then again `shift` seconds later: its path.
     static func withGap(in scratch: Scratch) throws -> String {
-        let text = try #require(readFile(recording))
-        var header: [Substring] = [], events: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("E: ") { events.append(line) } else if events.isEmpty { header.append(line) }
-        }
-        var out = header.map(String.init)
-        out += events.map(String.init)
-        for line in events {
-            var fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            let t = try #require(Double(fields[1]))
-            fields[1] = Substring(String(format: "%.6f", t + shift))
-            out.append(fields.joined(separator: " "))
-        }
-        return scratch.write("gap.events", out.joined(separator: "\n") + "\n")
+        try #require(recordingWithGap(recording, shift: shift, in: scratch))
     }
 
     static func yaml(idle: String) -> String {
@@ -132,5 +119,19 @@ struct IdleReplayTests {
         let idle = lines.filter { $0.contains("display main idle") }, active = lines.filter { $0.contains("display main active") }
         #expect(idle.count == 1 && active.count == 1, "\(run.err)")
         #expect(idle.first?.contains("screen:home") == true, "\(run.err)")
+        #expect(lines.filter { $0.contains("filtered") && $0.contains("wake") }.count <= 1)
+
+        // The text trace and the monitor say it in words, from the same fields.
+        let text = try TestProcess.run(binary, ["--dry-run", "--config", config, "--replay", path])
+        #expect(text.status == 0, "\(text.err)")
+        let textLines = text.out.split(separator: "\n")
+        #expect(textLines.filter { $0.contains("display main idle") && $0.contains("→ screen:home [log]") }.count == 1, "\(text.out)")
+        #expect(textLines.filter { $0.contains("display main active") }.count == 1)
+        #expect(textLines.filter { $0.contains("filtered wake") && $0.contains("not routed") }.count == 1, "\(text.out)")
+        let monitor = try TestProcess.run(binary, ["monitor", "--config", config, "--replay", path])
+        #expect(monitor.status == 0, "\(monitor.err)")
+        let monitorLines = monitor.out.split(separator: "\n")
+        #expect(monitorLines.filter { $0.contains("display") && $0.contains("main idle → taken by screen:home [log]") }.count == 1, "\(monitor.out)")
+        #expect(monitorLines.filter { $0.contains("filtered") && $0.contains("wake") }.count == 1, "\(monitor.out)")
     }
 }
