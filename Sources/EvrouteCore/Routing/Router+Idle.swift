@@ -100,11 +100,14 @@ extension Router {
 
     @inline(never)
     func noteWatchedInput(device: DeviceID, time: Timestamp) -> Bool {
-        guard let d = devices[device]?.display, d < idleWatches.count, var w = idleWatches[d] else { return false }
+        // One display (a kiosk's): every device's input is its (a device of an unknown display,
+        // or not registered, lands on the first, as its touches do).
+        let d = idleWatches.count == 1 ? 0 : devices[device]?.display ?? 0
+        guard d < idleWatches.count, var w = idleWatches[d] else { return false }
         w.lastInput = time
         guard w.idleSince != nil else {
             idleWatches[d] = w
-            updateIdleDeadline()
+            if idleWatches.count == 1 { idleDeadline = time + w.after } else { updateIdleDeadline() }
             return false
         }
         w.idleSince = nil
