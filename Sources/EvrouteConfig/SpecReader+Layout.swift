@@ -6,7 +6,8 @@ extension SpecReader {
     static let motionKeys = ["handlers", "rate", "shake", "orientation"]
     static let shakeKeys = ["threshold", "window-ms"]
     static let orientationKeys = ["hysteresis"]
-    static let displayKeys = ["name", "size", "screen"]
+    static let displayKeys = ["name", "size", "screen", "idle"]
+    static let idleKeys = ["after-s", "swallow-wake-touch"]
     static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab", "log-keys", "keymap", "text",
                              "line-timeout-ms", "filters"]
     static let keymapKeys = ["layout", "variant", "options"]
@@ -126,9 +127,20 @@ extension SpecReader {
         }
         var initial: String?
         if let s = f["screen"] { initial = self.name(s, "'screen'") }
+        let idle = f["idle"].flatMap { self.idle($0, at: location(f.keyNode("idle"))) }
         guard let name, let size else { return nil }
         return DisplaySpec(name: name, size: size, initialScreen: initial,
-                           location: location(nameNode), initialScreenLocation: location(f["screen"]))
+                           location: location(nameNode), initialScreenLocation: location(f["screen"]), idle: idle)
+    }
+
+    /// A display's `idle:` (SPEC §11): `{ after-s: SECONDS, swallow-wake-touch: BOOL }`;
+    /// `after-s` is required.
+    func idle(_ node: YAMLNode, at place: SourceLocation?) -> IdleSpec? {
+        guard let f = fields(node, "'idle'", known: Self.idleKeys) else { return nil }
+        let swallow = f["swallow-wake-touch"].flatMap { bool($0, "'swallow-wake-touch'") } ?? false
+        guard let a = required(f, "after-s", hint: "seconds without input before the display goes idle, \(LayoutLimits.text(IdleSpec.range.lowerBound)) to \(LayoutLimits.text(IdleSpec.range.upperBound))"),
+              let after = bounded(a, "'after-s'", IdleSpec.range) else { return nil }
+        return IdleSpec(afterSeconds: after, swallowWakeTouch: swallow, location: place ?? location(node))
     }
 
     /// A list of exactly `count` numbers, each in `range`; one error (with the expected shape)

@@ -11,6 +11,8 @@ public final class RouteSummary: RouteObserver {
     public private(set) var gestures = 0
     public private(set) var texts = 0
     public private(set) var motions = 0
+    /// `idle` events (displays that went idle).
+    public private(set) var idles = 0
     public private(set) var handled = 0
     public private(set) var unhandled = 0
     /// Devices a rule took (`device-added`).
@@ -57,6 +59,8 @@ public final class RouteSummary: RouteObserver {
         case .gesture: gestures += 1
         case .text: texts += 1
         case .motion: motions += 1
+        case .idle: idles += 1
+        case .active: break
         }
     }
 
@@ -70,6 +74,7 @@ public final class RouteSummary: RouteObserver {
         var out = "summary: \(inputEvents) input events, \(devices) routed device(s); \(touches) touch(es), \(keys) key press(es)"
         if texts > 0 { out += ", \(texts) text event(s)" }
         if motions > 0 { out += ", \(motions) motion event(s)" }
+        if idles > 0 { out += ", \(idles) idle(s)" }
         out += ", \(actions) action(s), \(gestures) gesture event(s); \(handled) event(s) handled, \(unhandled) unhandled"
         guard !regions.isEmpty else { return out }
         let busiest = regions.sorted { ($0.value.touches, $1.key) > ($1.value.touches, $0.key) }

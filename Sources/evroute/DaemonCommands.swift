@@ -79,7 +79,12 @@ enum StatusText {
         out += "\ndisplays:\n"
         for d in s[S.displays]?.arrayValue ?? [] {
             let stack = (d[S.Display.presentationStack]?.arrayValue ?? []).map { str($0) }.joined(separator: " < ")
-            out += "  \(str(d[S.Display.name])) \(str(d[S.Display.width]))×\(str(d[S.Display.height])): screen \(str(d[S.Display.activeScreen])) (stack \(stack.isEmpty ? "-" : stack)), first responder \(str(d[S.Display.firstResponder]))\n"
+            out += "  \(str(d[S.Display.name])) \(str(d[S.Display.width]))×\(str(d[S.Display.height])): screen \(str(d[S.Display.activeScreen])) (stack \(stack.isEmpty ? "-" : stack)), first responder \(str(d[S.Display.firstResponder]))"
+            if let activity = d[S.Display.activity]?.stringValue {
+                let since = d[S.Display.activitySince]
+                out += "; \(activity)" + (since == nil || since == .null ? "" : " since t=\(str(since))")
+            }
+            out += "\n"
         }
 
         let plugins = s[S.plugins]?.arrayValue ?? []

@@ -32,4 +32,28 @@ struct BrowserKioskTests {
         #expect(run.out.contains("\"action\":\"open-admin\"") && run.out.contains("\"action\":\"reload-page\""))
         #expect(!lines.contains { $0.contains("\"touch\":1,") && $0.contains("forwarded") })
     }
+
+    /// The kiosk's idle (two minutes): the recording again after five minutes of nobody. The
+    /// browser is sent back to its start page (the application's `shell` on `idle`), and the
+    /// touch that wakes the screen reaches neither the page nor the corner: one `filtered` wake.
+    @Test func afterTwoMinutesOfNobodyTheBrowserGoesHomeAndTheWakeTouchIsSwallowed() throws {
+        let binary = try evrouteBinary()
+        let scratch = Scratch("evroute-kiosk-idle")
+        defer { scratch.cleanUp() }
+        let config = packageRoot + "/examples/browser-kiosk.yaml"
+        let gap = try #require(recordingWithGap(packageRoot + "/examples/browser-kiosk.events", shift: 300, in: scratch))
+        let once = try TestProcess.run(binary, ["--dry-run", "--config", config, "--replay", packageRoot + "/examples/browser-kiosk.events", "--format", "json"])
+        let twice = try TestProcess.run(binary, ["--dry-run", "--config", config, "--replay", gap, "--format", "json"])
+        #expect(once.status == 0 && twice.status == 0, "\(twice.err)")
+        #expect(!once.out.contains("\"type\":\"idle\""), "six seconds of input: never idle")
+        let lines = twice.out.split(separator: "\n")
+        let idle = lines.filter { $0.contains("\"type\":\"idle\"") }
+        #expect(idle.count == 1 && idle.first?.contains("\"handled_by\":\"application\",\"handler\":\"shell\"") == true, "\(idle)")
+        #expect(lines.filter { $0.contains("\"type\":\"active\"") }.count == 1)
+        #expect(lines.filter { $0.contains("\"filter\":\"wake\"") }.count == 1)
+        // The second run's touches: one fewer began than the first's twice (the wake touch).
+        let began = lines.filter { $0.contains("\"type\":\"touch\"") && $0.contains("\"phase\":\"began\"") }.count
+        let beganOnce = once.out.split(separator: "\n").filter { $0.contains("\"type\":\"touch\"") && $0.contains("\"phase\":\"began\"") }.count
+        #expect(began == 2 * beganOnce - 1, "\(began) began, \(beganOnce) in one run")
+    }
 }

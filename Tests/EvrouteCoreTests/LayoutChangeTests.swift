@@ -44,6 +44,7 @@ extension Trace {
                 case .gesture(let n, let s): return "gesture:\(n) \(s)"
                 case .text: return "text \(e.text ?? "") \(e.regionPath ?? "-")"
                 case .motion: return "motion \(e.regionPath ?? "-")"
+                case .idle, .active: return "\(e.kind == .idle ? "idle" : "active") \(e.displayName ?? "-")"
                 }
             case .layoutReplaced: return "layout-replaced"
             default: return nil

@@ -90,6 +90,28 @@ struct EventEncoderTests {
         #expect(line == #"{"type":"action","time":2.000001,"action":"open","region":"home/root/button","handled_by":"home/root/button","handler":"shell","options":{"page":2},"id":9}"# + "\n")
     }
 
+    /// `idle` and `active` (SPEC §11) through every rendering: the JSON object, the exec
+    /// environment, the plugins' wire format, the line (`display main idle`) and the log's head.
+    @Test func idleAndActiveInEveryRendering() throws {
+        let layout = try layout()
+        let home = try #require(layout.screen(named: "home"))
+        let idle = RoutedEvent(kind: .idle, time: Timestamp(microseconds: 121_080_000), layout: layout, display: 0, start: .screen(home))
+        let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
+        var r = Recorder()
+        EventEncoder.encode(idle, handledBy: .screen(home), handler: handler, as: .json, into: &r)
+        #expect(r.fields == ["type=idle", "time=@121080000", "display=main", "handled_by=screen:home", "handler=shell", "options"])
+        var env = EventEnvironment.Fields()
+        EventEncoder.encode(idle, handledBy: .screen(home), handler: handler, as: .environment, into: &env)
+        #expect(env.variables == ["EVROUTE_TYPE=idle", "EVROUTE_DISPLAY=main", "EVROUTE_HANDLED_BY=screen:home",
+                                  "EVROUTE_HANDLER=shell", "EVROUTE_TIME=121.080000"])
+        var wire = PluginEventJSON()
+        let active = RoutedEvent(kind: .active, time: Timestamp(microseconds: 300_000_000), layout: layout, display: 0, start: .screen(home))
+        let line = String(decoding: wire.line(for: active, handler: handler, responder: .screen(home), id: 3), as: UTF8.self)
+        #expect(line == #"{"type":"active","time":300.0,"display":"main","handled_by":"screen:home","handler":"shell","options":{"page":2},"id":3}"# + "\n")
+        #expect(try fields(idle, .line) == ["type=display", "display=main", "state=idle", "region=-"])
+        #expect(LogPlugin.describe(active, responder: .screen(home), handler: handler).hasPrefix("display main active "))
+    }
+
     /// The log's time (kept written from second to second) is the one formatter's text.
     @Test func theLogsTimeIsTheOneFormattersText() {
         var seconds = SecondsText()

@@ -129,7 +129,7 @@ struct MetricsTests {
         #expect((Self.value(page, "evroute_device_events_total{device=\"touch\"}") ?? 0) > 0)
         #expect((Self.value(page, "evroute_handled_total{plugin=\"log\",kind=\"touch\"}") ?? 0) == Double(2 * expected))
         #expect(Self.value(page, "evroute_device_present{device=\"touch\",kind=\"touchscreen\"}") != nil)
-        #expect(Self.value(page, "evroute_idle") == 0)
+        #expect(Self.value(page, "evroute_idle{display=\"main\"}") == 0)
         #expect(page.contains("evroute_dispatch_latency_seconds_bucket{le=\"+Inf\"}"))
 
         // The dashboard and the alerts use only series the daemon writes.

@@ -58,25 +58,33 @@ extension Router {
     /// duration, tap duration) fires, if any. A daemon arms its loop timer for it and calls
     /// ``advanceTime(to:)`` when it expires.
     public var nextTimerDeadline: Timestamp? {
-        if timers.isEmpty && shakingDevices == 0 { return nil }
+        if timers.isEmpty && shakingDevices == 0 { return idleDeadline }
         purgeStaleTimers()
-        let gesture = timers.first?.deadline
-        guard let shake = nextShakeDeadline else { return gesture }
-        return gesture.map { min($0, shake) } ?? shake
+        var next = timers.first?.deadline
+        if let shake = nextShakeDeadline { next = next.map { min($0, shake) } ?? shake }
+        if let idle = idleDeadline { next = next.map { min($0, idle) } ?? idle }
+        return next
     }
 
     /// Moves event time forward to `time`, firing every recognizer timer (and ending every
-    /// shake) due by then, in deadline order (each at its own deadline). ``handle(_:)`` calls it
-    /// before each frame or key.
+    /// shake, and sending every display's `idle`) due by then, in deadline order (each at its
+    /// own deadline). ``handle(_:)`` calls it before each frame or key.
     public func advanceTime(to time: Timestamp) {
-        if timers.isEmpty && shakingDevices == 0 {
+        if timers.isEmpty && shakingDevices == 0 && (idleDeadline == nil || idleDeadline! > time) {
             clock.advance(to: time)
             return
         }
         while true {
             purgeStaleTimers()
             let gesture = timers.first.flatMap { $0.deadline <= time ? $0 : nil }
-            if let shake = dueShake(by: time), gesture.map({ shake.deadline < $0.deadline }) ?? true {
+            let dueShake = dueShake(by: time)
+            if let idle = idleDeadline, idle <= time, gesture.map({ idle <= $0.deadline }) ?? true,
+               dueShake.map({ idle <= $0.deadline }) ?? true {
+                clock.advance(to: idle)
+                fireIdle(due: idle, at: max(idle, clock.now))
+                continue
+            }
+            if let shake = dueShake, gesture.map({ shake.deadline < $0.deadline }) ?? true {
                 clock.advance(to: shake.deadline)
                 endShake(of: shake.device, .ended, at: shake.deadline)
                 continue

@@ -19,6 +19,8 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     case motion
     /// An accelerometer's orientation changes (under `motion:`).
     case orientation
+    /// A display went idle (`idle`), or became active again (`active`): SPEC §11.
+    case idle, active
     /// Everything.
     case any
 
@@ -35,6 +37,8 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
         case "text": self = .text
         case "motion": self = .motion
         case "orientation": self = .orientation
+        case "idle": self = .idle
+        case "active": self = .active
         case "any": self = .any
         default:
             func suffix(_ p: String) -> String? {
@@ -50,7 +54,7 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The spellings accepted in `on:`, for error messages.
-    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, text, motion, orientation, action:NAME, gesture:NAME, any"
+    public static let spellings = "touch, touch-began, touch-moved, touch-ended, touch-cancelled, tap, key, key:KEY_NAME, text, motion, orientation, idle, active, action:NAME, gesture:NAME, any"
 
     public var description: String {
         switch self {
@@ -67,6 +71,8 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
         case .text: "text"
         case .motion: "motion"
         case .orientation: "orientation"
+        case .idle: "idle"
+        case .active: "active"
         case .any: "any"
         }
     }

@@ -192,6 +192,7 @@ struct LayoutCompiler {
                 warn("a handler on 'orientation' outside 'motion:' never gets an event: orientation changes go to the top-level motion: handlers only",
                      i < h.onLocations.count ? h.onLocations[i] : h.location)
             }
+            checkIdleKinds(of: h, owner: owner)
             checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
             let forwards = catalog.hosted(type)?.forwards ?? false
             if forwards { checkForwardingKinds(of: h) }
@@ -202,6 +203,18 @@ struct LayoutCompiler {
             out.append(b.index)
         }
         return out
+    }
+
+    /// A handler on `idle` or `active` (SPEC §11) gets one only when some display has `idle:`,
+    /// and only at a screen or above: the events start at the display's top screen.
+    mutating func checkIdleKinds(of h: HandlerSpec, owner: ResponderID) {
+        guard let i = h.on.firstIndex(where: { $0 == .idle || $0 == .active }) else { return }
+        let place = i < h.onLocations.count ? h.onLocations[i] : h.location
+        if !spec.displays.contains(where: { $0.idle != nil }) {
+            warn("a handler on '\(h.on[i])' never gets an event: no display has 'idle:' (give one 'idle: { after-s: 120 }')", place)
+        } else if case .region = owner {
+            warn("a handler on '\(h.on[i])' on a region never gets an event: idle and active start at the display's top screen (put it on the screen, 'application:' or 'fallback:')", place)
+        }
     }
 
     /// A forwarding handler takes whole touches and keys (SPEC §10): `touch`, `key`, `key:NAME`.

@@ -36,15 +36,44 @@ public struct DisplaySpec: Sendable {
     public var initialScreen: String?
     public var location: SourceLocation?
     public var initialScreenLocation: SourceLocation?
+    /// `idle:` (SPEC §11): after how long without input the display goes idle, and whether the
+    /// touch that wakes it is swallowed; nil: the display never goes idle.
+    public var idle: IdleSpec?
 
     public init(name: String, size: Size, initialScreen: String? = nil,
-                location: SourceLocation? = nil, initialScreenLocation: SourceLocation? = nil) {
+                location: SourceLocation? = nil, initialScreenLocation: SourceLocation? = nil, idle: IdleSpec? = nil) {
         self.name = name
         self.size = size
         self.initialScreen = initialScreen
         self.location = location
         self.initialScreenLocation = initialScreenLocation
+        self.idle = idle
     }
+}
+
+/// A display's `idle:` block (SPEC §11): `after-s` seconds without input on the display's
+/// devices make it idle (an `idle` event up its top screen's chain); the next input makes it
+/// active (an `active` event first); with `swallow-wake-touch`, the touch that woke it is not
+/// routed.
+public struct IdleSpec: Sendable {
+    /// Seconds without input (`after-s`, ``range``).
+    public var afterSeconds: Double
+    /// `swallow-wake-touch` (default false).
+    public var swallowWakeTouch: Bool
+    /// Where the `idle:` key is.
+    public var location: SourceLocation?
+
+    /// The `after-s` values accepted: a second to a day.
+    public static let range: ClosedRange<Double> = 1...86_400
+
+    public init(afterSeconds: Double, swallowWakeTouch: Bool = false, location: SourceLocation? = nil) {
+        self.afterSeconds = afterSeconds
+        self.swallowWakeTouch = swallowWakeTouch
+        self.location = location
+    }
+
+    /// `after-s` as an event-time duration (microseconds).
+    public var after: Timestamp.Duration { .seconds(afterSeconds) }
 }
 
 /// Which devices a device rule takes. Every given field must match.

@@ -10,6 +10,8 @@ public enum EventField: UInt8, Sendable {
     case location
     /// The filter that dropped or cancelled a contact (``FilteredContact``).
     case filter
+    /// The display that went idle or active (SPEC §11).
+    case display
 
     /// The JSON key.
     public var name: StaticString {
@@ -47,6 +49,7 @@ public enum EventField: UInt8, Sendable {
         case .forwarded: "forwarded"
         case .location: "location"
         case .filter: "filter"
+        case .display: "display"
         }
     }
 }
@@ -166,6 +169,14 @@ public enum EventEncoder {
                 w.field(.handledBy, handledBy.map { e.layout.describe($0) })
                 w.field(.handler, handler?.plugin)
             }
+        case .idle, .active:
+            w.field(.type, e.kind == .idle ? "idle" : "active")
+            if json { w.field(.time, time: e.time) }
+            w.field(.display, e.displayName)
+            if json {
+                w.field(.handledBy, handledBy.map { e.layout.describe($0) })
+                w.field(.handler, handler?.plugin)
+            }
         }
         if json {
             if handledBy != nil, let handler { w.options(of: handler) }
@@ -243,6 +254,12 @@ public enum EventEncoder {
                 w.field(.phase, phase.rawValue)
                 w.field(.region, region ?? "(no first responder)")
             }
+        case .idle, .active:
+            // `display main idle`: the display, then what it became.
+            w.field(.type, "display")
+            w.field(.display, e.displayName)
+            w.field(.state, e.kind == .idle ? "idle" : "active")
+            w.field(.region, "-")
         }
     }
 

@@ -10,4 +10,8 @@ public enum EventKind: Sendable, Equatable {
     case text
     /// An accelerometer's sample, orientation change or shake (``RoutedEvent/motion``).
     case motion(MotionValues)
+    /// A display went idle: no input on its devices for its `idle: after-s` (``RoutedEvent/display``).
+    case idle
+    /// An idle display's next input came: sent before that input is routed.
+    case active
 }

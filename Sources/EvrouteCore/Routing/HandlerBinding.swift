@@ -55,6 +55,8 @@ public struct HandlerBinding: Sendable {
     private let takesText: Bool
     private let takesMotion: Bool
     private let takesOrientation: Bool
+    private let takesIdle: Bool
+    private let takesActive: Bool
     /// Whether it takes only some devices' events (`devices:`): the walk's one extra test for
     /// a handler without them.
     private let filtersDevices: Bool
@@ -68,7 +70,7 @@ public struct HandlerBinding: Sendable {
         self.isBuiltIn = pluginType.isRoutingBuiltIn
         self.forwards = forwards
         var mask: UInt8 = 0
-        var tap = false, any = false, keys = false, text = false, motion = false, orientation = false
+        var tap = false, any = false, keys = false, text = false, motion = false, orientation = false, idle = false, active = false
         for f in spec.on {
             switch f {
             case .touch: mask |= 0b1_1111
@@ -82,6 +84,8 @@ public struct HandlerBinding: Sendable {
             case .text: text = true
             case .motion: motion = true
             case .orientation: orientation = true
+            case .idle: idle = true
+            case .active: active = true
             case .keyNamed, .action, .gesture: break
             }
         }
@@ -94,6 +98,8 @@ public struct HandlerBinding: Sendable {
         takesText = text
         takesMotion = motion
         takesOrientation = orientation
+        takesIdle = idle
+        takesActive = active
     }
 
     @inline(__always)
@@ -162,6 +168,10 @@ public struct HandlerBinding: Sendable {
             if takesAny { return true }
             if case .orientation = values { return takesOrientation }
             return takesMotion
+        case .idle:
+            return takesAny || takesIdle
+        case .active:
+            return takesAny || takesActive
         }
     }
 }

@@ -90,6 +90,12 @@ public struct RoutedEvent: Sendable {
         return (s.id, s.values.location)
     }
 
+    /// The name of the display it happened on, or nil.
+    public var displayName: String? {
+        guard let d = display, d < layout.displays.count else { return nil }
+        return layout.displays[d].name
+    }
+
     /// The bound region's path, or nil.
     public var regionPath: String? { region.map { layout.regions[$0].path } }
 }

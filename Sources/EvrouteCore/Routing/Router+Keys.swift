@@ -4,6 +4,8 @@ extension Router {
     /// down on; an up or repeat without a down is dropped, as libinput does.
     public func handle(_ key: KeyInput) {
         advanceTime(to: key.time)
+        // Input: an idle display becomes active first (a waking key is routed: only a touch is swallowed).
+        _ = noteInput(device: key.device, time: key.time)
         let k = KeyKey(device: key.device, code: key.code)
         switch key.phase {
         case .down:
@@ -47,6 +49,7 @@ extension Router {
     /// key going down; the first handler that declares `text` (or `any`) takes it.
     public func handle(_ text: TextInput) {
         advanceTime(to: text.time)
+        _ = noteInput(device: text.device, time: text.time)
         let display = devices[text.device]?.display ?? 0
         let (start, region) = keyboardStart(display: display)
         walk(RoutedEvent(kind: .text, time: text.time, layout: layout, display: display, start: start, region: region,

@@ -15,6 +15,11 @@ extension Router {
     /// handlers only, never through a region.
     public func handle(_ signals: MotionSignals) {
         advanceTime(to: signals.time)
+        // A shake or an orientation change is input (SPEC §11); a resting accelerometer's
+        // samples are not (they come all the time).
+        if watchesIdle, signals.orientation != nil || signals.shake != nil {
+            _ = noteInput(device: signals.device, time: signals.time)
+        }
         switch signals.shake {
         case .began(let until)?:
             let display = devices[signals.device]?.display ?? 0

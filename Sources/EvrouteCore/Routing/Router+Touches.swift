@@ -2,6 +2,8 @@ extension Router {
     /// Routes one frame of touch changes from one device (UIEvent).
     public func handle(_ frame: TouchFrameInput) {
         advanceTime(to: frame.time)
+        // Input on an idle display sends `active` first; the touch that woke it may be swallowed.
+        let swallowWake = watchesIdle && noteTouchInput(frame)
         inFrame = true
         defer {
             inFrame = false
@@ -22,6 +24,10 @@ extension Router {
             }
             switch sample.change {
             case .began:
+                if swallowWake {
+                    swallowWakeTouch(key, sample, time: frame.time)
+                    continue
+                }
                 if !orphanedContacts.isEmpty { orphanedContacts.remove(key) }
                 if touches[key] != nil {
                     finishTouch(key, change: .cancelled, location: nil, time: frame.time, sample: nil)

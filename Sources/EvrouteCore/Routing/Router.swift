@@ -164,6 +164,14 @@ public final class Router {
     @exclusivity(unchecked) var movedRecognizers: [GestureRecognizer] = []
     @exclusivity(unchecked) var inFrame = false
 
+    // Idle and active (see Router+Idle).
+    /// Per display: its idle watch when it has `idle:`, else nil.
+    @exclusivity(unchecked) var idleWatches: [IdleWatch?] = []
+    /// Whether some display has `idle:`: the one test input pays when none has.
+    @exclusivity(unchecked) var watchesIdle = false
+    /// The earliest deadline of an active display's idle watch, if any.
+    @exclusivity(unchecked) var idleDeadline: Timestamp?
+
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
         currentLayout = layout
         self.clock = clock
@@ -173,6 +181,9 @@ public final class Router {
         screenStacks = Router.initialStacks(layout)
         firstResponders = Array(repeating: nil, count: layout.screens.count)
         regionTouchCounts.reserveCapacity(32)
+        if layout.spec.displays.contains(where: { $0.idle != nil }) {
+            setIdleWatches(makeIdleWatches(for: layout, from: nil, time: nil))
+        }
     }
 
     static func initialStacks(_ layout: Layout) -> [[Int]] {
@@ -234,7 +245,9 @@ public final class Router {
     /// Registers a device (its touches land on `info.display`; unknown display names fall back to the first).
     public func addDevice(_ info: DeviceInfo, time: Timestamp) {
         advanceTime(to: time)
-        devices[info.id] = DeviceState(info: info, display: layout.display(named: info.display) ?? 0)
+        let display = layout.display(named: info.display) ?? 0
+        devices[info.id] = DeviceState(info: info, display: display)
+        if watchesIdle { beginIdleCountdown(display: display, time: time) }
         // The device's touches carry its info from now on (a device registered again, or a
         // touch of a device registered late).
         if !touches.isEmpty {
@@ -355,6 +368,9 @@ public final class Router {
         for (id, state) in devices {
             devices[id]?.display = new.display(named: state.info.display) ?? 0
         }
+        if watchesIdle || new.spec.displays.contains(where: { $0.idle != nil }) {
+            setIdleWatches(makeIdleWatches(for: new, from: old, time: time))
+        }
         recognizerList.removeAll { rec in
             guard rec.layout !== new, rec.state == .possible, rec.tracked.isEmpty, rec.pending == nil,
                   rec.timerDeadline == nil else { return false }
@@ -464,6 +480,9 @@ public struct RouteCounts: Sendable, Equatable {
     public var gestures = 0
     public var texts = 0
     public var motions = 0
+    /// Displays that went idle, and came back (`idle`, `active` events).
+    public var idles = 0
+    public var actives = 0
     /// Taken by a handler (dispatched, or counted as handled without a dispatcher).
     public var handled = 0
     /// Walked their chain and found no handler.
@@ -481,6 +500,8 @@ public struct RouteCounts: Sendable, Equatable {
         case .gesture: gestures += 1
         case .text: texts += 1
         case .motion: motions += 1
+        case .idle: idles += 1
+        case .active: actives += 1
         }
     }
 }

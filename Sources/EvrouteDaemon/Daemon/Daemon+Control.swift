@@ -82,13 +82,19 @@ extension Daemon {
         }
 
         let routerState = router.state
-        let displays: [JSONValue] = zip(layout.displays, routerState.displays).map { display, state in
-            .object([
+        let displays: [JSONValue] = zip(layout.displays.indices, routerState.displays).map { d, state in
+            let display = layout.displays[d]
+            var members: [(String, JSONValue)] = [
                 (S.Display.name, .string(display.name)), (S.Display.width, .number(display.size.width)), (S.Display.height, .number(display.size.height)),
                 (S.Display.activeScreen, .string(state.stack.last)),
                 (S.Display.presentationStack, .array(state.stack.map { .string($0) })),
                 (S.Display.firstResponder, .string(state.firstResponder)),
-            ])
+            ]
+            if let activity = router.activity(ofDisplay: d) {
+                members.append((S.Display.activity, .string(activity.idle ? "idle" : "active")))
+                members.append((S.Display.activitySince, activity.since.map { .number($0.seconds) } ?? .null))
+            }
+            return .object(members)
         }
 
         let plugins: [JSONValue] = (self.plugins?.statistics ?? []).map { s in

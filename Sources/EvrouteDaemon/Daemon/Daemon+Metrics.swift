@@ -47,8 +47,10 @@ extension Daemon {
         for s in stats { p.sample("evroute_plugin_failures_total", [("plugin", s.name)], s.failures) }
         p.family("evroute_plugin_restarts_total", .counter, help: "Plugin helper restarts, by plugin.")
         for s in stats { p.sample("evroute_plugin_restarts_total", [("plugin", s.name)], s.restarts) }
-        p.family("evroute_idle", .gauge, help: "1 while the idle state holds, else 0.")
-        p.sample("evroute_idle", [], metrics?.idle == true ? 1 : 0)
+        p.family("evroute_idle", .gauge, help: "1 while a display is idle (no input for its idle: after-s), else 0; by display.")
+        for d in layout.displays.indices {
+            p.sample("evroute_idle", [("display", layout.displays[d].name)], session.router.activity(ofDisplay: d)?.idle == true ? 1 : 0)
+        }
         if let metrics {
             let c = observer.counts
             metrics.render(into: &p, cancelledByReload: c.touchesCancelledByReload, cancelledByChanges: c.touchesCancelledByChanges)

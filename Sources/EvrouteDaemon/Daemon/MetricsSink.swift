@@ -11,7 +11,7 @@ import EvrouteCore
 /// without dynamic exclusivity checks (as the log plugin's are).
 final class MetricsSink: RouteObserver {
     /// The `kind` label's values, in the order of the per-kind counters.
-    static let kinds = ["touch", "key", "text", "action", "gesture", "motion"]
+    static let kinds = ["touch", "key", "text", "action", "gesture", "motion", "idle", "active"]
 
     /// The histogram's upper bounds, in microseconds (`le` in seconds when rendered).
     static let latencyBounds: [Int64] = [100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000]
@@ -58,8 +58,6 @@ final class MetricsSink: RouteObserver {
     @exclusivity(unchecked) private(set) var gestures: [String: Int] = [:]
     /// Contacts the contact filters removed, by device rule and filter (``recordFiltered(device:filter:)``).
     private(set) var filtered: [FilteredKey: Int] = [:]
-    /// `evroute_idle`: 1 while the idle state holds (nil: no idle state; exported as 0).
-    var idle: Bool?
     @exclusivity(unchecked) private(set) var latency = Latency()
     /// Whether dispatch latency is measured (live input: event times are the kernel's monotonic clock).
     @exclusivity(unchecked) var measuresLatency = false
@@ -124,6 +122,8 @@ final class MetricsSink: RouteObserver {
             kind = 4
             if state == "recognized" || state == "began" { gestures[name, default: 0] += 1 }
         case .motion: kind = 5
+        case .idle: kind = 6
+        case .active: kind = 7
         }
         guard let handler else {
             unhandled[kind] &+= 1

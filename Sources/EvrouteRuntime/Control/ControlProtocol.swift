@@ -75,6 +75,8 @@ public enum ControlProtocol {
         public enum Display {
             public static let name = "name", width = "width", height = "height", activeScreen = "active_screen",
                               presentationStack = "presentation_stack", firstResponder = "first_responder"
+            /// A display with `idle:` (SPEC §11): `idle` or `active`, and since when (event time, seconds).
+            public static let activity = "activity", activitySince = "activity_since"
         }
         /// One of `plugins`.
         public enum Plugin {

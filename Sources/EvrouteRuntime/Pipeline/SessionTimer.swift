@@ -2,7 +2,7 @@ import EvrouteSystem
 import EvrouteCore
 
 /// The pipeline's one loop timer: it follows the session's next deadline, whatever asks for one
-/// (a gesture recognizer's, a shake's, a scanner's line timeout — ``RoutingSession/nextDeadline``),
+/// (a gesture recognizer's, a shake's, a scanner's line timeout, a display's idle — ``RoutingSession/nextDeadline``),
 /// so a long press fires while the finger rests and nothing arrives. Live event times are
 /// `CLOCK_MONOTONIC`, the loop's clock, so a deadline is used as it is. No deadline, no timer.
 /// Call ``rearm()`` after routing (once per loop wake-up is enough). The daemon and the live

@@ -1,0 +1,149 @@
+/// A display's idle state (SPEC §11), for a display with `idle:`: when its last input came, and
+/// whether it is idle now. Its deadline is one of the router's timers (``Router/advanceTime(to:)``):
+/// event time only, so a replay with a gap goes idle at the event time live input would.
+struct IdleWatch {
+    var after: Timestamp.Duration
+    var swallowWakeTouch: Bool
+    /// The last input on the display's devices, or when the countdown began (its first device
+    /// came, or a reload gave it `idle:`); nil: not begun (no device yet).
+    var lastInput: Timestamp?
+    /// Since when the display is idle; nil: it is active.
+    var idleSince: Timestamp?
+    /// Since when it is active (its last `active`, or when the countdown began).
+    var activeSince: Timestamp?
+
+    init(_ spec: IdleSpec) {
+        after = spec.after
+        swallowWakeTouch = spec.swallowWakeTouch
+    }
+
+    /// When it goes idle, if it is active and counting.
+    var deadline: Timestamp? {
+        guard idleSince == nil, let last = lastInput else { return nil }
+        return last + after
+    }
+}
+
+/// A display's idle state as `status` shows it.
+public struct DisplayActivity: Sendable, Equatable {
+    /// Idle (true) or active.
+    public var idle: Bool
+    /// Since when (event time); nil: no device has come yet (the countdown has not begun).
+    public var since: Timestamp?
+}
+
+extension Router {
+    // MARK: Idle and active (SPEC §11)
+
+    /// The idle watches of `new`'s displays (by index), carried over by display name from those
+    /// of `old` (the layout the current watches are of): a display that keeps `idle:` keeps its state (idle stays idle,
+    /// the countdown goes on from the last input with the new `after-s`); one that gains it
+    /// starts counting at `time` when a device is on it.
+    func makeIdleWatches(for new: Layout, from old: Layout?, time: Timestamp?) -> [IdleWatch?] {
+        new.spec.displays.enumerated().map { d, display in
+            guard let spec = display.idle else { return nil }
+            var watch = IdleWatch(spec)
+            if let od = old?.display(named: display.name), od < idleWatches.count, let was = idleWatches[od] {
+                watch.lastInput = was.lastInput
+                watch.idleSince = was.idleSince
+                watch.activeSince = was.activeSince
+            } else if let time, devices.values.contains(where: { $0.display == d }) {
+                watch.lastInput = time
+                watch.activeSince = time
+            }
+            return watch
+        }
+    }
+
+    /// Puts `watches` in place and finds the next deadline.
+    func setIdleWatches(_ watches: [IdleWatch?]) {
+        idleWatches = watches
+        watchesIdle = watches.contains { $0 != nil }
+        updateIdleDeadline()
+    }
+
+    func updateIdleDeadline() {
+        var next: Timestamp?
+        for case let w? in idleWatches {
+            if let d = w.deadline, next.map({ d < $0 }) ?? true { next = d }
+        }
+        idleDeadline = next
+    }
+
+    /// A device came on `display`: its countdown begins, if it had not.
+    func beginIdleCountdown(display d: Int, time: Timestamp) {
+        guard d < idleWatches.count, idleWatches[d] != nil, idleWatches[d]!.lastInput == nil else { return }
+        idleWatches[d]!.lastInput = time
+        idleWatches[d]!.activeSince = time
+        updateIdleDeadline()
+    }
+
+    /// Sends `idle` for every display due by `deadline` (the earliest: ``idleDeadline``), in
+    /// display order, at `time`.
+    func fireIdle(due deadline: Timestamp, at time: Timestamp) {
+        for d in idleWatches.indices {
+            guard let w = idleWatches[d], let due = w.deadline, due <= deadline else { continue }
+            idleWatches[d]!.idleSince = time
+            updateIdleDeadline()
+            routeActivity(.idle, display: d, time: time)
+        }
+    }
+
+    /// Input on `device`'s display at `time`: the countdown starts again, and an idle display
+    /// becomes active (`active` is routed). Returns whether the display was idle and swallows
+    /// its wake touch.
+    @inline(__always)
+    func noteInput(device: DeviceID, time: Timestamp) -> Bool {
+        guard watchesIdle else { return false }
+        return noteWatchedInput(device: device, time: time)
+    }
+
+    @inline(never)
+    func noteWatchedInput(device: DeviceID, time: Timestamp) -> Bool {
+        // One display (a kiosk's): every device's input is its (a device of an unknown display,
+        // or not registered, lands on the first, as its touches do).
+        let d = idleWatches.count == 1 ? 0 : devices[device]?.display ?? 0
+        guard d < idleWatches.count, var w = idleWatches[d] else { return false }
+        w.lastInput = time
+        guard w.idleSince != nil else {
+            idleWatches[d] = w
+            if idleWatches.count == 1 { idleDeadline = time + w.after } else { updateIdleDeadline() }
+            return false
+        }
+        w.idleSince = nil
+        w.activeSince = time
+        idleWatches[d] = w
+        updateIdleDeadline()
+        routeActivity(.active, display: d, time: time)
+        return w.swallowWakeTouch
+    }
+
+    /// A touch frame's input (SPEC §11): a contact that began, moved or ended is input; a frame
+    /// of cancels only (a device gone, a filter's cancel) is not. Returns whether its began
+    /// contacts are the wake touch to swallow.
+    func noteTouchInput(_ frame: TouchFrameInput) -> Bool {
+        guard frame.contacts.contains(where: { $0.change != .cancelled }) else { return false }
+        return noteWatchedInput(device: frame.device, time: frame.time)
+    }
+
+    /// The touch that woke an idle display (`swallow-wake-touch`): not routed (nor forwarded),
+    /// told as a `filtered` contact (`wake`); its later phases are ignored until it lifts.
+    func swallowWakeTouch(_ key: TouchKey, _ sample: ContactSample, time: Timestamp) {
+        if touches[key] != nil { finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil) }
+        orphanedContacts.insert(key)
+        filtered(FilteredContact(time: time, deviceID: key.device, device: devices[key.device]?.info.ruleName ?? "",
+                                 filter: "wake", location: sample.location))
+    }
+
+    /// Walks `idle` or `active` from the display's top screen up its chain.
+    func routeActivity(_ kind: EventKind, display d: Int, time: Timestamp) {
+        let screen = d < screenStacks.count ? screenStacks[d].last : nil
+        walk(RoutedEvent(kind: kind, time: time, layout: layout, display: d, start: screen.map { .screen($0) } ?? .display(d)))
+    }
+
+    /// A display's idle state (nil: it has no `idle:`), for `status` and metrics.
+    public func activity(ofDisplay d: Int) -> DisplayActivity? {
+        guard d < idleWatches.count, let w = idleWatches[d] else { return nil }
+        return DisplayActivity(idle: w.idleSince != nil, since: w.idleSince ?? w.activeSince)
+    }
+}

@@ -1,0 +1,64 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvrouteJSON
+import EvrouteTestSupport
+
+/// A display's idle state in the running daemon (SPEC §11, issue 28): the demo recording twice
+/// with a silence of 300 s between, replayed as fast as it goes: the display went idle in the
+/// silence and the first touch after it woke it (swallowed). `evroute status` says active since
+/// that touch, counts the `wake` filter, and the metrics page has `evroute_idle{display}`.
+@Suite("Idle in the daemon's status")
+struct IdleStatusTests {
+    static let config = """
+        displays:
+          - name: main
+            size: [1280, 800]
+            idle: { after-s: 60, swallow-wake-touch: true }
+        devices:
+          - { name: touch, match: { kind: touchscreen }, display: main }
+        metrics:
+        screens:
+          - name: home
+            handlers: [{ plugin: log, on: [idle, active] }]
+            root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [touch] }] }
+
+        """
+
+    @Test func statusSaysActiveSinceTheWakeAndCountsTheWakeTouch() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", Self.config)
+        let gap = try #require(recordingWithGap(packageRoot + "/demo/touchscreen.events", shift: 300, in: rig.scratch))
+        let daemon = try rig.start(["--replay", gap, "--keep-replay-devices"])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        var status: JSONValue?
+        for _ in 0..<100 {
+            status = harnessControl("status", rig.control)
+            if status?["input"]?.stringValue == "replay finished" { break }
+            usleep(100_000)
+        }
+        try #require(status?["input"]?.stringValue == "replay finished", "log:\n\(daemon.log)")
+        let display = try #require(status?["displays"]?.arrayValue?.first)
+        #expect(display["activity"]?.stringValue == "active", "\(display)")
+        // The second copy's first event: 100 s + 300 s.
+        #expect(display["activity_since"]?.doubleValue == 400, "\(display)")
+        let filtered = status?["filtered"]?.arrayValue ?? []
+        #expect(filtered.map { "\($0["device"]?.stringValue ?? "") \($0["filter"]?.stringValue ?? "") \($0["count"]?.intValue ?? 0)" } == ["touch wake 1"])
+
+        let out = rig.scratch.file("status")
+        let text = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control], logPath: out + ".txt")
+        defer { text.kill9() }
+        #expect(text.waitForExit(seconds: 20) == 0)
+        #expect((readFile(out + ".txt.out") ?? "").contains("; active since t=400"), "\(readFile(out + ".txt.out") ?? "")")
+        let page = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control, "--format", "prometheus"], logPath: out + ".prom")
+        defer { page.kill9() }
+        #expect(page.waitForExit(seconds: 20) == 0, "\(readFile(out + ".prom") ?? "")")
+        #expect((readFile(out + ".prom.out") ?? "").contains("evroute_idle{display=\"main\"} 0\n"), "\(readFile(out + ".prom.out") ?? "")")
+
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
+}
