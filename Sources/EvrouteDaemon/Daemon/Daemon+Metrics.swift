@@ -149,9 +149,9 @@ extension MetricsSink {
         for (name, n) in gestures.sorted(by: { $0.key < $1.key }) { p.sample("evroute_gestures_recognized_total", [("gesture", name)], n) }
         p.family("evroute_dispatch_latency_seconds", .histogram, help: "From an event's kernel timestamp to its handler's dispatch.")
         var cumulative = 0
-        for (i, bound) in MetricsSink.latencyBounds.enumerated() {
+        for i in MetricsSink.latencyBounds.indices {
             cumulative += latency.buckets[i]
-            p.sample("evroute_dispatch_latency_seconds_bucket", [("le", "\(Double(bound) / 1e6)")], cumulative)
+            p.sample("evroute_dispatch_latency_seconds_bucket", [("le", MetricsSink.latencyBoundLabels[i])], cumulative)
         }
         p.sample("evroute_dispatch_latency_seconds_bucket", [("le", "+Inf")], latency.count)
         p.sample("evroute_dispatch_latency_seconds_sum", [], Double(latency.sumMicroseconds) / 1e6)

@@ -15,6 +15,8 @@ final class MetricsSink: RouteObserver {
 
     /// The histogram's upper bounds, in microseconds (`le` in seconds when rendered).
     static let latencyBounds: [Int64] = [100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000]
+    /// The bounds as the `le` label says them, in seconds.
+    static let latencyBoundLabels = latencyBounds.map { "\(Double($0) / 1e6)" }
 
     /// `evroute_dispatch_latency_seconds`: counts per bucket (not cumulative; the last one is
     /// +Inf), the sum in microseconds.

@@ -2,65 +2,90 @@
 /// label values escaped by its one escaper (``escapeLabel(_:)``). The daemon's metrics page
 /// (``Daemon/metricsText()``), the same for the text file and `evroute status --format prometheus`.
 struct PrometheusText {
-    private(set) var text = ""
+    /// The page's bytes, appended in place (the page is written every interval: one buffer
+    /// grown once, no intermediate strings per line).
+    private var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(8192) }
+
+    /// The page.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 
     enum FamilyType: String {
         case counter, gauge, histogram
     }
 
-    /// Starts a family: its help line and type.
-    mutating func family(_ name: String, _ type: FamilyType, help: String) {
-        text += "# HELP \(name) "
-        for c in help.unicodeScalars {
+    private mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func append(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// `value`'s bytes with `\` and a line feed escaped, and `"` too when `quotes` (label values).
+    private mutating func appendEscaped(_ value: String, quotes: Bool) {
+        for c in value.utf8 {
             switch c {
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            default: text.unicodeScalars.append(c)
+            case UInt8(ascii: "\\"): append("\\\\")
+            case UInt8(ascii: "\n"): append("\\n")
+            case UInt8(ascii: "\"") where quotes: append("\\\"")
+            default: bytes.append(c)
             }
         }
-        text += "\n# TYPE \(name) \(type.rawValue)\n"
+    }
+
+    /// Starts a family: its help line and type.
+    mutating func family(_ name: String, _ type: FamilyType, help: String) {
+        append("# HELP ")
+        append(name)
+        bytes.append(UInt8(ascii: " "))
+        appendEscaped(help, quotes: false)
+        append("\n# TYPE ")
+        append(name)
+        bytes.append(UInt8(ascii: " "))
+        append(type.rawValue)
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// One sample: `name{label="value",…} value`.
     mutating func sample(_ name: String, _ labels: [(String, String)] = [], _ value: Int) {
-        sample(name, labels, text: String(value))
+        sampleStart(name, labels)
+        append(String(value))
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     mutating func sample(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
-        sample(name, labels, text: PrometheusText.number(value))
+        sampleStart(name, labels)
+        append(PrometheusText.number(value))
+        bytes.append(UInt8(ascii: "\n"))
     }
 
-    private mutating func sample(_ name: String, _ labels: [(String, String)], text value: String) {
-        text += name
+    /// `name{label="value",…} `: the sample up to its value.
+    private mutating func sampleStart(_ name: String, _ labels: [(String, String)]) {
+        append(name)
         if !labels.isEmpty {
-            text += "{"
-            for (i, (label, v)) in labels.enumerated() {
-                if i > 0 { text += "," }
-                text += label
-                text += "=\""
-                text += PrometheusText.escapeLabel(v)
-                text += "\""
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            for (label, v) in labels {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                append(label)
+                append("=\"")
+                appendEscaped(v, quotes: true)
+                bytes.append(UInt8(ascii: "\""))
             }
-            text += "}"
+            bytes.append(UInt8(ascii: "}"))
         }
-        text += " "
-        text += value
-        text += "\n"
+        bytes.append(UInt8(ascii: " "))
     }
 
     /// A label value as the format wants it: `\` → `\\`, `"` → `\"`, a line feed → `\n`.
     static func escapeLabel(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") }) else { return value }
-        var out = ""
-        for c in value.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
+        var p = PrometheusText()
+        p.appendEscaped(value, quotes: true)
+        return p.text
     }
 
     /// A float as Go's parser takes it (`+Inf`, `-Inf`, `NaN`; else Swift's shortest form).
