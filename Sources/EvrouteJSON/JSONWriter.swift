@@ -72,6 +72,23 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// An object key given as its JSON text after a comma, `,"name":`, as a table made once
+    /// holds it: one append (the comma left out when none is due).
+    @inlinable
+    public mutating func key(commaQuoted k: [UInt8]) {
+        if needsComma { bytes.append(contentsOf: k) } else { bytes.append(contentsOf: k[1...]) }
+        needsComma = false
+    }
+
+    /// `,"name":` for the object key `name` (no escape needed), for ``key(commaQuoted:)``.
+    public static func commaQuoted(_ name: StaticString) -> [UInt8] {
+        var k: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\"")]
+        name.withUTF8Buffer { k.append(contentsOf: $0) }
+        k.append(UInt8(ascii: "\""))
+        k.append(UInt8(ascii: ":"))
+        return k
+    }
+
     /// An object key, escaped.
     @inlinable
     public mutating func key(_ k: String) {

@@ -58,7 +58,6 @@ final class ForwardPlugin: Plugin {
     }
 
     var liveChildren: [ChildProcess] { [] }
-    var wantsEventJSON: Bool { false }
     var takesEventsInPlace: Bool { true }
 
     func start() {

@@ -37,8 +37,6 @@ public final class PluginHost: HandlerDispatcher {
     /// the lookup by name.
     @exclusivity(unchecked) private var table = DispatchTable()
     private var nextEventID: UInt64 = 1
-    /// The plugins' wire format, written for the plugins that read it (``Plugin/wantsEventJSON``).
-    private var wire = PluginEventJSON()
     private var context: PluginContext!
     private var unknownLogs = LogRateLimiter()
     private var isShutDown = false
@@ -73,8 +71,7 @@ public final class PluginHost: HandlerDispatcher {
     }
 
     /// Writes the event lines plugins queued during this wake-up: one write(2) per socket client
-    /// for a frame's events (or a wake-up's; `process` helpers' stdin is still written per event).
-    /// The daemon's after-wakeup hook.
+    /// and per `process` helper for a frame's events (or a wake-up's). The daemon's after-wakeup hook.
     public func writeFrame() { context.writeFrame() }
 
     /// A device arrived (``RoutingSession/onDeviceAdded``): plugins are told, and it is kept for
@@ -226,10 +223,9 @@ public final class PluginHost: HandlerDispatcher {
         }
         let id = nextEventID
         nextEventID += 1
-        let json = plugin.wantsEventJSON ? eventJSON(event, handler: handler, responder: responder, id: id) : []
         delivering += 1
         defer { delivering -= 1 }
-        return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder, json: json))
+        return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder))
     }
 
     /// Walks a declined (or expired) event on from its handler. From a plugin's own callback
@@ -258,11 +254,6 @@ public final class PluginHost: HandlerDispatcher {
         let count = DeliveryCount()
         delivered[name] = count
         return count
-    }
-
-    /// The event's line in the plugins' wire format (``PluginEventJSON``), with `"id"` last.
-    func eventJSON(_ event: RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64) -> [UInt8] {
-        wire.line(for: event, handler: handler, responder: responder, id: id)
     }
 
     // MARK: Instances
