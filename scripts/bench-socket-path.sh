@@ -65,15 +65,16 @@ callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
 cost() { grep -E "$1( |$)" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v = $1 + 0 } END { print v + 0 }'; }
 loop=$(cost 'EventLoopC3runyyF')
 session=$(cost 'RoutingSessionC6events_4fromySRy0A5Input0G5EventVG_0A4Core8DeviceIDVtF')
-dispatch=$(cost 'PluginHostC13dispatchOther[0-9A-Za-z_]*')
+# the host's dispatch: through the router's HandlerDispatcher witness (in place) and out of line
+dispatch=$(( $(cost 'PluginHostC0A4Core17HandlerDispatcherAadEP8dispatch[0-9A-Za-z_]*') + $(cost 'PluginHostC13dispatchOther[0-9A-Za-z_]*') ))
 encode=$(cost 'EventEncoderO6encode_9handledBy7handler2as4into[0-9A-Za-z_]*JSONWriterV_[0-9A-Za-z_]*')
-deliver=$(cost 'SocketPluginC7delivery[0-9A-Za-z_]*')
+deliver=$(( $(cost 'SocketPluginC7delivery[0-9A-Za-z_]*') + $(cost 'SocketPluginC14deliverInPlace[0-9A-Za-z_]*') ))
 frame=$(cost 'PluginContextC10writeFrameyyF')
 echo "$MODE path (callgrind, $EVENTS events, $FRAMES frames, paced replay; $(cat "$OUT/client")):"
 awk -v l="$loop" -v s="$session" -v d="$dispatch" -v j="$encode" -v p="$deliver" -v w="$frame" -v e="$EVENTS" -v f="$FRAMES" 'BEGIN {
 	printf "  event loop, all (EventLoop.run)         %6.0f instructions per event, %6.0f per frame\n", l / e, l / f
 	printf "  read → route → dispatch (events(_:from:)) %5.0f per event\n", s / e
-	printf "    plugin dispatch (PluginHost.dispatchOther) %4.0f per event\n", d / e
+	printf "    plugin dispatch (PluginHost.dispatch)  %5.0f per event\n", d / e
 	printf "      JSON fields (EventEncoder, JSON)    %6.0f per event\n", j / e
 	printf "      socket deliver (line into its buffer) %4.0f per event\n", p / e
 	printf "  end-of-frame writes (writeFrame)        %6.0f per event, %6.0f per frame\n", w / e, w / f

@@ -50,9 +50,10 @@ protocol Plugin: AnyObject {
     /// Children not yet reaped (for the bounded wait at shutdown).
     var liveChildren: [ChildProcess] { get }
     /// Whether the plugin takes events in place (``deliverInPlace(_:handler:responder:)``, then
-    /// called instead of ``deliver(_:)``): during the router's walk, with no delivery record, no
-    /// JSON line and no event id, for a plugin that needs none of them (the `log` writes its
-    /// line in place). Default false.
+    /// called instead of ``deliver(_:)``): during the router's walk, with no delivery record (a
+    /// copy of the event and its binding) and an event id only when it draws one
+    /// (``PluginContext/drawEventID()``), for a plugin that never walks an event on later (the
+    /// `log` writes its line in place, a `socket` without answers its JSON line). Default false.
     var takesEventsInPlace: Bool { get }
     /// Takes `event`, handled by `event.layout.handlers[handler]` at `responder` (when
     /// ``takesEventsInPlace``).
@@ -119,6 +120,13 @@ final class PluginContext {
         return made
     }
     private var sharedState: [ObjectIdentifier: AnyObject] = [:]
+
+    /// The next event id (daemon-unique, from 1): the `"id"` of an event's JSON line.
+    func drawEventID() -> UInt64 {
+        defer { nextEventID += 1 }
+        return nextEventID
+    }
+    private var nextEventID: UInt64 = 1
 
     /// Writes registered by plugins that queued output during this wake-up (``writeAtEndOfFrame(_:)``).
     private var frameWrites: [() -> Void] = []

@@ -158,6 +158,34 @@ final class SocketPlugin: Plugin {
 
     // MARK: Events
 
+    /// Without answers, an event never walks on from here: the host hands it over in place
+    /// (``deliverInPlace(_:handler:responder:)``).
+    var takesEventsInPlace: Bool { !config.answers }
+
+    /// Writes the event's line into the frame's buffer (``deliver(_:)`` without answers).
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+        guard !clients.isEmpty else {
+            statistics.declined += 1
+            return .declined
+        }
+        PluginEventJSON.appendLine(for: event, handler: event.layout.handlers[handler], responder: responder,
+                                   id: context.drawEventID(), to: &frame)
+        lineWritten()
+        statistics.handled += 1
+        return .handled
+    }
+
+    /// After a line went into the frame's buffer: the end-of-frame write is registered once; a
+    /// long wake-up (a replay's chunk) does not hold all its lines.
+    private func lineWritten() {
+        if !frameQueued {
+            frameQueued = true
+            context.writeAtEndOfFrame(writeQueuedLines)
+        } else if frame.bytes.count >= PluginContext.frameFlushBytes {
+            writeLines()
+        }
+    }
+
     /// Writes the event's line into the frame's buffer; the frame's lines leave at the end of
     /// the wake-up, one write(2) per client (``writeQueued()``).
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
@@ -166,12 +194,7 @@ final class SocketPlugin: Plugin {
             return .declined
         }
         d.appendJSONLine(to: &frame)
-        if !frameQueued {
-            frameQueued = true
-            context.writeAtEndOfFrame(writeQueuedLines)
-        } else if frame.bytes.count >= PluginContext.frameFlushBytes {
-            writeLines()   // a long wake-up (a replay's chunk) does not hold all its lines
-        }
+        lineWritten()
         if config.answers {
             pending.add(id: d.id, event: d.event, handler: d.handler)
             frameIDs.append(d.id)
