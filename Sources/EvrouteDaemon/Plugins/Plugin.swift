@@ -88,6 +88,14 @@ protocol PluginType: HostedPluginType {
     func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)?
 }
 
+/// A write a plugin has run at the end of a wake-up (``PluginContext/writeAtEndOfFrame(_:)``).
+/// Made once and registered as often as needed: a closure stored in the context's list instead
+/// would be boxed anew (an allocation) at each registration.
+final class FrameWrite {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
 /// What plugins share with their host: the loop, the log, and the way back into routing.
 final class PluginContext {
     let loop: EventLoop
@@ -129,12 +137,12 @@ final class PluginContext {
     private var nextEventID: UInt64 = 1
 
     /// Writes registered by plugins that queued output during this wake-up (``writeAtEndOfFrame(_:)``).
-    private var frameWrites: [() -> Void] = []
+    private var frameWrites: [FrameWrite] = []
 
     /// Has `write` run at the end of this wake-up (``writeFrame()``): a plugin writes a frame's
     /// event lines into its buffer (`socket`, `process`) and registers once, so they leave in one write(2) per peer,
-    /// with no system call per event. Pass a closure made once (registering then allocates nothing).
-    func writeAtEndOfFrame(_ write: @escaping () -> Void) {
+    /// with no system call per event. Pass a ``FrameWrite`` made once (registering then allocates nothing).
+    func writeAtEndOfFrame(_ write: FrameWrite) {
         frameWrites.append(write)
     }
 
@@ -147,7 +155,7 @@ final class PluginContext {
         guard !frameWrites.isEmpty else { return }
         var i = 0
         while i < frameWrites.count {   // a write may register another
-            frameWrites[i]()
+            frameWrites[i].run()
             i += 1
         }
         frameWrites.removeAll(keepingCapacity: true)

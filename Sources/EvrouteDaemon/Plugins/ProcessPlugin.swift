@@ -275,7 +275,7 @@ final class ProcessPlugin: Plugin {
     /// Whether the end-of-frame write is registered.
     private var frameQueued = false
     /// Registered with ``PluginContext/writeAtEndOfFrame(_:)``; made once.
-    private lazy var writeFrameLines: () -> Void = { [unowned self] in
+    private lazy var writeFrameLines = FrameWrite { [unowned self] in
         frameQueued = false
         if let h = helper { writeLines(h) } else { frame.reset() }
     }

@@ -79,7 +79,7 @@ final class SocketPlugin: Plugin {
     /// left to take them, they are declined, as an event delivered with no client is.
     private var frameIDs: [UInt64] = []
     /// Registered with ``PluginContext/writeAtEndOfFrame(_:)``; made once.
-    private lazy var writeQueuedLines: () -> Void = { [unowned self] in writeQueued() }
+    private lazy var writeQueuedLines = FrameWrite { [unowned self] in writeQueued() }
     private var garbageLogs = LogRateLimiter()
     private var clientLogs = LogRateLimiter()
 
