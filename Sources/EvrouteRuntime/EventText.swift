@@ -8,9 +8,8 @@ import EvrouteJSON
 extension JSONWriter: EventFieldWriter {
     @inlinable
     public mutating func field(_ field: EventField, _ value: String?) {
-        key(commaQuoted: field.commaQuotedKey)
-        guard let value else { null(); return }
-        string(value)
+        guard let value else { key(commaQuoted: field.commaQuotedKey); null(); return }
+        self.field(commaQuoted: field.commaQuotedKey, string: value)
     }
     @inlinable
     public mutating func field(_ field: EventField, integer value: Int) {
