@@ -72,6 +72,51 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// An object key given as its JSON text after a comma, `,"name":`, as a table made once
+    /// holds it: one append (the comma left out when none is due).
+    @inlinable
+    public mutating func key(commaQuoted k: [UInt8]) {
+        if needsComma { bytes.append(contentsOf: k) } else { bytes.append(contentsOf: k[1...]) }
+        needsComma = false
+    }
+
+    /// The key (as ``key(commaQuoted:)`` takes it) and the string `s` (``string(_:)``): in one
+    /// append when `s` needs no escape and both fit 256 bytes, else key, then string.
+    @inlinable
+    public mutating func field(commaQuoted k: [UInt8], string s: String) {
+        let skip = needsComma ? 0 : 1
+        var s = s
+        let written = s.withUTF8 { u -> Bool in
+            let keyCount = k.count - skip, n = keyCount + u.count + 2
+            guard n <= 256 else { return false }
+            for c in u where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { buffer in
+                let p = buffer.baseAddress!
+                k.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress! + skip, count: keyCount) }
+                p[keyCount] = UInt8(ascii: "\"")
+                if let from = u.baseAddress { (p + keyCount + 1).initialize(from: from, count: u.count) }
+                p[n - 1] = UInt8(ascii: "\"")
+                bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+            }
+            return true
+        }
+        if written {
+            needsComma = true
+        } else {
+            key(commaQuoted: k)
+            string(s)
+        }
+    }
+
+    /// `,"name":` for the object key `name` (no escape needed), for ``key(commaQuoted:)``.
+    public static func commaQuoted(_ name: StaticString) -> [UInt8] {
+        var k: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\"")]
+        name.withUTF8Buffer { k.append(contentsOf: $0) }
+        k.append(UInt8(ascii: "\""))
+        k.append(UInt8(ascii: ":"))
+        return k
+    }
+
     /// An object key, escaped.
     @inlinable
     public mutating func key(_ k: String) {

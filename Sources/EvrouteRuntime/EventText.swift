@@ -3,21 +3,38 @@ import EvrouteJSON
 
 /// The encoder's fields as members of a JSON object (the caller opens and closes it):
 /// docs/events.md's event object, as the JSON trace and the plugins' wire format write it.
-/// Numbers to 1/1000, times in seconds (``TimestampText/seconds(_:to:)``'s text).
+/// Numbers to 1/1000, times in seconds (``TimestampText/seconds(_:to:)``'s text). Each key is
+/// one append of its text, made once (``EventField/commaQuotedKey``).
 extension JSONWriter: EventFieldWriter {
     @inlinable
-    public mutating func field(_ field: EventField, _ value: String?) { self.field(field.name, value) }
+    public mutating func field(_ field: EventField, _ value: String?) {
+        guard let value else { key(commaQuoted: field.commaQuotedKey); null(); return }
+        self.field(commaQuoted: field.commaQuotedKey, string: value)
+    }
     @inlinable
-    public mutating func field(_ field: EventField, integer value: Int) { self.field(field.name, value) }
+    public mutating func field(_ field: EventField, integer value: Int) {
+        key(commaQuoted: field.commaQuotedKey)
+        integer(Int64(value))
+    }
     @inlinable
-    public mutating func field(_ field: EventField, number value: Double?) { self.field(field.name, value) }
+    public mutating func field(_ field: EventField, number value: Double?) {
+        key(commaQuoted: field.commaQuotedKey)
+        guard let value else { null(); return }
+        number(value)
+    }
     @inlinable
-    public mutating func field(_ field: EventField, bool value: Bool) { self.field(field.name, value) }
+    public mutating func field(_ field: EventField, bool value: Bool) {
+        key(commaQuoted: field.commaQuotedKey)
+        bool(value)
+    }
     @inlinable
-    public mutating func field(_ field: EventField, time value: Timestamp) { self.field(field.name, time: value.microseconds) }
+    public mutating func field(_ field: EventField, time value: Timestamp) {
+        key(commaQuoted: field.commaQuotedKey)
+        appendTime(value.microseconds)
+    }
     @inlinable
     public mutating func field(_ field: EventField, point value: Point) {
-        key(field.name)
+        key(commaQuoted: field.commaQuotedKey)
         beginArray()
         number(value.x)
         number(value.y)
@@ -25,7 +42,7 @@ extension JSONWriter: EventFieldWriter {
     }
     @inlinable
     public mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {
-        key(field.name)
+        key(commaQuoted: field.commaQuotedKey)
         beginArray()
         number(x)
         number(y)
@@ -34,6 +51,20 @@ extension JSONWriter: EventFieldWriter {
     }
     @inlinable
     public mutating func options(of handler: HandlerBinding) { HandlerOptions.writeJSON(of: handler, to: &self) }
+}
+
+extension EventField {
+    /// The field's JSON key as ``JSONWriter/key(commaQuoted:)`` takes it, `,"name":`.
+    @inlinable
+    public var commaQuotedKey: [UInt8] { EventField.commaQuotedKeys[Int(rawValue)] }
+
+    /// Every field's `,"name":`, by raw value, made once from ``name``.
+    @usableFromInline
+    static let commaQuotedKeys: [[UInt8]] = {
+        var keys: [[UInt8]] = []
+        while let field = EventField(rawValue: UInt8(keys.count)) { keys.append(JSONWriter.commaQuoted(field.name)) }
+        return keys
+    }()
 }
 
 /// A time's text as JSON and the log write it: seconds with the microseconds, trailing zeros of

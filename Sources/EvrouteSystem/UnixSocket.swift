@@ -420,20 +420,33 @@ public final class LineConnection {
         }
     }
 
-    /// Queues `bytes` for ``writeQueued()`` (a frame's lines leave in one write(2)). Only what
-    /// the socket does not take counts against `maximumOutput`: when the bytes would pass it,
-    /// what is queued is written first.
-    public func queue(_ bytes: [UInt8]) throws(SendFailure) {
+    /// Writes a frame's lines after what waits: one write(2) when nothing waits, straight from
+    /// `bytes`. What the socket does not take waits for writability; only that counts against
+    /// `maximumOutput` (when `bytes` would pass it, what waits is written first): past it, the
+    /// bytes stay queued and ``SendFailure/overLimit`` is thrown (the caller drops the client).
+    public func sendFrame(_ bytes: [UInt8]) throws(SendFailure) {
         guard !isClosed else { throw .closed }
         if !output.fits(bytes.count) {
             writeQueued(evenWhileFull: true)
             guard !isClosed else { throw .closed }
-            guard output.fits(bytes.count) else { throw .overLimit }
         }
+        if output.queued == 0 {
+            switch output.send(bytes) {
+            case .drained: return
+            case .pending: updateInterest()
+            case .failed:
+                close()
+                throw .closed
+            }
+            guard output.queued <= output.limit else { throw .overLimit }
+            return
+        }
+        guard output.fits(bytes.count) else { throw .overLimit }
         output.queue(bytes)
+        writeQueued()
     }
 
-    /// Writes what ``queue(_:)`` left; what the socket does not take waits for writability
+    /// Writes what waits; what the socket does not take waits for writability
     /// (while it does, the loop's writability writes it: no write is tried before). A broken
     /// peer is closed.
     public func writeQueued(evenWhileFull: Bool = false) {

@@ -85,9 +85,12 @@ struct EventEncoderTests {
         let layout = try layout()
         let e = RoutedEvent(kind: .action("open"), time: Timestamp(microseconds: 2_000_001), layout: layout, start: .region(try b), region: try b)
         let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
-        var wire = PluginEventJSON()
-        let line = String(decoding: wire.line(for: e, handler: handler, responder: .region(try b), id: 9), as: UTF8.self)
-        #expect(line == #"{"type":"action","time":2.000001,"action":"open","region":"home/root/button","handled_by":"home/root/button","handler":"shell","options":{"page":2},"id":9}"# + "\n")
+        // A frame's lines are written one after the other into the buffer they leave in.
+        var frame = JSONWriter()
+        PluginEventJSON.appendLine(for: e, handler: handler, responder: .region(try b), id: 9, to: &frame)
+        PluginEventJSON.appendLine(for: e, handler: handler, responder: .region(try b), id: 10, to: &frame)
+        let line = #"{"type":"action","time":2.000001,"action":"open","region":"home/root/button","handled_by":"home/root/button","handler":"shell","options":{"page":2},"id":"#
+        #expect(String(decoding: frame.bytes, as: UTF8.self) == line + "9}\n" + line + "10}\n")
     }
 
     /// `idle` and `active` (SPEC §11) through every rendering: the JSON object, the exec

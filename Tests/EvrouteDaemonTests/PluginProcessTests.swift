@@ -222,10 +222,10 @@ private func stdinClosingHelper() -> String {
 }
 
 extension PluginProcessReentryTests {
-    /// The second delivery finds the helper's stdin broken and takes it down — inside the
-    /// router's walk of the second touch. The first touch's event, still waiting, walks on
-    /// then: after the walk under way, not inside it.
-    @Test func aHelperFoundGoneDuringADelivery() throws {
+    /// The second touch's line, written at the end of its frame (a frame's lines leave in one
+    /// write), finds the helper's stdin broken: the helper is taken down and both events still
+    /// waiting walk on, in the order they were delivered — after the second touch's walk ended.
+    @Test func aHelperFoundGoneWhenItsFrameIsWritten() throws {
         let rig = try PluginRig(try ReentryLayout.regionAndParent(processPlugin([stdinClosingHelper()], ["deadline-ms": .number(5000)])))
         #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let first = rig.tap(50, 50)
@@ -233,9 +233,57 @@ extension PluginProcessReentryTests {
         let second = rig.tap(50, 50)
         #expect(rig.run(upTo: 5) { rig.outcomes.began[first] == "home/root" })
         #expect(rig.outcomes.began[second] == "home/root")
-        // The second touch's walk ended before the first one's went on.
-        #expect(rig.outcomes.beganOrder == [first, second, first])
+        // The second touch's walk ended (taken, its answer awaited) before the waiting events went on.
+        #expect(rig.outcomes.beganOrder == [first, second, first, second])
         #expect(rig.stats("helper").failures == 1)
         #expect(rig.stats("helper")[gauge: .pending] == 0)
+    }
+}
+
+/// A helper that records, for each read(2) of its stdin, how many lines it got, one number per
+/// line in `path`; it never answers.
+private func chunkRecordingHelper(_ path: String) -> String {
+    script("chunks.py", """
+    #!/usr/bin/env python3
+    import os
+    out = open("\(path)", "w")
+    while True:
+        chunk = os.read(0, 65536)
+        if not chunk:
+            break
+        out.write("%d\\n" % chunk.count(b"\\n"))
+        out.flush()
+    """)
+}
+
+/// The write(2) calls this thread made so far (`syscw` of /proc/thread-self/io: the loop runs
+/// on the calling thread).
+private func writeCalls() throws -> Int {
+    let io = try #require(readFile("/proc/thread-self/io"))
+    let line = try #require(io.split(separator: "\n").first { $0.hasPrefix("syscw:") })
+    return try #require(Int(line.dropFirst("syscw:".count).filter { $0 != " " }))
+}
+
+extension PluginProcessTests {
+    /// A frame's lines reach the helper in one write(2) to its stdin, at the end of the wake-up
+    /// (not one per event): three touches beginning in one frame make one write, and the
+    /// helper's first read gets the three lines.
+    @Test func aFramesLinesLeaveInOneWrite() throws {
+        let chunks = temporaryPath("chunks")
+        defer { unlink(chunks) }
+        let rig = try PluginRig(try pluginLayout(processPlugin([chunkRecordingHelper(chunks)], ["deadline-ms": .number(5000)])))
+        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        let before = try writeCalls()
+        rig.router.handle(TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 5_000_000), contacts: [
+            ContactSample(contact: 101, change: .began, location: Point(x: 10, y: 10)),
+            ContactSample(contact: 102, change: .began, location: Point(x: 20, y: 20)),
+            ContactSample(contact: 103, change: .began, location: Point(x: 30, y: 30)),
+        ]))
+        #expect(try writeCalls() == before)   // nothing written during the walk
+        rig.host.writeFrame()
+        #expect(try writeCalls() == before + 1)
+        #expect(rig.stats("helper")[gauge: .pending] == 3)
+        #expect(rig.run(upTo: 5) { (readFile(chunks) ?? "").hasSuffix("\n") })
+        #expect(readFile(chunks) == "3\n")
     }
 }

@@ -67,6 +67,30 @@ struct PluginSocketTests {
         #expect(rig.stats("ui").handled == 3)
     }
 
+    /// A frame's lines are written into one buffer during the walk and leave at the end of the
+    /// wake-up, one write per client: nothing reaches a client before, and each gets the
+    /// frame's lines, in order, the same bytes (encoded once).
+    @Test func aFramesLinesLeaveAtItsEnd() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path)))
+        let a = try socketClient(path, rig, reading: false), b = try socketClient(path, rig, reading: false)
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 2 })
+        rig.router.handle(TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 5_000_000), contacts: [
+            ContactSample(contact: 101, change: .began, location: Point(x: 10, y: 10)),
+            ContactSample(contact: 102, change: .began, location: Point(x: 20, y: 20)),
+            ContactSample(contact: 103, change: .began, location: Point(x: 30, y: 30)),
+        ]))
+        #expect(!a.hasData && !b.hasData)   // nothing written during the walk
+        #expect(rig.stats("ui").handled == 3)
+        rig.host.writeFrame()
+        let text = a.readAll()
+        #expect(text == b.readAll())
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 3 && text.hasSuffix("\n"))
+        #expect(lines.map { eventField("x", in: String($0)) } == [10, 20, 30])
+        #expect(lines.compactMap { eventID(in: String($0)) }.count == 3)
+    }
+
     @Test func withNoClientEventsAreDeclined() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(socketPlugin(path)))

@@ -55,7 +55,7 @@ final class TallyPlugin: Plugin {
     var liveChildren: [ChildProcess] { [] }
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        lines.append(String(decoding: d.json, as: UTF8.self))
+        lines.append(String(decoding: d.jsonLine, as: UTF8.self))
         if lines.count % options.every == 0 { statistics.handled += 1; return .handled }
         statistics.declined += 1
         return .declined

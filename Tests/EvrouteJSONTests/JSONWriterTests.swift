@@ -85,3 +85,27 @@ struct JSONWriterTests {
         #expect(text(w) == #"{"w":1280.0,"u":3.004,"list":[0.0,null]}"#)
     }
 }
+
+/// The one-append key and string (`field(commaQuoted:string:)`) writes what a key then a string
+/// write: for plain values, for values that need escapes, empty ones, non-ASCII, and values too
+/// long for its stack buffer; first in an object and after another member.
+@Suite("JSON writer: key and string in one append")
+struct JSONWriterKeyAndStringTests {
+    @Test(arguments: ["touch", "", "home/root/button", "a\"b", "back\\slash", "tab\tnew\nline", "\u{1}", "é→☃",
+                      String(repeating: "x", count: 300)])
+    func sameBytesAsKeyThenString(_ value: String) {
+        let k = JSONWriter.commaQuoted("type")
+        var fast = JSONWriter(), slow = JSONWriter()
+        for w in [0, 1] {
+            var writer = w == 0 ? fast : slow
+            writer.beginObject()
+            if w == 0 { writer.field(commaQuoted: k, string: value) } else { writer.key(commaQuoted: k); writer.string(value) }
+            if w == 0 { writer.field(commaQuoted: k, string: value) } else { writer.key(commaQuoted: k); writer.string(value) }
+            writer.field("n", 1)
+            writer.endObject()
+            if w == 0 { fast = writer } else { slow = writer }
+        }
+        #expect(fast.bytes == slow.bytes)
+        #expect(String(decoding: slow.bytes, as: UTF8.self) == "{\"type\":\(JSONText.quoted(value)),\"type\":\(JSONText.quoted(value)),\"n\":1}")
+    }
+}

@@ -12,7 +12,7 @@ enum EventEnvironment {
         EventEncoder.encode(d.event, handledBy: d.responder, handler: d.handler, as: .environment, into: &fields)
         var v = fields.variables
         v.append("EVROUTE_ID=\(d.id)")
-        var json = d.json
+        var json = d.jsonLine
         if json.last == UInt8(ascii: "\n") { json.removeLast() }
         v.append("EVROUTE_JSON=" + String(decoding: json, as: UTF8.self))
         return v + optionVariables(for: d.handler)

@@ -58,7 +58,6 @@ final class ForwardPlugin: Plugin {
     }
 
     var liveChildren: [ChildProcess] { [] }
-    var wantsEventJSON: Bool { false }
     var takesEventsInPlace: Bool { true }
 
     func start() {
@@ -165,7 +164,7 @@ final class ForwardOutputs {
     private var heldKeys: Set<KeyHold> = []
     private var nextTrackingID: Int32 = 0
     private var flushQueued = false
-    private lazy var flushAtEnd: () -> Void = { [unowned self] in flush() }
+    private lazy var flushAtEnd = FrameWrite { [unowned self] in flush() }
     private var failureLogs = LogRateLimiter()
     /// The last failure (creating or writing a device), for the plugins' statistics.
     private(set) var lastError: String?
@@ -195,10 +194,10 @@ final class ForwardOutputs {
         if shutdown {
             releaseAll()
         } else {
-            context.writeAtEndOfFrame { [weak self] in
+            context.writeAtEndOfFrame(FrameWrite { [weak self] in
                 guard let self, instances == 0 else { return }
                 releaseAll()
-            }
+            })
         }
     }
 

@@ -46,7 +46,6 @@ final class LogPlugin: Plugin {
     }
 
     /// It formats the event itself (in place).
-    var wantsEventJSON: Bool { false }
     var takesEventsInPlace: Bool { true }
 
     func start() {}

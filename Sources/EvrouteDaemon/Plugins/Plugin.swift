@@ -4,14 +4,27 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
-/// One event offered to a plugin: the event, the handler and responder that take it, a
-/// daemon-unique `id`, and the event's JSON line (the docs/events.md object plus `"id"`, ending in `\n`).
+/// One event offered to a plugin: the event, the handler and responder that take it, and a
+/// daemon-unique `id`. Its JSON line (the docs/events.md object plus `"id"`, ending in `\n`) is
+/// written by the plugin that sends it, straight into the buffer it leaves in
+/// (``appendJSONLine(to:)``): no line is made for a plugin that does not send one.
 struct PluginDelivery {
     let id: UInt64
     let event: RoutedEvent
     let handler: HandlerBinding
     let responder: ResponderID
-    let json: [UInt8]
+
+    /// Appends the event's line in the plugins' wire format (``PluginEventJSON``) to `json`.
+    func appendJSONLine(to json: inout JSONWriter) {
+        PluginEventJSON.appendLine(for: event, handler: handler, responder: responder, id: id, to: &json)
+    }
+
+    /// The event's line on its own.
+    var jsonLine: [UInt8] {
+        var json = JSONWriter()
+        appendJSONLine(to: &json)
+        return json.bytes
+    }
 }
 
 /// Why a plugin instance is being stopped.
@@ -36,13 +49,11 @@ protocol Plugin: AnyObject {
     func stop(_ reason: PluginStopReason)
     /// Children not yet reaped (for the bounded wait at shutdown).
     var liveChildren: [ChildProcess] { get }
-    /// Whether ``deliver(_:)`` reads ``PluginDelivery/json`` (the host makes it only then).
-    /// Default true.
-    var wantsEventJSON: Bool { get }
     /// Whether the plugin takes events in place (``deliverInPlace(_:handler:responder:)``, then
-    /// called instead of ``deliver(_:)``): during the router's walk, with no delivery record, no
-    /// JSON line and no event id, for a plugin that needs none of them (the `log` writes its
-    /// line in place). Default false.
+    /// called instead of ``deliver(_:)``): during the router's walk, with no delivery record (a
+    /// copy of the event and its binding) and an event id only when it draws one
+    /// (``PluginContext/drawEventID()``), for a plugin that never walks an event on later (the
+    /// `log` writes its line in place, a `socket` without answers its JSON line). Default false.
     var takesEventsInPlace: Bool { get }
     /// Takes `event`, handled by `event.layout.handlers[handler]` at `responder` (when
     /// ``takesEventsInPlace``).
@@ -54,7 +65,6 @@ protocol Plugin: AnyObject {
 }
 
 extension Plugin {
-    var wantsEventJSON: Bool { true }
     var takesEventsInPlace: Bool { false }
     func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict { .declined }
     func deviceAdded(_ device: PresentDevice) {}
@@ -76,6 +86,14 @@ protocol PluginType: HostedPluginType {
     /// An instance of the plugin `spec` declares, `options` its ``HostedPluginType/readOptions(_:)``
     /// made when the layout compiled; nil when they were not (the layout was not compiled).
     func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)?
+}
+
+/// A write a plugin has run at the end of a wake-up (``PluginContext/writeAtEndOfFrame(_:)``).
+/// Made once and registered as often as needed: a closure stored in the context's list instead
+/// would be boxed anew (an allocation) at each registration.
+final class FrameWrite {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
 }
 
 /// What plugins share with their host: the loop, the log, and the way back into routing.
@@ -111,22 +129,33 @@ final class PluginContext {
     }
     private var sharedState: [ObjectIdentifier: AnyObject] = [:]
 
-    /// Writes registered by plugins that queued output during this wake-up (``writeAtEndOfFrame(_:)``).
-    private var frameWrites: [() -> Void] = []
+    /// The next event id (daemon-unique, from 1): the `"id"` of an event's JSON line.
+    func drawEventID() -> UInt64 {
+        defer { nextEventID += 1 }
+        return nextEventID
+    }
+    private var nextEventID: UInt64 = 1
 
-    /// Has `write` run at the end of this wake-up (``writeFrame()``): a plugin queues a frame's
-    /// event lines per client (the `socket` plugin) and registers once, so they leave in one write(2) each,
-    /// with no system call per event. Pass a closure made once (registering then allocates nothing).
-    func writeAtEndOfFrame(_ write: @escaping () -> Void) {
+    /// Writes registered by plugins that queued output during this wake-up (``writeAtEndOfFrame(_:)``).
+    private var frameWrites: [FrameWrite] = []
+
+    /// Has `write` run at the end of this wake-up (``writeFrame()``): a plugin writes a frame's
+    /// event lines into its buffer (`socket`, `process`) and registers once, so they leave in one write(2) per peer,
+    /// with no system call per event. Pass a ``FrameWrite`` made once (registering then allocates nothing).
+    func writeAtEndOfFrame(_ write: FrameWrite) {
         frameWrites.append(write)
     }
+
+    /// The bytes of a frame's lines past which a plugin writes them before the end of the
+    /// wake-up (a replay's chunk, or a burst, does not hold them all).
+    static let frameFlushBytes = 64 * 1024
 
     /// Runs the writes registered since the last call: the daemon's after-wakeup hook.
     func writeFrame() {
         guard !frameWrites.isEmpty else { return }
         var i = 0
         while i < frameWrites.count {   // a write may register another
-            frameWrites[i]()
+            frameWrites[i].run()
             i += 1
         }
         frameWrites.removeAll(keepingCapacity: true)

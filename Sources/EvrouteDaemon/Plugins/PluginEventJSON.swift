@@ -6,19 +6,20 @@ import EvrouteRuntime
 /// input gets for each event handed to it (docs/plugins.md, docs/ui-control.md): one line, the
 /// event's JSON object (docs/events.md: ``EventEncoder``'s ``EventEncoding/json`` fields, as the
 /// JSON trace prints them) with `"id":N` last, the number the peer's answer names.
-struct PluginEventJSON {
-    /// Reused for every event (one line at a time).
-    private var json = JSONWriter()
+enum PluginEventJSON {
+    private static let idKey = JSONWriter.commaQuoted("id")
 
-    /// The line for `event`, taken by `responder` through `handler`, numbered `id`. Lent: valid
-    /// until the next call.
-    mutating func line(for event: borrowing RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64) -> [UInt8] {
-        json.reset()
+    /// Appends the line for `event`, taken by `responder` through `handler`, numbered `id`, to
+    /// `json` (after the lines already there: a plugin writes a frame's lines straight into the
+    /// buffer they leave in).
+    @inline(__always)
+    static func appendLine(for event: borrowing RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64,
+                           to json: inout JSONWriter) {
         json.beginObject()
         EventEncoder.encode(event, handledBy: responder, handler: handler, as: .json, into: &json)
-        json.field("id", id)
+        json.key(commaQuoted: idKey)
+        json.integer(id)
         json.endObject()
         json.bytes.append(UInt8(ascii: "\n"))
-        return json.bytes
     }
 }

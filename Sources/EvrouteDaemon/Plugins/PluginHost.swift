@@ -36,9 +36,6 @@ public final class PluginHost: HandlerDispatcher {
     /// so a dispatch costs no lookup by name. Events of a touch bound to an older layout take
     /// the lookup by name.
     @exclusivity(unchecked) private var table = DispatchTable()
-    private var nextEventID: UInt64 = 1
-    /// The plugins' wire format, written for the plugins that read it (``Plugin/wantsEventJSON``).
-    private var wire = PluginEventJSON()
     private var context: PluginContext!
     private var unknownLogs = LogRateLimiter()
     private var isShutDown = false
@@ -73,8 +70,7 @@ public final class PluginHost: HandlerDispatcher {
     }
 
     /// Writes the event lines plugins queued during this wake-up: one write(2) per socket client
-    /// for a frame's events (or a wake-up's; `process` helpers' stdin is still written per event).
-    /// The daemon's after-wakeup hook.
+    /// and per `process` helper for a frame's events (or a wake-up's). The daemon's after-wakeup hook.
     public func writeFrame() { context.writeFrame() }
 
     /// A device arrived (``RoutingSession/onDeviceAdded``): plugins are told, and it is kept for
@@ -184,7 +180,7 @@ public final class PluginHost: HandlerDispatcher {
     // MARK: Dispatch
 
     /// (An event for a plugin that takes it in place (``Plugin/takesEventsInPlace``), such as the
-    /// in-process log, goes to it from here; everything else is out of line.)
+    /// in-process log or a socket without answers, goes to it from here; everything else is out of line.)
     @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout),
@@ -208,8 +204,9 @@ public final class PluginHost: HandlerDispatcher {
         let handler: HandlerBinding
         if let entry = table.entry(forHandler: index, of: event.layout) {
             table.instances[entry].count.value += 1
-            // A plugin that takes the event where it is (the in-process log): no delivery record
-            // (a copy of the event and the binding, made and destroyed per line), no event id to draw.
+            // A plugin that takes the event where it is (the in-process log, a socket without
+            // answers): no delivery record (a copy of the event and the binding, made and
+            // destroyed per line).
             if table.instances[entry].inPlace {
                 return table.instances[entry].plugin.deliverInPlace(event, handler: index, responder: responder)
             }
@@ -224,12 +221,10 @@ public final class PluginHost: HandlerDispatcher {
             plugin = named
             deliveryCount(of: handler.plugin).value += 1
         }
-        let id = nextEventID
-        nextEventID += 1
-        let json = plugin.wantsEventJSON ? eventJSON(event, handler: handler, responder: responder, id: id) : []
+        let id = context.drawEventID()
         delivering += 1
         defer { delivering -= 1 }
-        return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder, json: json))
+        return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder))
     }
 
     /// Walks a declined (or expired) event on from its handler. From a plugin's own callback
@@ -258,11 +253,6 @@ public final class PluginHost: HandlerDispatcher {
         let count = DeliveryCount()
         delivered[name] = count
         return count
-    }
-
-    /// The event's line in the plugins' wire format (``PluginEventJSON``), with `"id"` last.
-    func eventJSON(_ event: RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64) -> [UInt8] {
-        wire.line(for: event, handler: handler, responder: responder, id: id)
     }
 
     // MARK: Instances

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
@@ -160,6 +161,7 @@ final class ProcessPlugin: Plugin {
     private func takeDown(_ h: Helper, why: String) {
         guard helper === h else { return }
         helper = nil
+        frame.reset()   // the lines of its waiting events, which walk on below
         // Answers it wrote before going are still honoured.
         if h.stdoutFD.isValid { drainStdout(h) }
         closePipes(h)
@@ -213,6 +215,7 @@ final class ProcessPlugin: Plugin {
 
     func stop(_ reason: PluginStopReason) {
         stopped = true
+        if let h = helper { writeLines(h) }   // the last frame's lines are not lost
         if let t = restartTimer { context.loop.cancel(t); restartTimer = nil }
         let waiting = pending.removeAll()
         if let h = helper {
@@ -235,30 +238,63 @@ final class ProcessPlugin: Plugin {
 
     // MARK: Events
 
+    /// Writes the event's line into the frame's buffer; the frame's lines leave at the end of
+    /// the wake-up in one write(2) to the helper's stdin (``writeFrame()``).
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         guard let h = helper, !h.stdinBroken else {
             statistics.declined += 1
             statistics[counter: .declinedWhileDown] += 1
             return .declined
         }
-        guard h.stdin.fits(d.json.count) else {
+        let before = frame.bytes.count
+        d.appendJSONLine(to: &frame)
+        guard h.stdin.fits(frame.bytes.count) else {
+            frame.bytes.removeSubrange(before...)
             statistics.dropped += 1
             context.log.limited(.warning, &dropLogs,
                                 "process \(spec.name): helper [\(h.child.pid)] is not reading its stdin (\(h.stdin.queued) bytes waiting); event dropped")
             return .declined
         }
-        switch h.stdin.send(d.json) {
+        if !frameQueued {
+            frameQueued = true
+            context.writeAtEndOfFrame(writeFrameLines)
+        } else if frame.bytes.count >= PluginContext.frameFlushBytes {
+            writeLines(h)   // a long wake-up (a replay's chunk) does not hold all its lines
+            guard helper === h else {   // its stdin broke: taken down
+                statistics.declined += 1
+                return .declined
+            }
+        }
+        pending.add(id: d.id, event: d.event, handler: d.handler)
+        updateGauges()
+        return .handled
+    }
+
+    /// The event lines of this wake-up (``deliver(_:)``).
+    private var frame = JSONWriter(capacity: 4096)
+    /// Whether the end-of-frame write is registered.
+    private var frameQueued = false
+    /// Registered with ``PluginContext/writeAtEndOfFrame(_:)``; made once.
+    private lazy var writeFrameLines = FrameWrite { [unowned self] in
+        frameQueued = false
+        if let h = helper { writeLines(h) } else { frame.reset() }
+    }
+
+    /// Writes the frame's lines to `h`'s stdin (what the pipe does not take waits for it to be
+    /// writable); a helper whose stdin broke is taken down (its waiting events, this frame's
+    /// included, walk on).
+    private func writeLines(_ h: Helper) {
+        guard !frame.bytes.isEmpty else { return }
+        defer { frame.reset() }
+        guard !h.stdinBroken else { return }
+        switch h.stdin.send(frame.bytes) {
         case .drained: break
         case .pending: watchStdin(h)
         case .failed(let e):
             h.stdinBroken = true
             takeDown(h, why: "closed its stdin (\(String(cString: strerror(e))))")
-            statistics.declined += 1
-            return .declined
         }
-        pending.add(id: d.id, event: d.event, handler: d.handler)
         updateGauges()
-        return .handled
     }
 
     private func watchStdin(_ h: Helper) {
@@ -351,6 +387,7 @@ final class ProcessPlugin: Plugin {
 
     /// Writes an answer line to the helper's stdin (dropped when it does not read it).
     private func reply(_ bytes: [UInt8]) {
+        if let h = helper { writeLines(h) }   // after the event lines already queued
         guard let h = helper, !h.stdinBroken, h.stdin.fits(bytes.count) else { return }
         switch h.stdin.send(bytes) {
         case .drained: break

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLinux
 import EvrouteCore
+import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
@@ -69,13 +70,16 @@ final class SocketPlugin: Plugin {
     private var listener: UnixListener?
     private var clients: [ObjectIdentifier: LineConnection] = [:]
     private let pending: PendingAnswers
-    /// Whether event lines wait in the clients' queues for the end of the wake-up.
+    /// The event lines of this wake-up, written straight here (one encoding per event, whatever
+    /// the number of clients); they leave at its end, one write(2) per client (``writeQueued()``).
+    private var frame = JSONWriter(capacity: 16 * 1024)
+    /// Whether ``frame`` holds lines and the end-of-frame write is registered.
     private var frameQueued = false
     /// With `answers`: the ids of the events queued since the last write. When no client is
     /// left to take them, they are declined, as an event delivered with no client is.
     private var frameIDs: [UInt64] = []
     /// Registered with ``PluginContext/writeAtEndOfFrame(_:)``; made once.
-    private lazy var writeQueuedLines: () -> Void = { [unowned self] in writeQueued() }
+    private lazy var writeQueuedLines = FrameWrite { [unowned self] in writeQueued() }
     private var garbageLogs = LogRateLimiter()
     private var clientLogs = LogRateLimiter()
 
@@ -126,6 +130,8 @@ final class SocketPlugin: Plugin {
     }
 
     private func accepted(_ client: LineConnection) {
+        // The lines queued before it connected go to the clients that were there.
+        if frameQueued { writeQueued() }
         let key = ObjectIdentifier(client)
         clients[key] = client
         client.onLine = { [weak self, unowned client] line in self?.answer(line, from: client) }
@@ -152,24 +158,43 @@ final class SocketPlugin: Plugin {
 
     // MARK: Events
 
-    /// Queues the event's line to each client; the frame's lines leave at the end of the
-    /// wake-up, one write(2) per client (``writeQueued()``).
-    func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        for client in clients.values {
-            do {
-                try client.queue(d.json)
-            } catch .overLimit {
-                drop(client, reason: "it reads too slowly (\(client.queuedBytes) bytes waiting)")
-            } catch {}   // gone: its onClose has removed it
-        }
-        if !frameQueued, !clients.isEmpty {
-            frameQueued = true
-            context.writeAtEndOfFrame(writeQueuedLines)
-        }
+    /// Without answers, an event never walks on from here: the host hands it over in place
+    /// (``deliverInPlace(_:handler:responder:)``).
+    var takesEventsInPlace: Bool { !config.answers }
+
+    /// Writes the event's line into the frame's buffer (``deliver(_:)`` without answers).
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         guard !clients.isEmpty else {
             statistics.declined += 1
             return .declined
         }
+        PluginEventJSON.appendLine(for: event, handler: event.layout.handlers[handler], responder: responder,
+                                   id: context.drawEventID(), to: &frame)
+        lineWritten()
+        statistics.handled += 1
+        return .handled
+    }
+
+    /// After a line went into the frame's buffer: the end-of-frame write is registered once; a
+    /// long wake-up (a replay's chunk) does not hold all its lines.
+    private func lineWritten() {
+        if !frameQueued {
+            frameQueued = true
+            context.writeAtEndOfFrame(writeQueuedLines)
+        } else if frame.bytes.count >= PluginContext.frameFlushBytes {
+            writeLines()
+        }
+    }
+
+    /// Writes the event's line into the frame's buffer; the frame's lines leave at the end of
+    /// the wake-up, one write(2) per client (``writeQueued()``).
+    func deliver(_ d: PluginDelivery) -> HandlerVerdict {
+        guard !clients.isEmpty else {
+            statistics.declined += 1
+            return .declined
+        }
+        d.appendJSONLine(to: &frame)
+        lineWritten()
         if config.answers {
             pending.add(id: d.id, event: d.event, handler: d.handler)
             frameIDs.append(d.id)
@@ -180,10 +205,25 @@ final class SocketPlugin: Plugin {
         return .handled
     }
 
-    /// Writes each client's queued lines (a client that broke is closed: its onClose removes it).
+    /// Writes the frame's lines to each client (a client that broke is closed: its onClose
+    /// removes it; one that reads too slowly is dropped).
+    private func writeLines() {
+        guard !frame.bytes.isEmpty else { return }
+        for client in clients.values {
+            do {
+                try client.sendFrame(frame.bytes)
+            } catch .overLimit {
+                drop(client, reason: "it reads too slowly (\(client.queuedBytes) bytes waiting)")
+            } catch {}   // gone: its onClose has removed it
+        }
+        frame.reset()
+    }
+
+    /// The end of the wake-up: the frame's lines leave; events of the frame whose lines found no
+    /// client left are declined, as an event delivered with no client is.
     private func writeQueued() {
         frameQueued = false
-        for client in clients.values { client.writeQueued() }
+        writeLines()
         guard !frameIDs.isEmpty else { return }
         let unsent = clients.isEmpty ? frameIDs.compactMap { pending.resolve($0) } : []
         frameIDs.removeAll(keepingCapacity: true)

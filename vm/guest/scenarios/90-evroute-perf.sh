@@ -35,8 +35,8 @@
 # now - timestamp per SYN_REPORT (what any reader pays for the kernel's
 # wake-up under TCG before doing anything).
 #
-# Pass 3, system calls: strace -c attached to the daemon, the dry-run, libinput
-# and evemu-record during one more replay: calls per frame (SYN_REPORT), top 5.
+# Pass 3, system calls: strace -c attached to the daemon, the daemon with its
+# socket client, the dry-run, libinput and evemu-record during one more replay: calls per frame (SYN_REPORT), top 5.
 # Pass 4, profile: perf record (cpu-clock) of the daemon during one more
 # replay: the symbols above 1 % (perf image only: strace and linux-perf).
 #
@@ -202,12 +202,13 @@ FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC_FILE")
 if command -v strace >/dev/null; then
 	create_device "$REC_FILE"
 	QUIET_STDERR=1 start_quiet evroute-daemon "$DEVNODE" evroute --config "$CFG" --control-socket none
+	start_one evroute-daemon-socket
 	start_quiet evroute-dryrun "$DEVNODE" evroute --config "$CFG" --dry-run --format json
 	start_quiet libinput "$DEVNODE" libinput debug-events --device "$DEVNODE"
 	start_quiet evemu-record "$DEVNODE" evemu-record "$DEVNODE"
 	sleep 1
 	tracers=""
-	for r in evroute-daemon evroute-dryrun libinput evemu-record; do
+	for r in evroute-daemon evroute-daemon-socket evroute-dryrun libinput evemu-record; do
 		pid=$(reader_pid "$r")
 		strace -f -c -o "strace.$r" -p "$pid" 2>/dev/null &
 		tracers="$tracers $!"
@@ -217,9 +218,9 @@ if command -v strace >/dev/null; then
 	sleep 2
 	for t in $tracers; do kill -INT "$t" 2>/dev/null; done
 	for t in $tracers; do wait "$t" 2>/dev/null; done
-	for r in evroute-daemon evroute-dryrun libinput evemu-record; do stop_reader "$r"; done
+	for r in evroute-daemon evroute-daemon-socket evroute-dryrun libinput evemu-record; do stop_reader "$r"; done
 	remove_device
-	for r in evroute-daemon evroute-dryrun libinput evemu-record; do
+	for r in evroute-daemon evroute-daemon-socket evroute-dryrun libinput evemu-record; do
 		[ -s "strace.$r" ] || { note "$r: no strace summary"; continue; }
 		# rows: % time, seconds, usecs/call, calls, [errors], syscall
 		total=$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { n += $4 } END { print n + 0 }' "strace.$r")
