@@ -107,9 +107,10 @@ struct EventEncoderTests {
         EventEncoder.encode(idle, handledBy: .screen(home), handler: handler, as: .environment, into: &env)
         #expect(env.variables == ["EVROUTE_TYPE=idle", "EVROUTE_DISPLAY=main", "EVROUTE_HANDLED_BY=screen:home",
                                   "EVROUTE_HANDLER=shell", "EVROUTE_TIME=121.080000"])
-        var wire = PluginEventJSON()
         let active = RoutedEvent(kind: .active, time: Timestamp(microseconds: 300_000_000), layout: layout, display: 0, start: .screen(home))
-        let line = String(decoding: wire.line(for: active, handler: handler, responder: .screen(home), id: 3), as: UTF8.self)
+        var wire = JSONWriter()
+        PluginEventJSON.appendLine(for: active, handler: handler, responder: .screen(home), id: 3, to: &wire)
+        let line = String(decoding: wire.bytes, as: UTF8.self)
         #expect(line == #"{"type":"active","time":300.0,"display":"main","handled_by":"screen:home","handler":"shell","options":{"page":2},"id":3}"# + "\n")
         #expect(try fields(idle, .line) == ["type=display", "display=main", "state=idle", "region=-"])
         #expect(LogPlugin.describe(active, responder: .screen(home), handler: handler).hasPrefix("display main active "))
