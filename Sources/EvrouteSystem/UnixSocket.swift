@@ -411,6 +411,12 @@ public final class LineConnection {
     public func send(_ bytes: [UInt8]) throws(SendFailure) {
         guard !isClosed else { throw .closed }
         guard output.fits(bytes.count) else { throw .overLimit }
+        try writeNow(bytes)
+    }
+
+    /// Writes `bytes` (nothing waits before them): what the socket does not take waits for
+    /// writability; a failed write closes the connection.
+    private func writeNow(_ bytes: [UInt8]) throws(SendFailure) {
         switch output.send(bytes) {
         case .drained: break
         case .pending: updateInterest()
@@ -431,13 +437,7 @@ public final class LineConnection {
             guard !isClosed else { throw .closed }
         }
         if output.queued == 0 {
-            switch output.send(bytes) {
-            case .drained: return
-            case .pending: updateInterest()
-            case .failed:
-                close()
-                throw .closed
-            }
+            try writeNow(bytes)
             guard output.queued <= output.limit else { throw .overLimit }
             return
         }
