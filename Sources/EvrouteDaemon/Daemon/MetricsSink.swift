@@ -169,7 +169,8 @@ final class MetricsSink: RouteObserver {
 
     /// Every handled count by (plugin, forwards, kind): the earlier layouts' and the current one's.
     var handled: [HandledKey: Int] {
-        var all = earlierHandled
+        var all = [HandledKey: Int](minimumCapacity: earlierHandled.count + handledCounts.count)
+        for (k, n) in earlierHandled { all[k] = n }
         if let layout = countedLayout {
             for (i, n) in handledCounts.enumerated() where n > 0 {
                 let binding = layout.handlers[i / MetricsSink.kinds.count]

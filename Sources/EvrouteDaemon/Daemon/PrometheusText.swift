@@ -26,12 +26,20 @@ struct PrometheusText {
 
     /// `value`'s bytes with `\` and a line feed escaped, and `"` too when `quotes` (label values).
     private mutating func appendEscaped(_ value: String, quotes: Bool) {
-        for c in value.utf8 {
-            switch c {
-            case UInt8(ascii: "\\"): append("\\\\")
-            case UInt8(ascii: "\n"): append("\\n")
-            case UInt8(ascii: "\"") where quotes: append("\\\"")
-            default: bytes.append(c)
+        var value = value
+        value.withUTF8 { text in
+            // Most texts need no escape: then they go in one copy.
+            guard text.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") || (quotes && $0 == UInt8(ascii: "\"")) }) else {
+                bytes.append(contentsOf: text)
+                return
+            }
+            for c in text {
+                switch c {
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case UInt8(ascii: "\"") where quotes: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                default: bytes.append(c)
+                }
             }
         }
     }
