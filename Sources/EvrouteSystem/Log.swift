@@ -207,10 +207,8 @@ public final class Log: @unchecked Sendable {
     /// journal's `EVROUTE_*` fields). Outside the journal the line is the same as without them.
     public func log(_ level: Level, _ kind: LogKind, fields: KeyValuePairs<LogField, String> = [:], _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }
-        if native { beginEntry(level, kind, fields) } else { writePrefix(level) }
-        var line = LogLine(buffer: pending, keepsNewlines: native)
-        line.append(message())
-        endLine(level)
+        appendLine(level, kind, fields: fields, message())
+        lineEnded(level)
     }
 
     /// Logs a line written in place, into the log's own buffer (the per-event path: no `String`
@@ -317,12 +315,17 @@ public final class Log: @unchecked Sendable {
         pending.advance(1)
     }
 
-    /// Appends a whole line of the log's own (not written yet).
-    private func appendLine(_ level: Level, _ kind: LogKind, _ text: String) {
-        if native { beginEntry(level, kind, [:]) } else { writePrefix(level) }
-        var line = LogLine(buffer: pending)
+    /// Appends a whole line (or entry) of `kind`, not written yet.
+    private func appendLine(_ level: Level, _ kind: LogKind, fields: KeyValuePairs<LogField, String> = [:], _ text: String) {
+        if native { beginEntry(level, kind, fields) } else { writePrefix(level) }
+        var line = LogLine(buffer: pending, keepsNewlines: native)
         line.append(text)
         terminateLine()
+    }
+
+    /// Where the journal entry at `offset` of ``pending`` ends (its 4-byte length, then its fields).
+    private func entryEnd(at offset: Int) -> Int {
+        offset + 4 + Int(UnsafeRawPointer(pending.base + offset).loadUnaligned(as: UInt32.self))
     }
 
     /// A line at `level` is complete: written now, or left for the loop's flush.
@@ -398,9 +401,9 @@ public final class Log: @unchecked Sendable {
         var offset = 0
         do throws(SystemError) {
             while offset + 4 <= pending.count {
-                let length = Int(UnsafeRawPointer(pending.base + offset).loadUnaligned(as: UInt32.self))
-                guard try journal.send(UnsafeRawBufferPointer(start: pending.base + offset + 4, count: length)) else { break }
-                offset += 4 + length
+                let end = entryEnd(at: offset)
+                guard try journal.send(UnsafeRawBufferPointer(start: pending.base + offset + 4, count: end - offset - 4)) else { break }
+                offset = end
             }
         } catch {
             pending.removeFirst(offset)   // those went; the rest is lost (journalFailed)
@@ -435,7 +438,7 @@ public final class Log: @unchecked Sendable {
             // Journal entries: the first kept whole, and every one that ends within the bound.
             var end = 0
             while end + 4 <= pending.count {
-                let next = end + 4 + Int(UnsafeRawPointer(pending.base + end).loadUnaligned(as: UInt32.self))
+                let next = entryEnd(at: end)
                 if next > maximumBacklog && end > 0 { break }
                 end = next
             }
@@ -470,7 +473,7 @@ public final class Log: @unchecked Sendable {
         if native {
             var count = 0, at = offset
             while at + 4 <= pending.count {
-                at += 4 + Int(UnsafeRawPointer(pending.base + at).loadUnaligned(as: UInt32.self))
+                at = entryEnd(at: at)
                 count += 1
             }
             return count
