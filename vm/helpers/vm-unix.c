@@ -2,7 +2,7 @@
  * vm-unix — a tiny Unix-socket client for the test VM (busybox nc has no -U
  * and the image has no python). Built static by vm/build-initramfs.sh.
  *
- *   vm-unix [-w SECONDS] [-s LINE] [-n LINES] [-t] PATH
+ *   vm-unix [-w SECONDS] [-s LINE] [-n LINES] [-t] [-p MS] PATH
  *
  * Connects to the Unix stream socket PATH (retrying for up to -w seconds,
  * default 10, while it does not exist or refuses), writes LINE and a newline
@@ -11,6 +11,9 @@
  * connected. With -t every line is prefixed by the CLOCK_MONOTONIC time
  * it was received at ("SECONDS.NANOSECONDS "), for latency measurements.
  * stdout is flushed after every read, so a file it writes grows as lines come.
+ * With -p MS it sleeps MS milliseconds before each read: a client that is
+ * never waiting when a line arrives, so the sender's write wakes nobody (the
+ * perf scenario's split of a socket write's cost into the copy and the wake-up).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,18 +29,20 @@ int main(int argc, char **argv) {
 	const char *send_line = NULL;
 	long max_lines = -1, lines = 0;
 	int stamp = 0, opt;
-	while ((opt = getopt(argc, argv, "w:s:n:t")) != -1) {
+	long pause_ms = 0;
+	while ((opt = getopt(argc, argv, "w:s:n:tp:")) != -1) {
 		switch (opt) {
 		case 'w': wait_s = atof(optarg); break;
 		case 's': send_line = optarg; break;
 		case 'n': max_lines = atol(optarg); break;
 		case 't': stamp = 1; break;
+		case 'p': pause_ms = atol(optarg); break;
 		default: goto usage;
 		}
 	}
 	if (optind != argc - 1) {
 	usage:
-		fprintf(stderr, "usage: vm-unix [-w SECONDS] [-s LINE] [-n LINES] [-t] PATH\n");
+		fprintf(stderr, "usage: vm-unix [-w SECONDS] [-s LINE] [-n LINES] [-t] [-p MS] PATH\n");
 		return 2;
 	}
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -67,6 +72,10 @@ int main(int argc, char **argv) {
 	char buf[65536];
 	int at_line_start = 1;
 	for (;;) {
+		if (pause_ms > 0) {
+			struct timespec pause = { pause_ms / 1000, (pause_ms % 1000) * 1000000L };
+			while (nanosleep(&pause, &pause) < 0 && errno == EINTR) {}
+		}
 		ssize_t n = read(fd, buf, sizeof buf);
 		if (n < 0 && errno == EINTR) continue;
 		if (n <= 0) break;

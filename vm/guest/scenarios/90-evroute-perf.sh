@@ -17,6 +17,12 @@
 #                    UI client (config/perf-latency.yaml; the client, vm-unix,
 #                    reads every line; the daemon's CPU is counted, the
 #                    client's not): the path a kiosk UI uses
+#   evroute-daemon-socket-nowake  the same, its client reading only every
+#                    100 ms (vm-unix -p 100): the daemon's writes find it never
+#                    waiting, so they wake nobody — the difference to the reader
+#                    above is what waking the client costs the daemon; to the
+#                    log-only daemon, encoding the lines and copying them into
+#                    the socket
 #   evroute-dryrun   evroute --dry-run --format json >/dev/null, same config
 #   libinput         libinput debug-events --device NODE
 #   evtest           evtest NODE
@@ -73,6 +79,9 @@ start_one() {
 	evroute-daemon-socket)
 		QUIET_STDERR=1 start_quiet evroute-daemon-socket "$DEVNODE" evroute --config /vm/config/perf-latency.yaml --control-socket none
 		start_client evroute-daemon-socket-client /tmp/evroute-lat.sock ;;
+	evroute-daemon-socket-nowake)
+		QUIET_STDERR=1 start_quiet evroute-daemon-socket-nowake "$DEVNODE" evroute --config "$NOWAKE_CFG" --control-socket none
+		start_client evroute-daemon-socket-nowake-client /tmp/evroute-nowake.sock -p 100 ;;
 	# the same daemon with a `metrics:` block (SPEC §12): the metrics sink counting every routed
 	# event and the dispatch-latency histogram, the text file written every 15 s (the default, as
 	# a fleet runs it; a replay takes ~30 s, so two writes: 2026-11-27 at 1 s the writes cost
@@ -90,9 +99,11 @@ start_one() {
 	esac
 }
 METRICS_CFG=/tmp/regions-metrics.yaml
+NOWAKE_CFG=/tmp/perf-nowake.yaml
+sed 's#/tmp/evroute-lat.sock#/tmp/evroute-nowake.sock#' /vm/config/perf-latency.yaml >"$NOWAKE_CFG"
 { cat "$CFG"; printf '\nmetrics:\n  textfile: /tmp/evroute-perf.prom\n  interval-s: 15\n'; } >"$METRICS_CFG"
 create_device "$REC_FILE"
-readers="evroute-daemon evroute-daemon-metrics evroute-daemon-socket evroute-dryrun libinput evtest evemu-record"
+readers="evroute-daemon evroute-daemon-metrics evroute-daemon-socket evroute-daemon-socket-nowake evroute-dryrun libinput evtest evemu-record"
 command -v vm-evlat >/dev/null && readers="$readers floor-c"
 if command -v python3 >/dev/null && python3 -c 'import evdev' 2>python-evdev.err; then
 	readers="$readers python-evdev"
@@ -146,7 +157,13 @@ if [ -n "${cpu_evroute_daemon_metrics:-}" ] && [ "${cpu_evroute_daemon:-0}" -gt 
 	perf ratio=evroute_metrics_on_vs_off value=$(awk -v a="$cpu_evroute_daemon_metrics" -v b="$cpu_evroute_daemon" 'BEGIN { printf "%.2f", a / b }')
 	check "metrics text file written" "$(grep -c '^evroute_touches_total' /tmp/evroute-perf.prom 2>/dev/null || echo 0)" -ge 1
 fi
-for r in evroute_daemon evroute_daemon_metrics evroute_daemon_socket evroute_dryrun; do
+# the socket UI client's path split (ms per 10,000 events): the log-only daemon; what encoding the
+# lines and writing them into the socket add (nowake - log-only); what waking the client adds
+# (socket - nowake)
+if [ -n "${cpu_evroute_daemon_socket_nowake:-}" ] && [ -n "${cpu_evroute_daemon_socket:-}" ] && [ -n "${cpu_evroute_daemon:-}" ]; then
+	perf pass=socket-split daemon=$cpu_evroute_daemon encode_and_send=$((cpu_evroute_daemon_socket_nowake - cpu_evroute_daemon)) wake=$((cpu_evroute_daemon_socket - cpu_evroute_daemon_socket_nowake))
+fi
+for r in evroute_daemon evroute_daemon_metrics evroute_daemon_socket evroute_daemon_socket_nowake evroute_dryrun; do
 	eval "c=\${cpu_$r:-}"
 	[ -n "$c" ] || continue
 	for peer in libinput evemu_record python_evdev floor_c; do
