@@ -74,18 +74,37 @@ public enum JSONText {
     /// Appends `v` in `style` (non-finite: `null`).
     @inlinable
     public static func appendNumber(_ v: Double, style: JSONNumberStyle, to out: inout [UInt8]) {
-        guard v.isFinite else { appendNull(to: &out); return }
+        withStackBuffer(maximumNumberLength, { writeNumber(v, style: style, to: $0) }) { out.append(contentsOf: $0) }
+    }
+
+    /// The most bytes ``writeNumber(_:style:to:)`` writes (the longest shortest form of a
+    /// `Double`, `-2.2250738585072014e-308`, is 24).
+    public static let maximumNumberLength = 40
+
+    /// Writes `v` in `style` (non-finite: `null`) at `p`; returns the length (at most
+    /// ``maximumNumberLength``).
+    @inlinable
+    public static func writeNumber(_ v: Double, style: JSONNumberStyle, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard v.isFinite else { return writeNull(to: p) }
         if abs(v) < integralLimit {
             switch style {
             case .thousandths:
-                appendFixed(Int64((v * 1000).rounded()), decimals: 3, to: &out)
-                return
+                return writeFixed(Int64((v * 1000).rounded()), decimals: 3, to: p)
             case .shortest:
-                if v.rounded() == v { appendInteger(Int64(v), to: &out); return }
+                if v.rounded() == v { return writeInteger(Int64(v), to: p) }
             }
         }
         // The shortest round-trip form (Swift's `description`): `0.1`, `1e+16`, `5e-324`.
-        out.append(contentsOf: v.description.utf8)
+        var length = 0
+        for c in v.description.utf8 where length < maximumNumberLength { p[length] = c; length += 1 }
+        return length
+    }
+
+    /// Writes `null` at `p`; returns 4.
+    @inlinable
+    public static func writeNull(to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "n"); p[1] = UInt8(ascii: "u"); p[2] = UInt8(ascii: "l"); p[3] = UInt8(ascii: "l")
+        return 4
     }
 
     /// Appends `v` in decimal (`Int64.min` too).
@@ -193,10 +212,6 @@ public enum JSONText {
         }
     }
 
-    @inlinable
-    static func appendNull(to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "n")); out.append(UInt8(ascii: "u")); out.append(UInt8(ascii: "l")); out.append(UInt8(ascii: "l"))
-    }
 
     /// `v` in `style`, as text (for log lines, environment variables and tables that show
     /// numbers the way the JSON does).

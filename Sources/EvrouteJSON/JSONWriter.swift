@@ -108,6 +108,55 @@ public struct JSONWriter {
         }
     }
 
+    /// The key (as ``key(commaQuoted:)`` takes it) and a value of at most `maxValue` bytes that
+    /// `write` puts at the pointer it gets (returning their count): both in one append.
+    @inlinable
+    mutating func keyed(_ k: [UInt8], maxValue: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let skip = needsComma ? 0 : 1
+        let keyCount = k.count - skip
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: keyCount + maxValue) { buffer in
+            let p = buffer.baseAddress!
+            k.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress! + skip, count: keyCount) }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: keyCount + write(p + keyCount)))
+        }
+        needsComma = true
+    }
+
+    /// The key (as ``key(commaQuoted:)`` takes it) and the integer `v`, in one append.
+    @inlinable
+    public mutating func field(commaQuoted k: [UInt8], integer v: Int64) {
+        keyed(k, maxValue: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
+    }
+
+    /// The key (as ``key(commaQuoted:)`` takes it) and the integer `v`, in one append.
+    @inlinable
+    public mutating func field(commaQuoted k: [UInt8], integer v: UInt64) {
+        keyed(k, maxValue: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
+    }
+
+    /// The key (as ``key(commaQuoted:)`` takes it) and the number `v` in `style` (the trace's
+    /// `thousandths` unless told; nil: `null`), in one append.
+    @inlinable
+    public mutating func field(commaQuoted k: [UInt8], number v: Double?, style: JSONNumberStyle = .thousandths) {
+        keyed(k, maxValue: JSONText.maximumNumberLength) { p in
+            guard let v else { return JSONText.writeNull(to: p) }
+            return JSONText.writeNumber(v, style: style, to: p)
+        }
+    }
+
+    /// The key (as ``key(commaQuoted:)`` takes it) and seconds from `microseconds` as
+    /// ``appendTime(_:)`` writes them, in one append.
+    @inlinable
+    public mutating func field(commaQuoted k: [UInt8], time microseconds: Int64) {
+        keyed(k, maxValue: JSONText.maximumFixedLength) { JSONText.writeFixed(microseconds, decimals: 6, to: $0) }
+    }
+
+    /// The key (as ``key(commaQuoted:)`` takes it) and `null`, in one append.
+    @inlinable
+    public mutating func field(commaQuotedNull k: [UInt8]) {
+        keyed(k, maxValue: 4) { JSONText.writeNull(to: $0) }
+    }
+
     /// `,"name":` for the object key `name` (no escape needed), for ``key(commaQuoted:)``.
     public static func commaQuoted(_ name: StaticString) -> [UInt8] {
         var k: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\"")]

@@ -8,19 +8,16 @@ import EvrouteJSON
 extension JSONWriter: EventFieldWriter {
     @inlinable
     public mutating func field(_ field: EventField, _ value: String?) {
-        guard let value else { key(commaQuoted: field.commaQuotedKey); null(); return }
+        guard let value else { self.field(commaQuotedNull: field.commaQuotedKey); return }
         self.field(commaQuoted: field.commaQuotedKey, string: value)
     }
     @inlinable
     public mutating func field(_ field: EventField, integer value: Int) {
-        key(commaQuoted: field.commaQuotedKey)
-        integer(Int64(value))
+        self.field(commaQuoted: field.commaQuotedKey, integer: Int64(value))
     }
     @inlinable
     public mutating func field(_ field: EventField, number value: Double?) {
-        key(commaQuoted: field.commaQuotedKey)
-        guard let value else { null(); return }
-        number(value)
+        self.field(commaQuoted: field.commaQuotedKey, number: value)
     }
     @inlinable
     public mutating func field(_ field: EventField, bool value: Bool) {
@@ -29,8 +26,7 @@ extension JSONWriter: EventFieldWriter {
     }
     @inlinable
     public mutating func field(_ field: EventField, time value: Timestamp) {
-        key(commaQuoted: field.commaQuotedKey)
-        appendTime(value.microseconds)
+        self.field(commaQuoted: field.commaQuotedKey, time: value.microseconds)
     }
     @inlinable
     public mutating func field(_ field: EventField, point value: Point) {

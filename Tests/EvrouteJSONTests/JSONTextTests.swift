@@ -103,7 +103,8 @@ struct JSONTextTests {
         #expect(shortest(412.3333333333333) == "412.3333333333333")
         #expect(shortest(-2.5) == "-2.5")
         #expect(shortest(1.5e-7) == "1.5e-07")
-        #expect(shortest(5e-324) == "5e-324")
+        #expect(shortest(Double.leastNonzeroMagnitude) == "5e-324")
+        #expect(shortest(-2.2250738585072014e-308) == "-2.2250738585072014e-308")   // the longest form: 24 bytes
         #expect(shortest(9e15) == "9000000000000000.0")   // Swift's description up to 2^53
         #expect(shortest(1e16) == "1e+16")
         #expect(shortest(-1e300) == "-1e+300")

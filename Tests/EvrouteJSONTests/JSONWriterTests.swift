@@ -109,3 +109,52 @@ struct JSONWriterKeyAndStringTests {
         #expect(String(decoding: slow.bytes, as: UTF8.self) == "{\"type\":\(JSONText.quoted(value)),\"type\":\(JSONText.quoted(value)),\"n\":1}")
     }
 }
+
+/// The one-append key and value fields (`field(commaQuoted:integer:)`, `…number:`, `…time:`,
+/// `field(commaQuotedNull:)`) write what a key then the value write: first in an object and after
+/// another member, at the extremes of each value's length.
+@Suite("JSON writer: key and value in one append")
+struct JSONWriterKeyAndValueTests {
+    static let k = JSONWriter.commaQuoted("v")
+
+    /// Writes `{"v":…,"v":…}` with `fast` (the one-append form) or `slow` (key, then value).
+    func both(_ fast: (inout JSONWriter) -> Void, _ slow: (inout JSONWriter) -> Void) -> (String, String) {
+        var a = JSONWriter(), b = JSONWriter()
+        a.beginObject(); fast(&a); fast(&a); a.endObject()
+        b.beginObject(); b.key(commaQuoted: Self.k); slow(&b); b.key(commaQuoted: Self.k); slow(&b); b.endObject()
+        return (String(decoding: a.bytes, as: UTF8.self), String(decoding: b.bytes, as: UTF8.self))
+    }
+
+    @Test(arguments: [Int64.min, -1, 0, 7, 10, 1_369_413_360, Int64.max])
+    func integers(_ v: Int64) {
+        let (fast, slow) = both({ $0.field(commaQuoted: Self.k, integer: v) }, { $0.integer(v) })
+        #expect(fast == slow)
+        #expect(fast == "{\"v\":\(v),\"v\":\(v)}")
+        let u = v.magnitude
+        let (ufast, uslow) = both({ $0.field(commaQuoted: Self.k, integer: u) }, { $0.integer(u) })
+        #expect(ufast == uslow)
+    }
+
+    @Test(arguments: [0.0, -0.0, 563.3214, -0.0004, 1e300, -2.2250738585072014e-308, .nan, .infinity, 9e15])
+    func numbers(_ v: Double) {
+        for style in [JSONNumberStyle.thousandths, .shortest] {
+            let (fast, slow) = both({ $0.field(commaQuoted: Self.k, number: v, style: style) }, { $0.number(v, style: style) })
+            #expect(fast == slow)
+        }
+        let (nilFast, nilSlow) = both({ $0.field(commaQuoted: Self.k, number: nil) }, { $0.null() })
+        #expect(nilFast == nilSlow)
+        #expect(nilFast == #"{"v":null,"v":null}"#)
+    }
+
+    @Test(arguments: [Int64.min, -1, 0, 1_369_413_360_218_061, 100_000_000, Int64.max])
+    func times(_ microseconds: Int64) {
+        let (fast, slow) = both({ $0.field(commaQuoted: Self.k, time: microseconds) }, { $0.appendTime(microseconds) })
+        #expect(fast == slow)
+    }
+
+    @Test func null() {
+        let (fast, slow) = both({ $0.field(commaQuotedNull: Self.k) }, { $0.null() })
+        #expect(fast == slow)
+        #expect(fast == #"{"v":null,"v":null}"#)
+    }
+}

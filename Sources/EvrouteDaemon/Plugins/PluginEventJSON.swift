@@ -17,8 +17,7 @@ enum PluginEventJSON {
                            to json: inout JSONWriter) {
         json.beginObject()
         EventEncoder.encode(event, handledBy: responder, handler: handler, as: .json, into: &json)
-        json.key(commaQuoted: idKey)
-        json.integer(id)
+        json.field(commaQuoted: idKey, integer: id)
         json.endObject()
         json.bytes.append(UInt8(ascii: "\n"))
     }
