@@ -38,7 +38,7 @@ public enum DaemonLayout {
     ///     with these more fields in flow style (`""` for none, `"log-keys: true"`).
     ///   - plugins: the `plugins:` entries, one flow mapping each (no block when empty).
     ///   - screens: the `screens:` list, its items (`- name: home …`) written from column 0: each
-    ///     line is indented under `screens:`.
+    ///     line is indented under `screens:`, empty lines (an interpolation that gave "") dropped.
     ///   - blocks: more top-level blocks (`metrics:`, ``logFallback``, `application: …`), each
     ///     verbatim after the screens.
     public static func yaml(display: String = "main", size: (width: Int, height: Int) = (1280, 800),
