@@ -21,28 +21,21 @@ struct IdleReplayTests {
         try #require(recordingWithGap(recording, shift: shift, in: scratch))
     }
 
-    static func yaml(idle: String) -> String {
-        """
-        displays:
-          - name: main
-            size: [1280, 800]
-        \(idle)
-        devices:
-          - { name: touch, match: { kind: touchscreen }, display: main }
-        screens:
-          - name: home
-            handlers:
-              - { plugin: log, on: [idle, active] }
-            root:
-              name: root
-              frame: [0, 0, 1280, 800]
+    /// The demo touchscreen's display with `idle` (its `idle:` field, or nil for none).
+    static func yaml(idle: String?) -> String {
+        DaemonLayout.yaml(displayOptions: idle, screens: """
+            - name: home
               handlers:
-                - { plugin: log, on: [touch] }
-
-        """
+                - { plugin: log, on: [idle, active] }
+              root:
+                name: root
+                frame: [0, 0, 1280, 800]
+                handlers:
+                  - { plugin: log, on: [touch] }
+            """)
     }
 
-    func trace(_ path: String, idle: String) throws -> [[String: Any]] {
+    func trace(_ path: String, idle: String?) throws -> [[String: Any]] {
         let (_, layout) = try ConfigLoader.compile(yaml: Self.yaml(idle: idle), file: "idle.yaml")
         let sink = MemorySink()
         let dry = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
@@ -61,8 +54,8 @@ struct IdleReplayTests {
         let scratch = Scratch("evroute-idle")
         defer { scratch.cleanUp() }
         let path = try Self.withGap(in: scratch)
-        let plain = try trace(path, idle: "")
-        let idle = try trace(path, idle: "    idle: { after-s: 60, swallow-wake-touch: true }")
+        let plain = try trace(path, idle: nil)
+        let idle = try trace(path, idle: "idle: { after-s: 60, swallow-wake-touch: true }")
 
         let plainTouches = touches(plain)
         let firstHalf = plainTouches.filter { ($0["time"] as! Double) < 100 + Self.shift }
@@ -97,8 +90,8 @@ struct IdleReplayTests {
         let scratch = Scratch("evroute-idle")
         defer { scratch.cleanUp() }
         let path = try Self.withGap(in: scratch)
-        let plain = try trace(path, idle: "")
-        let idle = try trace(path, idle: "    idle: { after-s: 60 }")
+        let plain = try trace(path, idle: nil)
+        let idle = try trace(path, idle: "idle: { after-s: 60 }")
         #expect(idle.filter { ["idle", "active"].contains($0["type"] as? String) }.count == 2)
         #expect(touches(idle).map(touchLine) == touches(plain).map(touchLine))
         #expect(touches(idle).map { $0["touch"] as? Int } == touches(plain).map { $0["touch"] as? Int })
@@ -111,7 +104,7 @@ struct IdleReplayTests {
         let scratch = Scratch("evroute-idle-daemon")
         defer { scratch.cleanUp() }
         let path = try Self.withGap(in: scratch)
-        let config = scratch.write("evroute.yaml", Self.yaml(idle: "    idle: { after-s: 60, swallow-wake-touch: true }"))
+        let config = scratch.write("evroute.yaml", Self.yaml(idle: "idle: { after-s: 60, swallow-wake-touch: true }"))
         let run = try TestProcess.run(binary, ["--config", config, "--control-socket", scratch.file("control.sock"),
                                                "--exit-after-replay", "--replay", path])
         #expect(run.status == 0, "\(run.err)")

@@ -17,20 +17,14 @@ func recordingFiles(_ folder: String) -> [String] {
 }
 
 /// A 1280×800 display cut into a 4×4 grid of regions, so where a touch begins matters.
-let gridLayoutYAML = """
-    displays: [{ name: main, size: [1280, 800] }]
-    devices:
-      - { name: touch, match: { kind: touchscreen }, display: main }
-      - { name: keys, match: { kind: keyboard }, display: main }
-    screens:
-      - name: s
-        root:
-          name: root
-          frame: [0, 0, 1280, 800]
-          regions:
-    \((0..<16).map { i in "        - { name: r\(i), frame: [\((i % 4) * 320), \((i / 4) * 200), 320, 200] }" }.joined(separator: "\n"))
-    fallback: { handlers: [{ plugin: log, on: [any] }] }
-    """
+let gridLayoutYAML = DaemonLayout.yaml(keyboard: "", screens: """
+    - name: s
+      root:
+        name: root
+        frame: [0, 0, 1280, 800]
+        regions:
+    \((0..<16).map { i in "      - { name: r\(i), frame: [\((i % 4) * 320), \((i / 4) * 200), 320, 200] }" }.joined(separator: "\n"))
+    """, blocks: [DaemonLayout.logFallback])
 
 /// Runs a dry-run over recordings and returns the JSON trace objects.
 func trace(_ paths: [String], yaml: String = gridLayoutYAML) throws -> (Layout, [[String: Any]]) {

@@ -13,22 +13,18 @@ import EvrouteTestSupport
 @Suite("Daemon process: misbehaving process plugins", .serialized)
 struct DaemonProcessPluginTests {
     static func config(helper: [String], socket: String) -> String {
-        """
-        displays: [{ name: main, size: [1280, 800] }]
-        devices: [{ name: touch, match: { kind: touchscreen }, display: main }]
-        plugins:
-          - { name: helper, type: process, command: [\(helper.map { "\"\($0)\"" }.joined(separator: ", "))], deadline-ms: 30, restart-min-ms: 50 }
-          - { name: ui, type: socket, path: \(socket) }
-        screens:
-          - name: home
-            display: main
-            handlers: [{ plugin: ui, on: [touch] }]
-            root:
-              name: root
-              frame: [0, 0, 1280, 800]
-              handlers: [{ plugin: helper, on: [touch] }]
-
-        """
+        DaemonLayout.yaml(plugins: [
+            "{ name: helper, type: process, command: [\(helper.map { "\"\($0)\"" }.joined(separator: ", "))], deadline-ms: 30, restart-min-ms: 50 }",
+            "{ name: ui, type: socket, path: \(socket) }",
+        ], screens: """
+            - name: home
+              display: main
+              handlers: [{ plugin: ui, on: [touch] }]
+              root:
+                name: root
+                frame: [0, 0, 1280, 800]
+                handlers: [{ plugin: helper, on: [touch] }]
+            """)
     }
 
     /// Runs the demo replay through a daemon whose root region's handler is `helper`; returns

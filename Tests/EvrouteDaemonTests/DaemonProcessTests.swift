@@ -14,39 +14,18 @@ import EvrouteTestSupport
 struct DaemonProcessTests {
     /// A layout for the demo touchscreen: touches to the `ui` socket, a touch end runs `touch FILE`.
     static func config(socket: String, marker: String, extraRegion: Bool = false) -> String {
-        """
-        displays:
-          - name: main
-            size: [1280, 800]
-        devices:
-          - name: touch
-            match: { kind: touchscreen }
-            display: main
-          - name: keys
-            match: { kind: keyboard }
-            display: main
-        plugins:
-          - { name: ui, type: socket, path: \(socket) }
-          - { name: shell, type: exec }
-        screens:
-          - name: home
-            display: main
-            handlers:
-              - { plugin: shell, on: [touch-ended], command: [touch, \(marker)] }
-            root:
-              name: root
-              frame: [0, 0, 1280, 800]
+        DaemonLayout.yaml(keyboard: "", plugins: ["{ name: ui, type: socket, path: \(socket) }", "{ name: shell, type: exec }"], screens: """
+            - name: home
+              display: main
               handlers:
-                - { plugin: ui, on: [touch-began, touch-moved, touch-cancelled] }
-        \(extraRegion ? """
-              regions:
-                - name: added
-                  frame: [0, 0, 10, 10]
-        """ : "")
-        fallback:
-          handlers: [{ plugin: log, on: [any] }]
-
-        """
+                - { plugin: shell, on: [touch-ended], command: [touch, \(marker)] }
+              root:
+                name: root
+                frame: [0, 0, 1280, 800]
+                handlers:
+                  - { plugin: ui, on: [touch-began, touch-moved, touch-cancelled] }
+            \(extraRegion ? "    regions: [{ name: added, frame: [0, 0, 10, 10] }]" : "")
+            """, blocks: [DaemonLayout.logFallback])
     }
 
     /// A config whose line 9 names a display that does not exist.

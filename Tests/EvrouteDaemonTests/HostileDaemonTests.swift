@@ -13,17 +13,11 @@ import EvrouteTestSupport
 /// and contacts past the decoder's limits are logged and counted in `status`.
 @Suite("Daemon under hostile use", .serialized)
 struct HostileDaemonTests {
-    static let config = """
-        displays:
-          - { name: main, size: [1280, 800] }
-        devices:
-          - { name: touch, match: { kind: touchscreen }, display: main }
-        screens:
-          - name: home
-            display: main
-            root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [touch-ended] }] }
-
-        """
+    static let config = DaemonLayout.yaml(screens: """
+        - name: home
+          display: main
+          root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [touch-ended] }] }
+        """)
 
     struct Rig {
         let scratch = Scratch("evroute-daemon-test")

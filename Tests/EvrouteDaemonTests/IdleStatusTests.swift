@@ -11,20 +11,11 @@ import EvrouteTestSupport
 /// that touch, counts the `wake` filter, and the metrics page has `evroute_idle{display}`.
 @Suite("Idle in the daemon's status")
 struct IdleStatusTests {
-    static let config = """
-        displays:
-          - name: main
-            size: [1280, 800]
-            idle: { after-s: 60, swallow-wake-touch: true }
-        devices:
-          - { name: touch, match: { kind: touchscreen }, display: main }
-        metrics:
-        screens:
-          - name: home
-            handlers: [{ plugin: log, on: [idle, active] }]
-            root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [touch] }] }
-
-        """
+    static let config = DaemonLayout.yaml(displayOptions: "idle: { after-s: 60, swallow-wake-touch: true }", screens: """
+        - name: home
+          handlers: [{ plugin: log, on: [idle, active] }]
+          root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [touch] }] }
+        """, blocks: ["metrics:"])
 
     @Test func statusSaysActiveSinceTheWakeAndCountsTheWakeTouch() throws {
         let rig = try DaemonProcessTests.Rig()

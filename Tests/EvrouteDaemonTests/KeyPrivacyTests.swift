@@ -19,14 +19,9 @@ struct KeyPrivacyTests {
     ]
 
     static func config(ruleLogKeys: Bool = false, handlerLogKeys: Bool = false) -> String {
-        """
-        displays: [{ name: main, size: [800, 480] }]
-        devices:
-          - { name: keys, match: { kind: keyboard }\(ruleLogKeys ? ", log-keys: true" : "") }
-        screens: [{ name: home, root: { name: root, frame: [0, 0, 800, 480], focusable: true } }]
-        application:
-          handlers: [{ plugin: log, on: [key, text]\(handlerLogKeys ? ", log-keys: true" : "") }]
-        """
+        DaemonLayout.yaml(size: (800, 480), touchscreen: false, keyboard: ruleLogKeys ? "log-keys: true" : "",
+                          screens: "- { name: home, root: { name: root, frame: [0, 0, 800, 480], focusable: true } }",
+                          blocks: ["application:\n  handlers: [{ plugin: log, on: [key, text]\(handlerLogKeys ? ", log-keys: true" : "") }]"])
     }
 
     /// The `text …` part of the log's text lines, up to the region.

@@ -12,22 +12,11 @@ import EvrouteTestSupport
 @Suite("Daemon: a log nobody reads", .serialized)
 struct LogStallDaemonTests {
     /// Every touch to the `log` plugin: one line per event.
-    static let config = """
-        displays:
-          - name: main
-            size: [1280, 800]
-        devices:
-          - name: touch
-            match: { kind: touchscreen }
-            display: main
-        screens:
-          - name: home
-            display: main
-            root: { name: root, frame: [0, 0, 1280, 800] }
-        fallback:
-          handlers: [{ plugin: log, on: [any] }]
-
-        """
+    static let config = DaemonLayout.yaml(screens: """
+        - name: home
+          display: main
+          root: { name: root, frame: [0, 0, 1280, 800] }
+        """, blocks: [DaemonLayout.logFallback])
 
     /// The demo touchscreen three times over: ~100 KB of log lines.
     static var replays: [String] { Array(repeating: ["--replay", packageRoot + "/demo/touchscreen.events"], count: 3).flatMap { $0 } }

@@ -64,28 +64,15 @@ struct MetricsTests {
     }
 
     static func config(textfile: String?) -> String {
-        """
-        displays:
-          - name: main
-            size: [1280, 800]
-        devices:
-          - name: touch
-            match: { kind: touchscreen }
-            display: main
-          - name: keys
-            match: { kind: keyboard }
-            display: main
-        \(textfile.map { "metrics:\n  textfile: \($0)\n  interval-s: 1" } ?? "")
-        screens:
-          - name: home
-            display: main
-            root:
-              name: root
-              frame: [0, 0, 1280, 800]
-              handlers:
-                - { plugin: log, on: [touch-began, touch-ended] }
-
-        """
+        DaemonLayout.yaml(keyboard: "", screens: """
+            - name: home
+              display: main
+              root:
+                name: root
+                frame: [0, 0, 1280, 800]
+                handlers:
+                  - { plugin: log, on: [touch-began, touch-ended] }
+            """, blocks: textfile.map { ["metrics:\n  textfile: \($0)\n  interval-s: 1"] } ?? [])
     }
 
     /// The value of one sample line (`name{labels} value`) of a metrics page.

@@ -25,20 +25,15 @@ struct ReloadWorkerTests {
     static func chainedConfig(socket: String, screen: String = "big", regions: Int = ReloadWorkerTests.regions,
                               lastNext: String = "root") -> String {
         var lines = [
-            "displays:", "  - name: main", "    size: [1280, 800]",
-            "devices:", "  - name: touch", "    match: { kind: touchscreen }", "    display: main",
-            "plugins:", "  - { name: ui, type: socket, path: \(socket) }",
-            "screens:", "  - name: \(screen)", "    display: main", "    root:", "      name: root",
-            "      frame: [0, 0, 1280, 800]",
-            "      handlers: [{ plugin: ui, on: [touch-began, touch-moved, touch-cancelled] }]",
-            "      regions:",
+            "- name: \(screen)", "  display: main", "  root:", "    name: root", "    frame: [0, 0, 1280, 800]",
+            "    handlers: [{ plugin: ui, on: [touch-began, touch-moved, touch-cancelled] }]", "    regions:",
         ]
         lines.reserveCapacity(lines.count + regions)
         for i in 0..<regions {
             let next = i + 1 < regions ? "r\(i + 1)" : lastNext
-            lines.append("        - { name: r\(i), frame: [\(i % 1000), \(i / 1000 * 10), 1, 1], next: \(next) }")
+            lines.append("      - { name: r\(i), frame: [\(i % 1000), \(i / 1000 * 10), 1, 1], next: \(next) }")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return DaemonLayout.yaml(plugins: ["{ name: ui, type: socket, path: \(socket) }"], screens: lines.joined(separator: "\n"))
     }
 
     /// A control connection of its own: a request sent now, its answer read later.

@@ -15,36 +15,23 @@ import EvrouteTestSupport
 struct RuntimeControlProcessTests {
     /// Two pages and a modal on the demo touchscreen's display; every touch to the `ui` socket.
     static func config(socket: String) -> String {
-        """
-        displays:
-          - name: main
-            size: [1280, 800]
-        devices:
-          - name: touch
-            match: { kind: touchscreen }
-            display: main
-        plugins:
-          - { name: ui, type: socket, path: \(socket) }
-        screens:
-          - name: home
-            display: main
-            root:
-              name: root
-              frame: [0, 0, 1280, 800]
-              handlers: [{ plugin: ui, on: [touch], page: home }]
-              regions:
-                - { name: left, frame: [0, 0, 640, 800] }
-                - { name: right, frame: [640, 0, 640, 800], focusable: true }
-          - name: confirm
-            display: main
-            root:
-              name: root
-              frame: [0, 0, 1280, 800]
-              handlers: [{ plugin: ui, on: [touch], page: confirm }]
-        fallback:
-          handlers: [{ plugin: log, on: [any] }]
-
-        """
+        DaemonLayout.yaml(plugins: ["{ name: ui, type: socket, path: \(socket) }"], screens: """
+            - name: home
+              display: main
+              root:
+                name: root
+                frame: [0, 0, 1280, 800]
+                handlers: [{ plugin: ui, on: [touch], page: home }]
+                regions:
+                  - { name: left, frame: [0, 0, 640, 800] }
+                  - { name: right, frame: [640, 0, 640, 800], focusable: true }
+            - name: confirm
+              display: main
+              root:
+                name: root
+                frame: [0, 0, 1280, 800]
+                handlers: [{ plugin: ui, on: [touch], page: confirm }]
+            """, blocks: [DaemonLayout.logFallback])
     }
 
     static func request(_ fields: [(String, JSONValue)], _ socket: String) -> JSONValue? {
