@@ -66,6 +66,14 @@ public enum JSONText {
         if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
     }
 
+    /// Whether `bytes` hold a byte ``appendEscaped(_:to:)`` escapes (a control character, `"`
+    /// or `\\`): when not, the string's JSON is its bytes between quotes.
+    @inlinable
+    public static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for c in bytes where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return true }
+        return false
+    }
+
     @inlinable
     static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 

@@ -49,11 +49,13 @@ public final class TraceWriter: RouteReport {
     /// The JSON object (one line, with its newline) the trace prints for a routed event, read in
     /// place.
     private func json(forRouted event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: HandlerBinding?) -> [UInt8] {
-        json.bytes.removeAll(keepingCapacity: true)
-        json.beginObject()
-        writeRoutedJSON(event, handledBy: responder, handler: handler)
-        json.endObject()
-        json.bytes.append(UInt8(ascii: "\n"))
+        json.reset()
+        json.combiningWrites { json in
+            json.beginObject()
+            EventEncoder.encode(event, handledBy: responder, handler: handler, as: .json, into: &json)
+            json.endObject()
+            json.endLine()
+        }
         return json.bytes
     }
 

@@ -158,3 +158,50 @@ struct JSONWriterKeyAndValueTests {
         #expect(fast == #"{"v":null,"v":null}"#)
     }
 }
+
+/// Writes gathered in stack memory (`combiningWrites`) come out as the same bytes as writes
+/// appended one by one: short and long strings (beyond the gathering memory), escapes, numbers,
+/// nesting, a line longer than the memory (flushed part-way), after bytes already there.
+@Suite("JSON writer: combined writes")
+struct JSONWriterCombinedTests {
+    static func write(_ w: inout JSONWriter, _ values: [String]) {
+        w.beginObject()
+        for (i, v) in values.enumerated() {
+            w.field(commaQuoted: JSONWriter.commaQuoted("s"), string: v)
+            w.key("k\(i)\u{1}")
+            w.beginArray()
+            w.string(v)
+            w.number(Double(i) / 3)
+            w.number(.nan)
+            w.integer(Int64(-i))
+            w.integer(UInt64(i))
+            w.appendTime(Int64(i) * 1_000_123)
+            w.bool(i % 2 == 0)
+            w.null()
+            w.endArray()
+            w.field(commaQuoted: JSONWriter.commaQuoted("n"), number: Double(i), style: .shortest)
+            w.field(commaQuotedNull: JSONWriter.commaQuoted("z"))
+        }
+        w.endObject()
+        w.endLine()
+    }
+
+    @Test(arguments: [
+        ["touch", "home/root/grid/b"],
+        ["a\"b", "back\\slash", "tab\tnew\nline", "é→☃", ""],
+        [String(repeating: "x", count: 1022), String(repeating: "y", count: 1023), String(repeating: "z", count: 3000)],
+        (0..<60).map { "region-\($0)" },   // one line of ~4 KiB: the memory fills and is flushed part-way
+    ])
+    func sameBytes(_ values: [String]) {
+        var plain = JSONWriter(), combined = JSONWriter()
+        plain.bytes.append(contentsOf: Array("before\n".utf8))
+        combined.bytes.append(contentsOf: Array("before\n".utf8))
+        Self.write(&plain, values)
+        combined.combiningWrites { Self.write(&$0, values) }
+        #expect(combined.bytes.count > 7)
+        #expect(String(decoding: combined.bytes, as: UTF8.self) == String(decoding: plain.bytes, as: UTF8.self))
+        // The text is JSON that reads back.
+        let line = Array(plain.bytes.dropFirst(7).dropLast())
+        #expect((try? JSONValue.parse(utf8: line)) != nil)
+    }
+}

@@ -15,10 +15,12 @@ enum PluginEventJSON {
     @inline(__always)
     static func appendLine(for event: borrowing RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64,
                            to json: inout JSONWriter) {
-        json.beginObject()
-        EventEncoder.encode(event, handledBy: responder, handler: handler, as: .json, into: &json)
-        json.field(commaQuoted: idKey, integer: id)
-        json.endObject()
-        json.bytes.append(UInt8(ascii: "\n"))
+        json.combiningWrites { json in
+            json.beginObject()
+            EventEncoder.encode(event, handledBy: responder, handler: handler, as: .json, into: &json)
+            json.field(commaQuoted: idKey, integer: id)
+            json.endObject()
+            json.endLine()
+        }
     }
 }
