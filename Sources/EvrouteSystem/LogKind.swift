@@ -29,6 +29,9 @@ public enum LogKind: Sendable, CaseIterable {
     case deviceWarning
     /// Reading the input devices failed (enumeration, open, read).
     case inputError
+    /// The kernel dropped a device's events (`SYN_DROPPED`: its buffer overflowed); evroute
+    /// resynced. At most one per device per 10 s of event time. `EVROUTE_DEVICE`.
+    case eventsDropped
     /// A contact that did not move for its `stuck-after-s` was cancelled. `EVROUTE_DEVICE`.
     case contactStuck
     /// A contact a device filter dropped (debug). `EVROUTE_DEVICE`.
@@ -73,6 +76,7 @@ public enum LogKind: Sendable, CaseIterable {
         case .deviceIgnored: "787ecff698e14af4902330e10b2cfda0"
         case .deviceWarning: "1bbdda080fcc45078c5f742cc3681c2f"
         case .inputError: "3d8b51b6b2c64af4b901fd8ad9967c91"
+        case .eventsDropped: "48c129f158c5435c8eb433acb698fc0b"
         case .contactStuck: "adcda7eed83d49a6a1a0d0289768818a"
         case .contactFiltered: "b445d77cc6b04740a4a847a5c0383a97"
         case .regionChanged: "d2092bc3812947c88a4cfe1a94dd752e"

@@ -187,6 +187,56 @@ struct ProtocolBTests {
         #expect(decode(decoder, s.events).map(changes) == [["1:began@10,10"], ["1:moved@30,10"], ["1:ended@30,10"]])
     }
 
+    @Test("SYN_DROPPED is told as a warning: the count so far, how evroute recovered, the touches it cancelled; at most once per 10 s of event time, the drops in between folded into the next")
+    func droppedIsToldAtMostEveryTenSeconds() {
+        var live = Devices.protocolB()
+        live.resyncsAfterDrop = true
+        let decoder = TouchDecoder(device: DeviceID(1), description: live, displaySize: display)
+        var s = EventScript()
+        s.slot(0); s.id(1); s.position(10, 10)
+        s.slot(1); s.id(2); s.position(20, 20)
+        s.slot(2); s.id(3); s.position(30, 30)
+        s.syn()
+        s.syn(SynCode.dropped)
+        s.slot(1); s.id(-1); s.id(9); s.position(70, 70)   // replaced during the drop
+        s.slot(2); s.id(-1)                                  // lifted during the drop
+        s.syn()
+        _ = decode(decoder, s.events)
+        #expect(decoder.takeWarnings() == [.eventsDropped(total: 1, folded: 0, recovery: .resynced, cancelled: 2)])
+        // Two more within 10 s: counted, not told.
+        for _ in 0..<2 {
+            var again = EventScript(time: s.time + 4_000_000)
+            again.syn(SynCode.dropped); again.syn()
+            s.time = again.time
+            _ = decode(decoder, again.events)
+            #expect(!decoder.hasWarnings)
+        }
+        #expect(decoder.synDropped == 3)
+        // 10 s after the one told: the next is told, with the two folded into it.
+        var later = EventScript(time: s.time + 2_000_000)
+        later.syn(SynCode.dropped); later.syn()
+        _ = decode(decoder, later.events)
+        let told = decoder.takeWarnings()
+        #expect(told == [.eventsDropped(total: 4, folded: 2, recovery: .resynced, cancelled: 0)])
+        #expect(told.first.map { "\($0)" }?.hasPrefix("the kernel dropped its events (SYN_DROPPED: evroute read too slowly and the kernel's buffer overflowed), 4 times so far (2 of them folded into this line: one line per 10 s); resynced from the device's state: touches still down go on, 0 touches cancelled") == true)
+
+        // A recording (a raw stream) discards; protocol A has nothing to resync from.
+        let raw = TouchDecoder(device: DeviceID(2), description: Devices.protocolB(), displaySize: display)
+        var r = EventScript()
+        r.slot(0); r.id(1); r.position(10, 10); r.syn()
+        r.syn(SynCode.dropped); r.slot(0); r.position(50, 50); r.syn()
+        _ = decode(raw, r.events)
+        #expect(raw.takeWarnings() == [.eventsDropped(total: 1, folded: 0, recovery: .discarded, cancelled: 1)])
+        var liveA = Devices.protocolA()
+        liveA.resyncsAfterDrop = true
+        let a = TouchDecoder(device: DeviceID(3), description: liveA, displaySize: display)
+        var e = EventScript()
+        e.abs(AbsCode.mtPositionX, 10); e.abs(AbsCode.mtPositionY, 10); e.syn(SynCode.mtReport); e.syn()
+        e.syn(SynCode.dropped); e.syn()
+        _ = decode(a, e.events)
+        #expect(a.takeWarnings() == [.eventsDropped(total: 1, folded: 0, recovery: .cancelledAll, cancelled: 1)])
+    }
+
     @Test("SYN_DROPPED with a resync: changed or vanished tracking IDs are cancelled, the rest continue")
     func droppedWithResync() {
         let decoder = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(), displaySize: display)

@@ -55,16 +55,9 @@ extension Daemon {
 
         var devices: [JSONValue] = []
         for info in session.activeDevices.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-            var node: String?
-            var grabbed = false
-            var source = "live"
-            if let device = live?.device(info.id) {
-                node = device.path
-                grabbed = device.isGrabbed
-            } else if let replayed = replay?.devices.first(where: { $0.id == info.id }) {
-                node = replayed.path
-                source = "replay"
-            }
+            let node = node(of: info.id)
+            let grabbed = live?.device(info.id)?.isGrabbed ?? false
+            let source = live?.device(info.id) == nil && node != nil ? "replay" : "live"
             devices.append(.object([
                 (S.Device.id, .int(info.id.rawValue)), (S.Device.name, .string(info.name)), (S.Device.rule, .string(info.ruleName)),
                 (S.Device.kind, .string(info.kind.rawValue)), (S.Device.display, .string(info.display)), (S.Device.node, .string(node)),

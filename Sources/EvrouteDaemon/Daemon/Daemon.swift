@@ -139,6 +139,11 @@ public final class Daemon {
         return exitStatus
     }
 
+    /// A device's node: its `/dev/input/event*` path live, its recording replayed (nil: neither).
+    func node(of id: DeviceID) -> String? {
+        live?.device(id)?.path ?? replay?.devices.first { $0.id == id }?.path
+    }
+
     /// A startup failure, already worded for the log.
     struct StartupError: Error, CustomStringConvertible {
         var description: String
@@ -159,8 +164,14 @@ public final class Daemon {
         session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
             log.info(.deviceIgnored, "device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
         }
-        session.onDeviceWarning = { [log] info, warning, _ in
-            log.warning(.deviceWarning, fields: [.device: info.ruleName], "input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
+        session.onDeviceWarning = { [unowned self] info, warning, _ in
+            if case .eventsDropped = warning {
+                // Names the node too: which of a rule's devices, and the one `status` lists.
+                let node = node(of: info.id).map { ", \(Log.escaped($0))" } ?? ""
+                log.warning(.eventsDropped, fields: [.device: info.ruleName], "input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)\(node)): \(warning)")
+            } else {
+                log.warning(.deviceWarning, fields: [.device: info.ruleName], "input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
+            }
         }
         session.onWarning = { [log] message, _ in log.warning(.deviceWarning, message) }
         session.onDeviceAdded = { [unowned self] info, description, mapper in

@@ -38,9 +38,9 @@ final class DaemonObserver: RouteObserver {
             // Counted per device and filter by the router (status); told at debug level — a
             // stuck contact (the panel needs cleaning) as a warning.
             if c.filter == "stuck" {
-                log.warning(.contactStuck, fields: [.device: c.device], "filtered: device rule \(c.device): a contact that did not move for its stuck-after-s at (\(c.location.x), \(c.location.y)) was cancelled (dirt on the frame? a contact that never lifts)")
+                log.warning(.contactStuck, fields: [.device: c.device], Self.line(c))
             } else {
-                log.debug(.contactFiltered, fields: [.device: c.device], "filtered: device rule \(c.device), filter \(c.filter), at (\(c.location.x), \(c.location.y))")
+                log.debug(.contactFiltered, fields: [.device: c.device], Self.line(c))
             }
         case .layoutReplaced(_, let cancelled):
             counts.touchesCancelledByReload += cancelled
@@ -61,4 +61,29 @@ final class DaemonObserver: RouteObserver {
     }
 
     func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {}
+
+    /// A filtered contact's log line: the encoder's ``EventEncoding/line`` words as the log
+    /// writes an event's (``LogLineHead``: `filtered stuck (412.5, 96)`), the device rule and
+    /// the event time as a routed event's line ends (` device touch t=1508.125`), and what the
+    /// filter's kind hints at (``hint(_:)``).
+    static func line(_ c: FilteredContact) -> String {
+        var head = LogLineHead(line: LogLine(), showKeys: false)
+        EventEncoder.encode(c, as: .line, into: &head)
+        var line = head.line
+        line.append(" device ")
+        line.append(c.device)
+        line.append(" t=")
+        var seconds = SecondsText()
+        line.write(maximum: SecondsText.maximumLength) { seconds.write(c.time, to: $0) }
+        if let hint = hint(c.filter) { line.append(hint) }
+        return String(decoding: line.bytes, as: UTF8.self)
+    }
+
+    /// A fixed suffix by filter kind: what a `stuck` cancellation means for the panel.
+    static func hint(_ filter: String) -> StaticString? {
+        switch filter {
+        case "stuck": ": cancelled, it did not move for its stuck-after-s (dirt on the frame? a contact that never lifts)"
+        default: nil
+        }
+    }
 }

@@ -130,7 +130,9 @@ public final class TouchDecoder {
             if dropping {
                 dropping = false
                 discarding = false
-                return appliesResync ? resync(decoder.resyncedState(), at: event.time) : cancelAll(at: event.time)
+                let resynced = appliesResync ? resync(decoder.resyncedState(), at: event.time) : cancelAll(at: event.time)
+                dropEnded(at: event.time, cancelled: resynced?.contacts.reduce(0) { $0 + ($1.change == .cancelled ? 1 : 0) } ?? 0)
+                return resynced
             }
             frame.start()
             decoder.finish()
@@ -169,6 +171,26 @@ public final class TouchDecoder {
 
     // MARK: Warnings
 
+    /// How often a device's `SYN_DROPPED`s are told at most (``Warning/eventsDropped(total:folded:recovery:cancelled:)``):
+    /// once per 10 s of event time; the drops in between are folded into the next one told.
+    public static let dropWarningInterval = Timestamp.Duration.seconds(10)
+    /// When a drop was last told (nil: never), and the drops since not told.
+    private var dropToldAt: Timestamp?
+    private var dropsFolded = 0
+
+    /// A drop ended (the `SYN_REPORT` after `SYN_DROPPED`), `cancelled` touches with it: told
+    /// as a warning unless one was told less than ``dropWarningInterval`` before.
+    private func dropEnded(at time: Timestamp, cancelled: Int) {
+        if let told = dropToldAt, time - told < Self.dropWarningInterval {
+            dropsFolded += 1
+            return
+        }
+        let recovery: Warning.DropRecovery = !appliesResync ? .discarded : touchProtocol == .contactReports ? .cancelledAll : .resynced
+        frame.tell(.eventsDropped(total: synDropped, folded: dropsFolded, recovery: recovery, cancelled: cancelled))
+        dropToldAt = time
+        dropsFolded = 0
+    }
+
     /// Whether ``takeWarnings()`` has anything (cheap: checked after each event).
     public var hasWarnings: Bool { frame.hasWarnings }
 
@@ -189,6 +211,23 @@ extension TouchDecoder {
         case nonFiniteCoordinates(x: Int32, y: Int32)
         /// The device's `LIBINPUT_CALIBRATION_MATRIX` udev property is not 6 numbers within ±1000.
         case calibrationPropertyIgnored(String)
+        /// The kernel dropped the device's events (`SYN_DROPPED`: its buffer for evroute
+        /// overflowed), `total` times so far, `folded` of them since the last one told (said at
+        /// most once per ``TouchDecoder/dropWarningInterval``, not once per device); how the
+        /// decoder recovered, and how many touches that cancelled.
+        case eventsDropped(total: Int, folded: Int, recovery: DropRecovery, cancelled: Int)
+
+        /// How the decoder recovers from `SYN_DROPPED`.
+        public enum DropRecovery: Equatable, Sendable {
+            /// From the device's state re-read through libevdev (a live device): touches still
+            /// down go on, those that lifted or changed meanwhile are cancelled, new ones begin.
+            case resynced
+            /// Protocol A keeps no state to re-read: every touch down is cancelled.
+            case cancelledAll
+            /// A raw stream (a recording): the events up to the next `SYN_REPORT` are discarded
+            /// and every touch down is cancelled.
+            case discarded
+        }
 
         var kindBit: UInt8 {
             switch self {
@@ -196,6 +235,7 @@ extension TouchDecoder {
             case .tooManyContacts: 2
             case .nonFiniteCoordinates: 4
             case .calibrationPropertyIgnored: 8
+            case .eventsDropped: 16
             }
         }
 
@@ -209,7 +249,27 @@ extension TouchDecoder {
                 "device point (\(x), \(y)) maps to no finite display point (check the calibration and the axis ranges): its begin and moves are dropped, an end keeps the last point; further ones are counted as contacts_dropped in status"
             case .calibrationPropertyIgnored(let text):
                 "udev property LIBINPUT_CALIBRATION_MATRIX=\"\(text)\" is not 6 numbers between -1000 and 1000; the identity matrix is used"
+            case .eventsDropped(let total, let folded, let recovery, let cancelled):
+                "the kernel dropped its events (SYN_DROPPED: evroute read too slowly and the kernel's buffer overflowed), "
+                    + (total == 1 ? "1 time so far" : "\(total) times so far")
+                    + (folded > 0 ? " (\(folded) of them folded into this line: one line per \(TouchDecoder.dropWarningInterval.microseconds / 1_000_000) s)" : "") + "; "
+                    + recovery.said(cancelled: cancelled)
             }
+        }
+    }
+}
+
+extension TouchDecoder.Warning.DropRecovery {
+    /// What evroute did, for ``TouchDecoder/Warning/eventsDropped(total:folded:recovery:cancelled:)``.
+    func said(cancelled: Int) -> String {
+        let touches = cancelled == 1 ? "1 touch" : "\(cancelled) touches"
+        switch self {
+        case .resynced:
+            return "resynced from the device's state: touches still down go on, \(touches) cancelled (lifted or replaced while events were lost)"
+        case .cancelledAll:
+            return "a protocol-A device has no state to resync from: every touch down was cancelled (\(touches))"
+        case .discarded:
+            return "the events up to the next SYN_REPORT were discarded and every touch down was cancelled (\(touches))"
         }
     }
 }

@@ -86,6 +86,11 @@ final class TouchFrameBuilder {
     func warn(_ warning: TouchDecoder.Warning) {
         guard warnedKinds & warning.kindBit == 0 else { return }
         warnedKinds |= warning.kindBit
+        tell(warning)
+    }
+
+    /// Records `warning` however often its kind came before (the caller bounds how often).
+    func tell(_ warning: TouchDecoder.Warning) {
         pendingWarnings.append(warning)
         hasWarnings = true
     }

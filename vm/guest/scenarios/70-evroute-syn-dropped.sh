@@ -11,6 +11,9 @@
 # Expect: every touch evroute reported began exactly once and ended exactly
 # once (ended or cancelled: touches whose state was lost are cancelled); the
 # held contact's touch ends; the last tap begins and ends; evroute is alive.
+#   5. the same overflow under the daemon (grab.yaml, rule touch), stopped the
+#      same way: its log has the eventsDropped warning naming the rule and the
+#      node, the drops so far and the resync (one line per 10 s at most)
 # SKIP when the image has no evroute or its help does not mention --dry-run.
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
@@ -53,4 +56,22 @@ first=$(touch_lifecycles evroute.out | head -n1 | cut -d' ' -f1)
 last=$(touch_lifecycles evroute.out | tail -n1 | cut -d' ' -f1)
 check "held touch ($first) ended or cancelled" "$(touch_lifecycles evroute.out | head -n1 | grep -c 'ended=1\|cancelled=1')" -eq 1
 check "last tap ($last) ended" "$(touch_lifecycles evroute.out | tail -n1 | grep -c 'began=1 ended=1')" -eq 1
+
+# 5. the daemon's log
+start_daemon "$DEVNODE" /vm/config/grab.yaml
+mt_down "$DEVNODE" 9 902 100 100
+wait_lines daemon.log 'touch [0-9]+ began' 1 5
+kill -STOP "$DAEMON_PID"
+replay "$DEVNODE" burst.events
+kill -CONT "$DAEMON_PID"
+mt_up "$DEVNODE" 9
+wait_lines daemon.log 'SYN_DROPPED' 1 10
+drop_line="warning: input: device \"$DEVNAME\" \(rule touch, $DEVNODE\): the kernel dropped its events \(SYN_DROPPED: .*\), [0-9]+ times? so far.*; resynced from the device's state: touches still down go on, [0-9]+ touch(es)? cancelled"
+drops=$(count_lines daemon.log "$drop_line")
+note "daemon's drop line(s):"; grep 'SYN_DROPPED' daemon.log | sed 's/^/    /'
+check "daemon: its log names the drop (rule touch, $DEVNODE, the count, the resync)" "$drops" -ge 1
+check "daemon: at most one drop line in these 10 s" "$(count_lines daemon.log 'SYN_DROPPED')" -le 1
+stop_daemon
+check "daemon: exited 0" "$DAEMON_STATUS" = 0
+
 finish "$(json_count evroute.out type touch phase began) touches, $(json_count evroute.out type touch phase cancelled) cancelled, none stuck"
