@@ -143,17 +143,28 @@ struct ProtocolBTests {
         #expect(life.open == 1)
     }
 
-    @Test("SYN_DROPPED in a libevdev stream: the resync events are applied; only lost contacts are cancelled")
-    func droppedInALibevdevStream() {
+    /// A protocol B decoder of a stream as libevdev delivers it (a resync after a drop).
+    func resyncingDecoder() -> TouchDecoder {
         var live = Devices.protocolB()
         live.resyncsAfterDrop = true
-        let decoder = TouchDecoder(device: DeviceID(1), description: live, displaySize: display)
+        return TouchDecoder(device: DeviceID(1), description: live, displaySize: display)
+    }
+
+    /// Touches 1–3 down in slots 0–2 (one frame), then a `SYN_DROPPED`.
+    func threeFingersThenDropped() -> EventScript {
         var s = EventScript()
         s.slot(0); s.id(1); s.position(10, 10)
         s.slot(1); s.id(2); s.position(20, 20)
         s.slot(2); s.id(3); s.position(30, 30)
         s.syn()
         s.syn(SynCode.dropped)
+        return s
+    }
+
+    @Test("SYN_DROPPED in a libevdev stream: the resync events are applied; only lost contacts are cancelled")
+    func droppedInALibevdevStream() {
+        let decoder = resyncingDecoder()
+        var s = threeFingersThenDropped()
         // libevdev's resync delta: slot 0 moved, slot 1 lifted and a new finger took it, slot 2
         // lifted, slot 3 is new.
         s.slot(0); s.position(11, 10)
@@ -189,15 +200,8 @@ struct ProtocolBTests {
 
     @Test("SYN_DROPPED is told as a warning: the count so far, how evroute recovered, the touches it cancelled; at most once per 10 s of event time, the drops in between folded into the next")
     func droppedIsToldAtMostEveryTenSeconds() {
-        var live = Devices.protocolB()
-        live.resyncsAfterDrop = true
-        let decoder = TouchDecoder(device: DeviceID(1), description: live, displaySize: display)
-        var s = EventScript()
-        s.slot(0); s.id(1); s.position(10, 10)
-        s.slot(1); s.id(2); s.position(20, 20)
-        s.slot(2); s.id(3); s.position(30, 30)
-        s.syn()
-        s.syn(SynCode.dropped)
+        let decoder = resyncingDecoder()
+        var s = threeFingersThenDropped()
         s.slot(1); s.id(-1); s.id(9); s.position(70, 70)   // replaced during the drop
         s.slot(2); s.id(-1)                                  // lifted during the drop
         s.syn()
