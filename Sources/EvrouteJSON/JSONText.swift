@@ -74,6 +74,16 @@ public enum JSONText {
         return false
     }
 
+    /// Writes `bytes` between quotes at `p`, as they are (they must need no escape:
+    /// ``needsEscape(_:)``); returns the length, `bytes.count + 2`.
+    @inlinable
+    public static func writeQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "\"")
+        if let from = bytes.baseAddress { (p + 1).initialize(from: from, count: bytes.count) }
+        p[bytes.count + 1] = UInt8(ascii: "\"")
+        return bytes.count + 2
+    }
+
     @inlinable
     static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 
@@ -212,14 +222,13 @@ public enum JSONText {
     @inlinable
     static func withStackBuffer(_ capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int,
                                 _ use: (UnsafeBufferPointer<UInt8>) -> Void) {
-        // 48 bytes: more than either maximum length.
+        // 48 bytes: more than any of the maximum lengths.
         var tmp: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &tmp) { raw in
             let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             use(UnsafeBufferPointer(start: p, count: write(p)))
         }
     }
-
 
     /// `v` in `style`, as text (for log lines, environment variables and tables that show
     /// numbers the way the JSON does).

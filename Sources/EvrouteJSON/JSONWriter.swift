@@ -85,26 +85,21 @@ public struct JSONWriter {
         }
     }
 
-    /// A string, quoted and escaped (``JSONText/appendString(_:to:)``'s rules, through it when
-    /// an escape is needed).
+    /// A string, quoted and escaped (``JSONText/appendString(_:to:)``; gathered whole when it
+    /// needs no escape).
     @inlinable
     mutating func emitString(_ s: String) {
-        var s = s
-        s.withUTF8 { u in
-            guard scratch != nil, u.count <= Self.scratchCapacity - 2, !JSONText.needsEscape(u) else {
-                flushScratch()
-                bytes.append(UInt8(ascii: "\""))
-                JSONText.appendEscaped(u, to: &bytes)
-                bytes.append(UInt8(ascii: "\""))
-                return
+        if scratch != nil {
+            var plain = s
+            let written = plain.withUTF8 { u -> Bool in
+                guard u.count <= Self.scratchCapacity - 2, !JSONText.needsEscape(u) else { return false }
+                emit(maximum: u.count + 2) { JSONText.writeQuoted(u, to: $0) }
+                return true
             }
-            emit(maximum: u.count + 2) { p in
-                p[0] = UInt8(ascii: "\"")
-                if let from = u.baseAddress { (p + 1).initialize(from: from, count: u.count) }
-                p[u.count + 1] = UInt8(ascii: "\"")
-                return u.count + 2
-            }
+            if written { return }
+            flushScratch()
         }
+        JSONText.appendString(s, to: &bytes)
     }
 
     /// Clears everything written (keeping the capacity) and the nesting state.
@@ -178,23 +173,14 @@ public struct JSONWriter {
     /// append when `s` needs no escape and both fit 256 bytes, else key, then string.
     @inlinable
     public mutating func field(commaQuoted k: [UInt8], string s: String) {
-        let skip = needsComma ? 0 : 1
-        var s = s
-        let written = s.withUTF8 { u -> Bool in
-            let keyCount = k.count - skip, n = keyCount + u.count + 2
-            guard n <= 256, !JSONText.needsEscape(u) else { return false }
-            emit(maximum: n) { p in
-                k.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress! + skip, count: keyCount) }
-                p[keyCount] = UInt8(ascii: "\"")
-                if let from = u.baseAddress { (p + keyCount + 1).initialize(from: from, count: u.count) }
-                p[n - 1] = UInt8(ascii: "\"")
-                return n
-            }
+        let keyCount = needsComma ? k.count : k.count - 1
+        var plain = s
+        let written = plain.withUTF8 { u -> Bool in
+            guard keyCount + u.count + 2 <= 256, !JSONText.needsEscape(u) else { return false }
+            keyed(k, maxValue: u.count + 2) { JSONText.writeQuoted(u, to: $0) }
             return true
         }
-        if written {
-            needsComma = true
-        } else {
+        if !written {
             key(commaQuoted: k)
             string(s)
         }

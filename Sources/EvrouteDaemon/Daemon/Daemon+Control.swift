@@ -55,9 +55,9 @@ extension Daemon {
 
         var devices: [JSONValue] = []
         for info in session.activeDevices.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-            let node = node(of: info.id)
-            let grabbed = live?.device(info.id)?.isGrabbed ?? false
-            let source = live?.device(info.id) == nil && node != nil ? "replay" : "live"
+            let device = live?.device(info.id), node = node(of: info.id)
+            let grabbed = device?.isGrabbed ?? false
+            let source = device == nil && node != nil ? "replay" : "live"
             devices.append(.object([
                 (S.Device.id, .int(info.id.rawValue)), (S.Device.name, .string(info.name)), (S.Device.rule, .string(info.ruleName)),
                 (S.Device.kind, .string(info.kind.rawValue)), (S.Device.display, .string(info.display)), (S.Device.node, .string(node)),

@@ -165,13 +165,14 @@ public final class Daemon {
             log.info(.deviceIgnored, "device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
         }
         session.onDeviceWarning = { [unowned self] info, warning, _ in
+            // Lost events have their own kind and name the node too: which of a rule's devices,
+            // the one `status` lists.
+            var kind = LogKind.deviceWarning, node = ""
             if case .eventsDropped = warning {
-                // Names the node too: which of a rule's devices, and the one `status` lists.
-                let node = node(of: info.id).map { ", \(Log.escaped($0))" } ?? ""
-                log.warning(.eventsDropped, fields: [.device: info.ruleName], "input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)\(node)): \(warning)")
-            } else {
-                log.warning(.deviceWarning, fields: [.device: info.ruleName], "input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)): \(warning)")
+                kind = .eventsDropped
+                node = self.node(of: info.id).map { ", \(Log.escaped($0))" } ?? ""
             }
+            log.warning(kind, fields: [.device: info.ruleName], "input: device \"\(Log.escaped(info.name))\" (rule \(info.ruleName)\(node)): \(warning)")
         }
         session.onWarning = { [log] message, _ in log.warning(.deviceWarning, message) }
         session.onDeviceAdded = { [unowned self] info, description, mapper in

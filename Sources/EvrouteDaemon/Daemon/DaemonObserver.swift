@@ -72,9 +72,8 @@ final class DaemonObserver: RouteObserver {
         var line = head.line
         line.append(" device ")
         line.append(c.device)
-        line.append(" t=")
         var seconds = SecondsText()
-        line.write(maximum: SecondsText.maximumLength) { seconds.write(c.time, to: $0) }
+        LogPlugin.describeTime(c.time, seconds: &seconds, into: &line)
         if let hint = hint(c.filter) { line.append(hint) }
         return String(decoding: line.bytes, as: UTF8.self)
     }

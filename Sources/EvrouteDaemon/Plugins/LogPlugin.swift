@@ -91,7 +91,7 @@ final class LogPlugin: Plugin {
             EventEncoder.encode(event, handledBy: nil, handler: nil, as: .line, into: &head)
             line = head.line
             line.append(prepared: tail)
-            LogPlugin.describeTime(event, seconds: &seconds, into: &line)
+            LogPlugin.describeTime(event.time, seconds: &seconds, into: &line)
         }
         return .handled
     }
@@ -144,7 +144,7 @@ final class LogPlugin: Plugin {
         describeHead(e, showKeys: showKeys, into: &line)
         describeTail(e, responder: responder, handler: handler, into: &line)
         var seconds = SecondsText()
-        describeTime(e, seconds: &seconds, into: &line)
+        describeTime(e.time, seconds: &seconds, into: &line)
     }
 
     /// What happened: `touch 3 began (412.5, 96)`, `key KEY_ENTER down`, … (the encoder's
@@ -176,9 +176,9 @@ final class LogPlugin: Plugin {
     }
 
     /// When: ` t=1508.125` (`seconds` keeps the whole seconds written, for the next line).
-    static func describeTime(_ e: borrowing RoutedEvent, seconds: inout SecondsText, into line: inout LogLine) {
+    static func describeTime(_ t: Timestamp, seconds: inout SecondsText, into line: inout LogLine) {
         line.append(" t=")
-        line.write(maximum: SecondsText.maximumLength) { seconds.write(e.time, to: $0) }
+        line.write(maximum: SecondsText.maximumLength) { seconds.write(t, to: $0) }
     }
 
     /// Whether the handler or the device rule `rule` (of `layout`) says `log-keys: true` (asked
