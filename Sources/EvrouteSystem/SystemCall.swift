@@ -18,11 +18,14 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var call: String
     /// The file the call was about, if any (`/dev/input/event3`).
     public var path: String?
+    /// Why, when the errno alone does not say it (a directory refused: whose it is, its mode).
+    public var detail: String?
 
-    public init(errno: Int32, call: String, path: String? = nil) {
+    public init(errno: Int32, call: String, path: String? = nil, detail: String? = nil) {
         self.errno = errno
         self.call = call
         self.path = path
+        self.detail = detail
     }
 
     /// `strerror(errno)`: "No such file or directory", …
@@ -61,6 +64,7 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         var text = call
         if let path { text += " \(path)" }
+        if let detail { return text + ": " + detail }
         text += ": \(message) (\(errnoName))"
         if call == "ioctl(EVIOCGRAB)" && errno == EBUSY {
             text += "; another process (X, a compositor, another evroute) has grabbed the device"
@@ -214,17 +218,70 @@ extension SystemCall {
     }
 
     /// Replaces `path` with `text` atomically: written to a temp file in the same directory,
-    /// then renamed over it (a reader sees the old file or the new one, never a part). The
-    /// temp file is removed when a step fails.
-    public static func replaceFile(_ path: String, _ text: String) throws(SystemError) {
-        let temp = path + ".tmp"
+    /// then renamed over it (a reader sees the old file or the new one, never a part).
+    ///
+    /// Made for a file another user reads (the metrics text file: node_exporter runs as its own
+    /// user) in a directory another user may reach:
+    /// - the file gets `mode` whatever the umask (fchmod after create: a unit's `UMask=0077`
+    ///   would make it 0600, unreadable to its reader);
+    /// - the temp file's name has a random suffix (getrandom(2)), and it is created with
+    ///   `O_EXCL|O_NOFOLLOW`, relative to the directory opened once: a link or file planted
+    ///   under a predictable name is never followed nor truncated, and the rename replaces a
+    ///   link at `path` itself (rename(2) does not follow it);
+    /// - the directory must belong to root or to this process's user and be writable by no
+    ///   one else unless its sticky bit is set (``checkDirectory(_:descriptor:)``): another
+    ///   user's directory, or one anyone may rename in, is refused, naming it.
+    /// The temp file is removed when a step fails.
+    public static func replaceFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws(SystemError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw SystemError(errno: EISDIR, call: "replace", path: path)
+        }
+        let dir = try open(directory, flags: evroute_o_path | O_DIRECTORY | O_CLOEXEC)
+        defer { try? close(dir, path: directory) }
+        try checkDirectory(directory, descriptor: dir)
+        let temp = ".\(name).\(try randomSuffix()).tmp"
+        let fd = try retryingInterrupts("open", path: directory + "/" + temp) {
+            openat(dir.rawValue, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        }
         do throws(SystemError) {
-            try writeFile(temp, text)
-            _ = try retryingInterrupts("rename", path: path) { Glibc.rename(temp, path) }
+            defer { Glibc.close(fd) }
+            _ = try retryingInterrupts("fchmod", path: directory + "/" + temp) { fchmod(fd, mode) }
+            try writeAll(FileDescriptor(rawValue: fd), text, path: directory + "/" + temp)
+            _ = try retryingInterrupts("rename", path: path) { renameat(dir.rawValue, temp, dir.rawValue, name) }
         } catch {
-            unlink(temp)
+            unlinkat(dir.rawValue, temp, 0)
             throw error
         }
+    }
+
+    /// Refuses a directory whose owner is neither root nor this process's (effective) user, or
+    /// that its group or others may write without the sticky bit (they could rename or remove
+    /// the file being replaced): the error names the directory and why.
+    public static func checkDirectory(_ path: String, descriptor: FileDescriptor) throws(SystemError) {
+        var st = stat()
+        _ = try retryingInterrupts("fstat", path: path) { fstat(descriptor.rawValue, &st) }
+        let owner = geteuid()
+        if st.st_uid != 0 && st.st_uid != owner {
+            throw SystemError(errno: EPERM, call: "use directory", path: path,
+                              detail: "owned by uid \(st.st_uid), not by root nor by this process's uid \(owner); refused")
+        }
+        let writableByOthers = st.st_mode & (S_IWGRP | S_IWOTH)
+        if writableByOthers != 0 && st.st_mode & S_ISVTX == 0 {
+            throw SystemError(errno: EPERM, call: "use directory", path: path,
+                              detail: "writable by \(st.st_mode & S_IWOTH != 0 ? "others" : "its group") without the sticky bit (mode \(String(st.st_mode & 0o7777, radix: 8))); refused")
+        }
+    }
+
+    /// 16 hex digits from getrandom(2): a name nobody can predict.
+    static func randomSuffix() throws(SystemError) -> String {
+        var value: UInt64 = 0
+        let n = try retryingInterrupts("getrandom", path: nil) { withUnsafeMutableBytes(of: &value) { evroute_getrandom($0.baseAddress, UInt($0.count)) } }
+        guard n == MemoryLayout<UInt64>.size else { throw SystemError(errno: EIO, call: "getrandom", path: nil) }
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// Reads a whole (small) file: at most `limit` bytes, retrying `EINTR`; what is beyond the

@@ -108,6 +108,16 @@ enum StatusText {
             out += "filtered: " + filtered.map { "\(str($0[S.Filtered.device])) \(str($0[S.Filtered.filter])) \(str($0[S.Filtered.count]))" }
                 .joined(separator: ", ") + "\n"
         }
+        if let m = s[S.metrics], m != .null {
+            typealias M = S.Metrics
+            if m[M.textfile]?.stringValue == nil {
+                out += "metrics: no text file (status --format prometheus only)\n"
+            } else {
+                out += "metrics: \(str(m[M.textfile])) every \(str(m[M.intervalSeconds])) s; last write \(str(m[M.lastWrite]))"
+                if let e = m[M.lastError]?.stringValue { out += ": \(e)" }
+                out += "; \(str(m[M.failures])) failed write(s)\n"
+            }
+        }
         out += "loop: \(str(s[S.loop]?[S.Loop.wakeups])) wakeups, \(str(s[S.loop]?[S.Loop.controlRequests])) control requests; RSS \(str(s[S.rssKilobytes])) kB\n"
         return out
     }

@@ -169,6 +169,116 @@ struct MetricsTests {
         #expect(run.err.contains("replay finished"), "\(run.err)")
     }
 
+    /// Runs the daemon over the demo replay with the text file at `textfile`, under `umask`.
+    static func runReplay(textfile: String, scratch: Scratch, umask: String = "022") throws -> TestProcess.Result {
+        let binary = try evrouteBinary()
+        let config = scratch.write("evroute.yaml", Self.config(textfile: textfile))
+        let argv = [binary, "--config", config, "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] }
+        return try TestProcess.run("/bin/sh", ["-c", "umask \(umask) && exec \"$@\"", "sh"] + argv)
+    }
+
+    /// The shipped unit's `UMask=0077` would make the file 0600, which node_exporter (its own
+    /// user) cannot read: the file is 0644 whatever the umask.
+    @Test func theTextFileIsReadableByOthersUnderTheUnitsUmask() throws {
+        let scratch = Scratch("evroute-metrics")
+        defer { scratch.cleanUp() }
+        let textfile = scratch.file("evroute.prom")
+        let run = try Self.runReplay(textfile: textfile, scratch: scratch, umask: "077")
+        #expect(run.status == 0, "\(run.err)")
+        var st = stat()
+        try #require(stat(textfile, &st) == 0, "no text file; log:\n\(run.err)")
+        #expect(st.st_mode & 0o777 == 0o644, "mode \(String(st.st_mode & 0o777, radix: 8))")
+        let left = directoryEntries(scratch.path).filter { $0.hasSuffix(".tmp") }
+        #expect(left.isEmpty, "temp files left: \(left)")
+    }
+
+    /// A link planted where the temp file used to be (`PATH.tmp`, a fixed name) or at the text
+    /// file itself is never followed: the file it points to stays as it was, the text file
+    /// becomes a plain file.
+    @Test func aPlantedSymlinkIsNeverFollowed() throws {
+        let scratch = Scratch("evroute-metrics")
+        defer { scratch.cleanUp() }
+        let victim = scratch.write("victim", "precious\n"), other = scratch.write("other", "also precious\n")
+        let textfile = scratch.file("evroute.prom")
+        try #require(symlink(victim, textfile + ".tmp") == 0)
+        try #require(symlink(other, textfile) == 0)
+        let run = try Self.runReplay(textfile: textfile, scratch: scratch)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(readFile(victim) == "precious\n", "the link at PATH.tmp was followed")
+        #expect(readFile(other) == "also precious\n", "the link at PATH was followed")
+        var st = stat()
+        #expect(lstat(textfile, &st) == 0 && st.st_mode & S_IFMT == S_IFREG, "the text file is a plain file now")
+        #expect(readFile(textfile)?.contains("evroute_build_info") == true)
+        let temps = directoryEntries(scratch.path).filter { $0.hasPrefix(".evroute.prom.") }
+        #expect(temps.isEmpty, "temp files left: \(temps)")
+    }
+
+    /// A directory others may write without the sticky bit, or another user's, is refused,
+    /// naming it and why; with the sticky bit it is used.
+    @Test func aDirectoryOthersMayWriteOrAnotherUsersIsRefusedNamingIt() throws {
+        let scratch = Scratch("evroute-metrics")
+        defer { scratch.cleanUp() }
+        let shared = scratch.file("shared")
+        try #require(mkdir(shared, 0o755) == 0)
+        chmod(shared, 0o777)
+        let textfile = shared + "/evroute.prom"
+        let run = try Self.runReplay(textfile: textfile, scratch: scratch)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(access(textfile, F_OK) != 0, "written into a directory anyone may rename in")
+        let refusals = run.err.split(separator: "\n").filter {
+            $0.contains("metrics: cannot write \(textfile): use directory \(shared): writable by others without the sticky bit (mode 777)")
+        }
+        #expect(refusals.count == 1, "\(run.err)")
+
+        chmod(shared, 0o1777)
+        let sticky = try Self.runReplay(textfile: textfile, scratch: scratch)
+        #expect(readFile(textfile)?.contains("evroute_build_info") == true, "\(sticky.err)")
+
+        if geteuid() == 0 {
+            unlink(textfile)
+            chmod(shared, 0o755)
+            try #require(chown(shared, 65534, 65534) == 0)
+            let foreign = try Self.runReplay(textfile: textfile, scratch: scratch)
+            #expect(access(textfile, F_OK) != 0, "written into another user's directory")
+            #expect(foreign.err.contains("use directory \(shared): owned by uid 65534, not by root nor by this process's uid 0; refused"), "\(foreign.err)")
+        }
+    }
+
+    /// Every failure names its path, a reload to another failing path too; `status` (JSON and
+    /// text) shows the file and its last write; a working write is logged once.
+    @Test func everyFailureNamesItsPathAndStatusShowsTheLastWrite() throws {
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        let first = rig.scratch.file("a/evroute.prom"), second = rig.scratch.file("b/evroute.prom"), good = rig.scratch.file("evroute.prom")
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: first))
+        let daemon = try rig.start(["--replay", Self.replays[0]])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "no READY=1; log:\n\(daemon.log)")
+        let status = harnessControl("status", rig.control)?["metrics"]
+        #expect(status?["textfile"]?.stringValue == first)
+        #expect(status?["last_write"]?.stringValue == "failed", "\(String(describing: status))")
+        #expect(status?["last_error"]?.stringValue?.contains("open \(rig.scratch.file("a")): No such file or directory") == true, "\(String(describing: status))")
+        let text = try TestProcess.run(rig.binary, ["status", "--control-socket", rig.control])
+        #expect(text.out.contains("metrics: \(first) every 1 s; last write failed: open \(rig.scratch.file("a")): No such file or directory"), "\(text.out)")
+
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: second))
+        daemon.signal(SIGHUP)
+        #expect(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        #expect(harnessControl("status", rig.control)?["metrics"]?["textfile"]?.stringValue == second)
+        #expect(harnessControl("status", rig.control)?["metrics"]?["last_write"]?.stringValue == "failed")
+
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: good))
+        daemon.signal(SIGHUP)
+        #expect(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        let ok = harnessControl("status", rig.control)?["metrics"]
+        #expect(ok?["last_write"]?.stringValue == "ok" && ok?["last_error"] == .null, "\(String(describing: ok))")
+        #expect((ok?["failures"]?.intValue ?? 0) >= 2)
+        let log = daemon.log.split(separator: "\n")
+        #expect(log.filter { $0.contains("metrics: cannot write \(first): open \(rig.scratch.file("a")):") }.count == 1, "\(daemon.log)")
+        #expect(log.filter { $0.contains("metrics: cannot write \(second): open \(rig.scratch.file("b")):") }.count == 1, "\(daemon.log)")
+        #expect(log.filter { $0.contains("metrics: writing \(good) works (\(second) failed)") }.count == 1, "\(daemon.log)")
+    }
+
     @Test func statusFormatPrometheusPrintsTheRunningDaemonsPageAndAReloadMovesTheFile() throws {
         let rig = try DaemonProcessTests.Rig()
         defer { rig.scratch.cleanUp() }

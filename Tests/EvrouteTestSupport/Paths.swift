@@ -83,20 +83,24 @@ public final class Scratch {
     public func cleanUp() { removeTree(path) }
 }
 
+/// The names in a directory (without `.` and `..`), hidden ones too; empty when it cannot be read.
+public func directoryEntries(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
 /// Removes a file or a directory tree.
 public func removeTree(_ path: String) {
     var st = stat()
     guard lstat(path, &st) == 0 else { return }
     if st.st_mode & S_IFMT == S_IFDIR {
-        if let dir = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(dir)
-            for name in names { removeTree(path + "/" + name) }
-        }
+        for name in directoryEntries(path) { removeTree(path + "/" + name) }
         rmdir(path)
     } else {
         unlink(path)

@@ -31,6 +31,15 @@ extern int pipe2(int pipefd[2], int flags);
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
+/// getrandom(2) without flags: `count` bytes from the kernel's random pool (names nobody can predict).
+static inline long evroute_getrandom(void *buffer, unsigned long count) { return syscall(SYS_getrandom, buffer, count, 0); }
+/// O_PATH: a descriptor naming a directory (for openat/renameat/fstat), not opened for reading
+/// (a GNU name: the generic Linux value where the headers were read without _GNU_SOURCE).
+#ifdef O_PATH
+static const int evroute_o_path = O_PATH;
+#else
+static const int evroute_o_path = 010000000;
+#endif
 /// pipe2(2): a pipe whose both ends get `flags` (O_CLOEXEC, O_NONBLOCK).
 static inline int evroute_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, ignoring the peer address.

@@ -137,6 +137,7 @@ extension Daemon {
                      (S.Filtered.count, .int(entry.count))])
         })))
         members.append((ControlProtocol.State.changedRegions, .array(RuntimeControl.changedRegions(routerState.changedRegions))))
+        members.append((S.metrics, metricsStatus()))
         members.append((S.loop, .object([(S.Loop.wakeups, .int(loop.wakeups)), (S.Loop.controlRequests, .int(control?.requests ?? 0))])))
         members.append((S.rssKilobytes, Daemon.residentKilobytes().map { .int($0) } ?? .null))
         return .object(members)

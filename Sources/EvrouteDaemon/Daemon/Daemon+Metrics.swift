@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
@@ -96,23 +97,49 @@ extension Daemon {
         writeMetricsFile()
     }
 
-    /// One write of the text file (atomic: a temp file renamed over it). A failure is logged
-    /// once, and its end once; routing never waits for it.
+    /// One write of the text file (atomic: a temp file renamed over it, mode 0644 whatever the
+    /// umask; ``SystemCall/replaceFile(_:_:mode:)``). A failure is logged with its path when it
+    /// is not the one logged last (another path after a reload, another error), its end once;
+    /// `status` shows the last outcome. Routing never waits for it.
     func writeMetricsFile() {
         guard let path = metricsSpec?.textfile else { return }
+        let previous = metricsLastWrite
         do {
             try SystemCall.replaceFile(path, metricsText())
-            if metricsWriteFailing {
-                metricsWriteFailing = false
-                log.notice(.metricsWriteRecovered, "metrics: writing \(path) works again")
+            metricsLastWrite = MetricsWrite(path: path, error: nil, failures: previous?.failures ?? 0)
+            if let previous, previous.error != nil {
+                log.notice(.metricsWriteRecovered, previous.path == path
+                           ? "metrics: writing \(path) works again"
+                           : "metrics: writing \(path) works (\(previous.path) failed)")
             }
         } catch {
-            if !metricsWriteFailing {
-                metricsWriteFailing = true
+            metricsLastWrite = MetricsWrite(path: path, error: error, failures: (previous?.failures ?? 0) + 1)
+            if previous?.path != path || previous?.error != error {
                 log.warning(.metricsWriteFailed, "metrics: cannot write \(path): \(error); retrying every interval")
             }
         }
     }
+
+    /// The `metrics` member of `status`: the text file, its interval, and its last write.
+    func metricsStatus() -> JSONValue {
+        typealias M = ControlProtocol.Status.Metrics
+        guard let spec = metricsSpec else { return .null }
+        let last = metricsLastWrite.flatMap { $0.path == spec.textfile ? $0 : nil }
+        return .object([
+            (M.textfile, .string(spec.textfile)), (M.intervalSeconds, .int(spec.intervalSeconds)),
+            (M.lastWrite, .string(spec.textfile == nil ? nil : last == nil ? "pending" : last!.error == nil ? "ok" : "failed")),
+            (M.lastError, .string(last?.error?.description)),
+            (M.failures, .int(metricsLastWrite?.failures ?? 0)),
+        ])
+    }
+}
+
+/// One write of the metrics text file: where, and the error it failed with (nil: written);
+/// `failures` counts every failed write since the daemon started.
+struct MetricsWrite: Equatable {
+    var path: String
+    var error: SystemError?
+    var failures: Int
 }
 
 extension MetricsSink {

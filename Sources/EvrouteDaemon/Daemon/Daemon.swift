@@ -72,8 +72,9 @@ public final class Daemon {
     var metricsTimer: EventLoop.TimerID?
     /// The `metrics:` block running (its text file and interval).
     var metricsSpec: MetricsSpec?
-    /// A write of the text file failed and none worked since (logged once).
-    var metricsWriteFailing = false
+    /// The last write of the text file: its path, and what it failed with (nil: it worked).
+    /// A failure is logged when it differs from the last one (another path, another error).
+    var metricsLastWrite: MetricsWrite?
     /// The reload state machine (one compile at a time, one queued behind it, who is answered
     /// by which compile, the counters): plain logic this class drives (``ReloadCoordinator``).
     private var reloadState = ReloadCoordinator<ControlServer.PendingAnswer, LoadedConfig>()

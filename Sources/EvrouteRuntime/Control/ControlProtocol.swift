@@ -51,7 +51,7 @@ public enum ControlProtocol {
                           config = "config", layout = "layout", reloads = "reloads", reloading = "reloading",
                           failedReloads = "failed_reloads", lastReloadErrors = "last_reload_errors", input = "input",
                           devices = "devices", touches = "touches", displays = "displays", plugins = "plugins",
-                          events = "events", loop = "loop", rssKilobytes = "rss_kb"
+                          events = "events", loop = "loop", rssKilobytes = "rss_kb", metrics = "metrics"
         /// A status request's `"format": "prometheus"` asks for the metrics page instead
         /// (SPEC §12), answered as `{"ok":true,"prometheus":"…text…"}`.
         public static let format = "format", prometheus = "prometheus"
@@ -96,6 +96,12 @@ public enum ControlProtocol {
         /// One of `filtered`: what a device rule's filters dropped or cancelled (SPEC §11).
         public enum Filtered {
             public static let device = "device", filter = "filter", count = "count"
+        }
+        /// `metrics`: the `metrics:` block's text file (null without the block) and its last
+        /// write: `pending` (none yet), `ok` or `failed` (`last_error` says why).
+        public enum Metrics {
+            public static let textfile = "textfile", intervalSeconds = "interval_s", lastWrite = "last_write",
+                              lastError = "last_error", failures = "failures"
         }
         /// `loop`.
         public enum Loop {
