@@ -133,6 +133,8 @@ if [ -x "$ROOT/lib/systemd/systemd" ]; then
 		bin/systemd-escape usr/bin/systemd-analyze usr/bin/systemd-run; do
 		put "$b"
 	done
+	# node_exporter, for the fleet recipe under the unit (85-systemd-unit; it notes its absence)
+	[ -x "$ROOT/usr/bin/prometheus-node-exporter" ] && put usr/bin/prometheus-node-exporter
 	mkdir -p lib/systemd/system usr/lib/sysusers.d usr/lib/tmpfiles.d etc/systemd/system etc/systemd/system.conf.d
 	cp -a "$ROOT/lib/systemd/system/." lib/systemd/system/
 	cp -a "$ROOT/usr/lib/sysusers.d/." usr/lib/sysusers.d/

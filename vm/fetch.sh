@@ -59,7 +59,8 @@ KERNEL_PKG=$(pick_kernel)
 # journald, systemctl, journalctl, sysusers, tmpfiles, systemd-analyze) is
 # for the scenarios that boot it (85-systemd-unit: "# boot: systemd").
 # libxkbcommon0, xkb-data and libx11-data are evroute's text: the library,
-# the keymaps and the compose tables.
+# the keymaps and the compose tables. prometheus-node-exporter scrapes the
+# metrics text file as its own user in 85-systemd-unit (the fleet recipe).
 PKGS="$KERNEL_PKG
 busybox-static
 evemu-tools libevemu3 libevdev2 libyaml-0-2
@@ -74,7 +75,8 @@ libacl1 libblkid1 libcap2 libkmod2 libselinux1 libpcre2-8-0 libffi8 libmount1
 zlib1g liblzma5 libzstd1 libssl3
 systemd libsystemd-shared libsystemd0
 libapparmor1 libaudit1 libcap-ng0 libcrypt1 libgcrypt20 libgpg-error0 libip4tc2 liblz4-1
-libpam0g libseccomp2"
+libpam0g libseccomp2
+prometheus-node-exporter"
 [ "$PERF" = 1 ] && PKGS="$PKGS
 python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1
 strace libunwind8
@@ -122,7 +124,7 @@ bad=0
 for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
 	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
 	lib/systemd/systemd lib/systemd/systemd-journald bin/systemctl bin/journalctl \
-	bin/systemd-sysusers bin/systemd-tmpfiles usr/bin/systemd-analyze \
+	bin/systemd-sysusers bin/systemd-tmpfiles usr/bin/systemd-analyze usr/bin/prometheus-node-exporter \
 	$([ "$PERF" = 1 ] && echo usr/bin/python3.11 usr/bin/strace usr/bin/perf usr/bin/ts_uinput usr/bin/interception usr/bin/uinput); do
 	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
 	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)

@@ -24,11 +24,13 @@ extension ConfigLoader {
 
     /// Loads and compiles the config as the daemon would (``loadLayout(path:pluginTypes:)``: the
     /// same checks as at start and reload) and reports its errors or its warnings.
-    public static func check(path: String?, pluginTypes: PluginCatalog) -> ConfigCheck {
+    /// `controlSocket`: the control socket the daemon would serve (the metrics text file must
+    /// not name it).
+    public static func check(path: String?, pluginTypes: PluginCatalog, controlSocket: String? = nil) -> ConfigCheck {
         var status = stat()
         let file = path ?? (stat(defaultPath, &status) == 0 ? defaultPath : builtInName)
         do {
-            let loaded = try loadLayout(path: path, pluginTypes: pluginTypes)
+            let loaded = try loadLayout(path: path, pluginTypes: pluginTypes, controlSocket: controlSocket)
             return ConfigCheck(file: file, errors: [], warnings: warnings(of: loaded.layout, file: file), result: loaded)
         } catch {
             return ConfigCheck(file: file, errors: error.errors, warnings: [], result: nil)

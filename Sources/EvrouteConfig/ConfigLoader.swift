@@ -69,14 +69,16 @@ public enum ConfigLoader {
     /// - `path` nil: ``defaultPath`` if it exists, else the built-in default
     ///   (``builtInDefaultYAML``).
     /// Throws ``Diagnostics``.
-    public static func loadLayout(path: String?, pluginTypes: PluginCatalog) throws(Diagnostics) -> (spec: LayoutSpec, layout: Layout) {
+    /// `controlSocket`: the daemon's control socket, which the metrics text file must not name
+    /// (nor the config file, nor a socket plugin's path: ``textfileErrors(_:file:controlSocket:)``).
+    public static func loadLayout(path: String?, pluginTypes: PluginCatalog, controlSocket: String? = nil) throws(Diagnostics) -> (spec: LayoutSpec, layout: Layout) {
         if let path {
             let spec = try load(path: path, pluginTypes: pluginTypes)
-            return (spec, try compile(spec, file: path, pluginTypes: pluginTypes))
+            return (spec, try compile(spec, file: path, pluginTypes: pluginTypes, controlSocket: controlSocket))
         }
         var status = stat()
         if stat(defaultPath, &status) == 0 {
-            return try loadLayout(path: defaultPath, pluginTypes: pluginTypes)
+            return try loadLayout(path: defaultPath, pluginTypes: pluginTypes, controlSocket: controlSocket)
         }
         return try compile(yaml: builtInDefaultYAML, file: builtInName, pluginTypes: pluginTypes)
     }
@@ -94,10 +96,10 @@ public enum ConfigLoader {
     /// Compiles a spec; the compiler's diagnostics without a place are named in `file`, and sorted.
     /// A config's plugins must also be runnable (``Layout/pluginErrors`` are errors here), and
     /// it must declare a display (``noDisplayMessage``, at line 1, column 1).
-    public static func compile(_ spec: LayoutSpec, file: String, pluginTypes: PluginCatalog) throws(Diagnostics) -> Layout {
+    public static func compile(_ spec: LayoutSpec, file: String, pluginTypes: PluginCatalog, controlSocket: String? = nil) throws(Diagnostics) -> Layout {
         do throws(Diagnostics) {
             let layout = try Layout.compile(spec, pluginTypes: pluginTypes)
-            var errors = layout.pluginErrors
+            var errors = layout.pluginErrors + textfileErrors(spec, file: file, controlSocket: controlSocket)
             if spec.displays.isEmpty {
                 errors.insert(Diagnostic(noDisplayMessage, at: SourceLocation(file: file, line: 1, column: 1)), at: 0)
             }
@@ -106,6 +108,52 @@ public enum ConfigLoader {
         } catch {
             throw Diagnostics.inFileOrder(error.errors.map { $0.placed(in: file) })
         }
+    }
+
+    /// The metrics text file is replaced every interval: it must not be a file the daemon or its
+    /// peers need, so naming the config file itself, a `socket` plugin's path or the control
+    /// socket (`controlSocket`) is an error at the `textfile` value. Paths are compared with
+    /// `.`/`..` and `//` folded and the existing directories' links resolved.
+    public static func textfileErrors(_ spec: LayoutSpec, file: String, controlSocket: String?) -> [Diagnostic] {
+        guard let metrics = spec.metrics, let textfile = metrics.textfile else { return [] }
+        let target = resolvedPath(textfile)
+        var clashes: [String] = []
+        if file != builtInName, resolvedPath(file) == target { clashes.append("the config file itself (\(file))") }
+        for plugin in spec.plugins where plugin.type.rawValue == "socket" {
+            if case .string(let path)? = plugin.options["path"], resolvedPath(path) == target {
+                clashes.append("socket plugin '\(plugin.name)''s socket (\(path))")
+            }
+        }
+        if let controlSocket, resolvedPath(controlSocket) == target { clashes.append("the control socket (\(controlSocket))") }
+        return clashes.map {
+            Diagnostic("'textfile' \(textfile) is \($0): the daemon replaces the text file every interval; name a file of its own (e.g. /var/lib/evroute/metrics/evroute.prom)",
+                       at: metrics.textfileLocation ?? metrics.location, kind: .invalidValue)
+        }
+    }
+
+    /// `path` made absolute (from the working directory), `.`, `..` and repeated slashes folded
+    /// (lexically), then the longest existing directory prefix resolved through its links.
+    static func resolvedPath(_ path: String) -> String {
+        var base: [Substring] = []
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            if getcwd(&buffer, buffer.count) != nil {
+                base = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: "/")
+            }
+        }
+        var parts = base
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        guard let name = parts.popLast() else { return "/" }
+        var directory = "/" + parts.joined(separator: "/")
+        if let real = realpath(directory, nil) {
+            directory = String(cString: real)
+            free(real)
+        }
+        return (directory == "/" ? "" : directory) + "/" + name
     }
 
     /// The text of the config file at `path`. Only a regular file of at most

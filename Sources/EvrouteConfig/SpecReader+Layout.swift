@@ -41,7 +41,9 @@ extension SpecReader {
         if node.scalar != nil, tagName(node) == .null { return spec }
         guard let f = fields(node, "'metrics'", known: Self.metricsKeys) else { return nil }
         if let t = f["textfile"], let path = name(t, "'metrics' 'textfile'") {
-            if path.hasPrefix("/") && !path.hasSuffix("/") { spec.textfile = path }
+            spec.textfileLocation = location(t)
+            if path.utf8.contains(0) { error(t, .invalidValue, "'textfile' must not hold a NUL byte (the file's name would end there), found \(render(t))") }
+            else if path.hasPrefix("/") && !path.hasSuffix("/") { spec.textfile = path }
             else { error(t, .invalidValue, "'textfile' must be an absolute file path (node_exporter's textfile directory, e.g. /var/lib/prometheus/node-exporter/evroute.prom), found \(render(t))") }
         }
         if let i = f["interval-s"], let s = integer(i, "'metrics' 'interval-s'") {

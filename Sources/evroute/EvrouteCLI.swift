@@ -136,7 +136,9 @@ enum EvrouteCLI {
         ],
         arguments: [CommandArgument("file", help: "The layout to check (the same as --config).", optional: true, completion: .file)],
         run: { p in
-            var check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"), pluginTypes: PluginTypes.all)
+            // The control socket the daemon serves by default (the unit's): the metrics text file must not name it.
+            var check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"), pluginTypes: PluginTypes.all,
+                                           controlSocket: ControlClient.defaultPath)
             if let layout = check.result?.layout, let warning = DescriptorBudget.warning(for: layout, file: check.file) {
                 check.warnings.append(warning)
             }

@@ -279,6 +279,53 @@ struct MetricsTests {
         #expect(log.filter { $0.contains("metrics: writing \(good) works (\(second) failed)") }.count == 1, "\(daemon.log)")
     }
 
+    /// A text file that is the config file, a socket plugin's socket or the control socket
+    /// (which the daemon would replace every interval), or that holds a NUL, is an error at
+    /// the `textfile` value: in `check` and in a reload.
+    @Test func aTextFileNamingAFileTheDaemonNeedsIsRefusedAtItsPlace() throws {
+        let scratch = Scratch("evroute-metrics")
+        defer { scratch.cleanUp() }
+        func config(_ textfile: String, socket: String) -> String {
+            Self.config(textfile: textfile).replacingOccurrences(of: "metrics:\n", with: "plugins:\n  - { name: ui, type: socket, path: \(socket) }\nmetrics:\n")
+        }
+        func errors(_ textfile: String, control: String? = nil) -> [String] {
+            let path = scratch.write("evroute.yaml", config(textfile, socket: scratch.file("ui.sock")))
+            return ConfigLoader.check(path: path, pluginTypes: PluginTypes.all, controlSocket: control).errors.map(\.description)
+        }
+        let configPath = scratch.file("evroute.yaml")
+        #expect(errors(scratch.file("evroute.prom"), control: scratch.file("control.sock")).isEmpty)
+        // The textfile value is on line 2 of the metrics block; find its line in the text.
+        let lines = config(configPath, socket: scratch.file("ui.sock")).split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("textfile:") }) + 1
+        let place = "\(configPath):\(line):13: error: 'textfile' "
+        let itself = errors(scratch.path + "/./sub/../evroute.yaml")
+        #expect(itself.count == 1 && itself[0].hasPrefix(place) && itself[0].contains("is the config file itself (\(configPath))"), "\(itself)")
+        let socket = errors(scratch.file("ui.sock"))
+        #expect(socket.count == 1 && socket[0].hasPrefix(place) && socket[0].contains("is socket plugin 'ui''s socket"), "\(socket)")
+        let control = errors(scratch.file("control.sock"), control: scratch.file("control.sock"))
+        #expect(control.count == 1 && control[0].hasPrefix(place) && control[0].contains("is the control socket"), "\(control)")
+        let nul = errors("\"/tmp/evroute.prom\\0.txt\"")
+        #expect(nul.count == 1 && nul[0].hasPrefix(place) && nul[0].contains("must not hold a NUL byte"), "\(nul)")
+
+        // `evroute check` refuses the default control socket's path.
+        _ = scratch.write("evroute.yaml", Self.config(textfile: "/run/evroute/control.sock"))
+        let cli = try TestProcess.run(try evrouteBinary(), ["check", configPath])
+        #expect(cli.status == 1 && cli.err.contains("'textfile' /run/evroute/control.sock is the control socket"), "\(cli.err)")
+
+        // A reload to such a config fails; the running one stays.
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: rig.scratch.file("evroute.prom")))
+        let daemon = try rig.start([])
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "no READY=1; log:\n\(daemon.log)")
+        _ = rig.scratch.write("evroute.yaml", Self.config(textfile: rig.configPath))
+        let reload = try TestProcess.run(rig.binary, ["reload", "--control-socket", rig.control])
+        #expect(reload.status == 1 && reload.err.contains("is the config file itself"), "\(reload.out)\(reload.err)")
+        #expect(readFile(rig.configPath)?.contains("metrics:") == true, "the config file was replaced")
+        #expect(harnessControl("status", rig.control)?["metrics"]?["textfile"]?.stringValue == rig.scratch.file("evroute.prom"))
+    }
+
     @Test func statusFormatPrometheusPrintsTheRunningDaemonsPageAndAReloadMovesTheFile() throws {
         let rig = try DaemonProcessTests.Rig()
         defer { rig.scratch.cleanUp() }

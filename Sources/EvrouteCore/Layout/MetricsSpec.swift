@@ -7,6 +7,8 @@ public struct MetricsSpec: Sendable, Equatable {
     /// Seconds between two writes.
     public var intervalSeconds: Int
     public var location: SourceLocation?
+    /// Where the `textfile` value was written.
+    public var textfileLocation: SourceLocation?
 
     /// `interval-s`'s valid range (whole seconds).
     public static let intervalRange = 1...3600

@@ -157,7 +157,7 @@ public final class Daemon {
         // the hard one (docs/daemon.md, "Control socket").
         let descriptors = DescriptorLimit.raiseSoftToHard()
         log.debug("descriptor limit (RLIMIT_NOFILE): \(descriptors.before == descriptors.after ? "\(descriptors.after), as it was" : "raised from \(descriptors.before) to \(descriptors.after)")")
-        let layout = try takeConfig(Daemon.readConfig(path: options.configPath)).get()
+        let layout = try takeConfig(Daemon.readConfig(path: options.configPath, controlSocket: options.controlSocketPath)).get()
         session = RoutingSession(layout: layout, clock: ManualClock())
         pipeline = try Pipeline(session: session)
         try pipeline.handleSignals(more: [SIGHUP]) { [unowned self] signal in self.signalled(signal) }
@@ -218,9 +218,9 @@ public final class Daemon {
 
     /// Reads and compiles the config: pure work (file reads, libyaml, the spec reader, the layout
     /// compiler, the checks), no daemon state, so a reload runs it on a ``BackgroundJob`` thread.
-    static func readConfig(path: String?) -> ConfigLoad {
+    static func readConfig(path: String?, controlSocket: String?) -> ConfigLoad {
         do {
-            let (spec, layout) = try ConfigLoader.loadLayout(path: path, pluginTypes: PluginTypes.all)
+            let (spec, layout) = try ConfigLoader.loadLayout(path: path, pluginTypes: PluginTypes.all, controlSocket: controlSocket)
             let source = spec.source ?? path ?? ConfigLoader.builtInName
             // What `evroute check` warns about, for the journal at start and at each reload.
             let descriptors = DescriptorBudget.warning(for: layout, file: source).map { [$0] } ?? []
@@ -446,15 +446,15 @@ public final class Daemon {
 
     private func startReloadCompile() {
         notifier.reloading(at: MonotonicClock.now())
-        let path = options.configPath
+        let path = options.configPath, control = options.controlSocketPath
         do {
-            reloadJob = try BackgroundJob(loop: loop, name: "evroute-reload", work: { Daemon.readConfig(path: path) }) {
+            reloadJob = try BackgroundJob(loop: loop, name: "evroute-reload", work: { Daemon.readConfig(path: path, controlSocket: control) }) {
                 [unowned self] load in finishReload(load)
             }
         } catch {
             // No thread to be had (the task limit): read it here, stalling the loop as before.
             log.warning("reload: cannot start a thread for the config (\(error.call): \(error.message)); reading it on the loop")
-            finishReload(Daemon.readConfig(path: path))
+            finishReload(Daemon.readConfig(path: path, controlSocket: control))
         }
     }
 

@@ -29,7 +29,10 @@
 #   - metrics under the hardened unit: tmpfiles.d makes /var/lib/evroute/metrics
 #     (evroute's; the unit's only ReadWritePaths=), the daemon writes
 #     evroute.prom there every second (metrics: interval-s 1), and its
-#     evroute_touches_total equals the touches replayed;
+#     evroute_touches_total equals the touches replayed; the file is 0644
+#     under the unit's UMask=0077, and Debian's node_exporter, running as its
+#     own user prometheus and reading it through the link the fleet recipe
+#     makes, serves it without a scrape error;
 #   - the watchdog (WatchdogSec=30 in the unit) restarts a daemon that stops
 #     answering (SIGSTOP): NRestarts 1, a new main pid, active again;
 #   - systemctl stop with a touch held: its cancelled reaches the UI, the
@@ -202,7 +205,32 @@ poll_until 10 test "$(touches_in_file)" = 2
 check "metrics: textfile written by the daemon (owner evroute)" "$(stat -c %U "$PROM" 2>/dev/null)" = evroute
 check "metrics: evroute_touches_total{device=\"touch\"} = the 2 touches replayed" "$(touches_in_file)" = 2
 check "metrics: device present" "$(grep -c '^evroute_device_present{device="touch",kind="touchscreen"} 1$' "$PROM")" -eq 1
-check "metrics: no temp file left" "$(ls /var/lib/evroute/metrics | tr '\n' ' ')" = "evroute.prom "
+check "metrics: no temp file left" "$(ls -A /var/lib/evroute/metrics | tr '\n' ' ')" = "evroute.prom "
+check "metrics: mode 644 under the unit's UMask=0077" "$(stat -c %a "$PROM")" = 644
+check "metrics: another user reads the file" "$(as visitor cat "$PROM" 2>&1 | grep -c '^evroute_touches_total{device="touch"} 2$')" -eq 1
+# the fleet recipe (docs/deployment.md, "A fleet"): Debian's node_exporter as its own user
+# prometheus, its textfile directory holding a link to the daemon's file (tmpfiles.d L line)
+if command -v prometheus-node-exporter >/dev/null; then
+	echo "prometheus:x:1004:1004:prometheus:/var/lib/prometheus:/bin/sh" >>/etc/passwd
+	echo "prometheus:x:1004:" >>/etc/group
+	mkdir -p /var/lib/prometheus/node-exporter && chown -R prometheus:prometheus /var/lib/prometheus
+	echo 'L /var/lib/prometheus/node-exporter/evroute.prom - - - - /var/lib/evroute/metrics/evroute.prom' \
+		>/etc/tmpfiles.d/evroute-metrics.conf
+	systemd-tmpfiles --create evroute-metrics.conf
+	ip link set lo up 2>/dev/null
+	systemd-run --unit=node-exporter -p User=prometheus -p Group=prometheus /usr/bin/prometheus-node-exporter \
+		--collector.disable-defaults --collector.textfile --collector.textfile.directory=/var/lib/prometheus/node-exporter \
+		--web.listen-address=127.0.0.1:9100 >node-exporter.out 2>&1
+	poll_until 30 sh -c 'wget -q -O scrape.out http://127.0.0.1:9100/metrics && grep -q "^node_textfile_scrape_error" scrape.out'
+	check "node_exporter: runs as prometheus" "$(systemctl show -p User --value node-exporter)" = prometheus
+	check "node_exporter: node_textfile_scrape_error 0" "$(sed -n 's/^node_textfile_scrape_error //p' scrape.out)" = 0
+	check "node_exporter: serves evroute_touches_total" "$(grep -c '^evroute_touches_total{device="touch"} 2$' scrape.out)" -eq 1
+	check "node_exporter: serves evroute_build_info" "$(grep -c '^evroute_build_info{version=' scrape.out)" -eq 1
+	[ -s scrape.out ] || { note "node_exporter:"; journalctl -u node-exporter -o cat | tail -n 10 | sed 's/^/    /'; }
+	systemctl stop node-exporter
+else
+	note "no prometheus-node-exporter in the image: the file's mode and another user's read stand for it"
+fi
 
 # ---- a broken config: systemctl reload fails, the daemon keeps running the previous one
 cp /etc/evroute/evroute.yaml good.yaml
