@@ -19,7 +19,9 @@ extension EvrouteCLI {
             ENV{LIBINPUT_CALIBRATION_MATRIX}="a b c d e f" (libinput's normalized matrix). Says
             so when the corners come turned (90, 180, 270) or mirrored: the matrix includes the
             turn. Without --device it reads the first touchscreen; with --replay, a recording of
-            the four taps. Exit status 1 when the taps give no matrix (the message says what to do).
+            the four taps. Exit status 1 when the taps give no matrix (the message says what to do),
+            or when a tap lies outside the device's axis range by more than 5 % of it (the taps
+            are not this panel's).
             """,
         options: [
             .value("device", valueName: "node", help: "The touchscreen's device node (default: the first touchscreen).", completion: .file),
@@ -31,6 +33,9 @@ extension EvrouteCLI {
                 throw p.usageError("--device and --replay exclude each other: calibrate reads one touchscreen")
             }
             var taps = CornerCalibration.TapCollector()
+            /// The device's axes (set once it is open), and a tap refused for lying outside them.
+            var mapper: CoordinateMapper?
+            var outOfRange: String?
             writeOut("touch the \(CornerCalibration.corners[0].name) corner of the visible area\n")
             /// Takes a frame; true once the four taps are in.
             func take(_ frame: TouchFrameInput) -> Bool {
@@ -40,6 +45,10 @@ extension EvrouteCLI {
                     return false
                 }
                 let t = taps.taps[index]
+                if let mapper, let why = CornerCalibration.outOfRange(t, index: index, mapper: mapper) {
+                    outOfRange = why
+                    return true
+                }
                 writeOut("  \(CornerCalibration.corners[index].name): \(EvrouteCLI.fraction(t.x)) \(EvrouteCLI.fraction(t.y)) of the panel\n")
                 if index + 1 < CornerCalibration.corners.count {
                     writeOut("touch the \(CornerCalibration.corners[index + 1].name) corner\n")
@@ -59,6 +68,7 @@ extension EvrouteCLI {
                 deviceName = recording.description.name
                 let decoder = TouchDecoder(device: DeviceID(1), description: recording.description, displaySize: unit, calibration: .identity)
                 guard decoder.mapper != nil else { throw failure("\(replay): the device has no touch axes") }
+                mapper = decoder.mapper
                 for event in recording.events {
                     if let frame = decoder.feed(event), take(frame) { break }
                 }
@@ -85,6 +95,7 @@ extension EvrouteCLI {
                     writeOut("  (reading \(node): \(deviceName))\n")
                     let decoder = TouchDecoder(device: DeviceID(1), description: device.description, displaySize: unit, calibration: .identity)
                     guard decoder.mapper != nil else { throw failure("\(node) has no touch axes: give a touchscreen with --device") }
+                    mapper = decoder.mapper
                     let loop = try EventLoop()
                     var gone: SystemError?
                     try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
@@ -105,6 +116,7 @@ extension EvrouteCLI {
                     throw failure("cannot read \(node): \(error)")
                 }
             }
+            if let outOfRange { throw failure(outOfRange) }
             let result: CornerCalibration.Result
             do throws(CornerCalibration.Problem) {
                 result = try CornerCalibration.solve(taps.taps)

@@ -13,7 +13,7 @@ struct CalibrateTests {
 
     /// A recording of one-finger taps (protocol B), each a few samples around the device point
     /// that `truth` maps onto the target, 0.5 s apart.
-    static func recording(truth: CalibrationMatrix, targets: [(Double, Double)], wobble: Double = 1) throws -> String {
+    static func recording(truth: CalibrationMatrix, targets: [(Double, Double)], wobble: Double = 1, clamp: Bool = true) throws -> String {
         let description = try EvemuRecording.loadDescription(path: descriptionPath)
         let xAxis = description.absinfo[AbsCode.mtPositionX]!, yAxis = description.absinfo[AbsCode.mtPositionY]!
         let xSpan = Double(xAxis.maximum - xAxis.minimum + 1), ySpan = Double(yAxis.maximum - yAxis.minimum + 1)
@@ -33,8 +33,8 @@ struct CalibrateTests {
                     add(EventType.abs, AbsCode.mtSlot, 0)
                     add(EventType.abs, AbsCode.mtTrackingID, Int32(i + 1))
                 }
-                add(EventType.abs, AbsCode.mtPositionX, min(max(x + offset, xAxis.minimum), xAxis.maximum))
-                add(EventType.abs, AbsCode.mtPositionY, min(max(y - offset, yAxis.minimum), yAxis.maximum))
+                add(EventType.abs, AbsCode.mtPositionX, clamp ? min(max(x + offset, xAxis.minimum), xAxis.maximum) : x + offset)
+                add(EventType.abs, AbsCode.mtPositionY, clamp ? min(max(y - offset, yAxis.minimum), yAxis.maximum) : y - offset)
                 if sample == 0 { add(EventType.key, KeyCode.btnTouch, 1) }
                 add(EventType.syn, SynCode.report, 0)
                 time += 10_000
@@ -66,6 +66,27 @@ struct CalibrateTests {
         ("rotated 270", CalibrationMatrix(0, 1.02, -0.01, -1.07, 0.01, 1.05), "turns the touches 270° clockwise"),
         ("mirrored", CalibrationMatrix(-1.02, 0, 1.01, 0, 1.03, -0.02), "mirrored"),
     ]
+
+    /// Taps far outside the device's axis range (a recording whose description is not the
+    /// device's) are refused, naming the tap and the range, with no calibration printed; taps
+    /// a little past the range (within ``CornerCalibration/axisMargin``) are a panel's edge.
+    @Test func refusesTapsOutsideTheDevicesAxisRange() throws {
+        let description = try EvemuRecording.loadDescription(path: Self.descriptionPath)
+        let xAxis = description.absinfo[AbsCode.mtPositionX]!
+        // 24 times the range: the panel's corners at 1/24 of the device's span.
+        let far = try Self.recording(truth: CalibrationMatrix(1.0 / 24, 0, 0, 0, 1.0 / 24, 0), targets: Self.corners, clamp: false)
+        let refused = try runEvroute(["calibrate", "--replay", far])
+        #expect(refused.status == 1, "\(refused.out)\(refused.err)")
+        #expect(refused.err.contains("the top right tap is at x "), "\(refused.err)")
+        #expect(refused.err.contains("outside the device's x axis range \(xAxis.minimum)..\(xAxis.maximum)"), "\(refused.err)")
+        #expect(!refused.out.contains("calibration: ["), "\(refused.out)")
+
+        // 3 % past the range at the far corners: a calibration.
+        let edge = try Self.recording(truth: CalibrationMatrix(0.97, 0, 0, 0, 0.97, 0), targets: Self.corners, clamp: false)
+        let taken = try runEvroute(["calibrate", "--replay", edge])
+        #expect(taken.status == 0, "\(taken.err)")
+        #expect(taken.out.contains("calibration: ["), "\(taken.out)")
+    }
 
     @Test(arguments: 0..<truths.count)
     func recoversTheMatrixAndRoundTripsThroughTheMapping(_ index: Int) throws {

@@ -21,6 +21,29 @@ public enum CornerCalibration {
     /// tap missed its corner.
     public static let maximumResidual = 0.03
 
+    /// How far outside the device's axis range (a fraction of the range) a tap may lie. A
+    /// panel's advertised minimum and maximum are nominal: some report their outermost rows a
+    /// little past them (libinput then widens its idea of the range), so a tap at the very edge
+    /// may read a few percent out. Farther out, the numbers do not describe this panel (a
+    /// recording whose description is another device's, a device misreporting its range), and a
+    /// matrix made from them would squeeze the panel into a corner of the display.
+    public static let axisMargin = 0.05
+
+    /// Why tap `index` (normalized, as ``TapCollector`` measures) is refused: it lies outside the
+    /// axis range of `mapper`'s device by more than ``axisMargin``; nil when it is within.
+    public static func outOfRange(_ tap: Point, index: Int, mapper: CoordinateMapper) -> String? {
+        let lower = -axisMargin, upper = 1 + axisMargin
+        for (value, axis, name) in [(tap.x, mapper.xAxis, "x"), (tap.y, mapper.yAxis, "y")] where value < lower || value > upper {
+            let span = Double(max(Int64(axis.maximum) - Int64(axis.minimum) + 1, 1))
+            let raw = Int64((value * span).rounded()) + Int64(axis.minimum)
+            let percent = Int((axisMargin * 100).rounded())
+            return "the \(corners[index].name) tap is at \(name) \(raw), outside the device's \(name) axis range \(axis.minimum)..\(axis.maximum) "
+                + "(more than \(percent) % of it beyond): the taps are not this panel's (a recording's description of another device, "
+                + "or a device misreporting its range); no calibration made"
+        }
+        return nil
+    }
+
     /// How the touches came relative to the display.
     public enum Orientation: Sendable, Equatable {
         case rotated(DisplayRotation)
