@@ -118,4 +118,27 @@ import Testing
         expectOne(parseErrors(yaml.replacingOccurrences(of: "[keys, scaner]", with: "[]")), line: 10, column: 52,
                   "'devices' must name at least one device rule", kind: .invalidValue)
     }
+
+    /// A device rule named twice in `devices:` is an error at the second, naming it and the
+    /// first; a list of 100,001 copies of one name does not pass.
+    @Test func handlerDevicesNameEachRuleOnce() throws {
+        let yaml = """
+        displays: [{ name: main, size: [100, 100] }]
+        devices:
+          - { name: scanner, match: { kind: keyboard, vendor: 0x05e0 } }
+          - { name: keys, match: { kind: keyboard } }
+        screens:
+          - name: home
+            root:
+              name: root
+              frame: [0, 0, 100, 100]
+              handlers: [{ plugin: log, on: text, devices: [keys, scanner, keys] }]
+        """
+        expectOne(compileErrors(yaml), line: 10, column: 68,
+                  "device rule 'keys' is named twice in 'devices' (first at 10:53); name each rule once", kind: .semantic)
+        let many = yaml.replacingOccurrences(of: "[keys, scanner, keys]", with: "[" + Array(repeating: "keys", count: 100_001).joined(separator: ", ") + "]")
+        let errors = compileErrors(many)
+        #expect(errors.count == 100_000)
+        #expect(errors.allSatisfy { $0.message.hasPrefix("device rule 'keys' is named twice in 'devices' (first at 10:53)") })
+    }
 }

@@ -64,10 +64,20 @@ extension LayoutCompiler {
             }
         }
         // `devices:` names device rules of the layout.
+        // Each once (a duplicate is an error at it, naming the first).
         guard let devices = h.devices else { return }
         let rules = spec.devices.map(\.name)
-        for (i, name) in devices.enumerated() where !rules.contains(name) {
+        let known = Set(rules)
+        var seen: [String: Int] = [:]
+        for (i, name) in devices.enumerated() {
             let at = i < h.deviceLocations.count ? h.deviceLocations[i] : h.location
+            if let first = seen[name] {
+                let firstAt = first < h.deviceLocations.count ? h.deviceLocations[first] : nil
+                error("device rule '\(name)' is named twice in 'devices'\(firstAt.map { " (first at \($0.line):\($0.column))" } ?? ""); name each rule once", at)
+                continue
+            }
+            seen[name] = i
+            guard !known.contains(name) else { continue }
             let declared = rules.isEmpty ? "the layout declares no device rules" : "device rules: \(rules.joined(separator: ", "))"
             error("unknown device rule '\(name)' in 'devices' (\(declared))\(guess(name, in: rules))", at)
         }

@@ -232,7 +232,7 @@ extension LayoutCompiler {
                 case .motion: false
                 }
             }
-            let mine = layout.handlers.filter { onDisplay($0) && ($0.devices?.contains(rule.name) ?? true) }
+            let mine = layout.handlers.filter { onDisplay($0) && $0.accepts(rule: rule.name) }
             let takesTouches = mine.contains { h in
                 h.filters.contains { f in
                     switch f {

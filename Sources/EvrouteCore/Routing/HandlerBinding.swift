@@ -32,6 +32,8 @@ public struct HandlerBinding: Sendable {
         let options: [String: ConfigValue]
         let location: SourceLocation?
         let devices: [String]?
+        /// `devices` as a set: the lookup per event (the compiler refuses a name given twice).
+        let deviceSet: Set<String>?
         let ownOptionKeys: [String]
 
         init(plugin: String, pluginType: PluginKind, filters: [EventFilter], options: [String: ConfigValue], location: SourceLocation?,
@@ -42,6 +44,7 @@ public struct HandlerBinding: Sendable {
             self.options = options
             self.location = location
             self.devices = devices
+            self.deviceSet = devices.map(Set.init)
             self.ownOptionKeys = ownOptionKeys
         }
     }
@@ -125,10 +128,13 @@ public struct HandlerBinding: Sendable {
     /// the flag test).
     @inline(never)
     func acceptsFiltered(_ device: DeviceInfo?) -> Bool {
-        guard let device, let rules = storage.devices else { return false }
-        let rule = device.ruleName
-        for r in rules where r == rule { return true }
-        return false
+        guard let device, let rules = storage.deviceSet else { return false }
+        return rules.contains(device.ruleName)
+    }
+
+    /// Whether `devices:` lets events of rule `name` through (no `devices:`: every rule's).
+    public func accepts(rule name: String) -> Bool {
+        storage.deviceSet?.contains(name) ?? true
     }
 
     /// Whether this handler takes `event` of `device` on a walk: it declares the event

@@ -226,7 +226,12 @@ if command -v prometheus-node-exporter >/dev/null; then
 	check "node_exporter: node_textfile_scrape_error 0" "$(sed -n 's/^node_textfile_scrape_error //p' scrape.out)" = 0
 	check "node_exporter: serves evroute_touches_total" "$(grep -c '^evroute_touches_total{device="touch"} 2$' scrape.out)" -eq 1
 	check "node_exporter: serves evroute_build_info" "$(grep -c '^evroute_build_info{version=' scrape.out)" -eq 1
-	[ -s scrape.out ] || { note "node_exporter:"; journalctl -u node-exporter -o cat | tail -n 10 | sed 's/^/    /'; }
+	check "node_exporter: the link the recipe makes" "$(readlink /var/lib/prometheus/node-exporter/evroute.prom)" = "$PROM"
+	grep -q '^evroute_build_info' scrape.out || {
+		note "node_exporter: $(ls -la /var/lib/prometheus/node-exporter | tr '\n' ';')"
+		grep '^node_textfile' scrape.out | sed 's/^/    /'
+		journalctl -u node-exporter -o cat | tail -n 10 | sed 's/^/    /'
+	}
 	systemctl stop node-exporter
 else
 	note "no prometheus-node-exporter in the image: the file's mode and another user's read stand for it"
