@@ -115,10 +115,22 @@ extension SpecReader {
 
     // MARK: Displays
 
+    /// A display's, screen's or region's name: a region's path joins its screen's and its
+    /// ancestors' names with `/` (`home/root/a/b`), so a name holding `/` would read as two (a
+    /// region `a/b` and the child `b` of `a` would share a path, and `ctl hide` act on either).
+    func pathName(_ node: YAMLNode, _ kind: String) -> String? {
+        guard let n = name(node, "'name'") else { return nil }
+        if n.contains("/") {
+            error(node, .invalidValue, "\(kind) name '\(n)' must not contain '/' (it separates the names of a region's path, e.g. home/root/keypad)")
+            return nil
+        }
+        return n
+    }
+
     func display(_ node: YAMLNode) -> DisplaySpec? {
         guard let f = fields(node, "display", known: Self.displayKeys) else { return nil }
         let nameNode = required(f, "name")
-        let name = nameNode.flatMap { self.name($0, "'name'") }
+        let name = nameNode.flatMap { self.pathName($0, "display") }
         var size: Size?
         if let s = required(f, "size", hint: "[width, height]") {
             let nums = numbers(s, "'size'", count: 2, shape: "[width, height] with width and height > 0", range: LayoutLimits.coordinates)
@@ -429,7 +441,7 @@ extension SpecReader {
     func screen(_ node: YAMLNode) -> ScreenSpec? {
         guard let f = fields(node, "screen", known: Self.screenKeys) else { return nil }
         let nameNode = required(f, "name")
-        let name = nameNode.flatMap { self.name($0, "'name'") }
+        let name = nameNode.flatMap { self.pathName($0, "screen") }
         let display = f["display"].flatMap { self.name($0, "'display'") }
         let handlers = f["handlers"].map { items($0, "'handlers'", handler) } ?? []
         let root = required(f, "root", hint: "the screen's root region").flatMap(region)
@@ -460,7 +472,7 @@ extension SpecReader {
     func region(_ node: YAMLNode) -> RegionSpec? {
         guard let f = fields(node, "region", known: Self.regionKeys) else { return nil }
         let nameNode = required(f, "name")
-        let name = nameNode.flatMap { self.name($0, "'name'") }
+        let name = nameNode.flatMap { self.pathName($0, "region") }
         var frame: Rect?
         if let fr = required(f, "frame", hint: "[x, y, width, height]") {
             let shape = "[x, y, width, height] with width and height ≥ 0"

@@ -48,6 +48,33 @@ struct RegionsDocumentTests {
         #expect(try ConfigLoader.parseRegions(yaml: "regions:", file: "e.yaml").isEmpty)
     }
 
+    /// `/` joins a region path's names: a name holding one is refused, in the config (region,
+    /// screen, display) and in the run-time `regions` document, at the name and naming it.
+    @Test func aNameHoldingASlashIsRefusedAtItsPlace() {
+        expectOne(regionsErrors("- { name: a/b, frame: [0, 0, 10, 10] }\n"), line: 1, column: 11,
+                  "region name 'a/b' must not contain '/' (it separates the names of a region's path, e.g. home/root/keypad)", kind: .invalidValue)
+        let yaml = """
+            displays: [{ name: main, size: [100, 100] }]
+            screens:
+              - name: home
+                display: main
+                root:
+                  name: root
+                  frame: [0, 0, 100, 100]
+                  regions:
+                    - { name: a, frame: [0, 0, 50, 50], regions: [{ name: b, frame: [0, 0, 10, 10] }] }
+                    - { name: a/b, frame: [50, 50, 10, 10] }
+            """
+        expectOne(parseErrors(yaml), line: 10, column: 19,
+                  "region name 'a/b' must not contain '/' (it separates the names of a region's path, e.g. home/root/keypad)", kind: .invalidValue)
+        let screen = parseErrors(yaml.replacingOccurrences(of: "- name: home", with: "- name: home/x"))
+        #expect(screen.count == 2)
+        expectOne(screen.filter { $0.line == 3 }, line: 3, column: 11,
+                  "screen name 'home/x' must not contain '/' (it separates the names of a region's path, e.g. home/root/keypad)", kind: .invalidValue)
+        let display = parseErrors(yaml.replacingOccurrences(of: "{ name: main,", with: "{ name: main/1,"))
+        #expect(display.contains { $0.line == 1 && $0.message.hasPrefix("display name 'main/1' must not contain '/'") }, "\(display)")
+    }
+
     @Test func regionErrorsAreTheConfigsAtTheirPlace() {
         expectOne(regionsErrors("""
             - name: ok
