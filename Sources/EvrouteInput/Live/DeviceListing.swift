@@ -19,9 +19,13 @@ public struct DeviceListingRow: Sendable, Hashable {
     public var rule: String?
     /// Why the node could not be opened (`EACCES` …); the row then uses udev's data only.
     public var problem: String?
+    /// One of evroute's own virtual devices (forwarding): one this process made
+    /// (``OwnVirtualDevices``), or, made by another process, so named and virtual
+    /// (``VirtualDeviceNames/looksLikeEvroutes(name:syspath:)``). No rule takes it.
+    public var isEvroutes: Bool
 
     public init(node: String, name: String, kind: DeviceKind?, vendor: UInt16?, product: UInt16?,
-                rule: String?, problem: String? = nil) {
+                rule: String?, problem: String? = nil, isEvroutes: Bool = false) {
         self.node = node
         self.name = name
         self.kind = kind
@@ -29,6 +33,7 @@ public struct DeviceListingRow: Sendable, Hashable {
         self.product = product
         self.rule = rule
         self.problem = problem
+        self.isEvroutes = isEvroutes
     }
 
     /// `045e:00db` (lower-case hex), or `-` when unknown.
@@ -39,9 +44,6 @@ public struct DeviceListingRow: Sendable, Hashable {
 
     /// The kind's name, or `-`.
     public var kindColumn: String { kind?.rawValue ?? "-" }
-
-    /// One of evroute's own virtual devices (forwarding: ``VirtualDeviceNames``): no rule takes it.
-    public var isEvroutes: Bool { VirtualDeviceNames.isEvroutes(name) }
 
     /// The rule's name, `(evroute's own)` for evroute's virtual devices, or `-`.
     public var ruleColumn: String { isEvroutes ? "(evroute's own)" : rule ?? "-" }
@@ -87,10 +89,13 @@ public enum DeviceListing {
             case .success(var description):
                 description.udevProperties = device.properties
                 let kind = DeviceKind.of(description)
-                // evroute never reads its own virtual devices: no rule takes them.
-                let rule = VirtualDeviceNames.isEvroutes(description.name) ? nil : matcher.firstMatch(for: description, kind: kind)?.name
+                // evroute never reads its own virtual devices: no rule takes them. A device only
+                // named like them (not virtual) is matched like any other.
+                let own = OwnVirtualDevices.contains(syspath: device.syspath)
+                    || VirtualDeviceNames.looksLikeEvroutes(name: description.name, syspath: device.syspath)
+                let rule = own ? nil : matcher.firstMatch(for: description, kind: kind)?.name
                 return DeviceListingRow(node: node, name: description.name, kind: kind,
-                                        vendor: description.vendor, product: description.product, rule: rule)
+                                        vendor: description.vendor, product: description.product, rule: rule, isEvroutes: own)
             case .failure(let error):
                 // Judge kind and rule from udev's data when it has everything a rule could test.
                 let description = device.udevOnlyDescription

@@ -196,8 +196,10 @@ public final class LiveInputSource {
     /// Opens and watches `candidate` if a rule takes it; `deviceAdded` when it does.
     private func consider(_ candidate: UdevInputDevice) {
         guard let path = candidate.devnode, let loop else { return }
-        // evroute's own virtual devices (forwarding) are never read back: no loop.
-        if let name = candidate.name, VirtualDeviceNames.isEvroutes(name) { return }
+        // This process's own virtual devices (forwarding) are never read back: no loop. Known by
+        // their sysfs paths, recorded when made: a device that only names itself so (a USB
+        // keyboard called "evroute keyboard") is an ordinary one, matched, grabbed and logged.
+        if OwnVirtualDevices.contains(syspath: candidate.syspath) { return }
         if let existing = idByPath[path] {
             // Seen both by enumeration and the monitor, or a `change`: nothing to do.
             if open[existing]?.info.syspath == candidate.syspath { return }

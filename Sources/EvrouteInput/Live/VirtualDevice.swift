@@ -1,6 +1,7 @@
 import CEvdev
 import EvrouteCore
 import EvrouteSystem
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,10 +28,45 @@ public enum VirtualDeviceNames {
         return kept + suffix
     }
 
-    /// Whether a device so named is one of evroute's own.
+    /// Whether a device is named as evroute names its own. A name is no proof: any USB device
+    /// may call itself so. This process knows its own devices by ``OwnVirtualDevices``; another
+    /// process (`evroute devices`) takes a device for evroute's when it is so named and is a
+    /// virtual one (``looksLikeEvroutes(name:syspath:)``).
     public static func isEvroutes(_ name: String) -> Bool {
         name == keyboard || name.hasSuffix(suffix)
     }
+
+    /// Whether a device another process may have made for evroute: so named, and made through
+    /// uinput — under `/sys/devices/virtual/`, where a physical (USB, Bluetooth, serial) device
+    /// never is. For listings only; routing trusts ``OwnVirtualDevices``.
+    public static func looksLikeEvroutes(name: String, syspath: String) -> Bool {
+        isEvroutes(name) && syspath.hasPrefix("/sys/devices/virtual/")
+    }
+}
+
+/// The uinput devices this process made, by their sysfs paths (`libevdev_uinput_get_syspath`:
+/// `/sys/devices/virtual/input/input7`), recorded when each is made and dropped when it goes.
+/// What the live source skips (no loop through its own forwarding) is what is here, not what
+/// is so named: a device that names itself like one of evroute's is an ordinary device, matched
+/// by the rules, grabbed and routed like any other.
+public enum OwnVirtualDevices {
+    private static let paths = Mutex<Set<String>>([])
+
+    static func add(_ syspath: String) { paths.withLock { _ = $0.insert(syspath) } }
+    static func remove(_ syspath: String) { paths.withLock { _ = $0.remove(syspath) } }
+
+    /// Whether udev's `syspath` (an event node's, `/sys/devices/virtual/input/input7/event7`, or
+    /// the input device's own) is one of this process's devices.
+    public static func contains(syspath: String) -> Bool {
+        var device = syspath
+        if let slash = syspath.lastIndex(of: "/"), syspath[syspath.index(after: slash)...].hasPrefix("event") {
+            device = String(syspath[..<slash])
+        }
+        return paths.withLock { $0.contains(device) }
+    }
+
+    /// How many there are now.
+    public static var count: Int { paths.withLock { $0.count } }
 }
 
 /// What a virtual device can report: its name, ids, properties, keys and absolute axes.
@@ -113,7 +149,7 @@ public final class UinputDevice {
     /// `/dev/input/eventN`, when the kernel has made the node.
     public let devnode: String?
     /// `/sys/devices/virtual/input/inputN`.
-    public let syspath: String?
+    public let syspath: String
     private var uinput: OpaquePointer?
     private let fd: FileDescriptor
 
@@ -151,7 +187,15 @@ public final class UinputDevice {
         uinput = created
         fd = FileDescriptor(rawValue: libevdev_uinput_get_fd(created))
         devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
-        syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) }
+        // Its sysfs path is how this process knows it for its own (``OwnVirtualDevices``): a
+        // device it cannot place would be read back as an ordinary one, so it is not kept.
+        guard let path = libevdev_uinput_get_syspath(created).map({ String(cString: $0) }) else {
+            libevdev_uinput_destroy(created)
+            uinput = nil
+            throw SystemError(errno: ENODEV, call: "libevdev_uinput_get_syspath", path: devnode ?? "/dev/uinput")
+        }
+        syspath = path
+        OwnVirtualDevices.add(path)
     }
 
     /// Writes `events` (whole frames, each ending in `SYN_REPORT`) in one write(2).
@@ -165,6 +209,7 @@ public final class UinputDevice {
         guard let u = uinput else { return }
         uinput = nil
         libevdev_uinput_destroy(u)
+        OwnVirtualDevices.remove(syspath)
     }
 
     deinit { destroy() }

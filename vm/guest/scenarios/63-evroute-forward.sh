@@ -16,6 +16,9 @@
 #      reloads, and when it stops: unplug and stop end it with TOUCH_CANCEL
 #      (MT_TOOL_PALM, then lifted), a reload keeps it (it ends with TOUCH_UP);
 #      the virtual device goes with its source and with the daemon
+#   5. a device made by evemu-device that names itself "… (evroute)" is grabbed
+#      and forwarded like any other; the fail-closed udev rule of
+#      docs/deployment.md ignores the physical panel, not evroute's virtual one
 # SKIP when the image has no evroute or libinput.
 # timeout: 180
 #
@@ -211,4 +214,50 @@ check "stop: the daemon exited 0" "$DAEMON_STATUS" = 0
 check "stop: the virtual devices are gone" "$(virtual_node "$DEVNAME (evroute)")$(virtual_node 'evroute keyboard')" = ""
 stop_reader stop
 stop_reader keys
+
+# 5. a device that only names itself like one of evroute's ("… (evroute)", made here by
+# evemu-device, not by evroute) is an ordinary device: the daemon opens, grabs and forwards it
+# (evroute knows its own virtual devices by the sysfs paths it recorded, not by name). And the
+# fail-closed udev rule of docs/deployment.md: libinput ignores the physical panel, keeps
+# evroute's virtual device.
+sed 's/^N: .*/N: Impostor Panel (evroute)/' "$TS/Atmel maXTouch Touchscreen.desc" >impostor.desc
+create_device impostor.desc; IMPNODE=$DEVNODE IMPPID=$DEVPID
+create_device "$TS/Atmel maXTouch Touchscreen.desc"; PANELNODE=$DEVNODE
+mkdir -p /etc/udev/rules.d
+cat >/etc/udev/rules.d/70-kiosk-fail-closed.rules <<'RULES'
+ACTION!="add|change", GOTO="kiosk_fail_closed_end"
+SUBSYSTEM!="input", GOTO="kiosk_fail_closed_end"
+KERNEL!="event*", GOTO="kiosk_fail_closed_end"
+DEVPATH=="/devices/virtual/input/*", ATTRS{name}=="* (evroute)", GOTO="kiosk_fail_closed_end"
+ENV{ID_INPUT_TOUCHSCREEN}=="1", ENV{LIBINPUT_IGNORE_DEVICE}="1"
+LABEL="kiosk_fail_closed_end"
+RULES
+udevadm control --reload
+udevadm trigger --action=change --subsystem-match=input
+udevadm settle --timeout=10
+start_daemon "$IMPNODE" "$CFG"
+check "impostor: the daemon opened it (named '… (evroute)', not evroute's)" "$(has_open "$DAEMON_PID" "$IMPNODE" && echo yes)" = yes
+evroute status --control-socket "$CTL" >impostor-status.out 2>&1
+check "impostor: grabbed like any device" "$(grep -F '"Impostor Panel (evroute)"' impostor-status.out | grep -c ', grabbed')" -eq 1
+wait_until 10 test -n "\$(virtual_node 'Impostor Panel (evroute) (evroute)')"
+inode=$(virtual_node "Impostor Panel (evroute) (evroute)")
+check "impostor: forwarded through a virtual device of its own" "${inode:-none}" != none
+pnode=$(virtual_node "Atmel maXTouch Touchscreen (evroute)")
+if [ -n "$inode" ]; then
+	start_reader imp "$inode" libinput debug-events --device "$inode"
+	mt_down "$IMPNODE" 0 400 240 100
+	mt_up "$IMPNODE" 0
+	wait_until 5 _has_lines imp.out TOUCH_UP 1
+	check "impostor: its touch reaches libinput through evroute" "$(count_lines imp.out TOUCH_DOWN)/$(count_lines imp.out TOUCH_UP)" = 1/1
+	stop_reader imp
+fi
+udevadm settle --timeout=10
+check "fail closed: the physical panel is ignored by libinput" "$(udev_prop "$PANELNODE" LIBINPUT_IGNORE_DEVICE)" = 1
+check "fail closed: evroute's virtual device is not" "${pnode:+x}$(udev_prop "${pnode:-/none}" LIBINPUT_IGNORE_DEVICE)" = x
+stop_daemon
+remove_device
+remove_device "$IMPPID"
+rm -f /etc/udev/rules.d/70-kiosk-fail-closed.rules
+udevadm control --reload
+
 finish "libinput on the virtual device = on the source ($summary downs); captured kept, keys split, unplug/stop cancel, reload keeps"
