@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import EvrouteTime
 
 /// evroute's log: one line per message on stderr. When stderr is the journal
 /// (systemd sets `JOURNAL_STREAM` to its device:inode), lines carry syslog priority
@@ -393,6 +394,82 @@ public final class Log: @unchecked Sendable {
         if droppedLines > 0 { kept = pending.count }
         keepWithinBacklog()
         awaitWriter()
+    }
+
+    /// At exit (the loop no longer runs): writes what waits — the backlog, then the count of
+    /// the lines dropped — waiting for the reader at most `milliseconds` in all (poll(2) on the
+    /// descriptor between tries). Journal entries still unsent then (journald behind) go to
+    /// stderr as its `<N>` lines, the drop count with them, written without waiting: a stop never
+    /// loses its last lines in silence, and never hangs on its reader.
+    public func drain(waitingAtMost milliseconds: Int) {
+        watchWritability(in: nil)
+        let deadline = MonotonicClock.now() + Timestamp.Duration.milliseconds(Int64(milliseconds))
+        while pending.count > 0 || droppedLines > 0 {
+            if pending.count == 0 { kept = 0 }
+            write()
+            if pending.count == 0 && droppedLines == 0 { return }
+            let left = (deadline - MonotonicClock.now()).microseconds / 1000
+            if left <= 0 { break }
+            var entry = pollfd(fd: output.rawValue, events: Int16(POLLOUT), revents: 0)
+            if Glibc.poll(&entry, 1, Int32(min(left, Int64(Int32.max)))) < 0 && Glibc.errno != EINTR { break }
+        }
+        guard native, journal != nil else { return }
+        // journald did not take them in time: its stream (stderr) gets them as lines.
+        var lines: [UInt8] = []
+        var offset = 0
+        while offset + 4 <= pending.count {
+            let end = entryEnd(at: offset)
+            lines += Log.streamLine(ofEntry: UnsafeBufferPointer(start: pending.base + offset + 4, count: end - offset - 4))
+            offset = end
+        }
+        let unsent = countLines(from: 0)
+        if droppedLines > 0 {
+            let n = droppedLines
+            lines += Array("<4>\(n) log entr\(n == 1 ? "y" : "ies") dropped while the journal was not reading\n".utf8)
+        }
+        lines += Array("<4>journal: \(unsent) log entr\(unsent == 1 ? "y" : "ies") not sent to \(journal!.path) before exit (journald behind); written to stderr\n".utf8)
+        pending.removeAll()
+        droppedLines = 0
+        kept = 0
+        native = false
+        journal = nil
+        _ = lines.withUnsafeBytes { raw in
+            try? SystemCall.writeAll(FileDescriptor(rawValue: fd), raw, socket: isSocket, whenFull: .stop)
+        }
+    }
+
+    /// A journal entry (its fields) as a line of journald's stream: `<PRIORITY>MESSAGE`, the
+    /// message's newlines as ` ⏎ `.
+    static func streamLine(ofEntry entry: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var priority: [UInt8] = [UInt8(ascii: "6")], message: [UInt8] = []
+        var i = 0
+        while i < entry.count {
+            var end = i
+            while end < entry.count && entry[end] != 0x0A && entry[end] != UInt8(ascii: "=") { end += 1 }
+            guard end < entry.count else { break }
+            let key = Array(entry[i..<end])
+            let value: [UInt8]
+            if entry[end] == UInt8(ascii: "=") {
+                var newline = end + 1
+                while newline < entry.count && entry[newline] != 0x0A { newline += 1 }
+                value = Array(entry[(end + 1)..<newline])
+                i = newline + 1
+            } else {
+                guard end + 9 <= entry.count else { break }
+                var length = 0
+                for k in 0..<8 { length |= Int(entry[end + 1 + k]) << (8 * k) }
+                let start = end + 9
+                guard start + length <= entry.count else { break }
+                value = Array(entry[start..<(start + length)])
+                i = start + length + 1
+            }
+            if key == Array("PRIORITY".utf8) { priority = value }
+            if key == Array("MESSAGE".utf8) { message = value }
+        }
+        var line = LogLine()
+        line.append(prepared: [UInt8(ascii: "<")] + priority + [UInt8(ascii: ">")])
+        line.append(String(decoding: message, as: UTF8.self))
+        return line.bytes + [0x0A]
     }
 
     /// Sends the waiting journal entries, one datagram each, until journald takes no more;

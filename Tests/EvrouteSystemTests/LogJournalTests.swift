@@ -245,6 +245,43 @@ struct LogJournalTests {
         #expect(journal.stream.isEmpty)
     }
 
+    @Test("journald behind at exit: drain waits a bounded time, then the unsent entries and the drop count go to stderr")
+    func drainAtExit() throws {
+        let journal = try FakeJournal()
+        let log = Log(threshold: .debug, fd: journal.streamFD, maximumBacklog: 16384, journalSocket: journal.socketPath)
+        log.writeWithoutWaiting()
+        let logged = 5000
+        for i in 0..<logged { log.warning(.inputError, "entry \(i) xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx") }
+        log.notice(.stopping, "stopping\nnow")
+        #expect(log.droppedLines > 0, "the socket filled up and the backlog overflowed")
+        #expect(journal.stream.isEmpty)
+        log.drain(waitingAtMost: 20)   // journald never reads
+        #expect(!log.hasPending && log.droppedLines == 0)
+        let received = journal.receive().count
+        let lines = journal.stream.split(separator: "\n").map(String.init)
+        let dropLine = try #require(lines.first { $0.hasSuffix("log entries dropped while the journal was not reading") }, "\(lines.suffix(3))")
+        #expect(dropLine.hasPrefix("<4>"))
+        let dropped = Int(dropLine.dropFirst(3).split(separator: " ")[0]) ?? -1
+        let summary = try #require(lines.last)
+        #expect(summary.hasPrefix("<4>journal: ") && summary.hasSuffix("not sent to \(journal.socketPath) before exit (journald behind); written to stderr"), "\(summary)")
+        let unsent = Int(summary.dropFirst("<4>journal: ".count).split(separator: " ")[0]) ?? -1
+        let entries = lines.filter { $0.hasPrefix("<4>entry ") }
+        #expect(entries.count == unsent, "every unsent entry is a stderr line, in the stream's form")
+        // Every entry, the stop's notice among them, was sent, written to stderr or counted.
+        #expect(received + unsent + dropped == logged + 1, "\(received) + \(unsent) + \(dropped)")
+
+        // A reader that takes everything within the wait: all sent, nothing on stderr.
+        let second = try FakeJournal()
+        let quick = Log(threshold: .debug, fd: second.streamFD, journalSocket: second.socketPath)
+        quick.writeWithoutWaiting()
+        quick.buffered = true
+        quick.info("one")
+        quick.info("two")
+        quick.drain(waitingAtMost: 1000)
+        #expect(second.receive().count == 2)
+        #expect(second.stream.isEmpty)
+    }
+
     @Test("no journal socket: the plain `<N>` stream lines, after one notice")
     func fallbackToStream() throws {
         let journal = try FakeJournal()

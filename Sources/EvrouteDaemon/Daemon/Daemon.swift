@@ -134,11 +134,16 @@ public final class Daemon {
                          metrics?.wakeupEnded()
                      },
                      pending: { [log] in log.hasPending }, flush: { [log] in log.flush() }, liveInput: live != nil)
-        log.watchWritability(in: nil)
+        // The last lines (the stop's notice among them) and the count of those dropped: written
+        // before exit, waiting for a reader that is behind at most a bounded time (well within
+        // the unit's TimeoutStopSec=10s); what journald did not take by then goes to stderr.
         log.buffered = false
-        log.flush()
+        log.drain(waitingAtMost: Daemon.logDrainMilliseconds)
         return exitStatus
     }
+
+    /// How long the stop waits for the log's reader (journald, a pipe) to take the last lines.
+    static let logDrainMilliseconds = 2000
 
     /// A device's node: its `/dev/input/event*` path live, its recording replayed (nil: neither).
     func node(of id: DeviceID) -> String? {

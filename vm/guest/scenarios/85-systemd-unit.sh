@@ -214,6 +214,7 @@ if command -v prometheus-node-exporter >/dev/null; then
 	echo "prometheus:x:1004:1004:prometheus:/var/lib/prometheus:/bin/sh" >>/etc/passwd
 	echo "prometheus:x:1004:" >>/etc/group
 	mkdir -p /var/lib/prometheus/node-exporter && chown -R prometheus:prometheus /var/lib/prometheus
+	mkdir -p /etc/tmpfiles.d
 	echo 'L /var/lib/prometheus/node-exporter/evroute.prom - - - - /var/lib/evroute/metrics/evroute.prom' \
 		>/etc/tmpfiles.d/evroute-metrics.conf
 	systemd-tmpfiles --create evroute-metrics.conf
