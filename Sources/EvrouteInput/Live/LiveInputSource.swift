@@ -196,10 +196,14 @@ public final class LiveInputSource {
     /// Opens and watches `candidate` if a rule takes it; `deviceAdded` when it does.
     private func consider(_ candidate: UdevInputDevice) {
         guard let path = candidate.devnode, let loop else { return }
-        // This process's own virtual devices (forwarding) are never read back: no loop. Known by
-        // their sysfs paths, recorded when made: a device that only names itself so (a USB
-        // keyboard called "evroute keyboard") is an ordinary one, matched, grabbed and logged.
+        // evroute's virtual devices (forwarding) are never read back: no loop, not even between
+        // two evroutes (each forwarding the other's device would make devices without end). This
+        // process's are known by the sysfs paths recorded when it made them; another evroute's by
+        // its name on a uinput device (under /sys/devices/virtual, where no USB, Bluetooth or
+        // serial device is). A physical device that only names itself so (a USB keyboard called
+        // "evroute keyboard") is an ordinary one, matched, grabbed and logged.
         if OwnVirtualDevices.contains(syspath: candidate.syspath) { return }
+        if let name = candidate.name, VirtualDeviceNames.looksLikeEvroutes(name: name, syspath: candidate.syspath) { return }
         if let existing = idByPath[path] {
             // Seen both by enumeration and the monitor, or a `change`: nothing to do.
             if open[existing]?.info.syspath == candidate.syspath { return }

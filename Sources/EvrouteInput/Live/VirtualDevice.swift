@@ -38,7 +38,7 @@ public enum VirtualDeviceNames {
 
     /// Whether a device another process may have made for evroute: so named, and made through
     /// uinput — under `/sys/devices/virtual/`, where a physical (USB, Bluetooth, serial) device
-    /// never is. For listings only; routing trusts ``OwnVirtualDevices``.
+    /// never is. The live source skips these too (no loop between two evroutes).
     public static func looksLikeEvroutes(name: String, syspath: String) -> Bool {
         isEvroutes(name) && syspath.hasPrefix("/sys/devices/virtual/")
     }

@@ -215,13 +215,13 @@ check "stop: the virtual devices are gone" "$(virtual_node "$DEVNAME (evroute)")
 stop_reader stop
 stop_reader keys
 
-# 5. a device that only names itself like one of evroute's ("… (evroute)", made here by
-# evemu-device, not by evroute) is an ordinary device: the daemon opens, grabs and forwards it
-# (evroute knows its own virtual devices by the sysfs paths it recorded, not by name). And the
-# fail-closed udev rule of docs/deployment.md: libinput ignores the physical panel, keeps
-# evroute's virtual device.
-sed 's/^N: .*/N: Impostor Panel (evroute)/' "$TS/Atmel maXTouch Touchscreen.desc" >impostor.desc
-create_device impostor.desc; IMPNODE=$DEVNODE IMPPID=$DEVPID
+# 5. evroute's own devices: a uinput device named like one of evroute's ("… (evroute)", made
+# here by evemu-device, as another evroute would make it) is never read (no loop between two
+# evroutes); a physical device so named is an ordinary one (a unit
+# test: no physical device can be made here). And the fail-closed udev rule of
+# docs/deployment.md: libinput ignores the physical panel, keeps evroute's virtual device.
+sed 's/^N: .*/N: Other Panel (evroute)/' "$TS/Atmel maXTouch Touchscreen.desc" >other.desc
+create_device other.desc; IMPNODE=$DEVNODE IMPPID=$DEVPID
 create_device "$TS/Atmel maXTouch Touchscreen.desc"; PANELNODE=$DEVNODE
 mkdir -p /etc/udev/rules.d
 cat >/etc/udev/rules.d/70-kiosk-fail-closed.rules <<'RULES'
@@ -235,22 +235,13 @@ RULES
 udevadm control --reload
 udevadm trigger --action=change --subsystem-match=input
 udevadm settle --timeout=10
-start_daemon "$IMPNODE" "$CFG"
-check "impostor: the daemon opened it (named '… (evroute)', not evroute's)" "$(has_open "$DAEMON_PID" "$IMPNODE" && echo yes)" = yes
-evroute status --control-socket "$CTL" >impostor-status.out 2>&1
-check "impostor: grabbed like any device" "$(grep -F '"Impostor Panel (evroute)"' impostor-status.out | grep -c ', grabbed')" -eq 1
-wait_until 10 test -n "\$(virtual_node 'Impostor Panel (evroute) (evroute)')"
-inode=$(virtual_node "Impostor Panel (evroute) (evroute)")
-check "impostor: forwarded through a virtual device of its own" "${inode:-none}" != none
+start_daemon "$PANELNODE" "$CFG"
+check "another evroute's device: never opened" "$(has_open "$DAEMON_PID" "$IMPNODE" && echo opened || echo no)" = no
+check "another evroute's device: not forwarded again" "$(virtual_node 'Other Panel (evroute) (evroute)')" = ""
+_virtual_present() { test -n "$(virtual_node "$1")"; }
+wait_until 10 _virtual_present "Atmel maXTouch Touchscreen (evroute)"
 pnode=$(virtual_node "Atmel maXTouch Touchscreen (evroute)")
-if [ -n "$inode" ]; then
-	start_reader imp "$inode" libinput debug-events --device "$inode"
-	mt_down "$IMPNODE" 0 400 240 100
-	mt_up "$IMPNODE" 0
-	wait_until 5 _has_lines imp.out TOUCH_UP 1
-	check "impostor: its touch reaches libinput through evroute" "$(count_lines imp.out TOUCH_DOWN)/$(count_lines imp.out TOUCH_UP)" = 1/1
-	stop_reader imp
-fi
+check "the panel: forwarded through its virtual device" "${pnode:-none}" != none
 udevadm settle --timeout=10
 check "fail closed: the physical panel is ignored by libinput" "$(udev_prop "$PANELNODE" LIBINPUT_IGNORE_DEVICE)" = 1
 check "fail closed: evroute's virtual device is not" "${pnode:+x}$(udev_prop "${pnode:-/none}" LIBINPUT_IGNORE_DEVICE)" = x
