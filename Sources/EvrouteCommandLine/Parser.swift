@@ -57,7 +57,7 @@ public struct ParsedCommandLine: Sendable {
 public enum CommandLineParser {
     /// The flags every command has.
     static let help = CommandOption.flag("help", short: "h", help: "Show help information.")
-    static let version = CommandOption.flag("version", help: "Show the version.")
+    static let version = CommandOption.flag("version", short: "V", help: "Show the version.")
 
     /// Parses `arguments` (without argv[0]) and runs the command; returns the exit status after
     /// printing what the command or the parser had to say. `version` is printed for `--version`.
@@ -98,7 +98,7 @@ public enum CommandLineParser {
         var path = [root.name]
         var index = 0
         // Subcommands come first: `evroute check …`; `evroute help check`.
-        if arguments.first == "--version" { return .version("\(root.name) \(version)\n") }
+        if arguments.first == "--version" || arguments.first == "-V" { return .version("\(root.name) \(version)\n") }
         if arguments.first == "help" {
             var target = root
             var targetPath = path
@@ -156,7 +156,7 @@ public enum CommandLineParser {
             }
             if token == "--" { optionsEnded = true; continue }
             if token == "--help" || token == "-h" { return .help(HelpText.help(for: command, path: path)) }
-            if token == "--version" { return .version("\(root.name) \(version)\n") }
+            if token == "--version" || token == "-V" { return .version("\(root.name) \(version)\n") }
             let (option, value) = try takeOption(token, arguments, &index, path: path, command: command)
             parsed.add(option, value)
         }

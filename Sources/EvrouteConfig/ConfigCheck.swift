@@ -26,6 +26,32 @@ extension ConfigLoader {
     /// same checks as at start and reload) and reports its errors or its warnings.
     /// `controlSocket`: the control socket the daemon would serve (the metrics text file must
     /// not name it).
+    /// Checks config text that comes from no file (`evroute check -`: standard input), named
+    /// `file` in every message, with the same checks as ``check(path:pluginTypes:controlSocket:)``.
+    public static func check(yaml: String, file: String, pluginTypes: PluginCatalog, controlSocket: String? = nil) -> ConfigCheck {
+        check(file: file, pluginTypes: pluginTypes, controlSocket: controlSocket) { yaml }
+    }
+
+    /// `evroute check -`: the layout read from standard input, named `<stdin>` in messages.
+    public static func checkStandardInput(pluginTypes: PluginCatalog, controlSocket: String? = nil) -> ConfigCheck {
+        let name = "<stdin>"
+        return check(file: name, pluginTypes: pluginTypes, controlSocket: controlSocket) { () throws(Diagnostics) in
+            try readStandardInput(file: name)
+        }
+    }
+
+    private static func check(file: String, pluginTypes: PluginCatalog, controlSocket: String?,
+                              text: () throws(Diagnostics) -> String) -> ConfigCheck {
+        do throws(Diagnostics) {
+            let yaml = try text()
+            let spec = try parse(yaml: yaml, file: file, pluginTypes: pluginTypes)
+            let layout = try compile(spec, file: file, pluginTypes: pluginTypes, controlSocket: controlSocket)
+            return ConfigCheck(file: file, errors: [], warnings: warnings(of: layout, file: file), result: (spec, layout))
+        } catch {
+            return ConfigCheck(file: file, errors: error.errors, warnings: [], result: nil)
+        }
+    }
+
     public static func check(path: String?, pluginTypes: PluginCatalog, controlSocket: String? = nil) -> ConfigCheck {
         var status = stat()
         let file = path ?? (stat(defaultPath, &status) == 0 ? defaultPath : builtInName)

@@ -185,9 +185,21 @@ public enum ConfigLoader {
         let tooLarge = failure("the config file is larger than \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes), the most evroute reads")
         if status.st_size > maximumFileSize { throw tooLarge }
 
+        return try readText(fd, failure)
+    }
+
+    /// Config text from standard input (`evroute check -`), named `file` in messages: the same
+    /// limits as a file (``maximumFileSize``, UTF-8).
+    public static func readStandardInput(file: String) throws(Diagnostics) -> String {
+        try readText(0) { Diagnostics([Diagnostic(file: file, line: 0, column: 0, message: $0, kind: .io)]) }
+    }
+
+    /// Reads `fd` to its end, never more than ``maximumFileSize`` bytes; the text without a
+    /// UTF-8 byte order mark.
+    private static func readText(_ fd: Int32, _ failure: (String) -> Diagnostics) throws(Diagnostics) -> String {
+        let tooLarge = failure("the config file is larger than \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes), the most evroute reads")
         // Read until the end, but never more than the limit (the file may grow meanwhile).
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(status.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }

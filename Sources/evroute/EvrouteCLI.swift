@@ -134,11 +134,16 @@ enum EvrouteCLI {
                    help: "text, or json: {\"file\", \"ok\", \"errors\": [{\"file\", \"line\", \"column\", \"message\"}], \"warnings\": […]}.",
                    choices: ["text", "json"], default: "text"),
         ],
-        arguments: [CommandArgument("file", help: "The layout to check (the same as --config).", optional: true, completion: .file)],
+        arguments: [CommandArgument("file", help: "The layout to check (the same as --config); - reads it from standard input.", optional: true, completion: .file)],
         run: { p in
             // The control socket the daemon serves by default (the unit's): the metrics text file must not name it.
-            var check = ConfigLoader.check(path: p.argument("file") ?? p.value("config"), pluginTypes: PluginTypes.all,
-                                           controlSocket: ControlClient.defaultPath)
+            let path = p.argument("file") ?? p.value("config")
+            var check: ConfigCheck
+            if path == "-" {
+                check = ConfigLoader.checkStandardInput(pluginTypes: PluginTypes.all, controlSocket: ControlClient.defaultPath)
+            } else {
+                check = ConfigLoader.check(path: path, pluginTypes: PluginTypes.all, controlSocket: ControlClient.defaultPath)
+            }
             if let layout = check.result?.layout, let warning = DescriptorBudget.warning(for: layout, file: check.file) {
                 check.warnings.append(warning)
             }

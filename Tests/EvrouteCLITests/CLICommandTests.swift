@@ -3,8 +3,8 @@ import Testing
 import EvrouteTestSupport
 
 /// Runs `evroute` with arguments (in the repository root); exit status, stdout and stderr.
-func runEvroute(_ arguments: [String]) throws -> TestProcess.Result {
-    try TestProcess.run(try evrouteBinary(), arguments, directory: packageRoot)
+func runEvroute(_ arguments: [String], stdin: TestProcess.Input = .null) throws -> TestProcess.Result {
+    try TestProcess.run(try evrouteBinary(), arguments, directory: packageRoot, stdin: stdin)
 }
 
 @Suite("Command line")
@@ -14,6 +14,26 @@ struct CLICommandTests {
         let r = try runEvroute(["check", "--config", path])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.hasPrefix("\(path): ok"))
+    }
+
+    /// `check -` reads the layout from standard input (a pipe from a generator, an editor's
+    /// buffer): the same checks, the places named `<stdin>`.
+    @Test func checkReadsStandardInputForDash() throws {
+        let good = try runEvroute(["check", "-"], stdin: .file(packageRoot + "/config/demo.yaml"))
+        #expect(good.status == 0, "\(good.err)")
+        #expect(good.out.hasPrefix("<stdin>: ok"), "\(good.out)")
+        let bad = try runEvroute(["check", "-"], stdin: .text("displays: [{name: a, size: [10]}]\n"))
+        #expect(bad.status == 1)
+        #expect(bad.err.hasPrefix("<stdin>:1:"), "\(bad.err)")
+        // Nothing on standard input: an empty layout, refused like an empty file.
+        let empty = try runEvroute(["check", "-"])
+        #expect(empty.status == 1 && empty.err.contains("<stdin>"), "\(empty.err)")
+    }
+
+    /// `-V` is `--version`, as most tools spell it.
+    @Test func capitalVIsTheVersion() throws {
+        let long = try runEvroute(["--version"]), short = try runEvroute(["-V"])
+        #expect(short.status == 0 && short.out == long.out && short.out.hasPrefix("evroute "))
     }
 
     @Test(arguments: ["syntax", "types", "semantic"])

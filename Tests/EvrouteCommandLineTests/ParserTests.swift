@@ -103,6 +103,9 @@ struct ParserTests {
         let run = try #require(try helpText(["run", "--help"]), "no help for run")
         #expect(run.contains("USAGE: tool run") && run.contains("(default: text)"))
         #expect(version == "tool 1.0\n")
+        // `-V`, as most tools spell it, before a subcommand and after one.
+        #expect(try versionText(["-V"]) == "tool 1.0\n")
+        #expect(try versionText(["hit", "-V"]) == "tool 1.0\n")
     }
 
     @Test("main: statuses and where the text goes")
