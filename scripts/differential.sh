@@ -62,7 +62,7 @@ passed=0; failed=0
 run() {   # run BIN OUT MODE CONFIG RECORDING [ARGS…]
     local bin=$1 out=$2 mode=$3 config=$4 rec=$5; shift 5
     case $mode in
-        text) "$bin" --config "$config" --dry-run --replay "$rec" "$@" >"$out" 2>&1 || echo "exit $?" >>"$out" ;;
+        text) "$bin" --config "$config" --dry-run --replay "$rec" --verbose "$@" >"$out" 2>&1 || echo "exit $?" >>"$out" ;;
         json) "$bin" --config "$config" --dry-run --replay "$rec" --format json "$@" >"$out" 2>&1 || echo "exit $?" >>"$out" ;;
         log)  (cd "$work" && "$bin" --config "$config" --replay "$rec" --exit-after-replay --control-socket none "$@") >/dev/null 2>"$out" || echo "exit $?" >>"$out" ;;
     esac

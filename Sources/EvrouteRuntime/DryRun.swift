@@ -30,8 +30,8 @@ public final class DryRun {
     /// A dry-run printing the trace in `format` to `sink` (and, in JSON, its summary line to `errors`).
     /// `observers` see every record before the summary and the trace (`--heatmap`'s ``TouchTrails``).
     public convenience init(layout: Layout, format: TraceFormat, sink: OutputSink = FileDescriptorSink(fd: 1),
-                            errors: OutputSink = FileDescriptorSink(fd: 2), observers: [RouteObserver] = []) {
-        self.init(layout: layout, report: TraceWriter(format: format, sink: sink, errors: errors), observers: observers)
+                            errors: OutputSink = FileDescriptorSink(fd: 2), observers: [RouteObserver] = [], verbose: Bool = false) {
+        self.init(layout: layout, report: TraceWriter(format: format, sink: sink, errors: errors, verbose: verbose), observers: observers)
     }
 
     /// A dry-run reporting to `report` (the monitor passes a ``MonitorWriter``); `observers` see

@@ -14,7 +14,12 @@ public final class TraceWriter: RouteReport {
     /// Where what is not a trace line goes with the JSON format (the summary): standard error.
     public let errors: OutputSink
 
-    public init(format: TraceFormat, sink: OutputSink, errors: OutputSink = FileDescriptorSink(fd: 2)) {
+    /// `--verbose`: the text trace also has each gesture's `failed` (a recognizer giving up: one
+    /// line for nearly every touch, so left out by default). The JSON trace always has it.
+    public let verbose: Bool
+
+    public init(format: TraceFormat, sink: OutputSink, errors: OutputSink = FileDescriptorSink(fd: 2), verbose: Bool = false) {
+        self.verbose = verbose
         self.format = format
         self.sink = sink
         self.errors = errors
@@ -28,6 +33,7 @@ public final class TraceWriter: RouteReport {
             json.bytes.append(UInt8(ascii: "\n"))
             sink.write(json.bytes)
         case .text:
+            if !verbose, case .gestureState(_, .failed, _, _, _, _, _) = record { return }
             text.removeAll(keepingCapacity: true)
             writeText(record)
             text.append("\n")

@@ -64,7 +64,7 @@ enum EvrouteCLI {
             .flag("keep-replay-devices", help: "Daemon with --replay: keep replayed devices plugged in after their recording ends (touches still down stay down)."),
             .flag("replay-paused", help: "With --replay and a control socket: hold the replay until `evroute ctl replay` ({\"command\":\"replay\"})."),
             .flag("replay-realtime", help: "Daemon with --replay: pace the replay by the recording's own timing instead of as fast as possible."),
-            .flag("verbose", help: "Daemon: log debug messages too."),
+            .flag("verbose", help: "Daemon: log debug messages too. Dry-run text trace: also each gesture's `failed`."),
             .flag("show-keycodes", help: "Daemon: name typing keys (letters, digits, symbols, keypad) in the log; by default they are KEY_*** unless a device rule or handler says log-keys: true."),
         ],
         run: { p in
@@ -96,7 +96,7 @@ enum EvrouteCLI {
             // --heatmap: the touches are collected in front of the summary and the trace.
             let trails = heatmap.map { _ in TouchTrails() }
             let runner = DryRun(layout: layout, format: p.value("format") == "json" ? .json : .text,
-                                observers: trails.map { [$0] } ?? [])
+                                observers: trails.map { [$0] } ?? [], verbose: p.flag("verbose"))
             // A dry-run serves a control socket only when one is named (docs/ui-control.md: a UI developed
             // against a replay or live devices); "none" means none, as for the daemon.
             let control = p.value("control-socket").flatMap { $0 == "none" ? nil : $0 }.map {

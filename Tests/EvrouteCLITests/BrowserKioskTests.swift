@@ -33,6 +33,24 @@ struct BrowserKioskTests {
         #expect(!lines.contains { $0.contains("\"touch\":1,") && $0.contains("forwarded") })
     }
 
+    /// A recognizer giving up (`failed`, nearly every touch for a swipe) is not in the text trace
+    /// unless `--verbose`; the JSON trace always has it.
+    @Test func aGesturesFailureIsInTheTextTraceOnlyWithVerbose() throws {
+        let binary = try evrouteBinary()
+        let base = ["--dry-run", "--config", packageRoot + "/examples/browser-kiosk.yaml", "--replay", packageRoot + "/examples/browser-kiosk.events"]
+        let json = try TestProcess.run(binary, base + ["--format", "json"])
+        let failures = json.out.split(separator: "\n").filter { $0.contains("\"type\":\"gesture\"") && $0.contains("\"state\":\"failed\"") }.count
+        #expect(failures > 0, "the recording has no failed gesture: \(json.out)")
+        func failedLines(_ out: String) -> Int {
+            out.split(separator: "\n").filter { $0.contains(" gesture ") && $0.contains(" failed ") }.count
+        }
+        let quiet = try TestProcess.run(binary, base)
+        let verbose = try TestProcess.run(binary, base + ["--verbose"])
+        #expect(quiet.status == 0 && verbose.status == 0, "\(quiet.err)\(verbose.err)")
+        #expect(failedLines(quiet.out) == 0, "\(quiet.out)")
+        #expect(failedLines(verbose.out) == failures, "\(verbose.out)")
+    }
+
     /// The kiosk's idle (two minutes): the recording again after five minutes of nobody. The
     /// browser is sent back to its start page (the application's `shell` on `idle`), and the
     /// touch that wakes the screen reaches neither the page nor the corner: one `filtered` wake.
