@@ -128,7 +128,11 @@ extension SpecReader {
     }
 
     func display(_ node: YAMLNode) -> DisplaySpec? {
-        guard let f = fields(node, "display", known: Self.displayKeys) else { return nil }
+        // Keys people put on a display that belong to the device rule of its touchscreen.
+        let misplaced = ["rotate": "rotate: 90", "calibration": "calibration: [a, b, c, d, e, f]", "grab": "grab: true",
+                         "filters": "filters: { … }", "match": "match: { … }"]
+            .mapValues { "it belongs on the device rule of the display's touchscreen (devices: [{ …, display: NAME, \($0) }])" }
+        guard let f = fields(node, "display", known: Self.displayKeys, misplaced: misplaced) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.pathName($0, "display") }
         var size: Size?
@@ -430,7 +434,12 @@ extension SpecReader {
             if let filter = EventFilter(parsing: s) { out.append(filter) }
             else {
                 ok = false
-                error(item, .invalidValue, "unknown event kind '\(s)' in 'on' (expected one of: \(EventFilter.spellings))")
+                var message = "unknown event kind '\(s)' in 'on' (expected one of: \(EventFilter.spellings))"
+                let kinds = EventFilter.spellings.split(separator: ", ").map(String.init)
+                // A plural (`touches`, `keys`) or a near miss.
+                let singular = [String(s.dropLast(2)), String(s.dropLast())].first { s.hasSuffix("s") && kinds.contains($0) }
+                if let guess = singular ?? closest(s, in: kinds) { message += "; did you mean '\(guess)'?" }
+                error(item, .invalidValue, message)
             }
         }
         return ok ? out : nil

@@ -83,9 +83,15 @@ final class SpecReader {
     /// An unknown key gets a did-you-mean (``suggestion(for:in:synonyms:)``): a near miss of a
     /// known key, the same key spelt in camelCase or snake_case, or what `synonyms` says another
     /// toolkit calls it (`fingers` for a gesture's `touches`).
-    func fields(_ node: YAMLNode, _ what: String, known: [String]?, synonyms: [String: String] = [:]) -> Fields? {
+    func fields(_ node: YAMLNode, _ what: String, known: [String]?, synonyms: [String: String] = [:],
+                misplaced: [String: String] = [:]) -> Fields? {
         guard case .mapping(let mapping) = node.content else {
-            wrongType(node, what, expected: "a mapping")
+            // A mapping of a few known keys says which: `idle: 120` is answered with the keys idle takes.
+            if let known, known.count <= 6, !(node.scalar.map { $0.string.isEmpty } ?? false) {
+                wrongType(node, what, expected: "a mapping with the keys \(known.joined(separator: ", "))")
+            } else {
+                wrongType(node, what, expected: "a mapping")
+            }
             return nil
         }
         // Name the mapping after its `name` when it has a plain one, for clearer messages.
@@ -102,6 +108,7 @@ final class SpecReader {
             if let known, !known.contains(key.string) {
                 var message = "unknown key '\(key.string)' in \(label) (expected one of: \(known.joined(separator: ", ")))"
                 if let guess = suggestion(for: key.string, in: known, synonyms: synonyms) { message += "; did you mean '\(guess)'?" }
+                else if let hint = misplaced[key.string] { message += "; \(hint)" }
                 error(k, .unknownKey, message)
                 continue
             }

@@ -239,6 +239,30 @@ import Testing
         #expect(errors.map(\.kind) == [.invalidValue, .invalidValue, .unknownKey])
     }
 
+    /// What a newcomer writes wrong gets told where it belongs or what it takes: `rotate` on a
+    /// display (it is the touchscreen's, on its device rule), `idle: 120` (the keys idle takes),
+    /// `on: [touches]` (did you mean `touch`).
+    @Test func misplacedAndMisshapenKeysSayWhatTheyShouldBe() {
+        let errors = parseErrors("""
+        displays:
+          - name: main
+            size: [800, 480]
+            rotate: 90
+            idle: 120
+        screens:
+          - name: home
+            display: main
+            root:
+              name: root
+              frame: [0, 0, 800, 480]
+              handlers: [{ plugin: log, on: [touches] }]
+        """)
+        #expect(errors.count == 3, "\(errors)")
+        #expect(errors.first { $0.line == 4 }?.message.hasSuffix("it belongs on the device rule of the display's touchscreen (devices: [{ …, display: NAME, rotate: 90 }])") == true, "\(errors)")
+        #expect(errors.first { $0.line == 5 }?.message == "'idle' must be a mapping with the keys after-s, swallow-wake-touch, found number 120", "\(errors)")
+        #expect(errors.first { $0.line == 12 }?.message.hasSuffix("; did you mean 'touch'?") == true, "\(errors)")
+    }
+
     @Test func topLevelMustBeAMapping() {
         expectOne(parseErrors("- a\n- b\n"), line: 1, column: 1,
                   "the top level of the config must be a mapping, found a list", kind: .wrongType)
