@@ -13,6 +13,8 @@ public final class RouteSummary: RouteObserver {
     public private(set) var motions = 0
     /// `idle` events (displays that went idle).
     public private(set) var idles = 0
+    /// Contacts a device rule's filters took out (dropped or cancelled; the swallowed wake touch too).
+    public private(set) var filtered = 0
     public private(set) var handled = 0
     public private(set) var unhandled = 0
     /// Devices a rule took (`device-added`).
@@ -29,6 +31,7 @@ public final class RouteSummary: RouteObserver {
         switch record {
         case .deviceAdded: devices += 1
         case .routed(let event, let by, _): count(event, by: by)
+        case .filtered: filtered += 1
         default: break
         }
     }
@@ -71,7 +74,9 @@ public final class RouteSummary: RouteObserver {
     /// 2 gesture event(s); 310 event(s) handled, 4 unhandled; touches by region: home/root/back 2
     /// (2 handled), …` — `inputEvents` counts every event read, also those of devices no rule takes.
     public func line(inputEvents: Int) -> String {
-        var out = "summary: \(inputEvents) input events, \(devices) routed device(s); \(touches) touch(es), \(keys) key press(es)"
+        var out = "summary: \(inputEvents) input events, \(devices) routed device(s); \(touches) touch(es)"
+        if filtered > 0 { out += " (and \(filtered) filtered contact(s))" }
+        out += ", \(keys) key press(es)"
         if texts > 0 { out += ", \(texts) text event(s)" }
         if motions > 0 { out += ", \(motions) motion event(s)" }
         if idles > 0 { out += ", \(idles) idle(s)" }

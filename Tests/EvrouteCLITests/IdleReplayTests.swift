@@ -121,6 +121,9 @@ struct IdleReplayTests {
         #expect(textLines.filter { $0.contains("display main idle") && $0.contains("→ screen:home [log]") }.count == 1, "\(text.out)")
         #expect(textLines.filter { $0.contains("display main active") }.count == 1)
         #expect(textLines.filter { $0.contains("filtered wake") && $0.contains("not routed") }.count == 1, "\(text.out)")
+        // The summary counts what the filters took (the wake touch) beside the touches routed.
+        #expect((text.out + text.err).split(separator: "\n").filter { $0.hasPrefix("summary:") && $0.contains(" (and 1 filtered contact(s)),") }.count == 1,
+                "\(text.out)\(text.err)")
         let monitor = try TestProcess.run(binary, ["monitor", "--config", config, "--replay", path])
         #expect(monitor.status == 0, "\(monitor.err)")
         let monitorLines = monitor.out.split(separator: "\n")
