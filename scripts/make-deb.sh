@@ -43,6 +43,10 @@ gzip -9n "$root"/usr/share/man/man1/*.1
 doc=$root/usr/share/doc/evroute
 # Examples are documentation: not executable (lintian: executable files in /usr/share/doc).
 chmod 0644 "$doc"/examples/*
+# The documentation as Debian ships it: the upstream changelog as changelog.gz, large text
+# compressed (README.md and the pages under docs/; the examples stay as they are, to be copied).
+mv "$doc/CHANGELOG.md" "$doc/changelog"
+gzip -9n "$doc/changelog" "$doc/README.md" "$doc"/docs/*.md
 
 # The copyright file (DEP-5): the MIT licence of LICENSE at the repository's root. The test
 # recordings (Tests/Fixtures/recordings/, not in the package) keep their own MIT licence, from
@@ -182,8 +186,13 @@ Description: touchscreen and keyboard event router for touch kiosks
  Unix-socket clients (the kiosk's UI), helper processes, the journal.
  .
  The package installs the daemon, its hardened systemd unit (not enabled),
- its system user, man pages, shell completions and example layouts.
+ its system user, man pages, shell completions, the documentation, example
+ layouts, a Grafana dashboard and Prometheus alert rules.
 EOF
+
+# md5sums: what dpkg --verify (debsums) checks the installed files against.
+(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+chmod 0644 "$root/DEBIAN/md5sums"
 
 mkdir -p "$out"
 deb=$out/evroute_${version}-${revision}_${arch}.deb
