@@ -15,6 +15,13 @@ extension Daemon {
         p.sample("evroute_build_info", [("version", evrouteVersion)], 1)
         p.family("evroute_start_time_seconds", .gauge, help: "When the daemon started, in Unix seconds.")
         p.sample("evroute_start_time_seconds", [], MonotonicClock.unixSeconds(of: startTime).rounded())
+        if let spec = metricsSpec, spec.textfile != nil {
+            // How often the text file is rewritten: a file older than a few intervals means a
+            // daemon that stopped or hangs (the stale-textfile alert divides node_exporter's
+            // node_textfile_mtime_seconds by it).
+            p.family("evroute_metrics_interval_seconds", .gauge, help: "How often the metrics text file is written, in seconds.")
+            p.sample("evroute_metrics_interval_seconds", [], spec.intervalSeconds)
+        }
         p.family("evroute_config_reloads_total", .counter, help: "Config reloads, by result.")
         p.sample("evroute_config_reloads_total", [("result", "success")], reloads)
         p.sample("evroute_config_reloads_total", [("result", "failure")], failedReloads)
