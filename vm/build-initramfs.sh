@@ -167,6 +167,18 @@ for d in xkb locale; do
 	[ -d "$ROOT/usr/share/X11/$d" ] && cp -r "$ROOT/usr/share/X11/$d" usr/share/X11/
 done
 
+# a Wayland compositor and client for 67-evroute-cage: cage (wlroots 0.15, the pixman
+# renderer, the headless and libinput backends), wev (prints every wl_touch and
+# wl_keyboard event it gets), seatd (the seat: opens the input nodes for cage) and
+# Xwayland (Debian's cage will not start without /usr/bin/Xwayland; nothing runs it)
+HAVE_WAYLAND=0
+if [ -x "$ROOT/usr/bin/cage" ]; then
+	HAVE_WAYLAND=1
+	for b in usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland; do put "$b"; done
+else
+	log "cage: not in vm/cache (run vm/fetch.sh); 67-evroute-cage will SKIP"
+fi
+
 # evroute, when there is one
 if [ -n "$EVROUTE" ] && [ ! -x "$EVROUTE" ]; then
 	die "evroute binary $EVROUTE does not exist or is not executable"
@@ -249,9 +261,13 @@ done
 # the loader is asked for as /lib64/ld-linux-x86-64.so.2
 [ -e lib64/ld-linux-x86-64.so.2 ] || put lib64/ld-linux-x86-64.so.2
 
-# minimal /etc: udev rules name these groups; libraries look for these files
+# minimal /etc: udev rules name these groups; libraries look for these files. kiosk is
+# the Wayland session's user (cage refuses to run as root): in group video, which
+# seatd gives its socket to (seatd -g video, as Debian's seatd.service); /init makes
+# its XDG_RUNTIME_DIR, /run/user/1000
 cat >etc/passwd <<'P'
 root:x:0:0:root:/root:/bin/sh
+kiosk:x:1000:1000:kiosk session:/run/user/1000:/bin/sh
 P
 cat >etc/group <<'G'
 root:x:0:
@@ -260,11 +276,12 @@ disk:x:6:
 kmem:x:9:
 dialout:x:20:
 audio:x:29:
-video:x:44:
+video:x:44:kiosk
 input:x:101:
 render:x:102:
 kvm:x:103:
 sgx:x:104:
+kiosk:x:1000:
 G
 echo evroute-vm >etc/hostname
 : >etc/fstab

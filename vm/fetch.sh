@@ -59,7 +59,11 @@ KERNEL_PKG=$(pick_kernel)
 # journald, systemctl, journalctl, sysusers, tmpfiles, systemd-analyze) is
 # for the scenarios that boot it (85-systemd-unit: "# boot: systemd").
 # libxkbcommon0, xkb-data and libx11-data are evroute's text: the library,
-# the keymaps and the compose tables.
+# the keymaps and the compose tables. cage (wlroots 0.15), wev, seatd and
+# xwayland are the Wayland compositor, client and seat of 67-evroute-cage
+# (Debian's cage refuses to start without /usr/bin/Xwayland; it is never
+# run, but its libraries are here so it would load); the mesa drivers are
+# not (the pixman renderer draws in software).
 PKGS="$KERNEL_PKG
 busybox-static
 evemu-tools libevemu3 libevdev2 libyaml-0-2
@@ -74,7 +78,15 @@ libacl1 libblkid1 libcap2 libkmod2 libselinux1 libpcre2-8-0 libffi8 libmount1
 zlib1g liblzma5 libzstd1 libssl3
 systemd libsystemd-shared libsystemd0
 libapparmor1 libaudit1 libcap-ng0 libcrypt1 libgcrypt20 libgpg-error0 libip4tc2 liblz4-1
-libpam0g libseccomp2"
+libpam0g libseccomp2
+cage wev seatd libseat1 libwlroots10 xwayland
+libpixman-1-0 libwayland-server0 libwayland-client0 libdrm2 libgbm1 libexpat1
+libegl1 libgles2 libgl1 libglx0 libglvnd0 libepoxy0
+libx11-6 libxcb1 libxau6 libxdmcp6 libbsd0 libmd0 libxcb-composite0 libxcb-dri3-0 libxcb-icccm4
+libxcb-present0 libxcb-render-util0 libxcb-render0 libxcb-res0 libxcb-shm0 libxcb-xfixes0
+libxcb-xinput0 libxcb-randr0 libxshmfence1
+libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1
+libxcvt0 libxfont2 libfontenc1 libfreetype6 libpng16-16 libbrotli1 libbz2-1.0"
 [ "$PERF" = 1 ] && PKGS="$PKGS
 python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1
 strace libunwind8
@@ -123,6 +135,7 @@ for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/ev
 	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
 	lib/systemd/systemd lib/systemd/systemd-journald bin/systemctl bin/journalctl \
 	bin/systemd-sysusers bin/systemd-tmpfiles usr/bin/systemd-analyze \
+	usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland \
 	$([ "$PERF" = 1 ] && echo usr/bin/python3.11 usr/bin/strace usr/bin/perf usr/bin/ts_uinput usr/bin/interception usr/bin/uinput); do
 	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
 	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)
