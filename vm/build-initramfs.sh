@@ -175,6 +175,18 @@ HAVE_WAYLAND=0
 if [ -x "$ROOT/usr/bin/cage" ]; then
 	HAVE_WAYLAND=1
 	for b in usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland; do put "$b"; done
+	# weston 10 for 68-evroute-weston (its DRM backend on qemu's bochs display, the pixman
+	# renderer, the kiosk shell; the backend and shell are dlopen'ed: put them, ldd follows
+	# them below) and the DRM modules of the bochs display (drm, its helpers, bochs)
+	if [ -x "$ROOT/usr/bin/weston" ]; then
+		put usr/bin/weston
+		put usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so
+		put usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so
+		chmod +x usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so
+		for m in drm drm_kms_helper ttm/ttm drm_ttm_helper drm_vram_helper tiny/bochs; do
+			put "lib/modules/$KVER/kernel/drivers/gpu/drm/$m.ko"
+		done
+	fi
 else
 	log "cage: not in vm/cache (run vm/fetch.sh); 67-evroute-cage will SKIP"
 fi
@@ -233,7 +245,7 @@ fi
 
 # shared libraries: whatever ldd lists for every ELF file staged, resolved in
 # the cache root first, then on the host (evroute links host-built objects).
-LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd:$ROOT/usr/lib/x86_64-linux-gnu/weston
 libs=$(
 	find . -type f -perm -u+x | while read -r f; do
 		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue

@@ -63,7 +63,8 @@ KERNEL_PKG=$(pick_kernel)
 # xwayland are the Wayland compositor, client and seat of 67-evroute-cage
 # (Debian's cage refuses to start without /usr/bin/Xwayland; it is never
 # run, but its libraries are here so it would load); the mesa drivers are
-# not (the pixman renderer draws in software).
+# not (the pixman renderer draws in software). weston (10, its DRM backend
+# and kiosk shell, for 68-evroute-weston on qemu's bochs display) likewise.
 PKGS="$KERNEL_PKG
 busybox-static
 evemu-tools libevemu3 libevdev2 libyaml-0-2
@@ -86,7 +87,8 @@ libx11-6 libxcb1 libxau6 libxdmcp6 libbsd0 libmd0 libxcb-composite0 libxcb-dri3-
 libxcb-present0 libxcb-render-util0 libxcb-render0 libxcb-res0 libxcb-shm0 libxcb-xfixes0
 libxcb-xinput0 libxcb-randr0 libxshmfence1
 libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1
-libxcvt0 libxfont2 libfontenc1 libfreetype6 libpng16-16 libbrotli1 libbz2-1.0"
+libxcvt0 libxfont2 libfontenc1 libfreetype6 libpng16-16 libbrotli1 libbz2-1.0
+weston libweston-10-0 libva2 libva-drm2 libdbus-1-3"
 [ "$PERF" = 1 ] && PKGS="$PKGS
 python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1
 strace libunwind8
@@ -129,13 +131,14 @@ echo "$kver" >"$CACHE/kernel-version"
 
 # Check that every binary the guest runs finds all its libraries in the
 # extracted tree (ldd of the host, with the cache's lib dirs first).
-LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd:$ROOT/usr/lib/x86_64-linux-gnu/weston
 bad=0
 for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
 	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
 	lib/systemd/systemd lib/systemd/systemd-journald bin/systemctl bin/journalctl \
 	bin/systemd-sysusers bin/systemd-tmpfiles usr/bin/systemd-analyze \
-	usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland \
+	usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland usr/bin/weston \
+	usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so \
 	$([ "$PERF" = 1 ] && echo usr/bin/python3.11 usr/bin/strace usr/bin/perf usr/bin/ts_uinput usr/bin/interception usr/bin/uinput); do
 	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
 	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)
