@@ -206,6 +206,12 @@ stop_cage
 
 # ================================================================ 2. evroute in front
 # fail closed (docs/deployment.md): libinput ignores the physical touchscreen and keyboard
+# (taken away again when the scenario ends: the next scenarios' libinput must see every device)
+fail_closed_off() {
+	rm -f /etc/udev/rules.d/70-kiosk-fail-closed.rules
+	udevadm control --reload && udevadm trigger -s input && udevadm settle --timeout=10
+}
+trap 'fail_closed_off; _cleanup' EXIT
 cat >/etc/udev/rules.d/70-kiosk-fail-closed.rules <<'R'
 ACTION=="add|change", SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_TOUCHSCREEN}=="1", \
   ATTRS{name}!="* (evroute)", ENV{LIBINPUT_IGNORE_DEVICE}="1"

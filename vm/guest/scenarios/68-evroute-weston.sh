@@ -160,6 +160,12 @@ alone_unplug_left=$(touches_left_down $W)
 stop_weston
 
 # ================================================================ 2. evroute in front
+# (taken away again when the scenario ends: the next scenarios' libinput must see every device)
+fail_closed_off() {
+	rm -f /etc/udev/rules.d/70-kiosk-fail-closed.rules
+	udevadm control --reload && udevadm trigger -s input && udevadm settle --timeout=10
+}
+trap 'fail_closed_off; _cleanup' EXIT
 cat >/etc/udev/rules.d/70-kiosk-fail-closed.rules <<'R'
 ACTION=="add|change", SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_TOUCHSCREEN}=="1", \
   ATTRS{name}!="* (evroute)", ENV{LIBINPUT_IGNORE_DEVICE}="1"
