@@ -272,11 +272,12 @@ check "admin corner: evroute's log handler kept the touch" "$(count_lines daemon
 mark $W; keys $K2 KEY_A KEY_B; chord $K2 KEY_LEFTCTRL KEY_C; settle $W
 report "cage+evroute" "a, b, Ctrl+C" $W
 check "keys: a, b, Ctrl+C reach the client" "$(key_events $W)" = "a+ a- b+ b- Control_L+ c+ c- Control_L-"
-# the kept chord: the example's ctrl+KEY_<X> handler (not forwarded)
-CK=$(grep -io '"\{0,1\}key:ctrl+KEY_[A-Z0-9]*' kiosk.yaml | head -n 1 | sed 's/.*+//')
-note "the example's kept chord: ${CK:+ctrl+$CK}${CK:-none}"
-check "chord: the example keeps a ctrl+KEY_ chord" "${CK:-none}" != none
-CK=${CK:-KEY_W}
+# the kept chord: the key of the example's first handler on a ctrl+ chord (ctrl+KEY_W or ctrl+w)
+CK=$(grep -v '^ *#' kiosk.yaml | grep 'on:' | grep -io 'ctrl+\(KEY_\)\{0,1\}[A-Z0-9]*' | head -n 1 |
+	sed 's/.*+//' | tr 'a-z' 'A-Z' | sed 's/^KEY_//')
+note "the example's kept chord: ${CK:+ctrl+KEY_$CK}${CK:-none}"
+check "chord: the example keeps a ctrl+ chord" "${CK:-none}" != none
+CK=KEY_${CK:-W}
 mark $W; chord $K2 KEY_LEFTCTRL "$CK"; settle $W
 report "cage+evroute" "Ctrl+${CK#KEY_}" $W
 ck=$(echo "${CK#KEY_}" | tr 'A-Z' 'a-z')
