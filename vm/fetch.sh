@@ -59,12 +59,7 @@ KERNEL_PKG=$(pick_kernel)
 # journald, systemctl, journalctl, sysusers, tmpfiles, systemd-analyze) is
 # for the scenarios that boot it (85-systemd-unit: "# boot: systemd").
 # libxkbcommon0, xkb-data and libx11-data are evroute's text: the library,
-# the keymaps and the compose tables. cage (wlroots 0.15), wev, seatd and
-# xwayland are the Wayland compositor, client and seat of 67-evroute-cage
-# (Debian's cage refuses to start without /usr/bin/Xwayland; it is never
-# run, but its libraries are here so it would load); the mesa drivers are
-# not (the pixman renderer draws in software). weston (10, its DRM backend
-# and kiosk shell, for 68-evroute-weston on qemu's bochs display) likewise.
+# the keymaps and the compose tables.
 PKGS="$KERNEL_PKG
 busybox-static
 evemu-tools libevemu3 libevdev2 libyaml-0-2
@@ -79,7 +74,19 @@ libacl1 libblkid1 libcap2 libkmod2 libselinux1 libpcre2-8-0 libffi8 libmount1
 zlib1g liblzma5 libzstd1 libssl3
 systemd libsystemd-shared libsystemd0
 libapparmor1 libaudit1 libcap-ng0 libcrypt1 libgcrypt20 libgpg-error0 libip4tc2 liblz4-1
-libpam0g libseccomp2
+libpam0g libseccomp2"
+[ "$PERF" = 1 ] && PKGS="$PKGS
+python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1
+strace libunwind8
+linux-perf libbabeltrace1 libdw1 libelf1 libnuma1 libopencsd1 libperl5.36 libpython3.11 libslang2 libuuid1 libcrypt1
+libts0 libts-bin interception-tools libyaml-cpp0.7"
+
+# The Wayland session of 67-evroute-cage and 68-evroute-weston: cage (wlroots
+# 0.15), wev, seatd and xwayland (Debian's cage refuses to start without
+# /usr/bin/Xwayland; it is never run, but its libraries are here so it would
+# load), weston 10 (its DRM backend and kiosk shell, on qemu's bochs display),
+# and their libraries; no mesa drivers (the compositors draw with pixman).
+PKGS="$PKGS
 cage wev seatd libseat1 libwlroots10 xwayland
 libpixman-1-0 libwayland-server0 libwayland-client0 libdrm2 libgbm1 libexpat1
 libegl1 libgles2 libgl1 libglx0 libglvnd0 libepoxy0
@@ -89,11 +96,8 @@ libxcb-xinput0 libxcb-randr0 libxshmfence1
 libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1
 libxcvt0 libxfont2 libfontenc1 libfreetype6 libpng16-16 libbrotli1 libbz2-1.0
 weston libweston-10-0 libva2 libva-drm2 libdbus-1-3"
-[ "$PERF" = 1 ] && PKGS="$PKGS
-python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-evdev libexpat1
-strace libunwind8
-linux-perf libbabeltrace1 libdw1 libelf1 libnuma1 libopencsd1 libperl5.36 libpython3.11 libslang2 libuuid1 libcrypt1
-libts0 libts-bin interception-tools libyaml-cpp0.7"
+WAYLAND_BINS="usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland usr/bin/weston
+usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so"
 
 have_deb() { ls "$DEBS/$1"_*.deb >/dev/null 2>&1; }
 
@@ -133,12 +137,10 @@ echo "$kver" >"$CACHE/kernel-version"
 # extracted tree (ldd of the host, with the cache's lib dirs first).
 LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd:$ROOT/usr/lib/x86_64-linux-gnu/weston
 bad=0
-for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
+for b in $WAYLAND_BINS usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
 	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
 	lib/systemd/systemd lib/systemd/systemd-journald bin/systemctl bin/journalctl \
 	bin/systemd-sysusers bin/systemd-tmpfiles usr/bin/systemd-analyze \
-	usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland usr/bin/weston \
-	usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so \
 	$([ "$PERF" = 1 ] && echo usr/bin/python3.11 usr/bin/strace usr/bin/perf usr/bin/ts_uinput usr/bin/interception usr/bin/uinput); do
 	[ -e "$ROOT/$b" ] || { log "missing binary $b"; bad=1; continue; }
 	nf=$(LD_LIBRARY_PATH=$LIBPATH ldd "$ROOT/$b" 2>&1 | grep 'not found' || true)
