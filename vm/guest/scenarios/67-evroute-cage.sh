@@ -213,10 +213,14 @@ fail_closed_off() {
 }
 trap 'fail_closed_off; _cleanup' EXIT
 cat >/etc/udev/rules.d/70-kiosk-fail-closed.rules <<'R'
-ACTION=="add|change", SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_TOUCHSCREEN}=="1", \
-  ATTRS{name}!="* (evroute)", ENV{LIBINPUT_IGNORE_DEVICE}="1"
-ACTION=="add|change", SUBSYSTEM=="input", KERNEL=="event*", ENV{ID_INPUT_KEYBOARD}=="1", \
-  ATTRS{name}!="evroute keyboard", ENV{LIBINPUT_IGNORE_DEVICE}="1"
+ACTION!="add|change", GOTO="kiosk_fail_closed_end"
+SUBSYSTEM!="input", GOTO="kiosk_fail_closed_end"
+KERNEL!="event*", GOTO="kiosk_fail_closed_end"
+DEVPATH=="/devices/virtual/input/*", ATTRS{name}=="* (evroute)", GOTO="kiosk_fail_closed_end"
+DEVPATH=="/devices/virtual/input/*", ATTRS{name}=="evroute keyboard", GOTO="kiosk_fail_closed_end"
+ENV{ID_INPUT_TOUCHSCREEN}=="1", ENV{LIBINPUT_IGNORE_DEVICE}="1"
+ENV{ID_INPUT_KEYBOARD}=="1", ENV{LIBINPUT_IGNORE_DEVICE}="1"
+LABEL="kiosk_fail_closed_end"
 R
 udevadm control --reload && udevadm trigger -s input && udevadm settle --timeout=10
 cp "$EXAMPLE" kiosk.yaml
