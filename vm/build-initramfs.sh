@@ -169,6 +169,30 @@ for d in xkb locale; do
 	[ -d "$ROOT/usr/share/X11/$d" ] && cp -r "$ROOT/usr/share/X11/$d" usr/share/X11/
 done
 
+# a Wayland compositor and client for 67-evroute-cage: cage (wlroots 0.15, the pixman
+# renderer, the headless and libinput backends), wev (prints every wl_touch and
+# wl_keyboard event it gets), seatd (the seat: opens the input nodes for cage) and
+# Xwayland (Debian's cage will not start without /usr/bin/Xwayland; nothing runs it)
+HAVE_WAYLAND=0
+if [ -x "$ROOT/usr/bin/cage" ]; then
+	HAVE_WAYLAND=1
+	for b in usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland; do put "$b"; done
+	# weston 10 for 68-evroute-weston (its DRM backend on qemu's bochs display, the pixman
+	# renderer, the kiosk shell; the backend and shell are dlopen'ed: put them, ldd follows
+	# them below) and the DRM modules of the bochs display (drm, its helpers, bochs)
+	if [ -x "$ROOT/usr/bin/weston" ]; then
+		put usr/bin/weston
+		put usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so
+		put usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so
+		chmod +x usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so
+		for m in drm drm_kms_helper ttm/ttm drm_ttm_helper drm_vram_helper tiny/bochs; do
+			put "lib/modules/$KVER/kernel/drivers/gpu/drm/$m.ko"
+		done
+	fi
+else
+	log "cage: not in vm/cache (run vm/fetch.sh); 67-evroute-cage will SKIP"
+fi
+
 # evroute, when there is one
 if [ -n "$EVROUTE" ] && [ ! -x "$EVROUTE" ]; then
 	die "evroute binary $EVROUTE does not exist or is not executable"
@@ -223,7 +247,7 @@ fi
 
 # shared libraries: whatever ldd lists for every ELF file staged, resolved in
 # the cache root first, then on the host (evroute links host-built objects).
-LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd:$ROOT/usr/lib/x86_64-linux-gnu/weston
 libs=$(
 	find . -type f -perm -u+x | while read -r f; do
 		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
@@ -251,9 +275,13 @@ done
 # the loader is asked for as /lib64/ld-linux-x86-64.so.2
 [ -e lib64/ld-linux-x86-64.so.2 ] || put lib64/ld-linux-x86-64.so.2
 
-# minimal /etc: udev rules name these groups; libraries look for these files
+# minimal /etc: udev rules name these groups; libraries look for these files. kiosk is
+# the Wayland session's user (cage refuses to run as root): in group video, which
+# seatd gives its socket to (seatd -g video, as Debian's seatd.service); /init makes
+# its XDG_RUNTIME_DIR, /run/user/1000
 cat >etc/passwd <<'P'
 root:x:0:0:root:/root:/bin/sh
+kiosk:x:1000:1000:kiosk session:/run/user/1000:/bin/sh
 P
 cat >etc/group <<'G'
 root:x:0:
@@ -262,11 +290,12 @@ disk:x:6:
 kmem:x:9:
 dialout:x:20:
 audio:x:29:
-video:x:44:
+video:x:44:kiosk
 input:x:101:
 render:x:102:
 kvm:x:103:
 sgx:x:104:
+kiosk:x:1000:
 G
 echo evroute-vm >etc/hostname
 : >etc/fstab

@@ -83,6 +83,24 @@ strace libunwind8
 linux-perf libbabeltrace1 libdw1 libelf1 libnuma1 libopencsd1 libperl5.36 libpython3.11 libslang2 libuuid1 libcrypt1
 libts0 libts-bin interception-tools libyaml-cpp0.7"
 
+# The Wayland session of 67-evroute-cage and 68-evroute-weston: cage (wlroots
+# 0.15), wev, seatd and xwayland (Debian's cage refuses to start without
+# /usr/bin/Xwayland; it is never run, but its libraries are here so it would
+# load), weston 10 (its DRM backend and kiosk shell, on qemu's bochs display),
+# and their libraries; no mesa drivers (the compositors draw with pixman).
+PKGS="$PKGS
+cage wev seatd libseat1 libwlroots10 xwayland
+libpixman-1-0 libwayland-server0 libwayland-client0 libdrm2 libgbm1 libexpat1
+libegl1 libgles2 libgl1 libglx0 libglvnd0 libepoxy0
+libx11-6 libxcb1 libxau6 libxdmcp6 libbsd0 libmd0 libxcb-composite0 libxcb-dri3-0 libxcb-icccm4
+libxcb-present0 libxcb-render-util0 libxcb-render0 libxcb-res0 libxcb-shm0 libxcb-xfixes0
+libxcb-xinput0 libxcb-randr0 libxshmfence1
+libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1
+libxcvt0 libxfont2 libfontenc1 libfreetype6 libpng16-16 libbrotli1 libbz2-1.0
+weston libweston-10-0 libva2 libva-drm2 libdbus-1-3"
+WAYLAND_BINS="usr/bin/cage usr/bin/wev usr/sbin/seatd usr/bin/Xwayland usr/bin/weston
+usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so"
+
 have_deb() { ls "$DEBS/$1"_*.deb >/dev/null 2>&1; }
 
 download() {
@@ -119,9 +137,9 @@ echo "$kver" >"$CACHE/kernel-version"
 
 # Check that every binary the guest runs finds all its libraries in the
 # extracted tree (ldd of the host, with the cache's lib dirs first).
-LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/systemd:$ROOT/usr/lib/x86_64-linux-gnu/weston
 bad=0
-for b in usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
+for b in $WAYLAND_BINS usr/bin/evemu-device usr/bin/evemu-play usr/bin/evemu-record usr/bin/evemu-event \
 	bin/udevadm usr/bin/evtest usr/libexec/libinput/libinput-debug-events \
 	lib/systemd/systemd lib/systemd/systemd-journald bin/systemctl bin/journalctl \
 	bin/systemd-sysusers bin/systemd-tmpfiles usr/bin/systemd-analyze usr/bin/prometheus-node-exporter \

@@ -51,8 +51,25 @@ APPEND="console=ttyS0 quiet loglevel=3 panic=-1 evroute.scenarios=$SCEN evroute.
 [ $SHELL_MODE = 1 ] && APPEND="$APPEND evroute.shell=1"
 APPEND="$APPEND $APPEND_EXTRA"
 
+# devices a scenario asks for with a "# qemu: ARGS" line (68-evroute-weston: a display,
+# "-vga std"), when it is in the run; its -vga replaces the default "-vga none"
+QEMU_EXTRA=""
+cd "$VM_DIR/guest/scenarios"
+if [ "$SCEN" = all ]; then
+	files=$(for f in *.sh; do grep -q '^# manual:' "$f" || echo "$f"; done)
+else
+	# the names as /init resolves them: the file NAME.sh, else the first NAME*.sh
+	files=$(for w in $(echo "$SCEN" | tr ',' ' '); do
+		for f in "$w".sh "$w"*.sh; do [ -f "$f" ] && { echo "$f"; break; }; done
+	done)
+fi
+for f in $files; do QEMU_EXTRA="$QEMU_EXTRA $(sed -n 's/^# qemu: *//p' "$f")"; done
+cd - >/dev/null
+VGA="-vga none"
+case $QEMU_EXTRA in *-vga*) VGA="" ;; esac
+
 set -- "$QEMU" -kernel "$KERNEL" -initrd "$OUT/initramfs.gz" -append "$APPEND" \
-	-nographic -m 512 -smp 1 -no-reboot -cpu max -accel tcg -nic none -vga none
+	-nographic -m 512 -smp 1 -no-reboot -cpu max -accel tcg -nic none $VGA $QEMU_EXTRA
 
 if [ $SHELL_MODE = 1 ]; then
 	echo "run.sh: interactive; Ctrl-A x quits qemu" >&2

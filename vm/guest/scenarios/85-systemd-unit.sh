@@ -92,7 +92,9 @@ check "catalog: evroute's MESSAGE_IDs listed (all $kinds kinds)" "$(journalctl -
 cp /vm/config/systemd-v1.yaml /etc/evroute/evroute.yaml
 # people: an operator (supplementary group evroute), the kiosk UI (same), a visitor (no group)
 EVGID=$(sed -n 's/^evroute:x:\([0-9]*\):.*/\1/p' /etc/group)
+# (the image's own kiosk user, the Wayland session's, is kept)
 for u in operator:1001 kiosk:1003 visitor:1002; do
+	grep -q "^${u%%:*}:" /etc/passwd && continue
 	echo "${u%%:*}:x:${u#*:}:${u#*:}:${u%%:*}:/nonexistent:/bin/sh" >>/etc/passwd
 	echo "${u%%:*}:x:${u#*:}:" >>/etc/group
 done
