@@ -362,6 +362,44 @@ struct MetricsTests {
         #expect(refused.status == 1 && refused.err.contains("no metrics: block"), "\(refused.err)")
     }
 
+    /// Label sets the layout makes known are exported at 0 before anything happens: touches and
+    /// reopens per device rule, each configured filter per rule, each gesture — so a dashboard
+    /// panel or an alert on them has a series from the start.
+    @Test func knownLabelSetsAreThereAtZeroFromTheStart() throws {
+        let binary = try evrouteBinary()
+        let scratch = Scratch("evroute-metrics-zero")
+        defer { scratch.cleanUp() }
+        let textfile = scratch.file("evroute.prom")
+        let config = scratch.write("evroute.yaml", """
+        displays: [{ name: main, size: [1280, 800] }]
+        devices:
+          - { name: touch, match: { kind: touchscreen }, display: main, filters: { ghost-taps: {}, palm: {}, stuck-after-s: 30 } }
+          - { name: keys, match: { kind: keyboard }, display: main }
+        screens:
+          - name: home
+            display: main
+            root:
+              name: root
+              frame: [0, 0, 1280, 800]
+              handlers: [{ plugin: log, on: [key, "action:reload"] }]
+              gestures: [{ name: reload, type: swipe, touches: 3, direction: down, action: reload }]
+        metrics:
+          textfile: \(textfile)
+          interval-s: 1
+        """)
+        // Only the keyboard: no touchscreen ever comes, nothing is filtered or recognized.
+        let run = try TestProcess.run(binary, ["--config", config, "--control-socket", scratch.file("control.sock"),
+                                               "--exit-after-replay", "--replay", packageRoot + "/demo/keyboard.events"])
+        #expect(run.status == 0, "\(run.err)")
+        let page = try #require(readFile(textfile), "no text file; log:\n\(run.err)")
+        for series in ["evroute_touches_total{device=\"touch\"}", "evroute_device_reopens_total{device=\"touch\"}",
+                       "evroute_filtered_total{device=\"touch\",filter=\"ghost-tap\"}", "evroute_filtered_total{device=\"touch\",filter=\"palm\"}",
+                       "evroute_filtered_total{device=\"touch\",filter=\"stuck\"}", "evroute_gestures_recognized_total{gesture=\"reload\"}"] {
+            #expect(Self.value(page, series) == 0, "\(series) missing or not 0:\n\(page)")
+        }
+        #expect(Self.value(page, "evroute_filtered_total{device=\"keys\",filter=\"palm\"}") == nil, "a rule without filters has no filter series")
+    }
+
     /// The alert rules load in the real promtool, and its unit tests of them pass
     /// (Tests/Fixtures/promtool/evroute.rules.test.yml: each alert fires on the series that should
     /// fire it — a dead daemon's stale text file among them — and not on a healthy kiosk).

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
@@ -61,7 +62,7 @@ extension Daemon {
         }
         if let metrics {
             let c = observer.counts
-            metrics.render(into: &p, cancelledByReload: c.touchesCancelledByReload, cancelledByChanges: c.touchesCancelledByChanges)
+            metrics.render(into: &p, layout: layout, cancelledByReload: c.touchesCancelledByReload, cancelledByChanges: c.touchesCancelledByChanges)
         }
         return p.text
     }
@@ -151,15 +152,20 @@ struct MetricsWrite: Equatable {
 
 extension MetricsSink {
     /// The sink's families, in Prometheus text format.
-    func render(into p: inout PrometheusText, cancelledByReload: Int, cancelledByChanges: Int) {
+    /// Label sets the layout makes known (its device rules, their filters, its gestures) are
+    /// there at 0 before anything was counted, so a dashboard or an alert has a series from the
+    /// start (Prometheus's advice for known label sets).
+    func render(into p: inout PrometheusText, layout: Layout, cancelledByReload: Int, cancelledByChanges: Int) {
         let rules = deviceRules
         var touches: [String: Int] = [:]
         for rule in Set(rules.values) { touches[rule] = 0 }
+        for rule in layout.deviceRules { touches[rule.name] = 0 }
         for (id, n) in touchesByDevice { touches[rules[id] ?? "unknown", default: 0] += n }
         p.family("evroute_touches_total", .counter, help: "Touches begun, by device rule.")
         for (rule, n) in touches.sorted(by: { $0.key < $1.key }) { p.sample("evroute_touches_total", [("device", rule)], n) }
         var reopens = self.reopens
         for rule in Set(rules.values) { reopens[rule, default: 0] += 0 }
+        for rule in layout.deviceRules { reopens[rule.name, default: 0] += 0 }
         p.family("evroute_device_reopens_total", .counter, help: "Devices of a rule opened again (unplugged and back, or reopened), by device rule.")
         for (rule, n) in reopens.sorted(by: { $0.key < $1.key }) { p.sample("evroute_device_reopens_total", [("device", rule)], n) }
         p.family("evroute_touches_cancelled_total", .counter, help: "Touches cancelled (a reload, a region change, a device gone), by reason.")
@@ -167,6 +173,10 @@ extension MetricsSink {
         p.sample("evroute_touches_cancelled_total", [("reason", "region_change")], cancelledByChanges)
         p.sample("evroute_touches_cancelled_total", [("reason", "other")], max(touchesCancelled - cancelledByReload - cancelledByChanges, 0))
         p.family("evroute_filtered_total", .counter, help: "Contacts a contact filter removed, by device rule and filter.")
+        var filtered = self.filtered
+        for rule in layout.deviceRules {
+            for name in TouchFrameFilters.removalNames(rule.filters) { filtered[FilteredKey(device: rule.name, filter: name), default: 0] += 0 }
+        }
         for (k, n) in filtered.sorted(by: { ($0.key.device, $0.key.filter) < ($1.key.device, $1.key.filter) }) {
             p.sample("evroute_filtered_total", [("device", k.device), ("filter", k.filter)], n)
         }
@@ -180,6 +190,8 @@ extension MetricsSink {
         p.family("evroute_forwarded_total", .counter, help: "Events a forwarding handler took, by event kind.")
         for (i, n) in forwarded.enumerated() { p.sample("evroute_forwarded_total", [("kind", MetricsSink.kinds[i])], n) }
         p.family("evroute_gestures_recognized_total", .counter, help: "Gestures recognized (or begun, for continuous ones), by gesture.")
+        var gestures = self.gestures
+        for region in layout.regions { for g in region.gestures { gestures[g.name, default: 0] += 0 } }
         for (name, n) in gestures.sorted(by: { $0.key < $1.key }) { p.sample("evroute_gestures_recognized_total", [("gesture", name)], n) }
         p.family("evroute_dispatch_latency_seconds", .histogram, help: "From an event's kernel timestamp to its handler's dispatch.")
         var cumulative = 0

@@ -29,6 +29,19 @@ extension TouchFrameFilter {
 /// here; with no `filters:` every list is empty (and an empty list costs a count test per frame).
 public enum TouchFrameFilters {
     /// The filters, in order, for a touch device `description` that `rule` took.
+    /// The `filter` names under which `spec`'s filters report the contacts they take out (a
+    /// `filtered` record's, the metrics' label): known before anything is filtered, so the
+    /// metrics can say 0. The jitter filter takes out moves, never contacts.
+    public static func removalNames(_ spec: TouchFilterSpec) -> [String] {
+        var names: [String] = []
+        if !spec.ignore.isEmpty { names.append("ignore") }
+        if spec.pressureMin != nil { names.append("pressure") }
+        if spec.palm != nil { names.append("palm") }
+        if spec.ghostTapMaxMs != nil { names.append("ghost-tap") }
+        if spec.stuckAfterS != nil { names.append("stuck") }
+        return names
+    }
+
     public static func make(for rule: DeviceRuleSpec, device description: DeviceDescription) -> [any TouchFrameFilter] {
         let spec = rule.filters
         if spec.isEmpty { return [] }
