@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// evroute's fuzz targets (issue 16): libFuzzer through `swiftc -sanitize=fuzzer`, one executable
+// evroute's fuzz targets: libFuzzer through `swiftc -sanitize=fuzzer`, one executable
 // per reader of untrusted input plus the router as a state machine. Built and run by
 // `make fuzz` (docs/fuzzing.md); a separate package, so the fuzzer's instrumentation never
 // reaches the shipped binary.

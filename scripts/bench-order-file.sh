@@ -2,7 +2,7 @@
 # bench-order-file.sh [REV] — does a linker order file pay on this host's CPU? (make bench runs it.)
 # Builds the release binary (make release's flags) twice, without and with the symbol-ordering file
 # scripts/live-path.order as it was at REV (default: the last commit that had it; evroute linked
-# with it until issue 26), replays a long recording at full speed through the daemon with the log
+# with it until 3343324), replays a long recording at full speed through the daemon with the log
 # plugin (the Wacom DTH2242 recording looped by loop-recordings.py, vm/guest/config/regions.yaml),
 # 5 runs each, and prints both medians of `perf stat -e cycles` and their ratio. In a VM without a
 # PMU cycles are "not supported": then task-clock (ms of CPU) is measured instead, and said.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures real touches in evemu recordings, for the defaults of `filters:` (SPEC §11):
+"""Measures real touches in evemu recordings, for the defaults of `filters:`:
 the shortest contact (a real tap: down to up) and the largest resting jitter (how far a contact
 that stays put strays from where it began), in display units for a given display size.
 

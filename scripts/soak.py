@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The soak: the real daemon for a long time under everything at once (issue 31; `make soak`).
+"""The soak: the real daemon for a long time under everything at once (`make soak`).
 
 usage: soak.py --evroute BIN [--seconds N] [--recordings DIR] [--keep] [--seed S]
 

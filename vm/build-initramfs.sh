@@ -235,7 +235,7 @@ if [ "$PERF" = 1 ]; then
 	# strace -c (system calls per reader) and perf record (where the daemon's CPU goes)
 	put usr/bin/strace
 	put usr/bin/perf
-	# the forwarding peers (SPEC §10): tslib's ts_uinput with its input module, and
+	# the forwarding peers: tslib's ts_uinput with its input module, and
 	# interception-tools' interception | uinput
 	put usr/bin/ts_uinput
 	mkdir -p usr/lib/x86_64-linux-gnu/ts0

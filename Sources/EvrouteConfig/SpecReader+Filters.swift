@@ -9,7 +9,7 @@ extension SpecReader {
     static let pressureRange: ClosedRange<Double> = 0...1_000_000
     static let stuckRange: ClosedRange<Double> = 1...86_400
 
-    /// A device rule's `filters:` (SPEC §11): `ghost-taps: { max-duration-ms }`,
+    /// A device rule's `filters:`: `ghost-taps: { max-duration-ms }`,
     /// `ignore: [[x, y, w, h], …]`, `jitter: { hysteresis }`, `palm: { tool, size }`,
     /// `pressure: { min }`, `stuck-after-s: SECONDS`. `ghost-taps: {}` and `jitter: {}` take the
     /// measured defaults.

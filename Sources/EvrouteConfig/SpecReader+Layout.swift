@@ -151,7 +151,7 @@ extension SpecReader {
                            location: location(nameNode), initialScreenLocation: location(f["screen"]), idle: idle)
     }
 
-    /// A display's `idle:` (SPEC §11): `{ after-s: SECONDS, swallow-wake-touch: BOOL }`;
+    /// A display's `idle:`: `{ after-s: SECONDS, swallow-wake-touch: BOOL }`;
     /// `after-s` is required.
     func idle(_ node: YAMLNode, at place: SourceLocation?) -> IdleSpec? {
         guard let f = fields(node, "'idle'", known: Self.idleKeys) else { return nil }

@@ -10,7 +10,7 @@ extension EvrouteCLI {
         options: [
             controlSocketOption,
             .value("format", valueName: "format",
-                   help: "Output: text (for people), json (the daemon's answer, one line) or prometheus (the metrics page of SPEC §12, as the metrics: text file has it).",
+                   help: "Output: text (for people), json (the daemon's answer, one line) or prometheus (the metrics page, as the metrics: text file has it).",
                    choices: ["text", "json", "prometheus"], default: "text"),
         ],
         run: { p in

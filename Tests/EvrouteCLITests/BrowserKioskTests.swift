@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import EvrouteTestSupport
 
-/// SPEC §10's browser kiosk (examples/browser-kiosk.yaml) on its recording
+/// The browser kiosk (examples/browser-kiosk.yaml) on its recording
 /// (examples/browser-kiosk.events): `check` accepts it; the dry-run keeps the admin corner's
 /// touch (log, never forwarded), forwards the page's tap whole, and forwards the 3-finger
 /// swipe's touches then cancels them when the swipe recognizes.

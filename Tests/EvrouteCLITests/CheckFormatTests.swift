@@ -44,7 +44,7 @@ struct CheckFormatTests {
     }
 
     @Test func moreSocketClientsThanTheDescriptorLimitIsAWarning() throws {
-        // Issue 31 D3: 4000 + 64 socket clients, the control socket's 64 and the margin of 64
+        // 4000 + 64 socket clients, the control socket's 64 and the margin of 64
         // need 4192 descriptors; under a hard limit of 1000 that is a warning at the largest
         // max-clients, exit 0. Under 5000 it fits.
         let path = try write("""
@@ -85,7 +85,7 @@ struct CheckFormatTests {
         #expect(try runEvroute(["check", "--format", "yaml", "config/minimal.yaml"]).status == 2)
     }
 
-    /// One error per cause, and at most 100 printed (issue 30): 150 distinct errors print the
+    /// One error per cause, and at most 100 printed: 150 distinct errors print the
     /// first 100 in file order, then `… and 50 more error(s)`; the JSON keeps them all.
     @Test func atMost100ErrorsArePrintedThenACount() throws {
         let path = try write(GeneratedConfig.oneScreen(regions: (0..<150).map {

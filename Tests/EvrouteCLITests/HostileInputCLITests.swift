@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import EvrouteTestSupport
 
-/// Hostile recordings through the binary (issue 16): what evroute cannot take is said on
+/// Hostile recordings through the binary: what evroute cannot take is said on
 /// stderr, naming the limit, and the rest routes.
 @Suite("Hostile input on the command line")
 struct HostileInputCLITests {

@@ -5,7 +5,7 @@ import EvrouteCore
 @testable import EvrouteRuntime
 import EvrouteTestSupport
 
-/// Idle and the wake touch on a replay (SPEC §11, issue 28): the demo touchscreen recording
+/// Idle and the wake touch on a replay: the demo touchscreen recording
 /// twice, the second time after a silence of a few minutes. The idle deadline fires at the
 /// event time live input would have it fire (the last input plus `after-s`), before the first
 /// touch after the gap; that touch wakes the display and, with `swallow-wake-touch`, is

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import EvrouteTestSupport
 
-/// `check` and `tree` on very large layouts stay linear (issue 16: `tree` on 10,000 presented
+/// `check` and `tree` on very large layouts stay linear (`tree` on 10,000 presented
 /// screens took more than 10 s and printed 840 MB — every region's chain in full).
 @Suite("Large layouts on the command line")
 struct LargeLayoutCLITests {

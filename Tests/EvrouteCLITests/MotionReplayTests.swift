@@ -6,7 +6,7 @@ import EvrouteInput
 @testable import EvrouteRuntime
 import EvrouteTestSupport
 
-/// Accelerometers in the dry-run (issue 15), on recordings synthesized from a DualShock 4's
+/// Accelerometers in the dry-run, on recordings synthesized from a DualShock 4's
 /// motion-sensor description: samples in g to the `motion:` handlers only (at `motion.rate`),
 /// orientation changes there too, a shake from the first responder up the chain.
 @Suite("Motion in the dry-run")

@@ -63,7 +63,7 @@ enum Typist {
     }
 }
 
-/// Text in the dry-run (issue 15): a `de` keymap turns KEY_Y into "z"; a scan (`text: line`)
+/// Text in the dry-run: a `de` keymap turns KEY_Y into "z"; a scan (`text: line`)
 /// arrives as one text event at the focused region, its keys not one by one.
 @Suite("Text in the dry-run")
 struct TextReplayTests {
@@ -162,7 +162,7 @@ struct TextReplayTests {
         #expect(!keys.isEmpty, "the Logitech keyboard's keys still route")
     }
 
-    /// Issue 30: a handler with `devices: [scanner]` takes only the scanner's text; the
+    /// A handler with `devices: [scanner]` takes only the scanner's text; the
     /// maintenance keyboard's typing passes it by as if it were not there (on to the fallback).
     @Test("devices: [scanner] on a handler: only the scanner's text reaches it")
     func handlerFilteredByDevice() throws {

@@ -283,7 +283,7 @@ struct TreeFormatTests {
         #expect(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) is [Any])
     }
 
-    /// Issue 30: `tree` shows the whole layout — the device rules and each gesture's parameters
+    /// `tree` shows the whole layout — the device rules and each gesture's parameters
     /// — in text, JSON and SVG alike.
     @Test func treeShowsDeviceRulesAndGestureParameters() throws {
         let text = try runEvroute(["tree", "--config", "config/kiosk.yaml"]).out
@@ -308,7 +308,7 @@ struct TreeFormatTests {
         #expect(svg.contains("<title>home/root/header/admin-corner\ngestures: admin-hold\ngesture admin-hold: type long-press"))
     }
 
-    /// Issue 30: a 100×100 corner on a 1280×800 display (50×50 in the picture) has no room for
+    /// A 100×100 corner on a 1280×800 display (50×50 in the picture) has no room for
     /// its name: it is named under the panel, not drawn clipped ("admin-cc"); no line of any
     /// label is wider than its box, and the picture stays valid XML.
     @Test func aRegionTooSmallForItsNameIsNamedUnderThePanelNeverClipped() throws {

@@ -3,7 +3,7 @@ import EvrouteTestSupport
 import EvrouteCore
 import Testing
 
-/// The one alias budget covers every path a YAML document takes into the daemon (issue 16):
+/// The one alias budget covers every path a YAML document takes into the daemon:
 /// handler options (read into ConfigValue), `regions:` lists and `evroute ctl regions`
 /// documents. Plugin options and regions in a config are covered in YAMLReaderTests.
 @Suite("YAML alias budget on every path")

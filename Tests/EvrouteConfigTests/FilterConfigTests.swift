@@ -2,7 +2,7 @@ import EvrouteConfig
 import EvrouteCore
 import Testing
 
-/// A device rule's `filters:` (issue 28, SPEC §11): each filter read, defaults, and every error
+/// A device rule's `filters:`: each filter read, defaults, and every error
 /// at its file:line:col naming the valid range.
 @Suite("Filters of device rules")
 struct FilterConfigTests {

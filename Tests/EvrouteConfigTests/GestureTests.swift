@@ -85,7 +85,7 @@ import Testing
         """)), line: 12, column: 39, "'taps' does not apply to a swipe gesture (it applies to: tap)")
     }
 
-    /// Another toolkit's name of a gesture key gets a did-you-mean (issue 30: `fingers: 2` was
+    /// Another toolkit's name of a gesture key gets a did-you-mean (`fingers: 2` was
     /// only "unknown key"), as does UIKit's camelCase spelling.
     @Test func gestureKeysOfOtherToolkitsGetADidYouMean() {
         func error(_ gesture: String) -> Diagnostic? {

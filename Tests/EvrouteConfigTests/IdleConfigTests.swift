@@ -2,7 +2,7 @@ import EvrouteConfig
 import EvrouteCore
 import Testing
 
-/// A display's `idle:` (issue 28, SPEC §11): read, its errors at file:line:col with the valid
+/// A display's `idle:`: read, its errors at file:line:col with the valid
 /// range and a did-you-mean, and `check`'s warning for idle handlers that can never fire.
 @Suite("Idle on displays")
 struct IdleConfigTests {

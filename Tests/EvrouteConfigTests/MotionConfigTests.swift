@@ -3,7 +3,7 @@ import EvrouteTestSupport
 import EvrouteCore
 import Testing
 
-/// The top-level `motion:` section (issue 15), each error at its file:line:col.
+/// The top-level `motion:` section, each error at its file:line:col.
 @Suite("The motion section")
 struct MotionConfigTests {
     func config(_ motion: String) -> String {

@@ -3,7 +3,7 @@ import EvrouteTestSupport
 import EvrouteCore
 import Testing
 
-/// `check` warns about what can never happen (issue 30): layouts that passed silently before.
+/// `check` warns about what can never happen: layouts that passed silently before.
 /// Each case also has its fixed twin, which passes without a warning.
 @Suite("Warnings: handlers and devices nothing reaches")
 struct NeverHappensWarningTests {

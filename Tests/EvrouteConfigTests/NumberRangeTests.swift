@@ -4,7 +4,7 @@ import EvrouteCore
 import Testing
 
 /// Every number of a config has a valid range (docs/config.md, "Limits"), checked where it is
-/// read, with file:line:col (issue 16). Each of these values passed `check` before and then
+/// read, with file:line:col. Each of these values passed `check` before and then
 /// trapped (Double → Int64 of 1e13 s, 1e16 sizes in the trace and plugin encoding) or misrouted
 /// (a 1e308 calibration made every coordinate null).
 @Suite("Config number ranges")

@@ -92,7 +92,7 @@ import Testing
     }
 
     /// `devices:` on a handler names device rules; an unknown one is an error at its name,
-    /// with a did-you-mean (issue 30).
+    /// with a did-you-mean.
     @Test func handlerDevicesNameDeviceRules() throws {
         let yaml = """
         displays: [{ name: main, size: [100, 100] }]

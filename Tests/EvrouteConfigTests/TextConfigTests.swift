@@ -3,7 +3,7 @@ import EvrouteCore
 import Foundation
 import Testing
 
-/// Device rules' text keys (issue 15): `keymap`, `text`, `line-timeout-ms`, each error at its
+/// Device rules' text keys: `keymap`, `text`, `line-timeout-ms`, each error at its
 /// file:line:col; keymap names checked against xkb-data when it is installed.
 @Suite("Text keys of device rules")
 struct TextConfigTests {

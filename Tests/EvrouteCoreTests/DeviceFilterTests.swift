@@ -1,7 +1,7 @@
 import Testing
 @testable import EvrouteCore
 
-/// Handlers that filter by device (`devices:`, issue 30): a handler takes only events of the
+/// Handlers that filter by device (`devices:`): a handler takes only events of the
 /// devices of the rules it names; every other event passes it by as if it were not there.
 @Suite("Handlers filtered by device")
 struct DeviceFilterTests {

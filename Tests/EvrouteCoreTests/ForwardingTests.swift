@@ -1,7 +1,7 @@
 import Testing
 @testable import EvrouteCore
 
-/// SPEC §10: a touch whose began a forwarding handler takes belongs to it for its whole life;
+/// A touch whose began a forwarding handler takes belongs to it for its whole life;
 /// one it did not take never reaches it; keys the same, down to up.
 @Suite("Forwarding handlers take whole touches and keys")
 struct ForwardingTests {

@@ -1,7 +1,7 @@
 @testable import EvrouteCore
 import Testing
 
-/// Hit-testing geometry at the edges (issue 16): the child grid never traps, whatever the
+/// Hit-testing geometry at the edges: the child grid never traps, whatever the
 /// frames and insets, and always agrees with the plain front-to-back scan.
 @Suite("Hostile geometry")
 struct HostileGeometryTests {

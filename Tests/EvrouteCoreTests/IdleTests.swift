@@ -1,7 +1,7 @@
 import Testing
 @testable import EvrouteCore
 
-/// Idle, active and the wake touch on a display (SPEC §11, issue 28): event time only, so the
+/// Idle, active and the wake touch on a display: event time only, so the
 /// deadline fires where a replay's gap puts it, before the next input is routed.
 @Suite("Idle and active")
 struct IdleTests {

@@ -217,7 +217,7 @@ struct LayoutChangeTests {
         let (r, t) = try router()
         for f in [Rect(x: 0, y: 0, width: -1, height: 10), Rect(x: 0, y: 0, width: 10, height: .nan),
                   Rect(x: .infinity, y: 0, width: 10, height: 10), Rect(x: 0, y: -.nan, width: 10, height: 10),
-                  // Beyond the coordinate limit (issue 16: 1e16 trapped the trace writer).
+                  // Beyond the coordinate limit (1e16 trapped the trace writer).
                   Rect(x: 0, y: 0, width: 1e16, height: 10), Rect(x: -1_000_001, y: 0, width: 10, height: 10)] {
             let e = refusal(r, t, .frame(region: "home/root/b", f))
             guard case .invalidFrame("home/root/b", _)? = e else { Issue.record("\(String(describing: e))"); continue }

@@ -2,7 +2,7 @@
 import Glibc
 import Testing
 
-/// The layout checks stay linear on large layouts (issue 16: `next`-cycle detection on 20,000
+/// The layout checks stay linear on large layouts (`next`-cycle detection on 20,000
 /// regions took 20 s, did-you-mean on a 5 MB value 6.9 s and 703 MB). Counted here (successors
 /// asked, gestures searched from, characters compared), not timed; the compile times of these
 /// layouts are benchmarks (`make bench`, "Compile: …").

@@ -1,7 +1,7 @@
 import Testing
 @testable import EvrouteCore
 
-/// The moved path (issue 14): a touch is one copy-on-write reference that the router updates in
+/// The moved path: a touch is one copy-on-write reference that the router updates in
 /// place, and its moved phase starts at a first taker cached for the touch's chain generation.
 /// What an observer or a dispatcher keeps must still say what the phase it was sent for said,
 /// and whatever changes a touch's chain must be seen by its next move.

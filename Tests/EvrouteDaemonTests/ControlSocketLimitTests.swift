@@ -9,7 +9,7 @@ import EvrouteSystem
 import Testing
 import EvrouteTestSupport
 
-/// The control socket under abuse (issue 16), on real sockets: idle clients are closed after
+/// The control socket under abuse, on real sockets: idle clients are closed after
 /// the idle timeout, a client beyond the limit is told "busy" at once instead of waiting
 /// forever, `ControlClient` (every `evroute status`/`reload`/`ctl`) tries a busy daemon again,
 /// and a client that pipelines requests without reading the answers is dropped at the
@@ -95,7 +95,7 @@ struct ControlSocketLimitTests {
     }
 
     @Test func oneProcessKeepingEveryConnectionBusyCannotLockOutStatus() throws {
-        // Issue 31 D4: this test process opens as many connections as the socket has places and
+        // This test process opens as many connections as the socket has places and
         // keeps each busy (a request every 100 ms, well inside the idle timeout). It runs as root,
         // like `evroute status` below, so no room kept for root could let the status in: the
         // per-process cap is what leaves places free.
@@ -127,7 +127,7 @@ struct ControlSocketLimitTests {
     }
 
     @Test func atTheDescriptorLimitTheDaemonDoesNotSpinAndAnswersOnceDescriptorsAreFree() throws {
-        // Issue 31 D3: a daemon limited to 40 descriptors (soft and hard, so raising its soft
+        // A daemon limited to 40 descriptors (soft and hard, so raising its soft
         // limit gains nothing), and more control clients than it can hold. It must not spin on
         // its readable listener: few loop wake-ups and little CPU while the limit lasts; once the
         // clients leave, `status` is answered again.

@@ -5,7 +5,7 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
-/// The one event encoder (issue 26): its encodings' fields and order, the writers that render
+/// The one event encoder: its encodings' fields and order, the writers that render
 /// them, and the one formatter of times.
 @Suite("Event encoder")
 struct EventEncoderTests {
@@ -93,7 +93,7 @@ struct EventEncoderTests {
         #expect(String(decoding: frame.bytes, as: UTF8.self) == line + "9}\n" + line + "10}\n")
     }
 
-    /// `idle` and `active` (SPEC §11) through every rendering: the JSON object, the exec
+    /// `idle` and `active` through every rendering: the JSON object, the exec
     /// environment, the plugins' wire format, the line (`display main idle`) and the log's head.
     @Test func idleAndActiveInEveryRendering() throws {
         let layout = try layout()

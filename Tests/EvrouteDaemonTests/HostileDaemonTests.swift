@@ -8,7 +8,7 @@ import EvrouteSystem
 import Testing
 import EvrouteTestSupport
 
-/// The real daemon under hostile use (issue 16): idle control clients do not lock out
+/// The real daemon under hostile use: idle control clients do not lock out
 /// `evroute status`, a client that floods requests and reads nothing costs bounded memory,
 /// and contacts past the decoder's limits are logged and counted in `status`.
 @Suite("Daemon under hostile use", .serialized)

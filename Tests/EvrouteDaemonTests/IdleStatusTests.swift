@@ -5,7 +5,7 @@ import Glibc
 import EvrouteJSON
 import EvrouteTestSupport
 
-/// A display's idle state in the running daemon (SPEC §11, issue 28): the demo recording twice
+/// A display's idle state in the running daemon: the demo recording twice
 /// with a silence of 300 s between, replayed as fast as it goes: the display went idle in the
 /// silence and the first touch after it woke it (swallowed). `evroute status` says active since
 /// that touch, counts the `wake` filter, and the metrics page has `evroute_idle{display}`.

@@ -5,7 +5,7 @@ import Glibc
 import EvrouteCore
 import EvrouteTestSupport
 
-/// Typed keys stay out of the daemon's log (issue 13): the `log` plugin writes typing keys
+/// Typed keys stay out of the daemon's log: the `log` plugin writes typing keys
 /// (letters, digits, symbols, keypad) as `KEY_***` unless the run (`--show-keycodes`), the device
 /// rule or the handler (`log-keys: true`) lets it name them. On the real keyboard recordings
 /// and the demo's typing.

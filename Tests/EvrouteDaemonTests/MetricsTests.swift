@@ -7,7 +7,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteTestSupport
 
-/// SPEC §12: the `metrics:` block, the Prometheus text (its escaper, the histogram, the filter
+/// The `metrics:` block, the Prometheus text (its escaper, the histogram, the filter
 /// counters' API), and the real daemon's text file against the dry-run on the same replay,
 /// checked by the real promtool and served by a real node_exporter when they are installed
 /// (`make test-deps`: Debian's prometheus and prometheus-node-exporter).

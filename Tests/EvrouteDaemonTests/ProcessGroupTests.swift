@@ -7,7 +7,7 @@ import EvrouteCore
 import EvrouteSystem
 import EvrouteTestSupport
 
-/// A `process` helper's background children do not outlive it (issue 16): they survived its
+/// A `process` helper's background children do not outlive it: they survived its
 /// exit, its restart and the daemon's shutdown. The helper leads its own process group; when
 /// it exits, what is left of the group is killed.
 @Suite("Process helpers' leftovers", .serialized)

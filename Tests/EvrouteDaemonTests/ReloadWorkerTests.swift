@@ -7,7 +7,7 @@ import EvrouteJSON
 import EvrouteSystem
 import EvrouteTestSupport
 
-/// A reload reads and compiles the config off the loop (issue 16: a 4 MiB config stalled routing
+/// A reload reads and compiles the config off the loop (a 4 MiB config stalled routing
 /// and the control socket for the whole compile). The real daemon binary on a config large
 /// enough that its compile takes far longer than a status round trip (20,000 regions chained
 /// by `next`: seconds in a debug build): other requests are answered and input routed while it

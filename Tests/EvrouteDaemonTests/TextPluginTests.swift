@@ -7,7 +7,7 @@ import EvrouteCore
 import EvrouteSystem
 import EvrouteTestSupport
 
-/// Text events reach plugins (issue 15): `socket` peers get the whole text in the docs/events.md line,
+/// Text events reach plugins: `socket` peers get the whole text in the docs/events.md line,
 /// `exec` commands get `EVROUTE_TEXT`, and the `log` writes `text "***" (N chars)` unless keys may
 /// be named.
 @Suite("Text events and plugins")

@@ -5,7 +5,7 @@ import Testing
 
 private let display = Size(width: 1000, height: 1000)
 
-/// Device input at the edges of what the kernel can send (issue 16): nothing traps, nothing
+/// Device input at the edges of what the kernel can send: nothing traps, nothing
 /// is lost without a word.
 @Suite("Hostile device input")
 struct HostileInputTests {
@@ -34,7 +34,7 @@ struct HostileInputTests {
 }
 
 /// Contacts beyond what the decoder tracks are counted and warned about once, naming the
-/// limit; points the mapping cannot make finite are dropped with a warning (issue 16: a device
+/// limit; points the mapping cannot make finite are dropped with a warning (a device
 /// declaring 300 slots with 300 fingers down gave 256 touches, a protocol-A frame of 33
 /// contacts gave 32, and a 1e308 calibration made every point null — all without a word).
 @Suite("Device input past the decoder's limits")
@@ -101,7 +101,7 @@ struct DecoderLimitTests {
 }
 
 /// Recording files that are not files, or too large: refused before reading, with the path
-/// (issue 16: `--replay /dev/zero` and a `--desc` that never ends were read whole, forever).
+/// (`--replay /dev/zero` and a `--desc` that never ends were read whole, forever).
 @Suite("Hostile recording files", .serialized)
 struct HostileRecordingFileTests {
     func scratch(_ name: String) -> String {

@@ -2,7 +2,7 @@ import EvrouteCore
 @testable import EvrouteInput
 import Testing
 
-/// Accelerometer axes → samples in g (issue 15).
+/// Accelerometer axes → samples in g.
 @Suite("Motion samples")
 struct MotionDecoderTests {
     func description(resolution: Int32, range: Int32 = 32768) -> DeviceDescription {

@@ -3,7 +3,7 @@ import EvrouteCore
 import Glibc
 import Testing
 
-/// Keys → text through libxkbcommon (issue 15): layouts, modifiers, dead keys and compose,
+/// Keys → text through libxkbcommon: layouts, modifiers, dead keys and compose,
 /// what counts as text, and a scanner's lines.
 @Suite("Text from keys")
 struct TextDecoderTests {

@@ -2,7 +2,7 @@ import EvrouteCore
 @testable import EvrouteInput
 import Testing
 
-/// Contact filters (issue 28, SPEC §11) on real recordings with synthesized noise: ghost taps
+/// Contact filters on real recordings with synthesized noise: ghost taps
 /// mixed in at a fixed point, jitter on a resting finger, a contact turning MT_TOOL_PALM.
 /// Each test fails without its filter (the unfiltered run is checked to hold the noise).
 

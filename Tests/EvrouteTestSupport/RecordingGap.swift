@@ -2,7 +2,7 @@ import Foundation
 
 /// An evemu recording played twice, the second time `shift` seconds later (its header once, every
 /// event line again with its time moved): a silence between two runs of real input, for idle
-/// (SPEC §11). Written into `scratch` as `name`; returns its path, or nil when `path` is unreadable.
+/// Written into `scratch` as `name`; returns its path, or nil when `path` is unreadable.
 public func recordingWithGap(_ path: String, shift: Double, in scratch: Scratch, name: String = "gap.events") -> String? {
     guard let text = readFile(path) else { return nil }
     var header: [Substring] = [], events: [Substring] = []

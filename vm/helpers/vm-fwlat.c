@@ -1,5 +1,5 @@
 /*
- * vm-fwlat — the latency a forwarder adds (90-evroute-perf, SPEC §10): writes
+ * vm-fwlat — the latency a forwarder adds (90-evroute-perf): writes
  * N frames of one finger moving into the SOURCE evdev node (as evemu-play
  * does: injected through the node, so a grabbing forwarder still gets them),
  * one at a time, and after each waits for the forwarded frame on the

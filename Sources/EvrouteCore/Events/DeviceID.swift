@@ -64,7 +64,7 @@ public struct DeviceInfo: Sendable {
         set { unique().kind = newValue }
     }
     /// Whether the device types text (its rule's `text:` is on or `line`, and it has typing keys):
-    /// its typing keys are never forwarded (SPEC §10: text is evroute's, not the compositor's).
+    /// its typing keys are never forwarded (text is evroute's, not the compositor's).
     public var typesText: Bool {
         get { storage.typesText }
         set { unique().typesText = newValue }

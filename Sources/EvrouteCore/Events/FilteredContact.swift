@@ -1,4 +1,4 @@
-/// A contact a device's filters took out of the stream (issue 28, SPEC §11): dropped before it
+/// A contact a device's filters took out of the stream: dropped before it
 /// was routed (a ghost tap, a contact begun in an ignored area, a palm, too light), or
 /// cancelled after it had begun (a palm). It goes through the router's observers like a routing
 /// decision (trace, monitor, log, status counters) but is never routed to a handler. The idle

@@ -19,7 +19,7 @@ public enum EventFilter: Hashable, Sendable, CustomStringConvertible {
     case motion
     /// An accelerometer's orientation changes (under `motion:`).
     case orientation
-    /// A display went idle (`idle`), or became active again (`active`): SPEC §11.
+    /// A display went idle (`idle`), or became active again (`active`).
     case idle, active
     /// Everything.
     case any

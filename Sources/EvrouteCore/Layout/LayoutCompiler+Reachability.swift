@@ -1,4 +1,4 @@
-// The compiler's warnings about what can never happen (issue 30): an `action:NAME` handler that
+// The compiler's warnings about what can never happen: an `action:NAME` handler that
 // no chain the action starts from reaches, a key or text handler on a region that is never the
 // first responder nor on a first responder's chain, a grabbed device whose events nothing takes.
 // Each is found in linear (or n log n) time over the layout's chain tree.

@@ -205,7 +205,7 @@ struct LayoutCompiler {
         return out
     }
 
-    /// A handler on `idle` or `active` (SPEC §11) gets one only when some display has `idle:`,
+    /// A handler on `idle` or `active` gets one only when some display has `idle:`,
     /// and only at a screen or above: the events start at the display's top screen.
     mutating func checkIdleKinds(of h: HandlerSpec, owner: ResponderID) {
         guard let i = h.on.firstIndex(where: { $0 == .idle || $0 == .active }) else { return }
@@ -217,7 +217,7 @@ struct LayoutCompiler {
         }
     }
 
-    /// A forwarding handler takes whole touches and keys (SPEC §10): `touch`, `key`, `key:NAME`.
+    /// A forwarding handler takes whole touches and keys: `touch`, `key`, `key:NAME`.
     /// A single phase would forward part of a touch (a `began` with no end); anything else has
     /// nothing to forward.
     mutating func checkForwardingKinds(of h: HandlerSpec) {

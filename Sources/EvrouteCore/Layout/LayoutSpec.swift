@@ -36,7 +36,7 @@ public struct DisplaySpec: Sendable {
     public var initialScreen: String?
     public var location: SourceLocation?
     public var initialScreenLocation: SourceLocation?
-    /// `idle:` (SPEC §11): after how long without input the display goes idle, and whether the
+    /// `idle:`: after how long without input the display goes idle, and whether the
     /// touch that wakes it is swallowed; nil: the display never goes idle.
     public var idle: IdleSpec?
 
@@ -51,7 +51,7 @@ public struct DisplaySpec: Sendable {
     }
 }
 
-/// A display's `idle:` block (SPEC §11): `after-s` seconds without input on the display's
+/// A display's `idle:` block: `after-s` seconds without input on the display's
 /// devices make it idle (an `idle` event up its top screen's chain); the next input makes it
 /// active (an `active` event first); with `swallow-wake-touch`, the touch that woke it is not
 /// routed.
@@ -118,7 +118,7 @@ public struct DeviceRuleSpec: Sendable {
     /// `text: line`: the silence (milliseconds) after which a line without Enter is sent;
     /// 0 waits for Enter.
     public var lineTimeoutMs: Int = DeviceRuleSpec.defaultLineTimeoutMs
-    /// `filters:` for its touch devices (SPEC §11); empty: none.
+    /// `filters:` for its touch devices; empty: none.
     public var filters = TouchFilterSpec()
     /// Where `keymap` was written (messages about it at device add).
     public var keymapLocation: SourceLocation?

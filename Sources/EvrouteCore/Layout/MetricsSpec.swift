@@ -1,4 +1,4 @@
-/// The top-level `metrics:` section (docs/config.md, SPEC §12): where the daemon writes its
+/// The top-level `metrics:` section (docs/config.md): where the daemon writes its
 /// Prometheus text file, and how often.
 public struct MetricsSpec: Sendable, Equatable {
     /// The file node_exporter's textfile collector reads (written as a temp file in the same

@@ -15,7 +15,7 @@ public protocol HostedPluginType: Sendable {
     /// Whether a handler's other options are meant for a peer (a UI on a `socket`, a `process`
     /// helper): free-form, never warned about. Default false.
     var handlerOptionsAreFreeForm: Bool { get }
-    /// Whether its handlers **forward** (SPEC §10): a touch whose `began` such a handler takes
+    /// Whether its handlers **forward**: a touch whose `began` such a handler takes
     /// is bound to it for its whole life (every later phase goes to it, wherever it moves; one
     /// it did not take never reaches it), and a key whose down it takes has its up delivered to
     /// it. Such a handler takes `touch`, `key` or `key:NAME`, never single phases. Default false.

@@ -1,4 +1,4 @@
-/// A device rule's `filters:` (issue 28, SPEC §11): contact filters for noisy touch panels, in
+/// A device rule's `filters:`: contact filters for noisy touch panels, in
 /// display units and milliseconds. Each is off unless configured; they run in the order
 /// ignore, pressure, palm, ghost-taps, jitter (``TouchFrameFilters``).
 public struct TouchFilterSpec: Sendable, Equatable {

@@ -10,7 +10,7 @@ public enum EventField: UInt8, Sendable {
     case location
     /// The filter that dropped or cancelled a contact (``FilteredContact``).
     case filter
-    /// The display that went idle or active (SPEC §11).
+    /// The display that went idle or active.
     case display
 
     /// The JSON key.

@@ -140,7 +140,7 @@ public struct HandlerBinding: Sendable {
     /// Whether this handler takes `event` of `device` on a walk: it declares the event
     /// (``takes(_:)``), takes the device's events (``accepts(device:)``), and — a forwarding
     /// handler — it is not a typing key of a device that types text (the text is evroute's, and
-    /// so are its keys: SPEC §10).
+    /// so are its keys).
     @inline(__always)
     public func takes(_ event: EventKind, of device: DeviceInfo?) -> Bool {
         guard takes(event), accepts(device: device) else { return false }

@@ -140,7 +140,7 @@ public enum RouteRecord: Sendable {
     /// is a region of it); `cancelledTouches` touches were cancelled, before this record, because
     /// their region is gone. A first responder the change took away follows as a `focus` record.
     case regionChanged(path: String, change: RegionChangeKind, layout: Layout, time: Timestamp, cancelledTouches: Int)
-    /// A device filter dropped or cancelled a contact (SPEC §11); nothing was routed.
+    /// A device filter dropped or cancelled a contact; nothing was routed.
     case filtered(FilteredContact)
 }
 

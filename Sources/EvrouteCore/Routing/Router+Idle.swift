@@ -1,4 +1,4 @@
-/// A display's idle state (SPEC §11), for a display with `idle:`: when its last input came, and
+/// A display's idle state, for a display with `idle:`: when its last input came, and
 /// whether it is idle now. Its deadline is one of the router's timers (``Router/advanceTime(to:)``):
 /// event time only, so a replay with a gap goes idle at the event time live input would.
 struct IdleWatch {
@@ -33,7 +33,7 @@ public struct DisplayActivity: Sendable, Equatable {
 }
 
 extension Router {
-    // MARK: Idle and active (SPEC §11)
+    // MARK: Idle and active
 
     /// The idle watches of `new`'s displays (by index), carried over by display name from those
     /// of `old` (the layout the current watches are of): a display that keeps `idle:` keeps its state (idle stays idle,
@@ -118,7 +118,7 @@ extension Router {
         return w.swallowWakeTouch
     }
 
-    /// A touch frame's input (SPEC §11): a contact that began, moved or ended is input; a frame
+    /// A touch frame's input: a contact that began, moved or ended is input; a frame
     /// of cancels only (a device gone, a filter's cancel) is not. Returns whether its began
     /// contacts are the wake touch to swallow.
     func noteTouchInput(_ frame: TouchFrameInput) -> Bool {

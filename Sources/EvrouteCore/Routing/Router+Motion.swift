@@ -15,7 +15,7 @@ extension Router {
     /// handlers only, never through a region.
     public func handle(_ signals: MotionSignals) {
         advanceTime(to: signals.time)
-        // A shake or an orientation change is input (SPEC §11); a resting accelerometer's
+        // A shake or an orientation change is input; a resting accelerometer's
         // samples are not (they come all the time).
         if watchesIdle, signals.orientation != nil || signals.shake != nil {
             _ = noteInput(device: signals.device, time: signals.time)

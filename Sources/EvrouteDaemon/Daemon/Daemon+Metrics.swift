@@ -5,7 +5,7 @@ import EvrouteRuntime
 import EvrouteSystem
 
 extension Daemon {
-    /// The metrics of SPEC §12 in Prometheus text format: what `evroute status --format
+    /// The metrics in Prometheus text format: what `evroute status --format
     /// prometheus` prints and the `metrics:` block's text file holds. The families the
     /// ``MetricsSink`` counts (handled, unhandled, forwarded, touches, gestures, the latency
     /// histogram) are there when the config has a `metrics:` block.

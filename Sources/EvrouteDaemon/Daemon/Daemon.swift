@@ -66,7 +66,7 @@ public final class Daemon {
     private(set) var readyTime: Timestamp?
     /// When the running config was loaded (start, or the last reload that took).
     private(set) var lastConfigLoad = MonotonicClock.now()
-    /// The metrics sink (SPEC §12), while the config has a `metrics:` block.
+    /// The metrics sink, while the config has a `metrics:` block.
     var metrics: MetricsSink?
     /// The next write of the metrics text file.
     var metricsTimer: EventLoop.TimerID?

@@ -1,6 +1,6 @@
 import EvrouteCore
 
-/// The metrics of SPEC §12 that are counted where routing decisions happen: one member of the
+/// The metrics that are counted where routing decisions happen: one member of the
 /// daemon's ``RouteFanOut`` when the config has a `metrics:` block (none else: the log-only
 /// daemon builds no record per event). Per routed event it does a few array increments — the
 /// taker's handler and the event's kind, or the kind unhandled — and, for live input, places
@@ -98,7 +98,7 @@ final class MetricsSink: RouteObserver {
         case .routed(let event, let responder, let binding):
             routed(event, handledBy: responder, handler: binding?.index)
         case .filtered(let contact):
-            // What a device rule's filters dropped or cancelled (SPEC §11): counted where it happens.
+            // What a device rule's filters dropped or cancelled: counted where it happens.
             recordFiltered(device: contact.device, filter: contact.filter)
         default:
             break
@@ -145,7 +145,7 @@ final class MetricsSink: RouteObserver {
         wakeupNow = nil
     }
 
-    /// A contact a filter removed (issue 28's `FilteredContact`): `device` is its rule's name,
+    /// A contact a filter removed (a `FilteredContact`): `device` is its rule's name,
     /// `filter` the filter's name; both bounded by the config.
     func recordFiltered(device: String, filter: String) {
         filtered[FilteredKey(device: device, filter: filter), default: 0] += 1

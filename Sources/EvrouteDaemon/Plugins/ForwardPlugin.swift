@@ -2,7 +2,7 @@ import EvrouteCore
 import EvrouteInput
 import EvrouteSystem
 
-/// How a `forward` plugin places forwarded touches on its virtual touchscreens (SPEC §10).
+/// How a `forward` plugin places forwarded touches on its virtual touchscreens.
 enum ForwardCoordinates: String, Sendable {
     /// The source's own device units, on a virtual device with the source's axes (the default).
     case device
@@ -15,7 +15,7 @@ struct ForwardOptions: Sendable {
     var coordinates: ForwardCoordinates
 }
 
-/// `forward` (SPEC §10): whole touches and keys its handlers take are written to virtual
+/// `forward`: whole touches and keys its handlers take are written to virtual
 /// devices (uinput) for the compositor behind evroute.
 struct ForwardPluginType: PluginType {
     var name: PluginKind { "forward" }

@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// The names of evroute's own virtual devices (SPEC §10): a touchscreen per forwarded source,
+/// The names of evroute's own virtual devices: a touchscreen per forwarded source,
 /// `<source name> (evroute)`, and one keyboard, `evroute keyboard`. evroute never opens a device
 /// so named (no loop, and none between two evroutes), and `devices` marks them.
 public enum VirtualDeviceNames {

@@ -51,7 +51,7 @@ public struct CoordinateMapper: Sendable, Equatable {
 
     /// The device coordinates that map to `point` (``map(x:y:)`` undone, rounded to the nearest
     /// device unit): exact for every point ``map(x:y:)`` made, so a touch forwarded in device
-    /// units (SPEC §10) is where the source reported it. Nil when the calibration cannot be
+    /// units is where the source reported it. Nil when the calibration cannot be
     /// undone (a singular matrix) or the point lies beyond the axes' integers.
     public func unmap(_ point: Point) -> (x: Int32, y: Int32)? {
         let calibrated = rotation.undo(x: point.x / displaySize.width, y: point.y / displaySize.height)

@@ -53,7 +53,7 @@ public enum ControlProtocol {
                           devices = "devices", touches = "touches", displays = "displays", plugins = "plugins",
                           events = "events", loop = "loop", rssKilobytes = "rss_kb", metrics = "metrics"
         /// A status request's `"format": "prometheus"` asks for the metrics page instead
-        /// (SPEC §12), answered as `{"ok":true,"prometheus":"…text…"}`.
+        /// (the same text as the metrics: file), answered as `{"ok":true,"prometheus":"…text…"}`.
         public static let format = "format", prometheus = "prometheus"
 
         /// `layout`: the running layout's size.
@@ -75,7 +75,7 @@ public enum ControlProtocol {
         public enum Display {
             public static let name = "name", width = "width", height = "height", activeScreen = "active_screen",
                               presentationStack = "presentation_stack", firstResponder = "first_responder"
-            /// A display with `idle:` (SPEC §11): `idle` or `active`, and since when (event time, seconds).
+            /// A display with `idle:`: `idle` or `active`, and since when (event time, seconds).
             public static let activity = "activity", activitySince = "activity_since"
         }
         /// One of `plugins`.
@@ -93,7 +93,7 @@ public enum ControlProtocol {
                               touchesCancelledByChanges = "touches_cancelled_by_changes",
                               contactsDropped = "contacts_dropped"
         }
-        /// One of `filtered`: what a device rule's filters dropped or cancelled (SPEC §11).
+        /// One of `filtered`: what a device rule's filters dropped or cancelled.
         public enum Filtered {
             public static let device = "device", filter = "filter", count = "count"
         }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 63-evroute-forward — SPEC §10 on a real kernel: the daemon grabs a touchscreen
+# 63-evroute-forward — on a real kernel: the daemon grabs a touchscreen
 # and forwards through a virtual device it makes with libevdev's uinput API,
 # and libinput (as a compositor would) reads that virtual device.
 #   1. every recording below, forwarded whole (config/forward.yaml): libinput

@@ -1,6 +1,6 @@
 #!/bin/sh
-# 65-evroute-idle — SPEC §11's idle and wake touch on a real kernel, live, with
-# forwarding (§10) on (config/idle.yaml: idle after 5 s): the display goes idle
+# 65-evroute-idle — idle and the wake touch on a real kernel, live, with
+# forwarding on (config/idle.yaml: idle after 5 s): the display goes idle
 # on the daemon's own timer (no input comes to wake it), and the touch that
 # wakes it is swallowed whole — libinput on the virtual device never sees it —
 # while the next touches are forwarded.

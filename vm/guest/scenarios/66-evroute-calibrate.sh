@@ -1,5 +1,5 @@
 #!/bin/sh
-# 66-evroute-calibrate — SPEC §11's `evroute calibrate`, live on a real kernel:
+# 66-evroute-calibrate — the `evroute calibrate`, live on a real kernel:
 # a touchscreen (the Atmel panel's description through evemu-device) whose
 # touches come turned 90° and scaled, as a panel mounted the wrong way round
 # with a misaligned touch layer would send them. `evroute calibrate` with no

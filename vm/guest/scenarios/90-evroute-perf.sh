@@ -1,5 +1,5 @@
 #!/bin/sh
-# 90-evroute-perf — performance on a real kernel (spec §7, VM part); reports
+# 90-evroute-perf — performance on a real kernel (VM part); reports
 # numbers, asserts no target (PASS = measured). Not in the default run
 # (`make vm-perf`; see docs/performance-vm.md).
 #
@@ -82,7 +82,7 @@ start_one() {
 	evroute-daemon-socket-nowake)
 		QUIET_STDERR=1 start_quiet evroute-daemon-socket-nowake "$DEVNODE" evroute --config "$NOWAKE_CFG" --control-socket none
 		start_client evroute-daemon-socket-nowake-client /tmp/evroute-nowake.sock -p 100 ;;
-	# the same daemon with a `metrics:` block (SPEC §12): the metrics sink counting every routed
+	# the same daemon with a `metrics:` block: the metrics sink counting every routed
 	# event and the dispatch-latency histogram, the text file written every 15 s (the default, as
 	# a fleet runs it; a replay takes ~30 s, so two writes: 2026-11-27 at 1 s the writes cost
 	# more than the counting)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 92-evroute-forward-perf — forwarding (SPEC §10) on a real kernel, side by side with the
+# 92-evroute-forward-perf — forwarding on a real kernel, side by side with the
 # peers that grab a touchscreen and re-emit it through uinput: evroute
 # (config/perf-forward.yaml: every touch forwarded by the `forward` plugin), tslib's
 # ts_uinput (module_raw input, grab_events=1, no filter) and interception-tools'
