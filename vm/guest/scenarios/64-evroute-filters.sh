@@ -1,5 +1,5 @@
 #!/bin/sh
-# 64-evroute-filters — on a real kernel, with forwarding  on: a
+# 64-evroute-filters — contact filters on a real kernel, with forwarding on: a
 # noisy panel replayed through real evdev into the daemon, which forwards what
 # its filters let through to its virtual device, read by libinput as a
 # compositor would. The noisy recording is made here from two real Atmel
