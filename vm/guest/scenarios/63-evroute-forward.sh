@@ -45,6 +45,9 @@ virtual_node() {
 		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
 	done
 }
+# _virtual_present NAME / _virtual_absent NAME   for wait_until: looked up at every try
+_virtual_present() { test -n "$(virtual_node "$1")"; }
+_virtual_absent() { test -z "$(virtual_node "$1")"; }
 # touch_lines FILE   libinput's touch lines without device, time and slot numbers:
 # "TOUCH_DOWN 45.12/55.34 (123.45/80.12mm)", sorted (slots are numbered by each device)
 touch_lines() {
@@ -67,7 +70,7 @@ forward_same() {
 	# the same replay through evroute's virtual device
 	start_daemon "$DEVNODE" "$CFG"
 	vname="$DEVNAME (evroute)"
-	wait_until 10 test -n "\$(virtual_node \"$vname\")"
+	wait_until 10 _virtual_present "$vname"
 	vnode=$(virtual_node "$vname")
 	check "$what: virtual device \"$vname\" exists" "${vnode:-none}" != none
 	[ -n "$vnode" ] || { stop_daemon; remove_device; return; }
@@ -122,7 +125,7 @@ wait_until 10 _has_lines dsrc.out TOUCH_UP 1
 sleep 0.5
 stop_reader dsrc
 start_daemon "$DEVNODE" /vm/config/forward-display.yaml
-wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
+wait_until 10 _virtual_present "$DEVNAME (evroute)"
 vnode=$(virtual_node "$DEVNAME (evroute)")
 check "display: the virtual device spans the display (ABS_MT_POSITION_X max 1279)" "$(evemu-describe "$vnode" 2>/dev/null | grep -c '^A: 35 0 1279 ')" -eq 1
 start_reader dfwd "$vnode" libinput debug-events --device "$vnode"
@@ -147,7 +150,7 @@ fwd=$(json_count captured-dry.out type touch phase began handler desktop)
 check "captured: the dry-run keeps some touches (log) and forwards some" "$((kept > 0 && fwd > 0))" -eq 1
 create_device "$TS/Atmel maXTouch Touchscreen.desc"
 start_daemon "$DEVNODE" /vm/config/forward-captured.yaml
-wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
+wait_until 10 _virtual_present "$DEVNAME (evroute)"
 vnode=$(virtual_node "$DEVNAME (evroute)")
 start_reader cap "$vnode" libinput debug-events --device "$vnode"
 replay "$DEVNODE" "$ev"
@@ -175,7 +178,7 @@ wait_until 5 _has_lines held.out TOUCH_DOWN 1
 remove_device
 wait_until 5 _has_lines held.out TOUCH_CANCEL 1
 check "unplug: the held touch is cancelled on the virtual device (TOUCH_CANCEL)" "$(count_lines held.out TOUCH_CANCEL)" -eq 1
-wait_until 5 test -z "\$(virtual_node \"$DEVNAME (evroute)\")"
+wait_until 5 _virtual_absent "$DEVNAME (evroute)"
 check "unplug: the virtual device went with its source" "$(virtual_node "$DEVNAME (evroute)")" = ""
 stop_reader held
 stop_daemon
@@ -183,7 +186,7 @@ stop_daemon
 # stop: a finger held when the daemon stops (keys named in its log: --show-keycodes)
 create_device "$TS/Atmel maXTouch Touchscreen.desc"
 start_daemon "$DEVNODE" /vm/config/forward-captured.yaml --show-keycodes
-wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
+wait_until 10 _virtual_present "$DEVNAME (evroute)"
 vnode=$(virtual_node "$DEVNAME (evroute)")
 start_reader stop "$vnode" libinput debug-events --device "$vnode"
 mt_down "$DEVNODE" 0 600 600 200
@@ -192,7 +195,7 @@ wait_until 5 _has_lines stop.out TOUCH_DOWN 1
 # 3. keys split (the keyboard joins this daemon)
 create_device "$KB/Razer Razer BlackWidow 2013.keyboard.desc"
 KBNODE=$DEVNODE
-wait_until 10 test -n "\$(virtual_node 'evroute keyboard')"
+wait_until 10 _virtual_present 'evroute keyboard'
 knode=$(virtual_node "evroute keyboard")
 check "keys: the virtual keyboard exists" "${knode:-none}" != none
 udevadm settle --timeout=10
@@ -238,7 +241,6 @@ udevadm settle --timeout=10
 start_daemon "$PANELNODE" "$CFG"
 check "another evroute's device: never opened" "$(has_open "$DAEMON_PID" "$IMPNODE" && echo opened || echo no)" = no
 check "another evroute's device: not forwarded again" "$(virtual_node 'Other Panel (evroute) (evroute)')" = ""
-_virtual_present() { test -n "$(virtual_node "$1")"; }
 wait_until 10 _virtual_present "Atmel maXTouch Touchscreen (evroute)"
 pnode=$(virtual_node "Atmel maXTouch Touchscreen (evroute)")
 check "the panel: forwarded through its virtual device" "${pnode:-none}" != none
