@@ -6,7 +6,9 @@
 #      on the virtual device shows the same TOUCH_DOWN / TOUCH_MOTION /
 #      TOUCH_UP lines, positions included (percent and mm: the same axes), as
 #      libinput on the source device itself; udev tags the virtual device
-#      ID_INPUT_TOUCHSCREEN=1; `evroute devices` marks it as evroute's
+#      ID_INPUT_TOUCHSCREEN=1; `evroute devices` marks it as evroute's; on the
+#      Wacom DTH2242 recording (kernel fuzz 4, which libinput's udev rule moves to
+#      LIBINPUT_FUZZ_35/36) as many TOUCH_MOTIONs through evroute as from the panel
 #   2. captured touches (config/forward-captured.yaml: the left half keeps its
 #      touches) never appear: libinput's downs on the virtual device = the
 #      dry-run's forwarded touches of the same recording
@@ -20,7 +22,7 @@
 #      and forwarded like any other; the fail-closed udev rule of
 #      docs/deployment.md ignores the physical panel, not evroute's virtual one
 # SKIP when the image has no evroute or libinput.
-# timeout: 180
+# timeout: 300
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events
@@ -31,6 +33,7 @@
 # rec: touchscreens/N-Trig MultiTouch.2-fingers-touch-release.events
 # rec: touchscreens/EP0430M09.desc
 # rec: touchscreens/EP0430M09.2-finger-scroll-down.events
+# rec: touchscreens/Wacom DTH2242 Finger.events
 # rec: keyboards/Razer Razer BlackWidow 2013.keyboard.desc
 # rec-single-touch: touchscreens/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events
 . /vm/lib.sh
@@ -102,6 +105,11 @@ forward_same() {
 	fi
 	downs=$(grep -c TOUCH_DOWN src$n.touch)
 	check "$what: libinput on the source: TOUCH_DOWN > 0" "$downs" -gt 0
+	# the panel's fuzz (moved by libinput's udev rule into LIBINPUT_FUZZ_*) is the virtual
+	# device's too: as many motions through evroute as from the panel
+	sm=$(grep -c TOUCH_MOTION src$n.touch); fm=$(grep -c TOUCH_MOTION fwd$n.touch)
+	note "$what: libinput motions: $sm from the panel, $fm through evroute"
+	check "$what: libinput motions through evroute = from the panel ($fm vs $sm)" "$fm" -eq "$sm"
 	if cmp -s src$n.touch fwd$n.touch; then same=yes; else same=no; diff src$n.touch fwd$n.touch | head -n 10 | sed 's/^/    /'; fi
 	check "$what: libinput on the virtual device = libinput on the source ($(wc -l <src$n.touch) touch lines)" "$same" = yes
 	check "$what: no TOUCH_CANCEL" "$(grep -c TOUCH_CANCEL fwd$n.touch)" -eq 0
@@ -112,6 +120,7 @@ forward_same B "$TS/Atmel maXTouch Touchscreen.desc" "$TS/Atmel maXTouch Touchsc
 forward_same B "$TS/Atmel maXTouch Touchscreen.desc" "$TS/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
 forward_same B-wacom "$TS/Wacom ISDv4 E6 Finger.desc" "$TS/Wacom ISDv4 E6 Finger.double-center-scroll.events"
 forward_same B-ep "$TS/EP0430M09.desc" "$TS/EP0430M09.2-finger-scroll-down.events"
+forward_same B-dth "$TS/Wacom DTH2242 Finger.events" "$TS/Wacom DTH2242 Finger.events"
 forward_same A "$TS/N-Trig MultiTouch.desc" "$TS/N-Trig MultiTouch.2-fingers-touch-release.events"
 forward_same ST "$ST/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events" "$ST/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
 
