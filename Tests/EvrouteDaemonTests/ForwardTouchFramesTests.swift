@@ -2,6 +2,7 @@ import Testing
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteInput
+import EvrouteConfig
 
 /// The frames the `forward` plugin writes to a virtual touchscreen, read as evtest would print
 /// them (one line per frame), and a reader that keeps slot state as the kernel and libevdev do.
@@ -163,5 +164,36 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
     @Test func displayCoordinatesTakeNoFuzz() {
         let spec = VirtualDeviceSpec.touchscreen(mirroring: source(["LIBINPUT_FUZZ_35": "8"]), displaySize: Size(width: 1280, height: 720))
         #expect(spec.absinfo[AbsCode.mtPositionX]?.fuzz == 0)
+    }
+}
+
+@Suite struct ForwardCancelOptionTests {
+    private func diagnostics(_ plugin: String) -> [String] {
+        let yaml = """
+        displays:
+          - { name: main, size: [1000, 1000] }
+        plugins:
+        \(plugin)
+        screens:
+          - name: home
+            root:
+              name: root
+              frame: [0, 0, 1000, 1000]
+              handlers: [{ plugin: desktop, on: touch }]
+        """
+        do {
+            let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "test.yaml", pluginTypes: PluginTypes.all)
+            return ConfigLoader.warnings(of: layout, file: "test.yaml").map(\.description)
+        } catch {
+            return error.errors.map(\.description)
+        }
+    }
+
+    @Test func cancelIsPalmOrLift() {
+        #expect(diagnostics("  - { name: desktop, type: forward, cancel: lift }") == [])
+        #expect(diagnostics("  - { name: desktop, type: forward, cancel: palm }") == [])
+        #expect(diagnostics("  - { name: desktop, type: forward, cancel: up }") == [
+            "test.yaml:4:45: error: plugin desktop: `cancel` must be `palm` or `lift`",
+        ])
     }
 }
