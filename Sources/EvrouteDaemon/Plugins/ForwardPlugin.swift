@@ -10,16 +10,29 @@ enum ForwardCoordinates: String, Sendable {
     case display
 }
 
+/// How a forwarded touch that evroute ends early (a gesture claiming it, the palm filter, its
+/// region or forwarder gone, its panel unplugged, a `SYN_DROPPED`, a stop) ends on the virtual
+/// touchscreen.
+enum ForwardCancel: String, Sendable {
+    /// `MT_TOOL_PALM`, then lifted: libinput reports `TOUCH_CANCEL`, and a compositor that passes
+    /// it on sends `wl_touch.cancel` (the default).
+    case palm
+    /// Lifted as a finger would be: libinput reports `TOUCH_UP`, every compositor sends
+    /// `wl_touch.up` (for compositors that drop a cancel: cage, wlroots before 0.17).
+    case lift
+}
+
 /// `forward`'s options.
 struct ForwardOptions: Sendable {
     var coordinates: ForwardCoordinates
+    var cancel: ForwardCancel = .palm
 }
 
 /// `forward`: whole touches and keys its handlers take are written to virtual
 /// devices (uinput) for the compositor behind evroute.
 struct ForwardPluginType: PluginType {
     var name: PluginKind { "forward" }
-    var pluginOptionKeys: [String] { ["coordinates"] }
+    var pluginOptionKeys: [String] { ["coordinates", "cancel"] }
     var forwards: Bool { true }
 
     func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
@@ -28,7 +41,12 @@ struct ForwardPluginType: PluginType {
             if let c = ForwardCoordinates(rawValue: s) { coordinates = c }
             else { r.fail("coordinates", "`coordinates` must be `device` or `display`") }
         }
-        return ForwardOptions(coordinates: coordinates)
+        var cancel = ForwardCancel.palm
+        if let s = r.string("cancel") {
+            if let c = ForwardCancel(rawValue: s) { cancel = c }
+            else { r.fail("cancel", "`cancel` must be `palm` or `lift`") }
+        }
+        return ForwardOptions(coordinates: coordinates, cancel: cancel)
     }
 
     func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)? {
@@ -95,7 +113,7 @@ final class ForwardPlugin: Plugin {
         switch event.kind {
         case .touch(let phase, _):
             guard let t = event.touch else { return .declined }
-            written = outputs.touch(t, phase: phase, time: event.time)
+            written = outputs.touch(t, phase: phase, time: event.time, cancel: options.cancel)
             if written, phase == .began { statistics[counter: .forwardedTouches] += 1 }
         case .key(_, let phase):
             guard let k = event.key else { return .declined }
@@ -129,35 +147,24 @@ final class ForwardOutputs {
     final class Screen {
         let source: PresentDevice
         let device: UinputDevice
-        /// The router touch id in each slot.
-        var slots: [Int?]
-        var frame = VirtualFrameBuffer()
-        /// The time of the source frame being queued (a phase of another time ends it).
-        var frameTime: Timestamp?
-        var open = false
-        /// `BTN_TOUCH` as last written.
-        var touching = false
-        /// Each slot's last position, for `ABS_X`/`ABS_Y` (the first contact's).
-        var positions: [(x: Int32, y: Int32)]
-        /// Read once from the device's spec (not per event): whether it reports pressure, and
-        /// its position axes' maxima (display coordinates are clamped to them).
-        let hasPressure: Bool
+        /// Its frames (slots, positions, what is queued).
+        var frames: ForwardTouchFrames
+        /// Read once from the device's spec (not per event): its position axes' maxima (display
+        /// coordinates are clamped to them).
         let maximumX: Double
         let maximumY: Double
 
         init(source: PresentDevice, device: UinputDevice, slots: Int) {
             self.source = source
             self.device = device
-            self.slots = Array(repeating: nil, count: slots)
-            positions = Array(repeating: (0, 0), count: slots)
-            hasPressure = device.spec.absinfo[AbsCode.mtPressure] != nil
+            frames = ForwardTouchFrames(slots: slots, hasPressure: device.spec.absinfo[AbsCode.mtPressure] != nil)
             maximumX = Double(device.spec.absinfo[AbsCode.mtPositionX]?.maximum ?? 0)
             maximumY = Double(device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0)
         }
     }
     private(set) var screens: [DeviceID: Screen] = [:]
-    /// Router touch id → its screen and slot.
-    private var touches: [Int: (device: DeviceID, slot: Int)] = [:]
+    /// Router touch id → its screen, slot, and how it ends when evroute ends it early.
+    private var touches: [Int: (device: DeviceID, slot: Int, cancel: ForwardCancel)] = [:]
     private var keyboard: UinputDevice?
     private var keyFrame = VirtualFrameBuffer()
     /// Forwarded keys held down (device, code).
@@ -257,25 +264,17 @@ final class ForwardOutputs {
     // MARK: Touches
 
     /// Queues a forwarded touch's phase; false when it cannot be forwarded (no virtual device,
-    /// no free slot, a later phase of a touch that was not forwarded).
-    func touch(_ t: Touch, phase: TouchPhase, time: Timestamp) -> Bool {
+    /// no free slot, a later phase of a touch that was not forwarded). `cancel`: how the touch
+    /// ends if evroute ends it early (the forwarding instance's option, kept with the touch).
+    func touch(_ t: Touch, phase: TouchPhase, time: Timestamp, cancel mode: ForwardCancel = .palm) -> Bool {
         guard instances > 0 else { return false }
         if phase == .began {
-            guard let screen = screens[t.device], let slot = screen.slots.firstIndex(where: { $0 == nil }),
+            guard let screen = screens[t.device], let slot = screen.frames.freeSlot(),
                   let (x, y) = place(t.location, on: screen) else { return false }
             startFrame(screen, time: time)
-            screen.slots[slot] = t.id
-            touches[t.id] = (t.device, slot)
+            touches[t.id] = (t.device, slot, mode)
             nextTrackingID = nextTrackingID >= 65535 ? 0 : nextTrackingID + 1
-            screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
-            screen.frame.append(EventType.abs, AbsCode.mtTrackingID, nextTrackingID)
-            screen.frame.append(EventType.abs, AbsCode.mtToolType, 0)
-            screen.frame.append(EventType.abs, AbsCode.mtPositionX, x)
-            screen.frame.append(EventType.abs, AbsCode.mtPositionY, y)
-            if screen.hasPressure, let p = t.pressure {
-                screen.frame.append(EventType.abs, AbsCode.mtPressure, Int32(clamping: Int(p.rounded())))
-            }
-            screen.positions[slot] = (x, y)
+            screen.frames.begin(slot: slot, touch: t.id, trackingID: nextTrackingID, x: x, y: y, pressure: t.pressure)
             return true
         }
         guard let place = touches[t.id], let screen = screens[place.device] else { return false }
@@ -284,18 +283,12 @@ final class ForwardOutputs {
         switch phase {
         case .moved, .stationary:
             guard let (x, y) = self.place(t.location, on: screen) else { return true }
-            screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
-            screen.frame.append(EventType.abs, AbsCode.mtPositionX, x)
-            screen.frame.append(EventType.abs, AbsCode.mtPositionY, y)
-            if screen.hasPressure, let p = t.pressure {
-                screen.frame.append(EventType.abs, AbsCode.mtPressure, Int32(clamping: Int(p.rounded())))
-            }
-            screen.positions[slot] = (x, y)
+            screen.frames.move(slot: slot, x: x, y: y, pressure: t.pressure)
         case .ended:
-            lift(slot, on: screen)
+            screen.frames.end(slot: slot)
             touches[t.id] = nil
         case .cancelled:
-            cancel(slot, on: screen)
+            screen.frames.cancel(slot: slot, mode: place.cancel)
             touches[t.id] = nil
         case .began:
             break
@@ -315,46 +308,10 @@ final class ForwardOutputs {
         }
     }
 
-    private func lift(_ slot: Int, on screen: Screen) {
-        screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
-        screen.frame.append(EventType.abs, AbsCode.mtTrackingID, -1)
-        screen.slots[slot] = nil
-    }
-
-    /// A cancel as libinput understands it: the contact becomes a palm (libinput reports
-    /// `TOUCH_CANCEL`), and is lifted in the next frame.
-    private func cancel(_ slot: Int, on screen: Screen) {
-        screen.frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
-        screen.frame.append(EventType.abs, AbsCode.mtToolType, VirtualDeviceSpec.toolPalm)
-        endFrame(screen)
-        screen.open = true
-        lift(slot, on: screen)
-    }
-
     /// A phase of `time`: a queued frame of another time ends first.
     private func startFrame(_ screen: Screen, time: Timestamp) {
-        if screen.open, screen.frameTime != time { endFrame(screen) }
-        screen.frameTime = time
-        screen.open = true
+        screen.frames.start(time: time)
         queueFlush()
-    }
-
-    /// Ends the queued frame: `BTN_TOUCH` when it changed, the first contact's `ABS_X`/`ABS_Y`,
-    /// `SYN_REPORT`.
-    private func endFrame(_ screen: Screen) {
-        guard screen.open else { return }
-        screen.open = false
-        let first = screen.slots.firstIndex { $0 != nil }
-        let touching = first != nil
-        if touching != screen.touching {
-            screen.frame.append(EventType.key, KeyCode.btnTouch, touching ? 1 : 0)
-            screen.touching = touching
-        }
-        if let first {
-            screen.frame.append(EventType.abs, AbsCode.x, screen.positions[first].x)
-            screen.frame.append(EventType.abs, AbsCode.y, screen.positions[first].y)
-        }
-        screen.frame.report()
     }
 
     // MARK: Keys
@@ -390,7 +347,7 @@ final class ForwardOutputs {
     /// The wake-up's frames, one write(2) per virtual device.
     func flush() {
         flushQueued = false
-        for screen in screens.values where screen.open || !screen.frame.isEmpty { write(screen) }
+        for screen in screens.values where screen.frames.open || !screen.frames.frame.isEmpty { write(screen) }
         if !keyFrame.isEmpty, let keyboard {
             do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
         }
@@ -398,21 +355,21 @@ final class ForwardOutputs {
     }
 
     private func write(_ screen: Screen) {
-        endFrame(screen)
-        guard !screen.frame.isEmpty else { return }
-        do { try screen.frame.write(to: screen.device) } catch {
+        screen.frames.endFrame()
+        guard !screen.frames.frame.isEmpty else { return }
+        do { try screen.frames.frame.write(to: screen.device) } catch {
             fail("writing to \"\(Log.escaped(screen.device.spec.name))\": \(error)")
-            screen.frame.removeAll()
+            screen.frames.frame.removeAll()
         }
     }
 
-    /// Every forwarded touch cancelled, every held key released, written, and every virtual
+    /// Every forwarded touch cancelled (each as its forwarder's `cancel` says), every held key released, written, and every virtual
     /// device destroyed.
     private func releaseAll() {
         for (id, place) in touches.sorted(by: { $0.key < $1.key }) {
             guard let screen = screens[place.device] else { continue }
-            startFrame(screen, time: screen.frameTime ?? .zero)
-            cancel(place.slot, on: screen)
+            startFrame(screen, time: screen.frames.lastTime ?? .zero)
+            screen.frames.cancel(slot: place.slot, mode: place.cancel)
             touches[id] = nil
         }
         for hold in heldKeys.sorted(by: { ($0.device.rawValue, $0.code) < ($1.device.rawValue, $1.code) }) {

@@ -110,6 +110,16 @@ public struct VirtualDeviceSpec: Sendable, Equatable {
         }
         x.value = 0
         y.value = 0
+        // libinput's udev rule moves a panel's kernel fuzz into `LIBINPUT_FUZZ_<code in hex>`
+        // properties and zeroes it in the kernel, where libinput takes it from then on: the
+        // virtual device gets that fuzz back, so the kernel filters its positions as libinput
+        // filtered the panel's. Not in display units (another scale).
+        if displaySize == nil {
+            let xCode = abs[AbsCode.mtPositionX] != nil ? AbsCode.mtPositionX : AbsCode.x
+            let yCode = abs[AbsCode.mtPositionY] != nil ? AbsCode.mtPositionY : AbsCode.y
+            if let f = udevFuzz(source.udevProperties, xCode) { x.fuzz = f }
+            if let f = udevFuzz(source.udevProperties, yCode) { y.fuzz = f }
+        }
         // A protocol A source (multitouch positions, no slots) is read by libinput through mtdev,
         // which filters positions with a fuzz of 1/250 of the range when the device declares
         // none. The virtual device is protocol B: the kernel filters its slots with the axes'
@@ -131,6 +141,15 @@ public struct VirtualDeviceSpec: Sendable, Equatable {
             if var p = abs[AbsCode.mtPressure] ?? abs[AbsCode.pressure] { p.value = 0; spec.absinfo[AbsCode.mtPressure] = p }
         }
         return spec
+    }
+
+    /// The fuzz libinput's udev rule keeps for axis `code` (`LIBINPUT_FUZZ_35=8`: two lower-case
+    /// hex digits), when the property is there and a number of at least 0.
+    static func udevFuzz(_ properties: [String: String], _ code: UInt16) -> Int32? {
+        let hex = String(code, radix: 16)
+        let key = "LIBINPUT_FUZZ_" + (hex.count < 2 ? "0" + hex : hex)
+        guard let text = properties[key], let v = Int32(text), v >= 0 else { return nil }
+        return v
     }
 
     /// The forwarded keyboard: every key code a keyboard has (`KEY_ESC` … `KEY_MICMUTE`, and the
@@ -223,6 +242,9 @@ public struct VirtualFrameBuffer {
     public init() {}
 
     public var isEmpty: Bool { events.isEmpty }
+
+    /// The queued events as (type, code, value), in order (for tests and logs).
+    public var queued: [(type: UInt16, code: UInt16, value: Int32)] { events.map { ($0.type, $0.code, $0.value) } }
 
     public mutating func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
         var e = input_event()

@@ -6,7 +6,9 @@
 #      on the virtual device shows the same TOUCH_DOWN / TOUCH_MOTION /
 #      TOUCH_UP lines, positions included (percent and mm: the same axes), as
 #      libinput on the source device itself; udev tags the virtual device
-#      ID_INPUT_TOUCHSCREEN=1; `evroute devices` marks it as evroute's
+#      ID_INPUT_TOUCHSCREEN=1; `evroute devices` marks it as evroute's; on the
+#      Wacom DTH2242 recording (kernel fuzz 4, which libinput's udev rule moves to
+#      LIBINPUT_FUZZ_35/36) as many TOUCH_MOTIONs through evroute as from the panel
 #   2. captured touches (config/forward-captured.yaml: the left half keeps its
 #      touches) never appear: libinput's downs on the virtual device = the
 #      dry-run's forwarded touches of the same recording
@@ -20,7 +22,7 @@
 #      and forwarded like any other; the fail-closed udev rule of
 #      docs/deployment.md ignores the physical panel, not evroute's virtual one
 # SKIP when the image has no evroute or libinput.
-# timeout: 180
+# timeout: 300
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events
@@ -31,6 +33,7 @@
 # rec: touchscreens/N-Trig MultiTouch.2-fingers-touch-release.events
 # rec: touchscreens/EP0430M09.desc
 # rec: touchscreens/EP0430M09.2-finger-scroll-down.events
+# rec: touchscreens/Wacom DTH2242 Finger.events
 # rec: keyboards/Razer Razer BlackWidow 2013.keyboard.desc
 # rec-single-touch: touchscreens/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events
 . /vm/lib.sh
@@ -45,6 +48,9 @@ virtual_node() {
 		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
 	done
 }
+# _virtual_present NAME / _virtual_absent NAME   for wait_until: looked up at every try
+_virtual_present() { test -n "$(virtual_node "$1")"; }
+_virtual_absent() { test -z "$(virtual_node "$1")"; }
 # touch_lines FILE   libinput's touch lines without device, time and slot numbers:
 # "TOUCH_DOWN 45.12/55.34 (123.45/80.12mm)", sorted (slots are numbered by each device)
 touch_lines() {
@@ -67,7 +73,7 @@ forward_same() {
 	# the same replay through evroute's virtual device
 	start_daemon "$DEVNODE" "$CFG"
 	vname="$DEVNAME (evroute)"
-	wait_until 10 test -n "\$(virtual_node \"$vname\")"
+	wait_until 10 _virtual_present "$vname"
 	vnode=$(virtual_node "$vname")
 	check "$what: virtual device \"$vname\" exists" "${vnode:-none}" != none
 	[ -n "$vnode" ] || { stop_daemon; remove_device; return; }
@@ -99,6 +105,11 @@ forward_same() {
 	fi
 	downs=$(grep -c TOUCH_DOWN src$n.touch)
 	check "$what: libinput on the source: TOUCH_DOWN > 0" "$downs" -gt 0
+	# the panel's fuzz (moved by libinput's udev rule into LIBINPUT_FUZZ_*) is the virtual
+	# device's too: as many motions through evroute as from the panel
+	sm=$(grep -c TOUCH_MOTION src$n.touch); fm=$(grep -c TOUCH_MOTION fwd$n.touch)
+	note "$what: libinput motions: $sm from the panel, $fm through evroute"
+	check "$what: libinput motions through evroute = from the panel ($fm vs $sm)" "$fm" -eq "$sm"
 	if cmp -s src$n.touch fwd$n.touch; then same=yes; else same=no; diff src$n.touch fwd$n.touch | head -n 10 | sed 's/^/    /'; fi
 	check "$what: libinput on the virtual device = libinput on the source ($(wc -l <src$n.touch) touch lines)" "$same" = yes
 	check "$what: no TOUCH_CANCEL" "$(grep -c TOUCH_CANCEL fwd$n.touch)" -eq 0
@@ -109,6 +120,7 @@ forward_same B "$TS/Atmel maXTouch Touchscreen.desc" "$TS/Atmel maXTouch Touchsc
 forward_same B "$TS/Atmel maXTouch Touchscreen.desc" "$TS/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
 forward_same B-wacom "$TS/Wacom ISDv4 E6 Finger.desc" "$TS/Wacom ISDv4 E6 Finger.double-center-scroll.events"
 forward_same B-ep "$TS/EP0430M09.desc" "$TS/EP0430M09.2-finger-scroll-down.events"
+forward_same B-dth "$TS/Wacom DTH2242 Finger.events" "$TS/Wacom DTH2242 Finger.events"
 forward_same A "$TS/N-Trig MultiTouch.desc" "$TS/N-Trig MultiTouch.2-fingers-touch-release.events"
 forward_same ST "$ST/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events" "$ST/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
 
@@ -122,7 +134,7 @@ wait_until 10 _has_lines dsrc.out TOUCH_UP 1
 sleep 0.5
 stop_reader dsrc
 start_daemon "$DEVNODE" /vm/config/forward-display.yaml
-wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
+wait_until 10 _virtual_present "$DEVNAME (evroute)"
 vnode=$(virtual_node "$DEVNAME (evroute)")
 check "display: the virtual device spans the display (ABS_MT_POSITION_X max 1279)" "$(evemu-describe "$vnode" 2>/dev/null | grep -c '^A: 35 0 1279 ')" -eq 1
 start_reader dfwd "$vnode" libinput debug-events --device "$vnode"
@@ -147,7 +159,7 @@ fwd=$(json_count captured-dry.out type touch phase began handler desktop)
 check "captured: the dry-run keeps some touches (log) and forwards some" "$((kept > 0 && fwd > 0))" -eq 1
 create_device "$TS/Atmel maXTouch Touchscreen.desc"
 start_daemon "$DEVNODE" /vm/config/forward-captured.yaml
-wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
+wait_until 10 _virtual_present "$DEVNAME (evroute)"
 vnode=$(virtual_node "$DEVNAME (evroute)")
 start_reader cap "$vnode" libinput debug-events --device "$vnode"
 replay "$DEVNODE" "$ev"
@@ -175,7 +187,7 @@ wait_until 5 _has_lines held.out TOUCH_DOWN 1
 remove_device
 wait_until 5 _has_lines held.out TOUCH_CANCEL 1
 check "unplug: the held touch is cancelled on the virtual device (TOUCH_CANCEL)" "$(count_lines held.out TOUCH_CANCEL)" -eq 1
-wait_until 5 test -z "\$(virtual_node \"$DEVNAME (evroute)\")"
+wait_until 5 _virtual_absent "$DEVNAME (evroute)"
 check "unplug: the virtual device went with its source" "$(virtual_node "$DEVNAME (evroute)")" = ""
 stop_reader held
 stop_daemon
@@ -183,7 +195,7 @@ stop_daemon
 # stop: a finger held when the daemon stops (keys named in its log: --show-keycodes)
 create_device "$TS/Atmel maXTouch Touchscreen.desc"
 start_daemon "$DEVNODE" /vm/config/forward-captured.yaml --show-keycodes
-wait_until 10 test -n "\$(virtual_node \"$DEVNAME (evroute)\")"
+wait_until 10 _virtual_present "$DEVNAME (evroute)"
 vnode=$(virtual_node "$DEVNAME (evroute)")
 start_reader stop "$vnode" libinput debug-events --device "$vnode"
 mt_down "$DEVNODE" 0 600 600 200
@@ -192,7 +204,7 @@ wait_until 5 _has_lines stop.out TOUCH_DOWN 1
 # 3. keys split (the keyboard joins this daemon)
 create_device "$KB/Razer Razer BlackWidow 2013.keyboard.desc"
 KBNODE=$DEVNODE
-wait_until 10 test -n "\$(virtual_node 'evroute keyboard')"
+wait_until 10 _virtual_present 'evroute keyboard'
 knode=$(virtual_node "evroute keyboard")
 check "keys: the virtual keyboard exists" "${knode:-none}" != none
 udevadm settle --timeout=10
@@ -238,7 +250,6 @@ udevadm settle --timeout=10
 start_daemon "$PANELNODE" "$CFG"
 check "another evroute's device: never opened" "$(has_open "$DAEMON_PID" "$IMPNODE" && echo opened || echo no)" = no
 check "another evroute's device: not forwarded again" "$(virtual_node 'Other Panel (evroute) (evroute)')" = ""
-_virtual_present() { test -n "$(virtual_node "$1")"; }
 wait_until 10 _virtual_present "Atmel maXTouch Touchscreen (evroute)"
 pnode=$(virtual_node "Atmel maXTouch Touchscreen (evroute)")
 check "the panel: forwarded through its virtual device" "${pnode:-none}" != none

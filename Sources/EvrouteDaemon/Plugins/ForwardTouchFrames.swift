@@ -1,0 +1,123 @@
+import EvrouteCore
+import EvrouteInput
+
+/// The frames of one virtual touchscreen (protocol B), built as forwarded touches' phases come:
+/// which slot holds which touch, each slot's last position, `BTN_TOUCH` as last written. Pure:
+/// ``ForwardOutputs`` writes ``frame`` to the device.
+///
+/// Rules every reader of evdev (libinput first) needs:
+/// - A slot never begins and ends in one frame (libinput drops such a touch), and never gets
+///   two phases in one frame: a second phase for a slot already written in the open frame ends
+///   the frame first, whatever the times.
+/// - A cancel in ``ForwardCancel/palm`` mode is `MT_TOOL_PALM` in a frame of its own, then the
+///   lift; the lift frame turns the slot's tool type back to `MT_TOOL_FINGER`, after its
+///   tracking id -1. libinput takes a new touch's palm state from the slot's tool type as it is
+///   when the new tracking id arrives: a slot left a palm would make the next finger in it a
+///   palm that is never reported. (The new touch's own `MT_TOOL_FINGER` comes after its
+///   tracking id, too late; the kernel drops it anyway when the slot is already a finger.)
+struct ForwardTouchFrames {
+    /// The router touch id in each slot.
+    private(set) var slots: [Int?]
+    /// Each slot's last position, for `ABS_X`/`ABS_Y` (the first contact's).
+    private var positions: [(x: Int32, y: Int32)]
+    private let hasPressure: Bool
+    /// The frame being queued and what is queued before it.
+    var frame = VirtualFrameBuffer()
+    /// The time of the source frame being queued (a phase of another time ends it).
+    private var frameTime: Timestamp?
+    private(set) var open = false
+    /// Slots written in the open frame.
+    private var written: Set<Int> = []
+    /// `BTN_TOUCH` as last written.
+    private var touching = false
+
+    init(slots: Int, hasPressure: Bool) {
+        self.slots = Array(repeating: nil, count: slots)
+        positions = Array(repeating: (0, 0), count: slots)
+        self.hasPressure = hasPressure
+    }
+
+    var lastTime: Timestamp? { frameTime }
+    func freeSlot() -> Int? { slots.firstIndex { $0 == nil } }
+
+    /// A phase of `time`: a queued frame of another time ends first.
+    mutating func start(time: Timestamp) {
+        if open, frameTime != time { endFrame() }
+        frameTime = time
+        open = true
+    }
+
+    /// Slot `slot` gets its next phase: a frame that already holds one for it ends first.
+    private mutating func touchSlot(_ slot: Int) {
+        if written.contains(slot) {
+            endFrame()
+            open = true
+        }
+        written.insert(slot)
+        frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+    }
+
+    mutating func begin(slot: Int, touch: Int, trackingID: Int32, x: Int32, y: Int32, pressure: Double?) {
+        touchSlot(slot)
+        slots[slot] = touch
+        frame.append(EventType.abs, AbsCode.mtTrackingID, trackingID)
+        frame.append(EventType.abs, AbsCode.mtToolType, 0)
+        frame.append(EventType.abs, AbsCode.mtPositionX, x)
+        frame.append(EventType.abs, AbsCode.mtPositionY, y)
+        if hasPressure, let p = pressure {
+            frame.append(EventType.abs, AbsCode.mtPressure, Int32(clamping: Int(p.rounded())))
+        }
+        positions[slot] = (x, y)
+    }
+
+    mutating func move(slot: Int, x: Int32, y: Int32, pressure: Double?) {
+        touchSlot(slot)
+        frame.append(EventType.abs, AbsCode.mtPositionX, x)
+        frame.append(EventType.abs, AbsCode.mtPositionY, y)
+        if hasPressure, let p = pressure {
+            frame.append(EventType.abs, AbsCode.mtPressure, Int32(clamping: Int(p.rounded())))
+        }
+        positions[slot] = (x, y)
+    }
+
+    /// The finger lifts: `TOUCH_UP` in libinput.
+    mutating func end(slot: Int) {
+        touchSlot(slot)
+        frame.append(EventType.abs, AbsCode.mtTrackingID, -1)
+        slots[slot] = nil
+    }
+
+    /// evroute ends the touch early, as `mode` says.
+    mutating func cancel(slot: Int, mode: ForwardCancel) {
+        switch mode {
+        case .lift:
+            end(slot: slot)
+        case .palm:
+            touchSlot(slot)
+            frame.append(EventType.abs, AbsCode.mtToolType, VirtualDeviceSpec.toolPalm)
+            touchSlot(slot)   // a frame of its own: libinput reports the cancel, then the lift
+            frame.append(EventType.abs, AbsCode.mtTrackingID, -1)
+            frame.append(EventType.abs, AbsCode.mtToolType, 0)
+            slots[slot] = nil
+        }
+    }
+
+    /// Ends the queued frame: `BTN_TOUCH` when it changed, the first contact's `ABS_X`/`ABS_Y`,
+    /// `SYN_REPORT`.
+    mutating func endFrame() {
+        guard open else { return }
+        open = false
+        written.removeAll(keepingCapacity: true)
+        let first = slots.firstIndex { $0 != nil }
+        let touching = first != nil
+        if touching != self.touching {
+            frame.append(EventType.key, KeyCode.btnTouch, touching ? 1 : 0)
+            self.touching = touching
+        }
+        if let first {
+            frame.append(EventType.abs, AbsCode.x, positions[first].x)
+            frame.append(EventType.abs, AbsCode.y, positions[first].y)
+        }
+        frame.report()
+    }
+}

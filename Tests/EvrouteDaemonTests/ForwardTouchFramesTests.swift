@@ -1,0 +1,199 @@
+import Testing
+@testable import EvrouteDaemon
+import EvrouteCore
+import EvrouteInput
+import EvrouteConfig
+
+/// The frames the `forward` plugin writes to a virtual touchscreen, read as evtest would print
+/// them (one line per frame), and a reader that keeps slot state as the kernel and libevdev do.
+private func lines(_ f: ForwardTouchFrames) -> [String] {
+    var out: [String] = []
+    var line: [String] = []
+    for e in f.frame.queued {
+        switch (e.type, e.code) {
+        case (EventType.syn, _): out.append(line.joined(separator: " ")); line = []
+        case (EventType.key, KeyCode.btnTouch): line.append("BTN_TOUCH=\(e.value)")
+        case (_, AbsCode.mtSlot): line.append("SLOT=\(e.value)")
+        case (_, AbsCode.mtTrackingID): line.append("ID=\(e.value)")
+        case (_, AbsCode.mtToolType): line.append("TOOL=\(e.value)")
+        case (_, AbsCode.mtPositionX): line.append("MTX=\(e.value)")
+        case (_, AbsCode.mtPositionY): line.append("MTY=\(e.value)")
+        case (_, AbsCode.x): line.append("X=\(e.value)")
+        case (_, AbsCode.y): line.append("Y=\(e.value)")
+        default: line.append("\(e.type):\(e.code)=\(e.value)")
+        }
+    }
+    if !line.isEmpty { out.append(line.joined(separator: " ") + " (no SYN_REPORT)") }
+    return out
+}
+
+private func t(_ ms: Int) -> Timestamp { Timestamp(microseconds: Int64(ms) * 1000) }
+
+/// What libinput's fallback dispatch decides at each new tracking id: whether the slot's tool
+/// type, as the kernel and libevdev hold it at that event (events equal to the slot's value
+/// dropped, as the kernel does), makes the new touch a palm that is never reported.
+private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
+    var slot = 0
+    var tool: [Int: Int32] = [:]
+    var seen: [Bool] = []
+    for e in f.frame.queued where e.type == EventType.abs {
+        switch e.code {
+        case AbsCode.mtSlot: slot = Int(e.value)
+        case AbsCode.mtToolType: tool[slot] = e.value
+        case AbsCode.mtTrackingID where e.value >= 0: seen.append(tool[slot, default: 0] == VirtualDeviceSpec.toolPalm)
+        default: break
+        }
+    }
+    return seen
+}
+
+@Suite struct ForwardTouchFramesTests {
+    @Test func palmCancelIsItsOwnFrameAndLeavesTheSlotAFinger() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: false)
+        f.start(time: t(0))
+        f.begin(slot: 0, touch: 1, trackingID: 13, x: 400, y: 240, pressure: nil)
+        f.start(time: t(10))
+        f.cancel(slot: 0, mode: .palm)
+        f.endFrame()
+        #expect(lines(f) == [
+            "SLOT=0 ID=13 TOOL=0 MTX=400 MTY=240 BTN_TOUCH=1 X=400 Y=240",
+            "SLOT=0 TOOL=2 X=400 Y=240",
+            "SLOT=0 ID=-1 TOOL=0 BTN_TOUCH=0",
+        ])
+    }
+
+    @Test func theNextTapAfterAPalmCancelIsAFinger() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: false)
+        f.start(time: t(0))
+        f.begin(slot: 0, touch: 1, trackingID: 13, x: 400, y: 240, pressure: nil)
+        f.start(time: t(10))
+        f.cancel(slot: 0, mode: .palm)
+        f.start(time: t(20))
+        f.begin(slot: 0, touch: 2, trackingID: 14, x: 100, y: 100, pressure: nil)
+        f.start(time: t(60))
+        f.end(slot: 0)
+        f.endFrame()
+        #expect(newTouchesSeenAsPalm(f) == [false, false])
+        #expect(lines(f).last == "SLOT=0 ID=-1 BTN_TOUCH=0")
+    }
+
+    @Test func liftModeEndsWithAPlainLift() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: false)
+        f.start(time: t(0))
+        f.begin(slot: 1, touch: 1, trackingID: 5, x: 10, y: 20, pressure: nil)
+        f.start(time: t(10))
+        f.cancel(slot: 1, mode: .lift)
+        f.endFrame()
+        #expect(lines(f) == [
+            "SLOT=1 ID=5 TOOL=0 MTX=10 MTY=20 BTN_TOUCH=1 X=10 Y=20",
+            "SLOT=1 ID=-1 BTN_TOUCH=0",
+        ])
+        #expect(f.slots.allSatisfy { $0 == nil })
+    }
+
+    /// A delayed tap: began, moved and ended handed over at one time still make three frames.
+    @Test func aBeginAndAnEndOfOneSlotNeverShareAFrame() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: false)
+        f.start(time: t(500))
+        f.begin(slot: 0, touch: 1, trackingID: 13, x: 400, y: 240, pressure: nil)
+        f.start(time: t(500))
+        f.move(slot: 0, x: 401, y: 241, pressure: nil)
+        f.start(time: t(500))
+        f.end(slot: 0)
+        f.endFrame()
+        #expect(lines(f) == [
+            "SLOT=0 ID=13 TOOL=0 MTX=400 MTY=240 BTN_TOUCH=1 X=400 Y=240",
+            "SLOT=0 MTX=401 MTY=241 X=401 Y=241",
+            "SLOT=0 ID=-1 BTN_TOUCH=0",
+        ])
+    }
+
+    @Test func aCancelInTheFrameOfItsBeginStillComesAfterIt() {
+        for mode in [ForwardCancel.palm, .lift] {
+            var f = ForwardTouchFrames(slots: 10, hasPressure: false)
+            f.start(time: t(0))
+            f.begin(slot: 0, touch: 1, trackingID: 13, x: 400, y: 240, pressure: nil)
+            f.cancel(slot: 0, mode: mode)
+            f.endFrame()
+            let frames = lines(f)
+            #expect(frames.first == "SLOT=0 ID=13 TOOL=0 MTX=400 MTY=240 BTN_TOUCH=1 X=400 Y=240")
+            #expect(frames.count == (mode == .palm ? 3 : 2))
+            #expect(frames.last?.hasPrefix("SLOT=0 ID=-1") == true)
+        }
+    }
+
+    /// Two slots in one frame stay one frame (a real two-finger frame).
+    @Test func twoSlotsShareAFrame() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: false)
+        f.start(time: t(0))
+        f.begin(slot: 0, touch: 1, trackingID: 1, x: 1, y: 2, pressure: nil)
+        f.begin(slot: 1, touch: 2, trackingID: 2, x: 3, y: 4, pressure: nil)
+        f.endFrame()
+        #expect(lines(f).count == 1)
+    }
+}
+
+@Suite struct VirtualTouchscreenFuzzTests {
+    private func source(_ udev: [String: String]) -> DeviceDescription {
+        DeviceDescription(name: "Wacom", absinfo: [
+            AbsCode.x: AbsInfo(minimum: 0, maximum: 1919),
+            AbsCode.y: AbsInfo(minimum: 0, maximum: 1079),
+            AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
+            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1919, fuzz: 0),
+            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 1079, fuzz: 0),
+        ], udevProperties: udev)
+    }
+
+    @Test func takesLibinputsFuzzFromUdev() {
+        let spec = VirtualDeviceSpec.touchscreen(mirroring: source(["LIBINPUT_FUZZ_35": "8", "LIBINPUT_FUZZ_36": "6",
+                                                                    "LIBINPUT_FUZZ_00": "8", "LIBINPUT_FUZZ_01": "6"]))
+        #expect(spec.absinfo[AbsCode.mtPositionX]?.fuzz == 8)
+        #expect(spec.absinfo[AbsCode.mtPositionY]?.fuzz == 6)
+    }
+
+    @Test func keepsTheKernelsFuzzWithoutUdevs() {
+        var s = source([:])
+        s.absinfo[AbsCode.mtPositionX]?.fuzz = 4
+        let spec = VirtualDeviceSpec.touchscreen(mirroring: s)
+        #expect(spec.absinfo[AbsCode.mtPositionX]?.fuzz == 4)
+        #expect(spec.absinfo[AbsCode.mtPositionY]?.fuzz == 0)
+        let bad = VirtualDeviceSpec.touchscreen(mirroring: source(["LIBINPUT_FUZZ_35": "x"]))
+        #expect(bad.absinfo[AbsCode.mtPositionX]?.fuzz == 0)
+    }
+
+    @Test func displayCoordinatesTakeNoFuzz() {
+        let spec = VirtualDeviceSpec.touchscreen(mirroring: source(["LIBINPUT_FUZZ_35": "8"]), displaySize: Size(width: 1280, height: 720))
+        #expect(spec.absinfo[AbsCode.mtPositionX]?.fuzz == 0)
+    }
+}
+
+@Suite struct ForwardCancelOptionTests {
+    private func diagnostics(_ plugin: String) -> [String] {
+        let yaml = """
+        displays:
+          - { name: main, size: [1000, 1000] }
+        plugins:
+        \(plugin)
+        screens:
+          - name: home
+            root:
+              name: root
+              frame: [0, 0, 1000, 1000]
+              handlers: [{ plugin: desktop, on: touch }]
+        """
+        do {
+            let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "test.yaml", pluginTypes: PluginTypes.all)
+            return ConfigLoader.warnings(of: layout, file: "test.yaml").map(\.description)
+        } catch {
+            return error.errors.map(\.description)
+        }
+    }
+
+    @Test func cancelIsPalmOrLift() {
+        #expect(diagnostics("  - { name: desktop, type: forward, cancel: lift }") == [])
+        #expect(diagnostics("  - { name: desktop, type: forward, cancel: palm }") == [])
+        #expect(diagnostics("  - { name: desktop, type: forward, cancel: up }") == [
+            "test.yaml:4:45: error: plugin desktop: `cancel` must be `palm` or `lift`",
+        ])
+    }
+}
