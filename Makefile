@@ -23,7 +23,7 @@ EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events
 
-.PHONY: all deps test-deps build release demo test test-unit install uninstall deb deb-check fuzz clean bench soak
+.PHONY: all deps test-deps build release demo test test-unit install uninstall deb deb-check fuzz clean bench soak soak-release
 
 all: build
 
@@ -105,6 +105,11 @@ SOAK_EVROUTE    ?= $(EVROUTE)
 SOAK_RECORDINGS ?=
 soak: build
 	python3 scripts/soak.py --evroute $(SOAK_EVROUTE) --seconds $(SOAK_SECONDS) $(if $(SOAK_RECORDINGS),--recordings "$(SOAK_RECORDINGS)")
+
+# soak-release: the same soak on the release binary (`make release`: optimized, the static
+# Swift runtime, the build that ships), after building it.
+soak-release: release
+	python3 scripts/soak.py --evroute $(BUILD)/release/evroute --seconds $(SOAK_SECONDS) $(if $(SOAK_RECORDINGS),--recordings "$(SOAK_RECORDINGS)")
 
 # install: installs an existing build (`make release` builds one; BIN= picks another binary) and
 # never builds or calls apt-get. The binary to $(PREFIX)/bin; man pages (evroute(1), one per

@@ -72,11 +72,21 @@ def layout(tmp, variant):
                 - { plugin: helper, on: [touch] }""" if variant == "a" else ""
     return f"""# evroute soak layout, variant {variant} (scripts/soak.py)
 displays:
-  - {{ name: panel, size: [1280, 800], screen: home }}
+  - {{ name: panel, size: [1280, 800], screen: home, idle: {{ after-s: 2 }} }}
 devices:
-  - {{ name: touch, match: {{ kind: touchscreen }}, display: panel }}
+  - name: touch
+    match: {{ kind: touchscreen }}
+    display: panel
+    filters:
+      ignore: [[0, 0, 4, 800]]
+      palm: {{ tool: true }}
+      ghost-taps: {{}}
+      jitter: {{}}
+      stuck-after-s: 600
   - {{ name: keys, match: {{ kind: keyboard }}, display: panel }}
+metrics: {{ textfile: {tmp}/metrics/evroute.prom, interval-s: 1 }}
 plugins:
+  - {{ name: desktop, type: forward }}
   - {{ name: ui, type: socket, path: {tmp}/ui.sock, mode: "0600", answers: true, deadline-ms: 50 }}
   - name: helper
     type: process
@@ -121,6 +131,8 @@ screens:
                 - {{ plugin: helper, on: [touch] }}{spot}
         - name: nav
           frame: [0, 700, 1280, 100]
+          handlers:
+            - {{ plugin: desktop, on: [touch] }}
           regions:
             - name: settings
               frame: [0, 0, 640, 100]
@@ -326,6 +338,10 @@ class TouchLedger:
         if e.get("type") != "touch":
             return
         tid, phase, t, by = e.get("touch"), e.get("phase"), e.get("time"), e.get("handled_by")
+        # A touch's phase is one event by its time and place: a contact the ghost-tap filter held
+        # back goes out at its bound with the samples it held, in order, in one frame (its moves
+        # share that frame's time, each at its own point).
+        at = (phase, t, e.get("x"), e.get("y"))
         if tid in self.joined_mid_touch:
             return
         rec = self.touches.get(tid)
@@ -336,11 +352,11 @@ class TouchLedger:
                     self.violation(f"touch {tid}: {phase} at {t} without a began")
                 return
             self.count += 1
-            self.touches[tid] = {"began": t, "end": None, "seen": {(phase, t): {by}}}
+            self.touches[tid] = {"began": t, "end": None, "seen": {at: {by}}}
             if self.count % 200 == 0:
                 self.forget(t)
             return
-        seen = rec["seen"].get((phase, t))
+        seen = rec["seen"].get(at)
         if seen is not None:
             if by in seen:
                 self.violation(f"touch {tid}: {phase} at {t} delivered twice to {by}")
@@ -348,7 +364,7 @@ class TouchLedger:
                 seen.add(by)
                 self.redeliveries += 1
             return
-        rec["seen"][(phase, t)] = {by}
+        rec["seen"][at] = {by}
         end = rec["end"]
         if end is not None:
             if not self.must_see_began and t <= end[1]:
@@ -572,6 +588,10 @@ class Soak:
         self.clients = []          # (name, Popen, result path)
         self.churners = []
         self.ui_client = None
+        self.journal_socket = os.path.join(self.tmp, "journal.sock")
+        self.journal = {"entries": 0, "memfd": 0, "priorities": {}, "bytes": 0}
+        self.metrics_file = os.path.join(self.tmp, "metrics", "evroute.prom")
+        self.metrics_seen = 0      # textfile rewrites seen (its inode changed between samples)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -661,13 +681,50 @@ class Soak:
 
     # -- the daemon and its clients ---------------------------------------------------------
 
+    def start_journal(self):
+        """A journald stand-in: an AF_UNIX datagram socket the daemon's log sends its native
+        journal entries to (EVROUTE_JOURNAL_SOCKET; JOURNAL_STREAM names the daemon's standard
+        error, so it takes itself to run under systemd). Each datagram is one entry, or an
+        empty one carrying a memfd (a large entry), as journald takes them."""
+        self.journal_sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.journal_sock.bind(self.journal_socket)
+        self.journal_sock.settimeout(0.5)
+        def read():
+            while not self.journal_done.is_set():
+                try:
+                    data, anc, _, _ = self.journal_sock.recvmsg(1 << 17, socket.CMSG_SPACE(4 * 8))
+                except socket.timeout:
+                    continue
+                except OSError:
+                    return
+                for level, kind, fds in anc:
+                    if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                        for i in range(0, len(fds) - len(fds) % 4, 4):
+                            fd = int.from_bytes(fds[i:i + 4], sys.byteorder)
+                            try:
+                                data = os.pread(fd, 1 << 20, 0)
+                            finally:
+                                os.close(fd)
+                            self.journal["memfd"] += 1
+                for line in data.split(b"\n"):
+                    if line.startswith(b"PRIORITY="):
+                        prio = line[9:].decode(errors="replace")
+                        self.journal["priorities"][prio] = self.journal["priorities"].get(prio, 0) + 1
+                self.journal["entries"] += 1
+                self.journal["bytes"] += len(data)
+        self.journal_done = threading.Event()
+        self.journal_thread = threading.Thread(target=read, daemon=True)
+        self.journal_thread.start()
+
     def start_daemon(self):
         argv = [self.evroute, "--config", self.config, "--control-socket", self.control,
                 "--replay-paused", "--replay-realtime"]
         for r in self.replays:
             argv += ["--replay", r]
         self.daemon_log = open(os.path.join(self.tmp, "daemon.log"), "w")
-        self.daemon = subprocess.Popen(argv, stdout=self.daemon_log, stderr=subprocess.STDOUT)
+        st = os.fstat(self.daemon_log.fileno())
+        env = dict(os.environ, JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}", EVROUTE_JOURNAL_SOCKET=self.journal_socket)
+        self.daemon = subprocess.Popen(argv, stdout=self.daemon_log, stderr=subprocess.STDOUT, env=env)
         def ready():
             if self.daemon.poll() is not None:
                 raise SystemExit(f"soak: the daemon exited at start ({self.daemon.returncode}); see {self.daemon_log.name}")
@@ -714,7 +771,15 @@ class Soak:
 
     def sample(self):
         pid = self.daemon.pid
+        last_inode = None
         while not self.sleep(1.0):
+            try:
+                inode = os.stat(self.metrics_file).st_ino
+                if inode != last_inode:
+                    last_inode = inode
+                    self.metrics_seen += 1
+            except OSError:
+                pass
             try:
                 with open(f"/proc/{pid}/status") as f:
                     rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
@@ -882,6 +947,8 @@ class Soak:
         self.make_recordings()
         self.make_layouts()
         self.preflight()
+        os.makedirs(os.path.dirname(self.metrics_file), mode=0o755)
+        self.start_journal()
         self.start_time = time.monotonic()
         self.start_daemon()
         self.start_clients()
@@ -926,6 +993,10 @@ class Soak:
         else:
             term_rc = None
         self.daemon_log.close()
+        time.sleep(0.5)
+        self.journal_done.set()
+        self.journal_thread.join(timeout=5)
+        self.journal_sock.close()
         results = {}
         for name, p, path in self.clients + self.churners:
             try:
@@ -1061,6 +1132,25 @@ class Soak:
                        f"ui declined {t('ui', 'declined')}, {t('ui', 'clients_accepted')} clients accepted; "
                        f"helper declined {t('helper', 'declined')}, timed out {t('helper', 'timed_out')}, "
                        f"restarted {t('helper', 'restarts')}")
+
+        # The journal and the metrics textfile, on all along.
+        j = self.journal
+        self.check(j["entries"] > 0, "journal: entries sent to the journald stand-in",
+                   f"{j['entries']} entries ({j['memfd']} by memfd), {j['bytes']} bytes; by priority "
+                   + ", ".join(f"{k}: {v}" for k, v in sorted(j["priorities"].items())))
+        try:
+            with open(self.metrics_file) as f:
+                metrics = f.read()
+        except OSError as e:
+            metrics = ""
+            print(f"soak: no metrics textfile: {e}")
+        filtered = sum(float(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
+                       if line.startswith("evroute_filtered_total{"))
+        self.check("evroute_" in metrics and self.metrics_seen > a.seconds / 4, "metrics: textfile rewritten all along",
+                   f"{self.metrics_seen} rewrites seen by the sampler; {len(metrics.splitlines())} lines at the end; "
+                   f"evroute_filtered_total sums to {filtered:.0f}")
+        fwd = plugins.get("desktop", {})
+        print(f"soak: forward plugin 'desktop': {json.dumps({k: v for k, v in fwd.items() if k != 'name'})[:300]}")
 
         print()
         for ok, name, detail in self.checks:

@@ -183,6 +183,7 @@ public final class DryRun {
             if source?.devices.isEmpty ?? false { report.noDevice(time: time) }
         }
         source.sink = session
+        timer.readPendingInput = { [unowned source] in source.readPending() }
         try source.start(in: pipeline.loop)
         if source.devices.isEmpty { report.noDevice(time: MonotonicClock.now()) }
         timer.rearm()

@@ -273,6 +273,8 @@ public final class RoutingSession: InputSink {
     /// Runs a device's contact filters on a frame; what they drop or cancel goes to the router
     /// (counted, observed, never routed).
     func runFilters(_ filters: [any TouchFrameFilter], _ frame: inout TouchFrameInput) {
+        // The contacts as they came: one the filters hold back is still a finger on the display.
+        router.noteContacts(frame)
         var filtered: [FilteredContact] = []
         for filter in filters { filter.filter(&frame, &filtered) }
         for contact in filtered { router.filtered(contact) }

@@ -21,6 +21,10 @@ import EvrouteTime
 /// socket until one of its own connections closes (a descriptor is free again) or a timer
 /// (100 ms, doubling up to 2 s while the limit lasts; the loop's one timer facility) tries
 /// again. ``onDescriptorLimit`` is told, for the log.
+///
+/// With ``servesOnReserve`` (the control socket), the peer accepted on the reserve's place is
+/// served instead of refused: an operator's `status` is answered even while other clients hold
+/// every descriptor. One such connection at a time; the reserve is opened again when it closes.
 public final class UnixListener {
     /// What happens to a peer that connects while ``maximumConnections`` are open.
     public enum Overflow: Sendable {
@@ -71,6 +75,11 @@ public final class UnixListener {
     private var nextNumber = 1
     /// Held open to be given up at the descriptor limit (see the type's documentation).
     private var reserve = FileDescriptor.invalid
+    /// At the descriptor limit, serve the peer accepted on the reserve's place rather than refuse
+    /// it (see the type's documentation).
+    public var servesOnReserve = false
+    /// The connection served on the reserve's place, while it is open.
+    private var onReserve: ObjectIdentifier?
     /// The next pause at the descriptor limit, and the timer of the current one.
     private var limitPause = UnixListener.firstLimitPause
     private var limitTimer: EventLoop.TimerID?
@@ -161,8 +170,18 @@ public final class UnixListener {
             try? SystemCall.close(reserve)
             reserve = .invalid
             let accepted = evroute_accept_nonblocking(fd.rawValue)
-            if accepted >= 0 { refuse(FileDescriptor(rawValue: accepted), .outOfDescriptors) }
-            reserve = UnixListener.openReserve()   // may fail while the limit lasts: tried again on resuming
+            if accepted >= 0 {
+                let peer = FileDescriptor(rawValue: accepted)
+                if servesOnReserve && onReserve == nil && connections.count < maximumConnections {
+                    // The peer has the reserve's place until it leaves (then the reserve is
+                    // opened again): no reserve meanwhile, so later peers wait in the backlog.
+                    if let connection = serve(peer) { onReserve = ObjectIdentifier(connection) }
+                } else {
+                    refuse(peer, .outOfDescriptors)
+                }
+            }
+            // May fail while the limit lasts: tried again on resuming.
+            if onReserve == nil { reserve = UnixListener.openReserve() }
         }
         loop.unwatch(fd)
         accepting = false
@@ -206,25 +225,37 @@ public final class UnixListener {
                 onRefused()
                 continue
             }
-            let connection = LineConnection(fd: peer, number: nextNumber, loop: loop,
-                                            maximumLineLength: maximumLineLength, maximumOutput: maximumOutput,
-                                            idleTimeout: idleTimeout)
-            nextNumber += 1
-            do {
-                try connection.start()
-            } catch {
-                try? SystemCall.close(peer)
-                continue
-            }
-            let key = ObjectIdentifier(connection)
-            connections[key] = connection
-            connection.listenerClosed = { [weak self] in
-                guard let self else { return }
-                connections[key] = nil
-                if !accepting { try? resumeAccepting() }
-            }
-            onConnection(connection)
+            serve(peer)
         }
+    }
+
+    /// Starts serving an accepted peer (``onConnection``); nil when it could not be watched.
+    @discardableResult
+    private func serve(_ peer: FileDescriptor) -> LineConnection? {
+        let connection = LineConnection(fd: peer, number: nextNumber, loop: loop,
+                                        maximumLineLength: maximumLineLength, maximumOutput: maximumOutput,
+                                        idleTimeout: idleTimeout)
+        nextNumber += 1
+        do {
+            try connection.start()
+        } catch {
+            try? SystemCall.close(peer)
+            return nil
+        }
+        let key = ObjectIdentifier(connection)
+        connections[key] = connection
+        connection.listenerClosed = { [weak self] in
+            guard let self else { return }
+            connections[key] = nil
+            if onReserve == key {
+                // Its descriptor is closed: the reserve takes the place back.
+                onReserve = nil
+                if !reserve.isValid { reserve = UnixListener.openReserve() }
+            }
+            if !accepting { try? resumeAccepting() }
+        }
+        onConnection(connection)
+        return connection
     }
 
     // MARK: Setup

@@ -121,13 +121,31 @@ struct IdleTests {
         #expect(r.filteredCounts.sorted.isEmpty)
     }
 
-    /// A frame of cancels only (a device gone) is not input: it does not wake the display.
+    /// A frame of cancels only (a device gone) is not input: the countdown does not start again
+    /// at it. While the touch was down the display did not go idle (a finger on it); each
+    /// deadline that came then started the countdown again, and the first one after the cancel
+    /// (1 + 2 × 120 s) sends idle.
     @Test func cancelsAreNotInput() throws {
         let (r, t) = makeRouter(try layout())
         r.touch(0, .began, 500, 500, at: 1000)
         r.removeDevice(DeviceID(1), time: Timestamp(microseconds: 200_000_000))
-        #expect(timeline(t) == ["touch 1 began@1.000", "idle@121.000", "touch 1 cancelled@200.000"])
+        #expect(timeline(t) == ["touch 1 began@1.000", "touch 1 cancelled@200.000"])
+        #expect(r.activity(ofDisplay: 0)?.idle == false)
+        r.advanceTime(to: Timestamp(microseconds: 400_000_000))
+        #expect(timeline(t) == ["touch 1 began@1.000", "touch 1 cancelled@200.000", "idle@241.000"])
         #expect(r.activity(ofDisplay: 0)?.idle == true)
+    }
+
+    /// A finger resting on the display without moving (no input for longer than `after-s`):
+    /// the display does not go idle under it; the lift starts the countdown.
+    @Test func noIdleWhileATouchIsDown() throws {
+        let (r, t) = makeRouter(try layout())
+        r.touch(0, .began, 500, 500, at: 1000)
+        r.advanceTime(to: Timestamp(microseconds: 500_000_000))
+        #expect(r.activity(ofDisplay: 0)?.idle == false)
+        r.touch(0, .ended, 500, 500, at: 500_000)
+        r.advanceTime(to: Timestamp(microseconds: 700_000_000))
+        #expect(timeline(t) == ["touch 1 began@1.000", "touch 1 ended@500.000", "idle@620.000"])
     }
 
     /// A reload keeps the idle state of a display that still has `idle:`; one that lost it is

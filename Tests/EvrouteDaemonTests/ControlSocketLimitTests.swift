@@ -180,6 +180,45 @@ struct ControlSocketLimitTests {
         #expect(daemon.waitForExit(seconds: 20) == 0)
     }
 
+    @Test func atTheDescriptorLimitStatusIsStillAnswered() throws {
+        // A socket plugin allowing 4,096 clients under a limit of 64 descriptors: its clients take
+        // every descriptor the daemon has. The control socket's reserve descriptor is its place:
+        // `evroute status` is answered while they stay, not refused as busy.
+        let rig = try DaemonProcessTests.Rig()
+        defer { rig.scratch.cleanUp() }
+        let config = RuntimeControlProcessTests.config(socket: rig.uiSocket)
+            .replacingOccurrences(of: "{ name: ui, type: socket, path: \(rig.uiSocket) }",
+                                  with: "{ name: ui, type: socket, path: \(rig.uiSocket), max-clients: 4096 }")
+        try #require(config.contains("max-clients: 4096"))
+        _ = rig.scratch.write("evroute.yaml", config)
+        let daemon = try TestProcess.daemon("/bin/sh", arguments: Array(TestProcess.withDescriptorLimit(64, [rig.binary,
+                                                              "--config", rig.configPath, "--control-socket", rig.control,
+                                                              "--replay", DaemonProcessTests.demoTouchscreen, "--replay-paused"]).dropFirst()),
+                                       environment: ["NOTIFY_SOCKET": rig.notify.path], logPath: rig.scratch.file("daemon.log"))
+        defer { daemon.kill9() }
+        try #require(rig.notify.wait(for: "READY=1") != nil, "log: \(daemon.log)")
+        var clients: [LineClient] = []
+        for _ in 0..<80 {
+            guard let client = try? LineClient(path: rig.uiSocket) else { break }
+            clients.append(client)
+        }
+        defer { clients.removeAll() }
+        let deadline = monotonicSeconds() + 10
+        while !daemon.log.contains("socket ui: out of file descriptors") && monotonicSeconds() < deadline { usleep(20_000) }
+        try #require(daemon.log.contains("socket ui: out of file descriptors (Too many open files)"), "\(daemon.log)")
+
+        let binary = try #require(evrouteBinaryPath(), "the evroute binary is not next to the test bundle")
+        let logPath = rig.scratch.file("status.err")
+        let cli = try TestProcess.daemon(binary, arguments: ["status", "--format", "json", "--control-socket", rig.control], logPath: logPath)
+        defer { cli.kill9() }
+        #expect(cli.waitForExit(seconds: 20) == 0, "stderr: \(cli.log); daemon log: \(daemon.log)")
+        let answer = try? JSONValue.parse(readFile(logPath + ".out") ?? "")
+        #expect(answer?["ok"]?.boolValue == true, "\(readFile(logPath + ".out") ?? "")")
+        #expect(clients.count == 80, "the plugin's clients stayed connected")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 20) == 0)
+    }
+
     @Test func thePlacesOfOneUserAndTheRoomKeptForRootAndOperators() {
         func refusal(uid: uid_t = 1000, privileged: Bool = true, open: Int = 10, ofProcess: Int = 0, ofUser: Int = 0) -> String? {
             ControlServer.placeRefusal(pid: 42, uid: uid, privileged: privileged, open: open, ofProcess: ofProcess, ofUser: ofUser,

@@ -11,7 +11,10 @@ import EvrouteRuntime
 /// lives once (``TouchLifecycle``), and every touch that began has ended once the devices are
 /// gone.
 ///
-/// 8 bytes per event:
+/// The first byte's low bit picks the layout: 0 kiosk.yaml; 1 Fuzz/Layouts/stages.yaml, whose
+/// rules take the same devices through every contact filter, with a display's idle (and its
+/// swallowed wake touch), a forward handler and handlers limited to device rules (`devices:`),
+/// so that those stages are fuzzed too. Then 8 bytes per event:
 /// - 0: the device (`% 5`) and the time since the last event (`/ 5` ms; 51: two seconds, so
 ///   that long presses and multi-tap intervals run out);
 /// - 1: the type (low 2 bits: `EV_SYN`, `EV_KEY`, `EV_ABS`, `EV_ABS`); with both high bits
@@ -20,7 +23,9 @@ import EvrouteRuntime
 ///   or, with bit 7 of byte 3 set, any code (byte 2 and the low 2 bits of byte 3);
 /// - 4…7: the value (little-endian); with bit 6 of byte 3 set, taken into the axis's range
 ///   (keys: 0, 1 or 2), so that contacts land on the screen.
-let layout = try! ConfigLoader.compile(yaml: FuzzLayouts.kiosk, file: "kiosk.yaml", pluginTypes: PluginTypes.all).layout
+let layouts = [(FuzzLayouts.kiosk, "kiosk.yaml"), (FuzzLayouts.stages, "stages.yaml")].map { yaml, file in
+    try! ConfigLoader.compile(yaml: yaml, file: file, pluginTypes: PluginTypes.all).layout
+}
 let devices = FuzzLayouts.kioskDevices()
 /// Per device and type: the codes it reports, in order.
 let codes: [[UInt16: [UInt16]]] = devices.map { d in d.events.mapValues { $0.sorted() } }
@@ -30,16 +35,17 @@ nonisolated(unsafe) let keymaps = KeymapLibrary()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let data else { return 0 }
+    guard let data, size >= 1 else { return 0 }
+    let layout = layouts[Int(data[0] & 1)]
     let session = RoutingSession(layout: layout, keymaps: keymaps)
     let lifecycle = TouchLifecycle()
     session.router.observer = lifecycle
-    session.onDeviceIgnored = { _, d, _, why, _ in fatalError("kiosk.yaml takes no \"\(d.name)\": \(why)") }
+    session.onDeviceIgnored = { _, d, _, why, _ in fatalError("the layout takes no \"\(d.name)\": \(why)") }
     let rules = DeviceRuleMatcher(rules: layout.deviceRules)
     var time = Timestamp(microseconds: 1_000_000)
     for (i, d) in devices.enumerated() { session.take(.added(DeviceID(i + 1), d, time), matching: rules) }
     precondition(session.activeDevices.count == devices.count, "not every device is routed")
-    var i = 0
+    var i = 1
     while i + 8 <= size {
         let index = Int(data[i] % UInt8(devices.count)), device = DeviceID(index + 1)
         let ms = Int64(data[i] / UInt8(devices.count))

@@ -29,6 +29,9 @@ public enum FuzzLayouts {
 
     public static let kiosk = read("config/kiosk.yaml")
     public static let demo = read("config/demo.yaml")
+    /// Every stage FuzzDecoders reaches beyond kiosk.yaml's: the contact filters, idle, forward,
+    /// per-device handlers (kioskDevices' devices, other rules).
+    public static let stages = read("Fuzz/Layouts/stages.yaml")
 
     /// The demo's touchscreen (protocol B) and keyboard.
     public static func descriptions() -> [DeviceDescription] {

@@ -59,6 +59,7 @@ extension Router {
     func setIdleWatches(_ watches: [IdleWatch?]) {
         idleWatches = watches
         watchesIdle = watches.contains { $0 != nil }
+        if !watchesIdle { heldContacts.removeAll() }
         updateIdleDeadline()
     }
 
@@ -80,9 +81,19 @@ extension Router {
 
     /// Sends `idle` for every display due by `deadline` (the earliest: ``idleDeadline``), in
     /// display order, at `time`.
+    ///
+    /// A display with a contact down (``hasContactDown(display:)``) does not go idle: someone is
+    /// holding a finger on it, and a resting finger's moves may all be filtered out (`jitter`),
+    /// so it may send no input for longer than `after-s`. Its countdown starts again at the
+    /// deadline; the lift (input) starts it again from the lift's time.
     func fireIdle(due deadline: Timestamp, at time: Timestamp) {
         for d in idleWatches.indices {
             guard let w = idleWatches[d], let due = w.deadline, due <= deadline else { continue }
+            if hasContactDown(display: d) {
+                idleWatches[d]!.lastInput = due
+                updateIdleDeadline()
+                continue
+            }
             idleWatches[d]!.idleSince = time
             updateIdleDeadline()
             routeActivity(.idle, display: d, time: time)
@@ -124,6 +135,44 @@ extension Router {
     func noteTouchInput(_ frame: TouchFrameInput) -> Bool {
         guard frame.contacts.contains(where: { $0.change != .cancelled }) else { return false }
         return noteWatchedInput(device: frame.device, time: frame.time)
+    }
+
+    /// Whether a contact is down on display `d`: a routed touch, a swallowed wake touch not yet
+    /// lifted, or a contact the device's filters hold back from routing (a ghost-tap candidate,
+    /// one begun in an ignored area, one too light: ``noteContacts(_:)``). A contact a filter
+    /// cancelled (a palm, a stuck contact) is no longer down for this: a stuck contact must not
+    /// keep a display awake for ever.
+    func hasContactDown(display d: Int) -> Bool {
+        let single = idleWatches.count == 1
+        func on(_ device: DeviceID) -> Bool { single || (devices[device]?.display ?? 0) == d }
+        for i in touches.indices where on(touches.key(at: i).device) { return true }
+        if orphanedContacts.contains(where: { on($0.device) }) { return true }
+        return heldContacts.contains { on($0.device) }
+    }
+
+    /// A device's frame as it came, before its contact filters (the session calls this for a
+    /// device with filters, before it runs them): a contact that begins is down until it ends
+    /// or is cancelled, here or in the routed stream (a filter's cancel), whatever the filters
+    /// let through. Its lift is input for the idle countdown (it starts again from the lift)
+    /// but does not wake an idle display (it was not routed). Only while a display has `idle:`.
+    public func noteContacts(_ frame: TouchFrameInput) {
+        guard watchesIdle else { return }
+        var lifted = false
+        for sample in frame.contacts {
+            let key = TouchKey(device: frame.device, contact: sample.contact)
+            switch sample.change {
+            case .began: heldContacts.insert(key)
+            case .moved: break
+            case .ended, .cancelled: if heldContacts.remove(key) != nil { lifted = true }
+            }
+        }
+        guard lifted else { return }
+        advanceTime(to: frame.time)
+        let d = idleWatches.count == 1 ? 0 : devices[frame.device]?.display ?? 0
+        guard d < idleWatches.count, idleWatches[d] != nil, idleWatches[d]!.idleSince == nil,
+              idleWatches[d]!.lastInput != nil else { return }
+        idleWatches[d]!.lastInput = frame.time
+        updateIdleDeadline()
     }
 
     /// The touch that woke an idle display (`swallow-wake-touch`): not routed (nor forwarded),

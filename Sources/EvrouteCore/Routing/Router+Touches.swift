@@ -41,6 +41,7 @@ extension Router {
                     beginTouch(key, sample: sample, time: frame.time)
                 }
             case .ended, .cancelled:
+                if sample.change == .cancelled, !heldContacts.isEmpty { heldContacts.remove(key) }
                 if touches[key] != nil {
                     finishTouch(key, change: sample.change, location: sample.location, time: frame.time, sample: sample)
                 } else if !orphanedContacts.isEmpty {

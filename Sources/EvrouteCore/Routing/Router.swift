@@ -171,6 +171,10 @@ public final class Router {
     @exclusivity(unchecked) var watchesIdle = false
     /// The earliest deadline of an active display's idle watch, if any.
     @exclusivity(unchecked) var idleDeadline: Timestamp?
+    /// Contacts down on devices with filters, as they came before the filters (``noteContacts(_:)``):
+    /// one holds its display's idle off. Each leaves at its end, at a filter's cancel of it, or
+    /// with its device.
+    @exclusivity(unchecked) var heldContacts: Set<TouchKey> = []
 
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
         currentLayout = layout
@@ -266,6 +270,7 @@ public final class Router {
         advanceTime(to: time)
         cancelTouches(ofDevice: id, time: time)
         if !orphanedContacts.isEmpty { orphanedContacts = orphanedContacts.filter { $0.device != id } }
+        if !heldContacts.isEmpty { heldContacts = heldContacts.filter { $0.device != id } }
         settleTimers(device: id, time: time)
         cancelHeldKeys(ofDevice: id, time: time)
         if !shakes.isEmpty { endShake(of: id, .cancelled, at: time) }

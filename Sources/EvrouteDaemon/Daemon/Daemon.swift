@@ -348,6 +348,7 @@ public final class Daemon {
             live = source
             let session = self.session!
             source.sink = session
+            pipeline.timer?.readPendingInput = { [unowned source] in source.readPending() }
             try source.start(in: loop)
         } catch {
             throw StartupError(description: "input: \(error)")

@@ -8,7 +8,9 @@ import EvrouteSystem
 /// (``ControlServer/maximumClients``) is one, besides the daemon's own. The daemon raises its
 /// soft `RLIMIT_NOFILE` to the hard limit at start, so the hard limit is the one that counts.
 /// Past it, clients are refused at the limit (the listener pauses; see ``UnixListener``) rather
-/// than at `max-clients`, and devices or plugin pipes may fail to open.
+/// than at `max-clients`, and devices or plugin pipes may fail to open. The control socket keeps
+/// one place whatever the clients hold: its listener's reserve descriptor, on which one operator
+/// is served at the limit (``UnixListener/servesOnReserve``).
 public enum DescriptorBudget {
     /// The daemon's own descriptors besides its clients: standard I/O, the loop (epoll, signalfd,
     /// the timerfd, eventfds), udev, devices, plugin pipes, the listeners and their reserves,

@@ -160,6 +160,16 @@ public final class LiveInputSource {
     /// right after `deviceAdded`, the contacts already down when the device was opened.
     public func touchSnapshot(of id: DeviceID) -> TouchSnapshot? { open[id]?.device.touchSnapshot() }
 
+    /// Reads every open device's pending events now, without waiting (in id order; each device's
+    /// in its own order): what the kernel already holds is routed before a deadline fires (see
+    /// the runtime's session timer). A device with nothing pending costs one `read(2)`.
+    public func readPending() {
+        guard !open.isEmpty else { return }
+        for entry in open.values.sorted(by: { $0.info.id.rawValue < $1.info.id.rawValue }) where open[entry.info.id] === entry {
+            readDevice(entry)
+        }
+    }
+
     /// Reads everything pending on a device, each read handed on as one batch from a buffer
     /// reused across calls (the steady-state read path allocates nothing).
     private func readDevice(_ entry: OpenDevice) {

@@ -183,6 +183,9 @@ public final class ControlServer {
             throw SetupError(description: "control socket \(error.path ?? path): \(reason)")
         }
         listener?.onConnection = { [unowned self] connection in accepted(connection) }
+        // The descriptor limit never locks the operator out: the listener's reserve descriptor
+        // is the control socket's place, its peer served, not refused.
+        listener?.servesOnReserve = true
         listener?.idleTimeout = idleTimeout
         listener?.refusal = { why in
             let answer = switch why {
