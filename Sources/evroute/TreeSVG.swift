@@ -195,10 +195,14 @@ struct TreeSVG {
             body += text("\(name): " + handlerText(handlers), x: Self.margin, y: y, size: 11)
             y += 16
         }
-        // The rest of the layout: device rules and each gesture's parameters, one line each
-        // (the picture widens to the longest).
+        // The rest of the layout: device rules (with their filters), each display's idle and
+        // each gesture's parameters, one line each (the picture widens to the longest).
         var facts: [String] = layout.deviceRules.indices.map { i in
             "device rule \(layout.deviceRules[i].name): " + LayoutFacts.line(LayoutFacts.rule(i, of: layout))
+        }
+        for (d, display) in layout.displays.enumerated() {
+            let idle = LayoutFacts.line([LayoutFacts.idle(display: d, of: layout)])
+            if !idle.isEmpty { facts.append("display \(display.name): " + idle) }
         }
         for region in layout.regions {
             for g in region.gestures { facts.append("gesture \(g.name) on \(region.path): " + LayoutFacts.line(LayoutFacts.gesture(g))) }

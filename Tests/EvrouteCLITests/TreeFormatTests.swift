@@ -308,6 +308,55 @@ struct TreeFormatTests {
         #expect(svg.contains("<title>home/root/header/admin-corner\ngestures: admin-hold\ngesture admin-hold: type long-press"))
     }
 
+    /// A device rule's `filters:` and a display's `idle:` are part of the layout `tree` shows: in
+    /// text and the SVG's info lines as configured (with the bounds a filter runs with), in JSON
+    /// under every rule and display (`{}` and `null` where none is configured).
+    @Test func treeShowsDeviceFiltersAndDisplayIdle() throws {
+        let config = temporaryConfig("""
+            displays:
+              - { name: main, size: [1280, 800], idle: { after-s: 120, swallow-wake-touch: true } }
+              - { name: side, size: [800, 480] }
+            devices:
+              - name: touch
+                match: { kind: touchscreen }
+                display: main
+                filters:
+                  ignore: [[1260, 0, 20, 20], [0, 780, 20, 20]]
+                  pressure: { min: 12 }
+                  palm: { tool: true, size: 40 }
+                  ghost-taps: {}
+                  jitter: { hysteresis: 3 }
+                  stuck-after-s: 600
+              - { name: plain, match: { kind: touchscreen }, display: side }
+            screens:
+              - { name: home, display: main, root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [tap, idle] }] } }
+              - { name: other, display: side, root: { name: root, frame: [0, 0, 800, 480], handlers: [{ plugin: log, on: tap }] } }
+            """, name: "filters-idle.yaml")
+        let filters = "filters {ignore [1260, 0, 20, 20] [0, 780, 20, 20], pressure {min 12}, palm {tool true, size 40}, ghost-taps {max-duration-ms 20}, jitter {hysteresis 3}, stuck-after-s 600}"
+        let idle = "idle {after-s 120, swallow-wake-touch true}"
+
+        let text = try runEvroute(["tree", "--config", config])
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.contains("device rule touch: match {kind touchscreen}, display main, \(filters)\n"), "\(text.out)")
+        #expect(text.out.contains("device rule plain: match {kind touchscreen}, display side\n"), "\(text.out)")
+        #expect(text.out.contains("display main 1280×800: \(idle)\n"), "\(text.out)")
+        #expect(text.out.contains("display side 800×480\n"), "\(text.out)")
+
+        let json = try runEvroute(["tree", "--config", config, "--format", "json"]).out
+        #expect(json.contains(#""log_keys":false,"filters":{"ignore":[[1260,0,20,20],[0,780,20,20]],"pressure":{"min":12},"palm":{"tool":true,"size":40},"ghost_taps":{"max_duration_ms":20},"jitter":{"hysteresis":3},"stuck_after_s":600}}"#), "\(json)")
+        #expect(json.contains(#""name":"plain""#) && json.contains(#""log_keys":false,"filters":{}}"#), "\(json)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let displays = try #require(doc["displays"] as? [[String: Any]])
+        let mainIdle = try #require(displays[0]["idle"] as? [String: Any])
+        #expect(mainIdle["after_s"] as? Double == 120 && mainIdle["swallow_wake_touch"] as? Bool == true)
+        #expect(displays[1].keys.contains("idle") && displays[1]["idle"] is NSNull)
+
+        let svg = try runEvroute(["tree", "--config", config, "--format", "svg"]).out
+        #expect(svg.contains(">device rule touch: match {kind touchscreen}, display main, \(filters)</text>"), "\(svg)")
+        #expect(svg.contains(">display main: \(idle)</text>"), "\(svg)")
+        #expect(!svg.contains(">display side: "))
+    }
+
     /// Issue 30: a 100×100 corner on a 1280×800 display (50×50 in the picture) has no room for
     /// its name: it is named under the panel, not drawn clipped ("admin-cc"); no line of any
     /// label is wider than its box, and the picture stays valid XML.
