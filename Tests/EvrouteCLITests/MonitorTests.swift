@@ -253,4 +253,20 @@ struct MonitorTests {
             #expect(text.contains("no input device yet — waiting for one (plug one in, or check permissions on /dev/input"), "\(text)")
         }
     }
+
+    /// Live in JSON: the wait is a `no-device` object with the text's words, and every line is an object.
+    @Test func liveJSONSaysNoDeviceAsAnObject() throws {
+        let p = try TestProcess(try evrouteBinary(), ["monitor", "--format", "json", "--config", "config/demo.yaml"], directory: packageRoot, stderr: .null)
+        let out = p.readOutput(seconds: 10) { $0.contains("\"no-device\"") && $0.hasSuffix("\n") }
+        #expect(p.isRunning, "monitor must keep waiting for a device")
+        p.signal(SIGINT)
+        #expect(p.waitForExit(seconds: 20) == 0)
+        let lines = out.split(separator: "\n")
+        #expect(!lines.isEmpty && objects(out).count == lines.count, "every line is an object: \(out)")
+        let waiting = try #require(objects(out).first { $0["type"] as? String == "no-device" }, "\(out)")
+        #expect(waiting["time"] is Double && (waiting["message"] as? String)?.contains("waiting for one (plug one in") == true, "\(waiting)")
+        if !FileManager.default.fileExists(atPath: "/dev/input") {
+            #expect(waiting["message"] as? String == "no input device yet — waiting for one (plug one in: this machine has no /dev/input)")
+        }
+    }
 }
