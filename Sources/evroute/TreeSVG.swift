@@ -122,16 +122,22 @@ struct TreeSVG {
                 body += "<svg class=\"panel\" x=\"\(fmt(x))\" y=\"\(fmt(top))\" width=\"\(fmt(panelWidth))\" height=\"\(fmt(panelHeight))\" overflow=\"hidden\">\n"
                 // Labels are placed in drawing order, each clear of the regions drawn over its
                 // region (and, for an outline, of what shows through it and the labels before).
+                // With a heatmap, the labels go over the touches (drawn after them), so a dot
+                // never hides a region's name.
                 var labels: [Rect] = []
                 var unnamed: [Int] = []
+                var labelsOverTouches = ""
                 for r in screen.regions {
                     let (svg, placed) = region(r, scale: scale, labels: labels)
-                    body += svg
+                    if touches.isEmpty { body += svg.shapes + svg.labels + "</g>\n" } else {
+                        body += svg.shapes + "</g>\n"
+                        if !svg.labels.isEmpty { labelsOverTouches += "<g class=\"labels\"\(isHiddenInTree(r) ? " opacity=\"0.6\"" : "")>\n" + svg.labels + "</g>\n" }
+                    }
                     if placed.isEmpty { unnamed.append(r) }
                     labels += placed
                     regionCount += 1
                 }
-                if !touches.isEmpty { body += touchMarks(touches, scale: scale) }
+                if !touches.isEmpty { body += touchMarks(touches, scale: scale) + labelsOverTouches }
                 drawnTouches += touches.count
                 body += "</svg>\n"
                 // Regions with no room for their name (a container filled by its children, a
@@ -165,6 +171,15 @@ struct TreeSVG {
             body += text(label, x: lx + 34, y: y + 12, size: 11)
             lx += 34 + Double(label.count) * 6.5 + 18
         }
+        // The fills say how deep a region lies: the screen's root, its children, theirs, ….
+        body += text("fill = depth:", x: lx, y: y + 12, size: 11)
+        lx += 76
+        for (depth, colour) in Self.depthPalette.enumerated() {
+            body += "<rect x=\"\(fmt(lx))\" y=\"\(fmt(y))\" width=\"16\" height=\"16\" fill=\"\(colour)\" stroke=\"#444\"/>\n"
+            body += text(depth == Self.depthPalette.count - 1 ? "\(depth)+" : "\(depth)", x: lx + 8, y: y + 12, size: 9, anchor: "middle")
+            lx += 20
+        }
+        lx += 18
         body += text("◆ focusable", x: lx, y: y + 12, size: 11, fill: "#1a5fb4")
         lx += 90
         body += text("→ presents", x: lx, y: y + 12, size: 11, fill: "#36c")
@@ -316,12 +331,17 @@ struct TreeSVG {
     /// label (name, handlers, flags), placed clear of the regions drawn over it and of `labels`
     /// (the boxes of the labels drawn before it, in panel coordinates). Returns the SVG and the
     /// boxes of the label's lines (none when the name found no room).
-    func region(_ r: Int, scale: Double, labels: [Rect]) -> (svg: String, labels: [Rect]) {
+    /// A region's fill by its depth in its screen's tree (the root 0; the last for every deeper one).
+    static let depthPalette = ["#eef2f7", "#dde8f5", "#d3ecd9", "#f6e9cf", "#ead9f2", "#f5d9dc"]
+
+    /// `shapes` opens the region's group (its tooltip and shapes) and leaves it open: the caller
+    /// closes it after `labels` (a tree) or before them (a heatmap, whose labels go over the touches).
+    func region(_ r: Int, scale: Double, labels: [Rect]) -> (svg: (shapes: String, labels: String), labels: [Rect]) {
         let node = layout.regions[r]
         let screen = layout.screens[node.screen]
         let frame = box(r, scale: scale)
         let hidden = isHiddenInTree(r)
-        let palette = ["#eef2f7", "#dde8f5", "#d3ecd9", "#f6e9cf", "#ead9f2", "#f5d9dc"]
+        let palette = Self.depthPalette
         // A hidden region is an outline only (it hides nothing drawn before it), a little inside
         // its frame so that it shows where it lies on its parent's edge, labelled at its bottom
         // so that the regions under it keep their labels.
@@ -355,15 +375,15 @@ struct TreeSVG {
         let (area, centred) = labelArea(node, frame: frame, scale: scale)
         let size = max(7, min(12, area.height / 3.2, area.width / 5))
         let placed = SVGLabelPlacer(box: area, avoiding: obstacles).place(lines, size: size, bottomFirst: hidden)
+        var labelSVG = ""
         for line in placed {
             // Each line clipped to the room it has.
-            out += "<svg class=\"label\" x=\"\(fmt(line.box.minX))\" y=\"\(fmt(line.box.minY))\" width=\"\(fmt(line.box.width))\" height=\"\(fmt(line.box.height))\" overflow=\"hidden\">"
-            out += text(line.text, x: centred ? line.box.width / 2 : 0, y: line.baseline, size: line.size, weight: line.bold ? "bold" : "normal",
-                        fill: line.fill, anchor: centred ? "middle" : nil, newline: false)
-            out += "</svg>\n"
+            labelSVG += "<svg class=\"label\" x=\"\(fmt(line.box.minX))\" y=\"\(fmt(line.box.minY))\" width=\"\(fmt(line.box.width))\" height=\"\(fmt(line.box.height))\" overflow=\"hidden\">"
+            labelSVG += text(line.text, x: centred ? line.box.width / 2 : 0, y: line.baseline, size: line.size, weight: line.bold ? "bold" : "normal",
+                             fill: line.fill, anchor: centred ? "middle" : nil, newline: false)
+            labelSVG += "</svg>\n"
         }
-        out += "</g>\n"
-        return (out, placed.map(\.box))
+        return ((out, labelSVG), placed.map(\.box))
     }
 
     /// Where a region's label may go (panel coordinates), and whether it is centred: the frame;

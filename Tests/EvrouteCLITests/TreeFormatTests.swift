@@ -258,6 +258,30 @@ struct TreeFormatTests {
         #expect(usage.status == 2 && usage.err.contains("--heatmap needs --dry-run and --replay"), "\(usage.err)")
     }
 
+    /// In a heatmap the regions' names are drawn over the touches (a dot never hides a name),
+    /// and the legend says what the fills mean: how deep a region lies in its screen's tree.
+    @Test func heatmapLabelsAreOverTheTouchesAndTheLegendNamesTheDepthFills() throws {
+        let path = temporaryPath("heatmap.svg")
+        defer { unlink(path) }
+        let r = try runEvroute(["--config", "config/demo.yaml", "--dry-run", "--replay", "demo/touchscreen.events", "--heatmap", path])
+        #expect(r.status == 0, "\(r.err)")
+        let svg = try #require(readFile(path))
+        let touches = try #require(svg.range(of: "<g class=\"touches\">"))
+        let panelEnd = try #require(svg.range(of: ">legend</text>", range: touches.upperBound..<svg.endIndex))
+        let before = svg[..<touches.lowerBound], after = svg[touches.upperBound..<panelEnd.lowerBound]
+        #expect(!before.contains("class=\"label\""), "a label drawn under the touches")
+        for name in ["back", "title", "volume", "content", "nav-home"] {
+            #expect(after.contains(">\(name)</text>"), "\(name) is not labelled over the touches")
+        }
+        #expect(svg.contains(">fill = depth:</text>"))
+        for (depth, colour) in ["#eef2f7", "#dde8f5", "#d3ecd9"].enumerated() {
+            #expect(svg.contains("fill=\"\(colour)\" stroke=\"#444\"/>\n<text x="), "depth \(depth)")
+        }
+        // Without touches (tree), each region's label still follows its own shape.
+        let tree = try runEvroute(["tree", "--config", "config/demo.yaml", "--format", "svg"]).out
+        #expect(tree.contains(">fill = depth:</text>"))
+    }
+
     @Test func devicesJSONHasEachRowsFields() throws {
         let rows = [
             DeviceListingRow(node: "/dev/input/event3", name: "ILITEK \"Multi\" Touch", kind: .touchscreen, vendor: 0x222a, product: 0x1,
