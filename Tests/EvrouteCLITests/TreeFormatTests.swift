@@ -282,6 +282,18 @@ struct TreeFormatTests {
         #expect(tree.contains(">fill = depth:</text>"))
     }
 
+    /// A region too small for its name (the demo's 100×100 admin-corner, drawn 50×50) is named
+    /// beside it, in the panel, with a leader line from its edge, not only under the panel.
+    @Test func aSmallRegionIsNamedBesideItWithALeaderLine() throws {
+        let svg = try runEvroute(["tree", "--config", "config/demo.yaml", "--format", "svg"]).out
+        let leader = try #require(svg.split(separator: "\n").first { $0.hasPrefix("<g class=\"leader\">") && $0.contains(">admin-corner</text>") },
+                                  "admin-corner has no leader label")
+        // From admin-corner's bottom edge (590…640 × 0…50 in the panel) down to its name.
+        #expect(leader.contains("y1=\"50\" x2=") && leader.contains("y2=\"56\""), "\(leader)")
+        let footnote = svg.split(separator: "\n").filter { $0.contains("class=\"unlabelled\"") }.joined()
+        #expect(!footnote.contains("admin-corner"), "\(footnote)")
+    }
+
     @Test func devicesJSONHasEachRowsFields() throws {
         let rows = [
             DeviceListingRow(node: "/dev/input/event3", name: "ILITEK \"Multi\" Touch", kind: .touchscreen, vendor: 0x222a, product: 0x1,
@@ -381,8 +393,8 @@ struct TreeFormatTests {
         #expect(!svg.contains(">display side: "))
     }
 
-    /// Issue 30: a 100×100 corner on a 1280×800 display (50×50 in the picture) has no room for
-    /// its name: it is named under the panel, not drawn clipped ("admin-cc"); no line of any
+    /// A 100×100 corner on a 1280×800 display (50×50 in the picture) has no room for its name:
+    /// it is named beside it with a leader line, not drawn clipped ("admin-cc"); no line of any
     /// label is wider than its box, and the picture stays valid XML.
     @Test func aRegionTooSmallForItsNameIsNamedUnderThePanelNeverClipped() throws {
         let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
@@ -410,8 +422,9 @@ struct TreeFormatTests {
         let corner = try #require(r.out.range(of: "<title>home/root/admin-corner\n"))
         let group = r.out[corner.upperBound...].components(separatedBy: "</g>")[0]
         #expect(!group.contains("class=\"label\""), "the corner's name is drawn in it: \(group)")
-        #expect(r.out.contains("<text class=\"unlabelled\" x=\"24\" y=\"") && r.out.contains("not labelled above (covered or too small): admin-corner</text>"),
-                "\(r.out.components(separatedBy: "\n").filter { $0.contains("unlabelled") })")
+        // Named beside it, with a leader line, in the panel (under the panel only when no side has room).
+        #expect(r.out.contains("<g class=\"leader\">") && r.out.contains(">admin-corner</text></g>") && !r.out.contains("not labelled above"),
+                "\(r.out.components(separatedBy: "\n").filter { $0.contains("unlabelled") || $0.contains("leader") })")
         // Every label line fits its box whole at its font size (the estimate the placer uses).
         for chunk in r.out.components(separatedBy: "<svg class=\"label\"").dropFirst() {
             let width = try #require(Self.numbers(chunk.prefix { $0 != ">" }, ["width"])?.first)
