@@ -68,9 +68,12 @@ demo: build
 	$(EVROUTE) --config $(DEMO_CONFIG) --dry-run $(DEMO_RECORDINGS) --format json | head -n 12
 
 # Unit, config, input, replay and CLI tests (replay tests read the real recordings in Tests/Fixtures/recordings).
+# Nothing may be left under /tmp or /run/evroute afterwards (scripts/left-behind.sh).
 test-unit: test-deps
 	$(SWIFT) build --scratch-path $(BUILD)
+	@mkdir -p $(BUILD) && scripts/left-behind.sh before $(BUILD)/left-behind.txt
 	$(SWIFT) test --scratch-path $(BUILD)
+	scripts/left-behind.sh after $(BUILD)/left-behind.txt
 
 # The real-kernel tests (vm/) run too when this host can run them: an x86_64 machine where
 # qemu can be installed. EVROUTE_SKIP_VM=1 skips them (say so when you report results).

@@ -11,9 +11,19 @@ import EvrouteJSON
 /// there, and why. Runs no handler (as `--dry-run`); typed keys are shown (it is a debugger at
 /// a terminal). A routed event's line is rendered from ``EventEncoder``'s ``EventEncoding/line``
 /// fields (``MonitorFields``); what is shown and what is counted follows from the phase written.
+///
+/// With the JSON format each of those lines is one JSON object instead, written by the JSON
+/// trace's own code (``EventEncoder`` for events, ``TraceWriter/fields(of:into:)`` for the other
+/// records) with what the monitor adds: a device's `node`, the steps counted on an event that
+/// ends a life (`moves`, `repeats`, `changes`), the region under a finger (`over`).
 public final class MonitorWriter: RouteReport {
     public let sink: OutputSink
+    public let format: TraceFormat
+    /// Where the summary goes with the JSON format: standard error (every line on standard
+    /// output is an object), as the JSON trace's.
+    public let errors: OutputSink
     private var text = ""
+    private var json = JSONWriter()
     private var firstTime: Timestamp?
     /// What is in progress — a touch down, a key held, a gesture begun —, by ``Life``: its
     /// steps (moves, repeats, `changed` states) are counted and said when it ends.
@@ -38,20 +48,27 @@ public final class MonitorWriter: RouteReport {
     private struct LifeState {
         var steps = 0
         var unit = ""
+        /// The JSON key of ``steps`` (`moves`).
+        var key = ""
         /// The region under the finger when last said (the bound one at first).
         var under: Int?
     }
 
-    /// The phases that are steps of a life, counted rather than shown, and what they are called.
-    private static let steps: [String: String] = [
-        TouchPhase.moved.rawValue: "move(s)", TouchPhase.stationary.rawValue: "move(s)",
-        KeyPhase.repeat.rawValue: "repeat(s)", GestureState.changed.rawValue: "change(s)",
+    /// The phases that are steps of a life, counted rather than shown, and what they are called
+    /// (in text, and as the JSON key of their count).
+    private static let steps: [String: (unit: String, key: String)] = [
+        TouchPhase.moved.rawValue: ("move(s)", "moves"), TouchPhase.stationary.rawValue: ("move(s)", "moves"),
+        KeyPhase.repeat.rawValue: ("repeat(s)", "repeats"), GestureState.changed.rawValue: ("change(s)", "changes"),
     ]
     /// The phases that begin a life — `began` (a touch, a gesture, a shake), `down` (a key) —:
     /// its steps are counted from there; any other shown phase ends it.
     private static let starts: Set<String> = [TouchPhase.began.rawValue, KeyPhase.down.rawValue]
 
-    public init(sink: OutputSink) { self.sink = sink }
+    public init(sink: OutputSink, format: TraceFormat = .text, errors: OutputSink = FileDescriptorSink(fd: 2)) {
+        self.sink = sink
+        self.format = format
+        self.errors = errors
+    }
 
     public var reportsIgnoredLiveDevices: Bool { true }
     public func attach(_ source: LiveInputSource) { self.source = source }
@@ -60,16 +77,26 @@ public final class MonitorWriter: RouteReport {
     }
 
     public func record(_ record: RouteRecord) {
+        if format == .json {
+            switch record {
+            case .focus, .presentation, .regionChanged, .layoutReplaced, .filtered: return object(record) { _ in }
+            default: break
+            }
+        }
         switch record {
         case .deviceAdded(let info, let time):
             if let live = source?.device(info.id) { nodes[info.id] = live.path }
+            if format == .json { return object(record) { $0.field("node", self.node(info.id)) } }
             line(time, "device", "+ \"\(info.name)\" (\(info.kind.rawValue)) \(node(info.id)): rule \(info.ruleName) takes it, display \(info.display)")
         case .deviceRemoved(let info, let time):
-            line(time, "device", "- \"\(info.name)\" \(node(info.id)) removed")
+            if format == .json { object(record) { $0.field("node", self.node(info.id)) } }
+            else { line(time, "device", "- \"\(info.name)\" \(node(info.id)) removed") }
             nodes[info.id] = nil
             lives = lives.filter { $0.key.device != info.id }
         case .routed(let e, let by, let handler):
             routed(e, by, handler)
+        case .gestureState:
+            break   // the recognizers' bookkeeping; their routed states are shown
         case .focus(let screen, let region, let layout, let time):
             line(time, "focus", "screen \(layout.screens[screen].name): first responder \(region.map { layout.regions[$0].path } ?? "none")")
         case .presentation(let screen, let over, let presented, let layout, let time):
@@ -80,8 +107,6 @@ public final class MonitorWriter: RouteReport {
             line(time, "region", "\(path) \(change.rawValue)" + (cancelled > 0 ? " (\(cancelled) touch(es) cancelled)" : ""))
         case .layoutReplaced(let time, let cancelled):
             line(time, "layout", "replaced" + (cancelled > 0 ? " (\(cancelled) touch(es) cancelled)" : ""))
-        case .gestureState:
-            break   // the recognizers' bookkeeping; their routed states are shown
         case .filtered(let c):
             var f = MonitorFields()
             EventEncoder.encode(c, as: .line, into: &f)
@@ -97,13 +122,16 @@ public final class MonitorWriter: RouteReport {
         if let phase = f.phase, let unit = Self.steps[phase] {
             var state = lives[life] ?? LifeState(under: e.region)
             state.steps += 1
-            state.unit = unit
+            (state.unit, state.key) = unit
             // A touch is bound for life to where it began; say where the finger is only when that changes.
             if let t = e.touch, let screen = t.screen, let at = f.location {
                 let under = t.layout.hitTest(t.location, inScreen: screen)
                 if under != state.under {
                     state.under = under
-                    if under != nil, under == t.region {
+                    if format == .json {
+                        let over = under.map { t.layout.regions[$0].path }
+                        routedObject(e, by, handler) { $0.field("over", over) }
+                    } else if under != nil, under == t.region {
                         line(e.time, f.type, "\(f.name) back over \(f.region) at \(at)")
                     } else {
                         let over = under.map { t.layout.regions[$0].path } ?? "no region"
@@ -114,14 +142,24 @@ public final class MonitorWriter: RouteReport {
             lives[life] = state
             return
         }
-        var message = f.what
-        if let location = f.location { message += " " + location }
-        if f.region != "-" { message += f.region.hasPrefix("(") ? " " + f.region : " in " + f.region }
+        var counted: LifeState?
         if f.phase.map(Self.starts.contains) == true {
             lives[life] = LifeState(under: e.region)
         } else if let state = lives.removeValue(forKey: life), state.steps > 0 {
-            message += ", \(state.steps) \(state.unit)"
+            counted = state
         }
+        if format == .json {
+            return routedObject(e, by, handler) { json in
+                if let counted {
+                    json.key(counted.key)
+                    json.integer(Int64(counted.steps))
+                }
+            }
+        }
+        var message = f.what
+        if let location = f.location { message += " " + location }
+        if f.region != "-" { message += f.region.hasPrefix("(") ? " " + f.region : " in " + f.region }
+        if let counted { message += ", \(counted.steps) \(counted.unit)" }
         if let taps = f.tapCount { message += ", tap ×\(taps)" }
         let taker = by.map { "taken by \(e.layout.describe($0))" + (handler.map { " [\($0.plugin)]" + ($0.forwards ? " forwarded" : "") } ?? "") } ?? "unhandled"
         line(e.time, f.type, message + " → " + (f.blocked.map { "blocked (\($0))" } ?? taker))
@@ -133,12 +171,33 @@ public final class MonitorWriter: RouteReport {
             if let known = ignored[node], known.name == name, known.reason == reason { return }
             if source != nil { ignored[node] = (name, reason) }
         }
+        if format == .json {
+            let code = switch reason {
+            case .noRules: "no device rules"
+            case .noRuleTakesIt: "no device rule matches"
+            case .cannotOpen: "cannot be opened"
+            }
+            return write { json in
+                TraceWriter.deviceIgnoredFields(name: name, kind: kind, reason: code, time: time, into: &json)
+                json.field("node", node)
+                json.field("detail", reason.description)
+            }
+        }
         let where_ = node.map { " \($0)" } ?? ""
         line(time, "device", "  \"\(name)\"\(kind.map { " (\($0.rawValue))" } ?? "")\(where_) not routed: \(reason)")
     }
 
     public func deviceGone(node: String, time: Timestamp) {
         guard let known = ignored.removeValue(forKey: node) else { return }
+        if format == .json {
+            return write { json in
+                json.field("type", "device-removed")
+                json.field("time", time: time.microseconds)
+                json.field("device", String?.none)
+                json.field("name", known.name)
+                json.field("node", node)
+            }
+        }
         line(time, "device", "- \"\(known.name)\" \(node) removed (was not routed)")
     }
 
@@ -146,6 +205,14 @@ public final class MonitorWriter: RouteReport {
     /// (permissions), devices no rule takes, or none at all.
 
     public func deviceWarning(name: String, message: String, time: Timestamp) {
+        if format == .json {
+            return write { json in
+                json.field("type", "device-warning")
+                json.field("time", time: time.microseconds)
+                json.field("name", name)
+                json.field("message", message)
+            }
+        }
         line(time, "device", "  \"\(name)\": warning: \(message)")
     }
 
@@ -165,11 +232,24 @@ public final class MonitorWriter: RouteReport {
             message = "no input device yet — waiting for one (plug one in, or check permissions on \(dir): "
                 + "udev lists no event node)"
         }
+        if format == .json {
+            return write { json in
+                json.field("type", "no-device")
+                json.field("time", time: time.microseconds)
+                json.field("message", message)
+            }
+        }
         line(time, "device", message)
     }
 
     public func summary(_ line: String) {
-        sink.write(Array((line + "\n").utf8))
+        switch format {
+        case .text: sink.write(Array((line + "\n").utf8))
+        case .json:
+            sink.flush()
+            errors.write(Array((line + "\n").utf8))
+            errors.flush()
+        }
     }
 
     public func flush() { sink.flush() }
@@ -177,6 +257,32 @@ public final class MonitorWriter: RouteReport {
 
     private func node(_ id: DeviceID) -> String {
         nodes[id] ?? source?.device(id)?.path ?? "device \(id.rawValue)"
+    }
+
+    /// One JSON line: `fields` inside an object.
+    private func write(_ fields: (inout JSONWriter) -> Void) {
+        json.reset()
+        json.beginObject()
+        fields(&json)
+        json.endObject()
+        json.endLine()
+        sink.write(json.bytes)
+    }
+
+    /// A record as the JSON trace writes it, then what the monitor adds.
+    private func object(_ record: RouteRecord, _ more: (inout JSONWriter) -> Void) {
+        write { json in
+            TraceWriter.fields(of: record, into: &json)
+            more(&json)
+        }
+    }
+
+    /// A routed event as the JSON trace writes it (``EventEncoder``), then what the monitor adds.
+    private func routedObject(_ e: RoutedEvent, _ by: ResponderID?, _ handler: HandlerBinding?, _ more: (inout JSONWriter) -> Void) {
+        write { json in
+            EventEncoder.encode(e, handledBy: by, handler: handler, as: .json, into: &json)
+            more(&json)
+        }
     }
 
     private func line(_ time: Timestamp, _ what: String, _ message: String) {

@@ -54,14 +54,20 @@ public final class ReplayDriver {
     public convenience init(paths: [String], descriptionPath: String?, keepDevices: Bool = false) throws {
         var list: [(id: DeviceID, recording: EvemuRecording)] = []
         var devices: [Device] = []
-        for path in paths {
-            let recording = try EvemuRecording.load(path: path, descriptionPath: descriptionPath)
+        var recordings = try paths.map { try EvemuRecording.load(path: $0, descriptionPath: descriptionPath) }
+        // Recordings made on different clocks each replay on their own, aligned at their starts.
+        let notes = EvemuRecording.alignClocks(&recordings)
+        for (path, recording) in zip(paths, recordings) {
             let id = ProcessDeviceIDs.next()
             list.append((id, recording))
             devices.append(Device(id: id, path: path, name: recording.description.name))
         }
         self.init(source: ReplaySource(devices: list), devices: devices, keepDevices: keepDevices)
+        clockNotes = notes
     }
+
+    /// What ``EvemuRecording/alignClocks(_:)`` said of the recordings (none on one clock).
+    public private(set) var clockNotes: [String] = []
 
 
 

@@ -93,11 +93,7 @@ public final class TraceWriter: RouteReport {
         case .json:
             json.bytes.removeAll(keepingCapacity: true)
             json.beginObject()
-            json.field("type", "device-ignored")
-            json.field("time", time: time.microseconds)
-            json.field("name", name)
-            json.field("kind", kind.rawValue)
-            json.field("reason", "no device rule matches")
+            Self.deviceIgnoredFields(name: name, kind: kind, reason: "no device rule matches", time: time, into: &json)
             json.endObject()
             json.bytes.append(UInt8(ascii: "\n"))
             sink.write(json.bytes)
@@ -113,6 +109,23 @@ public final class TraceWriter: RouteReport {
 
     private func writeJSON(_ record: RouteRecord) {
         json.beginObject()
+        Self.fields(of: record, into: &json)
+        json.endObject()
+    }
+
+    /// A `device-ignored` object's fields (inside an object the caller opens): the trace's, and
+    /// the JSON monitor's before the fields it adds.
+    static func deviceIgnoredFields(name: String, kind: DeviceKind?, reason: String, time: Timestamp, into json: inout JSONWriter) {
+        json.field("type", "device-ignored")
+        json.field("time", time: time.microseconds)
+        json.field("name", name)
+        json.field("kind", kind?.rawValue)
+        json.field("reason", reason)
+    }
+
+    /// A record's fields as the JSON trace writes them (inside an object the caller opens): the
+    /// one rendering of records the trace and the JSON monitor (``MonitorWriter``) share.
+    static func fields(of record: RouteRecord, into json: inout JSONWriter) {
         switch record {
         case .deviceAdded(let info, let time), .deviceRemoved(let info, let time):
             if case .deviceAdded = record { json.field("type", "device-added") } else { json.field("type", "device-removed") }
@@ -122,7 +135,8 @@ public final class TraceWriter: RouteReport {
             json.field("kind", info.kind.rawValue)
             json.field("display", info.display)
         case .routed(let e, let by, let handler):
-            writeRoutedJSON(e, handledBy: by, handler: handler)
+            // A routed event's fields, its handler's options last, as ``EventEncoder`` encodes them.
+            EventEncoder.encode(e, handledBy: by, handler: handler, as: .json, into: &json)
         case .focus(let screen, let region, let layout, let time):
             json.field("type", "focus")
             json.field("time", time: time.microseconds)
@@ -142,7 +156,7 @@ public final class TraceWriter: RouteReport {
             json.field("region", layout.regions[region].path)
             json.field("routed", false)
             if let waitingFor { json.field("waiting_for", waitingFor) }
-            writeGestureValues(values)
+            EventEncoder.encode(values, into: &json)
         case .layoutReplaced(let time, let cancelled):
             json.field("type", "layout-replaced")
             json.field("time", time: time.microseconds)
@@ -156,17 +170,6 @@ public final class TraceWriter: RouteReport {
         case .filtered(let c):
             EventEncoder.encode(c, as: .json, into: &json)
         }
-        json.endObject()
-    }
-
-    /// A routed event's fields, its handler's options last (inside an object the caller opens:
-    /// ``writeJSON(_:)``, ``json(forRouted:handledBy:handler:)``), as ``EventEncoder`` encodes them.
-    private func writeRoutedJSON(_ e: borrowing RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?) {
-        EventEncoder.encode(e, handledBy: handledBy, handler: handler, as: .json, into: &json)
-    }
-
-    private func writeGestureValues(_ v: GestureValues) {
-        EventEncoder.encode(v, into: &json)
     }
 
     // MARK: Text

@@ -10,12 +10,17 @@ enum LayoutFacts {
         var key: String
         var value: JSONValue
         var isDefault: Bool = false
+        /// Whether the keys of mappings inside the value are config keys too (written in snake
+        /// case in JSON, like the fact's own key); false for keys that are data (`udev`).
+        var nestedConfigKeys: Bool = false
 
-        var jsonKey: String { String(key.map { $0 == "-" ? "_" : $0 }) }
+        var jsonKey: String { LayoutFacts.snake(key) }
+        /// The value as JSON writes it: nested config keys in snake case.
+        var jsonValue: JSONValue { nestedConfigKeys ? LayoutFacts.snakeKeys(value) : value }
     }
 
     /// A device rule's facts (its name aside): match, display, rotate, calibration, grab, text,
-    /// line timeout, keymap, log-keys.
+    /// line timeout, keymap, log-keys, filters.
     static func rule(_ index: Int, of layout: Layout) -> [Fact] {
         let d = index < layout.deviceRuleDisplays.count ? layout.deviceRuleDisplays[index] : 0
         return rule(layout.deviceRules[index], display: d < layout.displays.count ? layout.displays[d].name : "?")
@@ -48,7 +53,41 @@ enum LayoutFacts {
         if rule.text == .line { facts.append(Fact(key: "line-timeout-ms", value: .int(rule.lineTimeoutMs))) }
         facts.append(Fact(key: "keymap", value: .object(keymap), isDefault: rule.keymap == .default))
         facts.append(Fact(key: "log-keys", value: .bool(rule.logKeys), isDefault: !rule.logKeys))
+        facts.append(Fact(key: "filters", value: filters(rule.filters), isDefault: rule.filters.isEmpty, nestedConfigKeys: true))
         return facts
+    }
+
+    /// A rule's `filters:` as a mapping of the configured filters, in the order they run
+    /// (ignore, pressure, palm, ghost-taps, jitter, stuck-after-s), with the values they run
+    /// with (`ghost-taps: {}` shows its default bound); empty when none is configured.
+    static func filters(_ f: TouchFilterSpec) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        if !f.ignore.isEmpty {
+            members.append(("ignore", .array(f.ignore.map { r in .array([r.minX, r.minY, r.width, r.height].map { .number($0) }) })))
+        }
+        if let min = f.pressureMin { members.append(("pressure", .object([("min", .number(min))]))) }
+        if let palm = f.palm {
+            var p: [(String, JSONValue)] = [("tool", .bool(palm.tool))]
+            if let size = palm.size { p.append(("size", .number(size))) }
+            members.append(("palm", .object(p)))
+        }
+        if let ms = f.ghostTapMaxMs { members.append(("ghost-taps", .object([("max-duration-ms", .int(ms))]))) }
+        if let h = f.jitterHysteresis { members.append(("jitter", .object([("hysteresis", .number(h))]))) }
+        if let s = f.stuckAfterS { members.append(("stuck-after-s", .number(s))) }
+        return .object(members)
+    }
+
+    /// A display's `idle:` as a fact: `{after-s, swallow-wake-touch}`, or null (the default:
+    /// the display never goes idle).
+    static func idle(_ idle: IdleSpec?) -> Fact {
+        Fact(key: "idle",
+             value: idle.map { .object([("after-s", .number($0.afterSeconds)), ("swallow-wake-touch", .bool($0.swallowWakeTouch))]) } ?? .null,
+             isDefault: idle == nil, nestedConfigKeys: true)
+    }
+
+    /// The `idle:` fact of display `index` of `layout`.
+    static func idle(display index: Int, of layout: Layout) -> Fact {
+        idle(index < layout.spec.displays.count ? layout.spec.displays[index].idle : nil)
     }
 
     /// A gesture's facts (its name aside): its type, every parameter of its type (defaults
@@ -85,6 +124,11 @@ enum LayoutFacts {
     static func text(_ value: JSONValue) -> String {
         switch value {
         case .string(let s): s
+        case .array(let items) where items.contains(where: { if case .array = $0 { true } else { false } }):
+            // A list of lists (`ignore` rectangles): each in brackets.
+            items.map { item in
+                if case .array(let inner) = item { "[" + inner.map(text).joined(separator: ", ") + "]" } else { text(item) }
+            }.joined(separator: " ")
         case .array(let items): items.map(text).joined(separator: "|")
         case .object(let members): "{" + members.map { "\($0.0) \(text($0.1))" }.joined(separator: ", ") + "}"
         default: value.serialized
@@ -93,7 +137,18 @@ enum LayoutFacts {
 
     /// A JSON object of the facts, after `name`.
     static func json(name: String, _ facts: [Fact]) -> JSONValue {
-        .object([("name", .string(name))] + facts.map { ($0.jsonKey, $0.value) })
+        .object([("name", .string(name))] + facts.map { ($0.jsonKey, $0.jsonValue) })
+    }
+
+    static func snake(_ key: String) -> String { String(key.map { $0 == "-" ? "_" : $0 }) }
+
+    /// `value` with the keys of its mappings (at any depth) in snake case.
+    static func snakeKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members): .object(members.map { (snake($0.0), snakeKeys($0.1)) })
+        case .array(let items): .array(items.map(snakeKeys))
+        default: value
+        }
     }
 
     static func hex(_ v: Int) -> String {

@@ -22,11 +22,15 @@ extension EvrouteCLI {
             .repeated("replay", valueName: "file", help: "Monitor an evemu recording instead of live devices (repeatable; merged by time).",
                       completion: .file),
             .value("desc", valueName: "file", help: "Device description for recordings that have none (evemu .desc).", completion: .file),
+            .value("format", valueName: "format",
+                   help: "text (for people) or json: one object per line, the JSON trace's fields and the monitor's (docs/events.md); the summary then goes to stderr.",
+                   choices: ["text", "json"], default: "text"),
         ],
         run: { p in
             let (_, layout) = try loadLayout(p.value("config"))
             // Line by line: someone is watching.
-            let runner = DryRun(layout: layout, report: MonitorWriter(sink: FileDescriptorSink(fd: 1, lineBuffered: true)))
+            let runner = DryRun(layout: layout, report: MonitorWriter(sink: FileDescriptorSink(fd: 1, lineBuffered: true),
+                                                                       format: p.value("format") == "json" ? .json : .text))
             do {
                 if p.values("replay").isEmpty {
                     try runner.runLive()

@@ -22,10 +22,12 @@ struct TreeJSON {
             ("devices", .array(layout.deviceRules.enumerated().map { i, rule in
                 LayoutFacts.json(name: rule.name, LayoutFacts.rule(i, of: layout))
             })),
-            ("displays", .array(layout.displays.map { display in
-                .object([
+            ("displays", .array(layout.displays.enumerated().map { d, display in
+                let idle = LayoutFacts.idle(display: d, of: layout)
+                return .object([
                     ("name", .string(display.name)),
                     ("size", size(display.size)),
+                    (idle.jsonKey, idle.jsonValue),
                     ("active_screen", .string(display.initialScreen.map { layout.screens[$0].name })),
                     ("screens", .array(display.screens.map(screen))),
                 ])

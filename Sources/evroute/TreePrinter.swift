@@ -20,8 +20,9 @@ struct TreePrinter {
         for (i, rule) in layout.deviceRules.enumerated() {
             out += "device rule \(rule.name): \(LayoutFacts.line(LayoutFacts.rule(i, of: layout)))\n"
         }
-        for display in layout.displays {
-            out += "display \(display.name) \(fmt(display.size.width))×\(fmt(display.size.height))\n"
+        for (d, display) in layout.displays.enumerated() {
+            let idle = LayoutFacts.line([LayoutFacts.idle(display: d, of: layout)])
+            out += "display \(display.name) \(fmt(display.size.width))×\(fmt(display.size.height))" + (idle.isEmpty ? "" : ": \(idle)") + "\n"
             for s in display.screens {
                 let screen = layout.screens[s]
                 var notes: [String] = []

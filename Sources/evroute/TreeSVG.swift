@@ -122,16 +122,36 @@ struct TreeSVG {
                 body += "<svg class=\"panel\" x=\"\(fmt(x))\" y=\"\(fmt(top))\" width=\"\(fmt(panelWidth))\" height=\"\(fmt(panelHeight))\" overflow=\"hidden\">\n"
                 // Labels are placed in drawing order, each clear of the regions drawn over its
                 // region (and, for an outline, of what shows through it and the labels before).
+                // With a heatmap, the labels go over the touches (drawn after them), so a dot
+                // never hides a region's name.
                 var labels: [Rect] = []
                 var unnamed: [Int] = []
+                var labelsOverTouches = ""
+                var tightLabels: [Rect] = []
                 for r in screen.regions {
-                    let (svg, placed) = region(r, scale: scale, labels: labels)
-                    body += svg
+                    let (svg, placed, tight) = region(r, scale: scale, labels: labels)
+                    tightLabels += tight
+                    if touches.isEmpty { body += svg.shapes + svg.labels + "</g>\n" } else {
+                        body += svg.shapes + "</g>\n"
+                        if !svg.labels.isEmpty { labelsOverTouches += "<g class=\"labels\"\(isHiddenInTree(r) ? " opacity=\"0.6\"" : "")>\n" + svg.labels + "</g>\n" }
+                    }
                     if placed.isEmpty { unnamed.append(r) }
                     labels += placed
                     regionCount += 1
                 }
-                if !touches.isEmpty { body += touchMarks(touches, scale: scale) }
+                // A small region (no children, no room for its name inside) is named beside it,
+                // with a leader line from its edge, where that finds room in the panel.
+                var leaders = ""
+                unnamed.removeAll { r in
+                    guard layout.regions[r].children.isEmpty, !isHiddenInTree(r),
+                          let (svg, placed) = leaderLabel(r, scale: scale, avoiding: tightLabels, panel: Rect(x: 0, y: 0, width: panelWidth, height: panelHeight))
+                    else { return false }
+                    leaders += svg
+                    tightLabels.append(placed)
+                    return true
+                }
+                if touches.isEmpty { body += leaders } else { labelsOverTouches += leaders }
+                if !touches.isEmpty { body += touchMarks(touches, scale: scale) + labelsOverTouches }
                 drawnTouches += touches.count
                 body += "</svg>\n"
                 // Regions with no room for their name (a container filled by its children, a
@@ -165,6 +185,15 @@ struct TreeSVG {
             body += text(label, x: lx + 34, y: y + 12, size: 11)
             lx += 34 + Double(label.count) * 6.5 + 18
         }
+        // The fills say how deep a region lies: the screen's root, its children, theirs, ….
+        body += text("fill = depth:", x: lx, y: y + 12, size: 11)
+        lx += 76
+        for (depth, colour) in Self.depthPalette.enumerated() {
+            body += "<rect x=\"\(fmt(lx))\" y=\"\(fmt(y))\" width=\"16\" height=\"16\" fill=\"\(colour)\" stroke=\"#444\"/>\n"
+            body += text(depth == Self.depthPalette.count - 1 ? "\(depth)+" : "\(depth)", x: lx + 8, y: y + 12, size: 9, anchor: "middle")
+            lx += 20
+        }
+        lx += 18
         body += text("◆ focusable", x: lx, y: y + 12, size: 11, fill: "#1a5fb4")
         lx += 90
         body += text("→ presents", x: lx, y: y + 12, size: 11, fill: "#36c")
@@ -195,10 +224,14 @@ struct TreeSVG {
             body += text("\(name): " + handlerText(handlers), x: Self.margin, y: y, size: 11)
             y += 16
         }
-        // The rest of the layout: device rules and each gesture's parameters, one line each
-        // (the picture widens to the longest).
+        // The rest of the layout: device rules (with their filters), each display's idle and
+        // each gesture's parameters, one line each (the picture widens to the longest).
         var facts: [String] = layout.deviceRules.indices.map { i in
             "device rule \(layout.deviceRules[i].name): " + LayoutFacts.line(LayoutFacts.rule(i, of: layout))
+        }
+        for (d, display) in layout.displays.enumerated() {
+            let idle = LayoutFacts.line([LayoutFacts.idle(display: d, of: layout)])
+            if !idle.isEmpty { facts.append("display \(display.name): " + idle) }
         }
         for region in layout.regions {
             for g in region.gestures { facts.append("gesture \(g.name) on \(region.path): " + LayoutFacts.line(LayoutFacts.gesture(g))) }
@@ -312,12 +345,44 @@ struct TreeSVG {
     /// label (name, handlers, flags), placed clear of the regions drawn over it and of `labels`
     /// (the boxes of the labels drawn before it, in panel coordinates). Returns the SVG and the
     /// boxes of the label's lines (none when the name found no room).
-    func region(_ r: Int, scale: Double, labels: [Rect]) -> (svg: String, labels: [Rect]) {
+    /// A small region's name beside it (below, above, right or left, in that order: the first
+    /// with room in the panel clear of `avoiding` and of the other regions with no children) and
+    /// a leader line from the region's edge to it; nil when none has room.
+    func leaderLabel(_ r: Int, scale: Double, avoiding: [Rect], panel: Rect) -> (svg: String, box: Rect)? {
+        let node = layout.regions[r], f = drawnBox(r, scale: scale)
+        let size = 9.0, name = node.name + (node.focusable ? " ◆" : "")
+        let w = SVGLabelPlacer.width(of: name, size: size, bold: true) + 2 * SVGLabelPlacer.padding + 4, h = size + 4
+        let leaves = layout.screens[node.screen].regions.filter { $0 != r && layout.regions[$0].children.isEmpty && !isHiddenInTree($0) }
+        let obstacles = avoiding + leaves.map { drawnBox($0, scale: scale) }
+        let cx = (f.minX + f.width / 2) - w / 2, cy = (f.minY + f.height / 2) - h / 2
+        let candidates = [Rect(x: cx, y: f.maxY + 6, width: w, height: h), Rect(x: cx, y: f.minY - 6 - h, width: w, height: h),
+                          Rect(x: f.maxX + 8, y: cy, width: w, height: h), Rect(x: f.minX - 8 - w, y: cy, width: w, height: h),
+                          Rect(x: f.maxX - w, y: f.maxY + 6, width: w, height: h), Rect(x: f.minX, y: f.maxY + 6, width: w, height: h)]
+        func inside(_ a: Rect) -> Bool { a.minX >= panel.minX && a.minY >= panel.minY && a.maxX <= panel.maxX && a.maxY <= panel.maxY }
+        func overlaps(_ a: Rect, _ b: Rect) -> Bool { a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY }
+        guard let spot = candidates.first(where: { c in inside(c) && !obstacles.contains { overlaps(c, $0) } }) else { return nil }
+        // The leader: from the region's edge nearest the label to the label's nearest edge.
+        let from = Point(x: min(max((spot.minX + spot.width / 2), f.minX), f.maxX), y: min(max((spot.minY + spot.height / 2), f.minY), f.maxY))
+        let to = Point(x: min(max(from.x, spot.minX), spot.maxX), y: min(max(from.y, spot.minY), spot.maxY))
+        var out = "<g class=\"leader\"><line x1=\"\(fmt(from.x))\" y1=\"\(fmt(from.y))\" x2=\"\(fmt(to.x))\" y2=\"\(fmt(to.y))\" stroke=\"#555\" stroke-width=\"1\"/>"
+        out += "<rect x=\"\(fmt(spot.minX))\" y=\"\(fmt(spot.minY))\" width=\"\(fmt(spot.width))\" height=\"\(fmt(spot.height))\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#555\" stroke-width=\"0.5\"/>"
+        out += text(name, x: (spot.minX + spot.width / 2), y: spot.minY + 1 + size * 0.8 + 1, size: size, weight: "bold", fill: node.focusable ? "#1a5fb4" : "#111",
+                    anchor: "middle", newline: false)
+        out += "</g>\n"
+        return (out, spot)
+    }
+
+    /// A region's fill by its depth in its screen's tree (the root 0; the last for every deeper one).
+    static let depthPalette = ["#eef2f7", "#dde8f5", "#d3ecd9", "#f6e9cf", "#ead9f2", "#f5d9dc"]
+
+    /// `shapes` opens the region's group (its tooltip and shapes) and leaves it open: the caller
+    /// closes it after `labels` (a tree) or before them (a heatmap, whose labels go over the touches).
+    func region(_ r: Int, scale: Double, labels: [Rect]) -> (svg: (shapes: String, labels: String), labels: [Rect], tight: [Rect]) {
         let node = layout.regions[r]
         let screen = layout.screens[node.screen]
         let frame = box(r, scale: scale)
         let hidden = isHiddenInTree(r)
-        let palette = ["#eef2f7", "#dde8f5", "#d3ecd9", "#f6e9cf", "#ead9f2", "#f5d9dc"]
+        let palette = Self.depthPalette
         // A hidden region is an outline only (it hides nothing drawn before it), a little inside
         // its frame so that it shows where it lies on its parent's edge, labelled at its bottom
         // so that the regions under it keep their labels.
@@ -351,15 +416,20 @@ struct TreeSVG {
         let (area, centred) = labelArea(node, frame: frame, scale: scale)
         let size = max(7, min(12, area.height / 3.2, area.width / 5))
         let placed = SVGLabelPlacer(box: area, avoiding: obstacles).place(lines, size: size, bottomFirst: hidden)
+        var labelSVG = ""
         for line in placed {
             // Each line clipped to the room it has.
-            out += "<svg class=\"label\" x=\"\(fmt(line.box.minX))\" y=\"\(fmt(line.box.minY))\" width=\"\(fmt(line.box.width))\" height=\"\(fmt(line.box.height))\" overflow=\"hidden\">"
-            out += text(line.text, x: centred ? line.box.width / 2 : 0, y: line.baseline, size: line.size, weight: line.bold ? "bold" : "normal",
-                        fill: line.fill, anchor: centred ? "middle" : nil, newline: false)
-            out += "</svg>\n"
+            labelSVG += "<svg class=\"label\" x=\"\(fmt(line.box.minX))\" y=\"\(fmt(line.box.minY))\" width=\"\(fmt(line.box.width))\" height=\"\(fmt(line.box.height))\" overflow=\"hidden\">"
+            labelSVG += text(line.text, x: centred ? line.box.width / 2 : 0, y: line.baseline, size: line.size, weight: line.bold ? "bold" : "normal",
+                             fill: line.fill, anchor: centred ? "middle" : nil, newline: false)
+            labelSVG += "</svg>\n"
         }
-        out += "</g>\n"
-        return (out, placed.map(\.box))
+        // The text's own extent (the boxes are the room each line had), for the leader labels.
+        let tight = placed.map { line in
+            let w = min(line.box.width, SVGLabelPlacer.width(of: line.text, size: line.size, bold: line.bold) + SVGLabelPlacer.padding)
+            return Rect(x: centred ? line.box.minX + (line.box.width - w) / 2 : line.box.minX, y: line.box.minY, width: w, height: line.box.height)
+        }
+        return ((out, labelSVG), placed.map(\.box), tight)
     }
 
     /// Where a region's label may go (panel coordinates), and whether it is centred: the frame;

@@ -91,7 +91,7 @@ struct CLICommandTests {
         #expect(lines.count > 100)
         for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any]) }
 
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-cli-\(getpid())")
+        let dir = URL(fileURLWithPath: temporaryPath("evroute-cli"))
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("broken.events").path

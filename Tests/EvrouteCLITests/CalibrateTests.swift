@@ -1,3 +1,4 @@
+import Foundation
 import EvrouteCore
 import EvrouteInput
 import EvrouteTestSupport
@@ -147,6 +148,52 @@ struct CalibrateTests {
         #expect(r.status == 1)
         #expect(r.err.contains("bottom right") && r.err.contains("run again"), "\(r.err)")
         #expect(!r.out.contains("LIBINPUT_CALIBRATION_MATRIX"), "\(r.out)")
+    }
+
+    /// `--format json`: the result is one JSON object on standard output — the matrix, the
+    /// `calibration:` and udev lines the text prints, the corners used, how they came — with the
+    /// prompts on standard error; a refusal is a message on standard error, exit 1, no JSON.
+    @Test(arguments: [0, 1, 4])
+    func jsonIsTheResultAsOneObject(_ index: Int) throws {
+        let (name, truth, _) = Self.truths[index]
+        let path = try Self.recording(truth: truth, targets: Self.corners)
+        let text = try runEvroute(["calibrate", "--replay", path])
+        let r = try runEvroute(["calibrate", "--replay", path, "--format", "json"])
+        #expect(r.status == 0, "\(name): \(r.err)")
+        #expect(r.out.hasSuffix("}\n") && r.out.split(separator: "\n").count == 1, "\(name): one line: \(r.out)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(name): \(r.out)")
+        #expect(r.err.contains("touch the top left corner of the visible area"), "the prompts go to stderr: \(r.err)")
+
+        let textLines = text.out.split(separator: "\n").map(String.init)
+        let calibration = try #require(textLines.first { $0.hasPrefix("device rule:  ") }).dropFirst("device rule:  ".count)
+        let udev = try #require(textLines.first { $0.hasPrefix("udev rule:    ") }).dropFirst("udev rule:    ".count)
+        #expect(doc["calibration"] as? String == String(calibration), "\(name): \(doc)")
+        #expect(doc["udev_rule"] as? String == String(udev), "\(name): \(doc)")
+        let printed = try #require(Self.printedMatrix(text.out))
+        let matrix = try #require(doc["matrix"] as? [Double])
+        #expect(matrix == [printed.a, printed.b, printed.c, printed.d, printed.e, printed.f], "\(name): \(matrix)")
+        #expect(doc["device"] as? String == "Atmel maXTouch Touchscreen" && doc["node"] as? String == path)
+
+        // The corners in the order asked, where each tap was (as the text's prompts say it, to 3 places).
+        let corners = try #require(doc["corners"] as? [[String: Any]])
+        #expect(corners.map { $0["corner"] as? String } == CornerCalibration.corners.map(\.name))
+        for corner in corners {
+            let x = try #require(corner["x"] as? Double), y = try #require(corner["y"] as? Double)
+            #expect(textLines.contains("  \(corner["corner"] as! String): \(String((x * 1000).rounded() / 1000)) \(String((y * 1000).rounded() / 1000)) of the panel"),
+                    "\(name): \(corner) vs \(text.out)")
+        }
+        let turned = [0: 0, 1: 90, 4: 0][index]!
+        #expect(doc["turned"] as? Int == turned && doc["mirrored"] as? Bool == (index == 4), "\(name): \(doc)")
+        #expect((doc["residual"] as? Double).map { $0 >= 0 && $0 < CornerCalibration.maximumResidual } == true)
+    }
+
+    @Test func jsonRefusalIsAMessageOnStandardError() throws {
+        var targets = Self.corners
+        targets[2] = (0.6, 0.55)
+        let path = try Self.recording(truth: .identity, targets: targets)
+        let r = try runEvroute(["calibrate", "--replay", path, "--format", "json"])
+        #expect(r.status == 1 && r.out.isEmpty, "\(r.out)")
+        #expect(r.err.contains("bottom right") && r.err.contains("run again"), "\(r.err)")
     }
 
     @Test func deviceAndReplayExcludeEachOther() throws {

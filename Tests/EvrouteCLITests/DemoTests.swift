@@ -192,8 +192,7 @@ struct DemoTests {
 
     @Test(.enabled(if: Demo.python3 != nil, "python3 is not installed"))
     func generatorReproducesTheCommittedRecordings() throws {
-        let out = FileManager.default.temporaryDirectory
-            .appendingPathComponent("evroute-demo-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
+        let out = URL(fileURLWithPath: temporaryPath("evroute-demo"))
         defer { try? FileManager.default.removeItem(at: out) }
         let generator = try TestProcess.run(try #require(Demo.python3), [Demo.script, out.path])
         #expect(generator.status == 0, "\(generator.err)")

@@ -169,6 +169,76 @@ struct MonitorTests {
         #expect(lines.contains { $0.contains("action  open-admin in home/root/header/admin-corner → taken by screen:home [shell]") }, "\(lines)")
     }
 
+    /// `--format json`: one object per line for each line the text monitor prints (the summary
+    /// on stderr), each the JSON trace's object for the same record with only the monitor's own
+    /// keys added (`node`, `detail`, `moves`, `repeats`, `changes`, `over`): devices added,
+    /// removed and not routed, touches with region and responder, keys, a filtered contact,
+    /// idle and active.
+    @Test func jsonIsOneTraceObjectPerMonitorLine() throws {
+        let root = recordingsDirectory
+        let layout = Self.layout
+            .replacingOccurrences(of: "displays: [{ name: main, size: [1280, 800] }]",
+                                  with: "displays: [{ name: main, size: [1280, 800], idle: { after-s: 1 } }]")
+            .replacingOccurrences(of: "- { name: touch, match: { kind: touchscreen, name: \"Atmel*\" } }",
+                                  with: "- { name: touch, match: { kind: touchscreen, name: \"Atmel*\" }, filters: { ignore: [[300, 450, 100, 100]] } }")
+            .replacingOccurrences(of: "handlers: [{ plugin: log, on: key }]", with: "handlers: [{ plugin: log, on: [key, idle, active] }]")
+        let config = try write(layout)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let drag = "\(root)/touchscreens/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
+        let other = "\(root)/touchscreens/EP0430M09.2-fingers-touch-release.events"
+        let keyboard = "\(root)/keyboards/Logitech K400 Plus.events"
+        let twoFingers = "\(root)/touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"
+        let replays = [drag, other, keyboard, twoFingers].flatMap { ["--replay", $0] }
+
+        let r = try runEvroute(["monitor", "--format", "json", "--config", config] + replays)
+        #expect(r.status == 0, "\(r.err)")
+        let text = try runEvroute(["monitor", "--config", config] + replays)
+        let textLines = text.out.split(separator: "\n").map(String.init)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        let monitor = objects(r.out)
+        #expect(monitor.count == lines.count, "every line is a JSON object: \(r.out)")
+        #expect(lines.count == textLines.count - 1, "one object per text line (the summary aside)")
+        #expect(r.err.split(separator: "\n").last.map(String.init) == textLines.last, "the summary on stderr: \(r.err)")
+        #expect(monitor.allSatisfy { $0["type"] is String && $0["time"] is Double })
+
+        // Each is the trace's object, with the monitor's keys.
+        let trace = objects(try runEvroute(["--dry-run", "--format", "json", "--config", config] + replays).out)
+        let own: Set<String> = ["node", "detail", "moves", "repeats", "changes", "over"]
+        for object in monitor {
+            let traced = object.filter { !own.contains($0.key) } as NSDictionary
+            #expect(trace.contains { ($0 as NSDictionary).isEqual(traced) }, "not in the trace: \(object)")
+        }
+        func of(_ type: String) -> [[String: Any]] { monitor.filter { $0["type"] as? String == type } }
+
+        // Devices, with their node; why the EP0430M09 is not routed.
+        #expect(Set(of("device-added").compactMap { $0["node"] as? String }) == [drag, keyboard, twoFingers])
+        #expect(Set(of("device-removed").compactMap { $0["node"] as? String }) == [drag, keyboard, twoFingers])
+        let ignored = try #require(of("device-ignored").first)
+        #expect(ignored["name"] as? String == "EP0430M09" && ignored["node"] as? String == other
+                && ignored["reason"] as? String == "no device rule matches"
+                && (ignored["detail"] as? String)?.hasPrefix("no device rule takes it: rule touch wants a name matching \"Atmel*\"") == true, "\(ignored)")
+
+        // Touches: begins and ends with region and responder, moves counted; the drag's region changes.
+        let traceTouches = trace.filter { $0["type"] as? String == "touch" }
+        let touches = of("touch")
+        #expect(touches.filter { $0["phase"] as? String == "began" }.count == 2, "the third began in the ignored rectangle")
+        for end in touches where ["ended", "cancelled"].contains(end["phase"] as? String ?? "") {
+            let moves = traceTouches.filter { $0["touch"] as? Int == end["touch"] as? Int && $0["phase"] as? String == "moved" }.count
+            #expect(moves > 0 && end["moves"] as? Int == moves && end["handled_by"] is String, "\(end)")
+        }
+        #expect(touches.filter { $0["over"] != nil }.map { $0["over"] as? String } == ["home/root/top", "home/root/bottom-left"])
+        let filtered = of("filtered")
+        #expect(filtered.count == 1 && filtered.first?["filter"] as? String == "ignore" && filtered.first?["device"] as? String == "touch", "\(filtered)")
+
+        // Keys: no repeat listed, their count on the release; idle and active with who took them.
+        let keys = of("key")
+        let repeats = trace.filter { $0["type"] as? String == "key" && $0["phase"] as? String == "repeat" }.count
+        #expect(!keys.isEmpty && !keys.contains { $0["phase"] as? String == "repeat" })
+        #expect(repeats > 0 && keys.compactMap { $0["repeats"] as? Int }.reduce(0, +) == repeats)
+        #expect(of("idle").count == 1 && of("idle").first?["display"] as? String == "main" && of("idle").first?["handled_by"] as? String == "screen:home")
+        #expect(of("active").count == 1)
+    }
+
     /// Live, with no input device (as on this machine): it says so and why, and waits until stopped.
     @Test func liveWithoutDevicesSaysSoAndWaits() throws {
         let p = try TestProcess(try evrouteBinary(), ["monitor", "--config", "config/demo.yaml"], directory: packageRoot, stderr: .null)
@@ -181,6 +251,22 @@ struct MonitorTests {
             #expect(text.contains("device  no input device yet — waiting for one (plug one in: this machine has no /dev/input)"), "\(text)")
         } else if !((try? FileManager.default.contentsOfDirectory(atPath: "/dev/input"))?.contains { $0.hasPrefix("event") } ?? false) {
             #expect(text.contains("no input device yet — waiting for one (plug one in, or check permissions on /dev/input"), "\(text)")
+        }
+    }
+
+    /// Live in JSON: the wait is a `no-device` object with the text's words, and every line is an object.
+    @Test func liveJSONSaysNoDeviceAsAnObject() throws {
+        let p = try TestProcess(try evrouteBinary(), ["monitor", "--format", "json", "--config", "config/demo.yaml"], directory: packageRoot, stderr: .null)
+        let out = p.readOutput(seconds: 10) { $0.contains("\"no-device\"") && $0.hasSuffix("\n") }
+        #expect(p.isRunning, "monitor must keep waiting for a device")
+        p.signal(SIGINT)
+        #expect(p.waitForExit(seconds: 20) == 0)
+        let lines = out.split(separator: "\n")
+        #expect(!lines.isEmpty && objects(out).count == lines.count, "every line is an object: \(out)")
+        let waiting = try #require(objects(out).first { $0["type"] as? String == "no-device" }, "\(out)")
+        #expect(waiting["time"] is Double && (waiting["message"] as? String)?.contains("waiting for one (plug one in") == true, "\(waiting)")
+        if !FileManager.default.fileExists(atPath: "/dev/input") {
+            #expect(waiting["message"] as? String == "no input device yet — waiting for one (plug one in: this machine has no /dev/input)")
         }
     }
 }

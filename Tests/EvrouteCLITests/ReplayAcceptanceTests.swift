@@ -166,7 +166,7 @@ struct ReplayAcceptanceTests {
     }
 
     @Test func malformedRecordingNamesTheLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-bad-\(getpid())")
+        let dir = URL(fileURLWithPath: temporaryPath("evroute-bad"))
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent("bad.events").path
         let text = """

@@ -57,7 +57,7 @@ enum Typist {
     }
 
     static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-text-\(UUID().uuidString)")
+        let url = URL(fileURLWithPath: temporaryPath("evroute-text"))
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

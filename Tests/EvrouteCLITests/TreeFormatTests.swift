@@ -258,6 +258,42 @@ struct TreeFormatTests {
         #expect(usage.status == 2 && usage.err.contains("--heatmap needs --dry-run and --replay"), "\(usage.err)")
     }
 
+    /// In a heatmap the regions' names are drawn over the touches (a dot never hides a name),
+    /// and the legend says what the fills mean: how deep a region lies in its screen's tree.
+    @Test func heatmapLabelsAreOverTheTouchesAndTheLegendNamesTheDepthFills() throws {
+        let path = temporaryPath("heatmap.svg")
+        defer { unlink(path) }
+        let r = try runEvroute(["--config", "config/demo.yaml", "--dry-run", "--replay", "demo/touchscreen.events", "--heatmap", path])
+        #expect(r.status == 0, "\(r.err)")
+        let svg = try #require(readFile(path))
+        let touches = try #require(svg.range(of: "<g class=\"touches\">"))
+        let panelEnd = try #require(svg.range(of: ">legend</text>", range: touches.upperBound..<svg.endIndex))
+        let before = svg[..<touches.lowerBound], after = svg[touches.upperBound..<panelEnd.lowerBound]
+        #expect(!before.contains("class=\"label\""), "a label drawn under the touches")
+        for name in ["back", "title", "volume", "content", "nav-home"] {
+            #expect(after.contains(">\(name)</text>"), "\(name) is not labelled over the touches")
+        }
+        #expect(svg.contains(">fill = depth:</text>"))
+        for (depth, colour) in ["#eef2f7", "#dde8f5", "#d3ecd9"].enumerated() {
+            #expect(svg.contains("fill=\"\(colour)\" stroke=\"#444\"/>\n<text x="), "depth \(depth)")
+        }
+        // Without touches (tree), each region's label still follows its own shape.
+        let tree = try runEvroute(["tree", "--config", "config/demo.yaml", "--format", "svg"]).out
+        #expect(tree.contains(">fill = depth:</text>"))
+    }
+
+    /// A region too small for its name (the demo's 100×100 admin-corner, drawn 50×50) is named
+    /// beside it, in the panel, with a leader line from its edge, not only under the panel.
+    @Test func aSmallRegionIsNamedBesideItWithALeaderLine() throws {
+        let svg = try runEvroute(["tree", "--config", "config/demo.yaml", "--format", "svg"]).out
+        let leader = try #require(svg.split(separator: "\n").first { $0.hasPrefix("<g class=\"leader\">") && $0.contains(">admin-corner</text>") },
+                                  "admin-corner has no leader label")
+        // From admin-corner's bottom edge (590…640 × 0…50 in the panel) down to its name.
+        #expect(leader.contains("y1=\"50\" x2=") && leader.contains("y2=\"56\""), "\(leader)")
+        let footnote = svg.split(separator: "\n").filter { $0.contains("class=\"unlabelled\"") }.joined()
+        #expect(!footnote.contains("admin-corner"), "\(footnote)")
+    }
+
     @Test func devicesJSONHasEachRowsFields() throws {
         let rows = [
             DeviceListingRow(node: "/dev/input/event3", name: "ILITEK \"Multi\" Touch", kind: .touchscreen, vendor: 0x222a, product: 0x1,
@@ -308,8 +344,57 @@ struct TreeFormatTests {
         #expect(svg.contains("<title>home/root/header/admin-corner\ngestures: admin-hold\ngesture admin-hold: type long-press"))
     }
 
-    /// A 100×100 corner on a 1280×800 display (50×50 in the picture) has no room for
-    /// its name: it is named under the panel, not drawn clipped ("admin-cc"); no line of any
+    /// A device rule's `filters:` and a display's `idle:` are part of the layout `tree` shows: in
+    /// text and the SVG's info lines as configured (with the bounds a filter runs with), in JSON
+    /// under every rule and display (`{}` and `null` where none is configured).
+    @Test func treeShowsDeviceFiltersAndDisplayIdle() throws {
+        let config = temporaryConfig("""
+            displays:
+              - { name: main, size: [1280, 800], idle: { after-s: 120, swallow-wake-touch: true } }
+              - { name: side, size: [800, 480] }
+            devices:
+              - name: touch
+                match: { kind: touchscreen }
+                display: main
+                filters:
+                  ignore: [[1260, 0, 20, 20], [0, 780, 20, 20]]
+                  pressure: { min: 12 }
+                  palm: { tool: true, size: 40 }
+                  ghost-taps: {}
+                  jitter: { hysteresis: 3 }
+                  stuck-after-s: 600
+              - { name: plain, match: { kind: touchscreen }, display: side }
+            screens:
+              - { name: home, display: main, root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [tap, idle] }] } }
+              - { name: other, display: side, root: { name: root, frame: [0, 0, 800, 480], handlers: [{ plugin: log, on: tap }] } }
+            """, name: "filters-idle.yaml")
+        let filters = "filters {ignore [1260, 0, 20, 20] [0, 780, 20, 20], pressure {min 12}, palm {tool true, size 40}, ghost-taps {max-duration-ms 20}, jitter {hysteresis 3}, stuck-after-s 600}"
+        let idle = "idle {after-s 120, swallow-wake-touch true}"
+
+        let text = try runEvroute(["tree", "--config", config])
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.contains("device rule touch: match {kind touchscreen}, display main, \(filters)\n"), "\(text.out)")
+        #expect(text.out.contains("device rule plain: match {kind touchscreen}, display side\n"), "\(text.out)")
+        #expect(text.out.contains("display main 1280×800: \(idle)\n"), "\(text.out)")
+        #expect(text.out.contains("display side 800×480\n"), "\(text.out)")
+
+        let json = try runEvroute(["tree", "--config", config, "--format", "json"]).out
+        #expect(json.contains(#""log_keys":false,"filters":{"ignore":[[1260,0,20,20],[0,780,20,20]],"pressure":{"min":12},"palm":{"tool":true,"size":40},"ghost_taps":{"max_duration_ms":20},"jitter":{"hysteresis":3},"stuck_after_s":600}}"#), "\(json)")
+        #expect(json.contains(#""name":"plain""#) && json.contains(#""log_keys":false,"filters":{}}"#), "\(json)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let displays = try #require(doc["displays"] as? [[String: Any]])
+        let mainIdle = try #require(displays[0]["idle"] as? [String: Any])
+        #expect(mainIdle["after_s"] as? Double == 120 && mainIdle["swallow_wake_touch"] as? Bool == true)
+        #expect(displays[1].keys.contains("idle") && displays[1]["idle"] is NSNull)
+
+        let svg = try runEvroute(["tree", "--config", config, "--format", "svg"]).out
+        #expect(svg.contains(">device rule touch: match {kind touchscreen}, display main, \(filters)</text>"), "\(svg)")
+        #expect(svg.contains(">display main: \(idle)</text>"), "\(svg)")
+        #expect(!svg.contains(">display side: "))
+    }
+
+    /// A 100×100 corner on a 1280×800 display (50×50 in the picture) has no room for its name:
+    /// it is named beside it with a leader line, not drawn clipped ("admin-cc"); no line of any
     /// label is wider than its box, and the picture stays valid XML.
     @Test func aRegionTooSmallForItsNameIsNamedUnderThePanelNeverClipped() throws {
         let xmllint = try requireProgram("xmllint", package: "libxml2-utils")
@@ -337,8 +422,9 @@ struct TreeFormatTests {
         let corner = try #require(r.out.range(of: "<title>home/root/admin-corner\n"))
         let group = r.out[corner.upperBound...].components(separatedBy: "</g>")[0]
         #expect(!group.contains("class=\"label\""), "the corner's name is drawn in it: \(group)")
-        #expect(r.out.contains("<text class=\"unlabelled\" x=\"24\" y=\"") && r.out.contains("not labelled above (covered or too small): admin-corner</text>"),
-                "\(r.out.components(separatedBy: "\n").filter { $0.contains("unlabelled") })")
+        // Named beside it, with a leader line, in the panel (under the panel only when no side has room).
+        #expect(r.out.contains("<g class=\"leader\">") && r.out.contains(">admin-corner</text></g>") && !r.out.contains("not labelled above"),
+                "\(r.out.components(separatedBy: "\n").filter { $0.contains("unlabelled") || $0.contains("leader") })")
         // Every label line fits its box whole at its font size (the estimate the placer uses).
         for chunk in r.out.components(separatedBy: "<svg class=\"label\"").dropFirst() {
             let width = try #require(Self.numbers(chunk.prefix { $0 != ">" }, ["width"])?.first)

@@ -11,7 +11,7 @@ private final class FakeUISocket {
     private var connection: LineClient?
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-ui-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock").path
+        path = temporaryPath("evroute-ui.sock")
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ConfigFileReadTests {
     /// A fresh directory for one test's files.
     func scratchDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("evroute-config-\(UUID().uuidString)")
+        let url = URL(fileURLWithPath: temporaryPath("evroute-config"))
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

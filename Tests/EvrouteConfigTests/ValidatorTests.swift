@@ -109,6 +109,20 @@ struct ValidatorTests {
         ])
     }
 
+    /// A misspelt plugin name on the handler that takes an action is one error: the action it
+    /// would take still counts as taken, so no second error says no handler takes it.
+    @Test func anUnknownPluginIsOneErrorNotAnActionCascade() {
+        #expect(diagnostics(config(regions: """
+                    - name: a
+                      frame: [0, 0, 10, 10]
+                      handlers:
+                        - { plugin: lgo, on: "action:go" }
+                        - { plugin: action, on: tap, action: go }
+            """)) == [
+            "test.yaml:14:25: error: unknown plugin 'lgo' (declared: log2, log, action, focus, present, dismiss); did you mean 'log'?",
+        ])
+    }
+
     @Test func duplicatesNameTheFirstOnesLine() {
         #expect(diagnostics("""
             displays:

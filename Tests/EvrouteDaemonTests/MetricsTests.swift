@@ -105,7 +105,7 @@ struct MetricsTests {
         defer { scratch.cleanUp() }
         let textfile = scratch.file("evroute.prom")
         let config = scratch.write("evroute.yaml", Self.config(textfile: textfile))
-        let run = try TestProcess.run(binary, ["--config", config, "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] })
+        let run = try TestProcess.run(binary, ["--config", config, "--control-socket", scratch.file("control.sock"), "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] })
         #expect(run.status == 0, "\(run.err)")
         let page = try #require(readFile(textfile), "no text file; log:\n\(run.err)")
         #expect(access(textfile + ".tmp", F_OK) != 0, "the temp file was renamed")
@@ -164,7 +164,7 @@ struct MetricsTests {
         let scratch = Scratch("evroute-metrics")
         defer { scratch.cleanUp() }
         let config = scratch.write("evroute.yaml", Self.config(textfile: scratch.file("missing/evroute.prom")))
-        let run = try TestProcess.run(binary, ["--config", config, "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] })
+        let run = try TestProcess.run(binary, ["--config", config, "--control-socket", scratch.file("control.sock"), "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] })
         #expect(run.status == 0, "\(run.err)")
         let failures = run.err.split(separator: "\n").filter { $0.contains("metrics: cannot write \(scratch.file("missing/evroute.prom"))") }
         #expect(failures.count == 1, "\(run.err)")
@@ -175,7 +175,7 @@ struct MetricsTests {
     static func runReplay(textfile: String, scratch: Scratch, umask: String = "022") throws -> TestProcess.Result {
         let binary = try evrouteBinary()
         let config = scratch.write("evroute.yaml", Self.config(textfile: textfile))
-        let argv = [binary, "--config", config, "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] }
+        let argv = [binary, "--config", config, "--control-socket", scratch.file("control.sock"), "--exit-after-replay"] + Self.replays.flatMap { ["--replay", $0] }
         return try TestProcess.run("/bin/sh", ["-c", "umask \(umask) && exec \"$@\"", "sh"] + argv)
     }
 

@@ -2,13 +2,11 @@ import EvrouteCore
 @testable import EvrouteInput
 import Glibc
 import Testing
+import EvrouteTestSupport
 
 /// A scratch directory for files the split-description tests need.
 private func scratchDirectory() -> String {
-    var template = Array("/tmp/evroute-input-test-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(made != nil)
-    return String(cString: made!)
+    temporaryDirectory("evroute-input-test")
 }
 
 private func writeFile(_ path: String, _ text: String) {

@@ -2,6 +2,7 @@ import EvrouteCore
 @testable import EvrouteInput
 import Glibc
 import Testing
+import EvrouteTestSupport
 
 private let display = Size(width: 1000, height: 1000)
 
@@ -105,7 +106,7 @@ struct DecoderLimitTests {
 @Suite("Hostile recording files", .serialized)
 struct HostileRecordingFileTests {
     func scratch(_ name: String) -> String {
-        "/tmp/evroute-hostile-\(getpid())-\(name)"
+        temporaryPath("evroute-hostile-\(name)")
     }
 
     @Test func devicesFIFOsAndDirectoriesAreRefusedWithoutReading() throws {

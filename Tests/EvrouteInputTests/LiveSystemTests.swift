@@ -4,6 +4,7 @@ import EvrouteSystem
 import Testing
 #if canImport(Glibc)
 import Glibc
+import EvrouteTestSupport
 #endif
 
 /// What this machine allows of the live layer: no /dev/input, no udevd, but libudev,
@@ -11,7 +12,7 @@ import Glibc
 @Suite struct LiveSystemTests {
     /// A regular file with some bytes, removed at the end of the test.
     func withTemporaryFile(_ body: (String) throws -> Void) throws {
-        var template = Array("/tmp/evroute-live-XXXXXX".utf8CString)
+        var template = Array("\(testRoot)/evroute-live-XXXXXX".utf8CString)
         let fd = FileDescriptor(rawValue: template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) })
         try #require(fd.isValid)
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -179,12 +180,13 @@ import Glibc
     }
 
     @Test func recorderReportsAMissingDevice() {
+        let output = temporaryPath("never-written.evemu")
         #expect {
-            _ = try Recorder(devicePath: "/dev/input/event-missing", outputPath: "/tmp/never-written.evemu")
+            _ = try Recorder(devicePath: "/dev/input/event-missing", outputPath: output)
         } throws: { error in
             (error as? SystemError)?.errno == ENOENT && (error as? SystemError)?.path == "/dev/input/event-missing"
         }
-        #expect(access("/tmp/never-written.evemu", F_OK) != 0, "the output is not created when the device fails")
+        #expect(access(output, F_OK) != 0, "the output is not created when the device fails")
     }
 
     @Test func systemCallsRoundTripThroughAPipe() throws {

@@ -5,6 +5,7 @@ import Glibc
 import CLinux
 @testable import EvrouteSystem
 import EvrouteCore
+import EvrouteTestSupport
 
 /// `F_SETPIPE_SZ` (linux/fcntl.h: 1024 + 7), not exported by Glibc's module.
 let setPipeSize: Int32 = 1031
@@ -23,7 +24,7 @@ struct LogStallTests {
 
         // A guard, not the reader: should the log block (the defect), this child starts reading
         // the pipe after 60 s so the test ends (failing, by its mark) instead of hanging.
-        let mark = "/tmp/evroute-log-stall-\(getpid())-rescued"
+        let mark = temporaryPath("evroute-log-stall-rescued")
         unlink(mark)
         defer { unlink(mark) }
         let devNull = FileDescriptor(rawValue: open("/dev/null", O_WRONLY | O_CLOEXEC))

@@ -50,19 +50,33 @@ public func evrouteBinary() throws -> String {
     return binary
 }
 
+private let testRootPath = "/tmp/evroute-tests-\(getpid())"
+
+/// This test process's own directory under /tmp (traversable, not listable, by others: a test
+/// may run a child as another user in a directory of its own below it). Every temporary file,
+/// directory and socket a test makes goes under it (``temporaryPath(_:)``, ``Scratch``,
+/// ``temporaryDirectory(_:)``), and it is removed, with whatever a failed test left in it, when
+/// the process exits: a test run leaves nothing under /tmp.
+public let testRoot: String = {
+    mkdir(testRootPath, 0o711)
+    atexit { removeTree(testRootPath) }
+    return testRootPath
+}()
+
 /// A fresh path (nothing there yet) in this process's temporary directory.
 public func temporaryPath(_ name: String) -> String {
-    let dir = "/tmp/evroute-tests-\(getpid())"
-    mkdir(dir, 0o700)
-    return "\(dir)/\(UInt32.random(in: 0...UInt32.max))-\(name)"
+    "\(testRoot)/\(UInt32.random(in: 0...UInt32.max))-\(name)"
 }
 
-/// A fresh directory under /tmp; `cleanUp()` removes it and everything in it.
+/// A fresh directory (0700) under this process's temporary directory; its path.
+public func temporaryDirectory(_ prefix: String) -> String { Scratch(prefix).path }
+
+/// A fresh directory under ``testRoot``; `cleanUp()` removes it and everything in it.
 public final class Scratch {
     public let path: String
 
     public init(_ prefix: String = "evroute-test") {
-        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        var template = Array("\(testRoot)/\(prefix)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp: \(String(cString: strerror(errno)))")
         path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -148,11 +148,9 @@ extension LayoutCompiler {
     mutating func checkActionTargets() {
         var taken: Set<String> = []
         var takesAny = false
-        for b in handlers {
-            for f in b.filters {
-                if case .action(let n) = f { taken.insert(n) }
-                if f == .any { takesAny = true }
-            }
+        for f in handlers.flatMap(\.filters) + unboundFilters {
+            if case .action(let n) = f { taken.insert(n) }
+            if f == .any { takesAny = true }
         }
         guard !takesAny else { return }
         let list = taken.isEmpty ? "no handler takes actions" : "actions handled: \(taken.sorted().joined(separator: ", "))"

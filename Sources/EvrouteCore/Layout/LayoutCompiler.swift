@@ -27,6 +27,9 @@ struct LayoutCompiler {
     /// Where the `on:` kinds of each handler were written, by handler index (for warnings).
     var onLocations: [Int: [SourceLocation]] = [:]
     var pluginErrors: [Diagnostic] = []
+    /// The `on:` kinds of handlers whose plugin is unknown (already an error): the action check
+    /// counts them as takers, so one misspelt plugin name is one error, not a second about its actions.
+    var unboundFilters: [EventFilter] = []
     /// Region names per screen and every gesture name, from the spec (targets may refer to any).
     let regionNames: [[String]]
     let gestureNames: [String]
@@ -184,6 +187,7 @@ struct LayoutCompiler {
                 var message = "unknown plugin '\(h.plugin)' (declared: \(declared.joined(separator: ", ")))"
                 if let guess = Spelling.closest(to: h.plugin, in: declared) { message += "; did you mean '\(guess)'?" }
                 error(message, h.location)
+                unboundFilters += h.on
                 continue
             }
             if h.on.isEmpty { error("handler for plugin '\(h.plugin)' takes no events: give 'on' at least one kind (\(EventFilter.spellings))", h.location) }

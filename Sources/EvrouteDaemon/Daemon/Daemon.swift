@@ -320,6 +320,7 @@ public final class Daemon {
                 throw StartupError(description: "\(error)")
             }
             for warning in replay?.warnings ?? [] { log.warning(warning.rendered(showingSeverity: false)) }
+            for note in replay?.clockNotes ?? [] { log.info(note) }
             if !options.replayPaused { startReplay() }
         }
     }

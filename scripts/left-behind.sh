@@ -1,0 +1,27 @@
+#!/bin/sh
+# left-behind.sh before FILE | after FILE: what a test run left under /tmp and /run/evroute.
+# `before` lists evroute's names there into FILE; `after` lists them again and fails, naming
+# them, when something new is still there (a test process's own /tmp/evroute-tests-PID while
+# that process still runs, another run's at the same time, is not counted).
+set -eu
+list() {
+	for e in /tmp/evroute-* /tmp/evroute.* /run/evroute/*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		case "$e" in
+		/tmp/evroute-tests-*) pid=${e##*-}; kill -0 "$pid" 2>/dev/null && continue ;;
+		esac
+		echo "$e"
+	done | sort
+}
+case "${1:-}" in
+before) list > "$2" ;;
+after)
+	new=$(list | comm -13 "$2" -)
+	rm -f "$2"
+	if [ -n "$new" ]; then
+		echo "left behind by the tests (each test keeps its files in its own temporary directory):"
+		echo "$new" | sed 's/^/  /'
+		exit 1
+	fi ;;
+*) echo "usage: $0 before|after FILE" >&2; exit 2 ;;
+esac
