@@ -1,11 +1,14 @@
 #!/bin/sh
 # left-behind.sh before FILE | after FILE: what a test run left under /tmp and /run/evroute.
 # `before` lists evroute's names there into FILE; `after` lists them again and fails, naming
-# them, when something new is still there (a test process's own /tmp/evroute-tests-PID while
-# that process still runs, another run's at the same time, is not counted).
+# them, when something new is still there. Every test keeps its files under its process's own
+# /tmp/evroute-tests-PID (Tests/EvrouteTestSupport/Paths.swift), removed at its exit: that is
+# what is looked at, with /run/evroute. Only names a test process makes are looked at, and a
+# directory whose process still runs (another run's, on a shared machine) is not counted, so a
+# build or a soak running beside this one never fails it.
 set -eu
 list() {
-	for e in /tmp/evroute-* /tmp/evroute.* /run/evroute/*; do
+	for e in /tmp/evroute-tests-* /run/evroute/*; do
 		[ -e "$e" ] || [ -L "$e" ] || continue
 		case "$e" in
 		/tmp/evroute-tests-*) pid=${e##*-}; kill -0 "$pid" 2>/dev/null && continue ;;
