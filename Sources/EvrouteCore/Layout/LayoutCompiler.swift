@@ -223,7 +223,7 @@ struct LayoutCompiler {
     mutating func checkForwardingKinds(of h: HandlerSpec) {
         for (i, f) in h.on.enumerated() {
             switch f {
-            case .touch, .key, .keyNamed: continue
+            case .touch, .key, .keyNamed, .chord: continue
             case .touchBegan, .touchMoved, .touchEnded, .touchCancelled, .tap:
                 error("plugin '\(h.plugin)' forwards whole touches: take 'touch', not '\(f)' (a touch is forwarded from its began to its end, or not at all)",
                       i < h.onLocations.count ? h.onLocations[i] : h.location)
