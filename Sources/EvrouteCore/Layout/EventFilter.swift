@@ -133,3 +133,37 @@ public struct KeyChord: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { modifiers.prefix + key }
 }
+
+extension KeyChord {
+    /// Reads a chord as a layout writes it (`press: "alt+KEY_HOME"`): the chord, or what is
+    /// wrong with it (a modifier or key name not known, with a did-you-mean).
+    public static func read(_ s: String) -> Result<KeyChord, ChordError> {
+        let mods = KeyModifiers.names.map(\.name)
+        func guess(_ w: String, _ in: [String]) -> String {
+            let lower = `in`.map { $0.lowercased() }
+            guard let hit = Spelling.closest(to: w, in: lower), let i = lower.firstIndex(of: hit) else { return "" }
+            return "; did you mean '\(`in`[i])'?"
+        }
+        if let problem = problem(in: s) {
+            switch problem {
+            case .unknownModifier(let m):
+                return .failure(ChordError("unknown modifier '\(m)' in '\(s)' (modifiers: \(mods.joined(separator: ", ")), joined by '+' before the key, e.g. ctrl+KEY_W)\(guess(m, mods))"))
+            case .repeatedModifier(let m): return .failure(ChordError("modifier '\(m)' is named twice in '\(s)'"))
+            case .missingKey: return .failure(ChordError("'\(s)' names no key after its last '+' (e.g. ctrl+KEY_W)"))
+            }
+        }
+        let chord = KeyChord(parsing: s)!
+        guard KeyNames.isKnown(chord.key), chord.key.hasPrefix("KEY_") || chord.key.hasPrefix("BTN_") else {
+            let canonical = KeyNames.aliases[chord.key]
+            let hint = canonical.map { "; libevdev names it '\($0)'" } ?? guess(chord.key, KeyNames.ordered)
+            return .failure(ChordError("unknown key '\(chord.key)' in '\(s)' (a key name of libevdev's table, e.g. KEY_F5)\(hint)"))
+        }
+        return .success(chord)
+    }
+
+    /// Why a chord does not read.
+    public struct ChordError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+        init(_ d: String) { description = d }
+    }
+}

@@ -15,12 +15,71 @@ struct ForwardOptions: Sendable {
     var coordinates: ForwardCoordinates
 }
 
+/// A `forward` handler's own options: `press:` (a key or chord to type on the virtual keyboard
+/// when an event that is neither a touch nor a key reaches the handler), `type-text:` (type the
+/// text it takes on the virtual keyboard, then Enter).
+struct ForwardHandlerOptions: Sendable {
+    var press: KeyChord?
+    /// The chord's evdev codes: modifiers (left side), then the key.
+    var pressCodes: (modifiers: [UInt16], key: UInt16)?
+    var typeText = false
+}
+
 /// `forward` (SPEC §10): whole touches and keys its handlers take are written to virtual
 /// devices (uinput) for the compositor behind evroute.
 struct ForwardPluginType: PluginType {
     var name: PluginKind { "forward" }
     var pluginOptionKeys: [String] { ["coordinates"] }
+    var handlerOptionKeys: [String] { ["press", "type-text"] }
     var forwards: Bool { true }
+
+    func checkHandler(_ check: inout HandlerOptionCheck) {
+        var options = ForwardHandlerOptions()
+        if let v = check.handler.options["press"] {
+            if let s = v.string {
+                switch KeyChord.read(s) {
+                case .success(let chord):
+                    options.press = chord
+                    options.pressCodes = Self.codes(of: chord)
+                case .failure(let e): check.error("'press' of a 'forward' handler: \(e)", at: "press")
+                }
+            } else {
+                check.error("'press' of a 'forward' handler must be a key or chord, e.g. KEY_F5 or \"alt+KEY_HOME\"", at: "press")
+            }
+        }
+        if let v = check.handler.options["type-text"] {
+            if let b = v.bool { options.typeText = b }
+            else { check.error("'type-text' of a 'forward' handler must be true or false", at: "type-text") }
+        }
+        if options.press != nil, check.handler.on.contains(where: { Self.isPressable($0) == false }) {
+            check.error("'press' of a 'forward' handler types a key on events that are not touches or keys (an action, gesture, idle, active, motion): this handler takes touches or keys too; give 'press' a handler of its own", at: "press")
+        }
+        check.options = options
+    }
+
+    /// The events `press:` types a key on.
+    static func isPressable(_ f: EventFilter) -> Bool {
+        switch f {
+        case .action, .gesture, .idle, .active, .motion: true
+        default: false
+        }
+    }
+
+    func forwardsAlso(_ filter: EventFilter, handler: HandlerSpec) -> Bool {
+        if handler.options["press"] != nil, Self.isPressable(filter) { return true }
+        if filter == .text, handler.options["type-text"]?.bool == true { return true }
+        return false
+    }
+
+    /// The codes a chord writes: each modifier's left key, then the key.
+    static func codes(of chord: KeyChord) -> (modifiers: [UInt16], key: UInt16)? {
+        guard let key = EventCodeNames.code(named: chord.key, type: EventType.key) else { return nil }
+        var mods: [UInt16] = []
+        for (m, code) in [(KeyModifiers.ctrl, UInt16(29)), (.alt, 56), (.shift, 42), (.super, 125)] where chord.modifiers.contains(m) {
+            mods.append(code)
+        }
+        return (mods, key)
+    }
 
     func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
         var coordinates = ForwardCoordinates.device
@@ -102,7 +161,13 @@ final class ForwardPlugin: Plugin {
             written = outputs.key(k, phase: phase)
             if written, phase == .down { statistics[counter: .forwardedKeys] += 1 }
         default:
-            written = false
+            guard let own = event.layout.handlerOptions[handler] as? ForwardHandlerOptions else { return .declined }
+            if let codes = own.pressCodes, !event.kind.isTextKind {
+                written = outputs.press(codes)
+                if written { statistics[counter: .forwardedKeys] += 1 }
+            } else {
+                written = false
+            }
         }
         if written {
             statistics.handled += 1
@@ -379,6 +444,24 @@ final class ForwardOutputs {
         return true
     }
 
+    /// Types a chord on the virtual keyboard (made now if no keyboard came yet): each
+    /// modifier's down, the key's down, its up, the modifiers' ups (last first), each its own
+    /// frame. Nothing is left held: the downs and ups are in one wake-up's write.
+    func press(_ codes: (modifiers: [UInt16], key: UInt16)) -> Bool {
+        guard instances > 0, makeKeyboard() != nil else { return false }
+        for (code, value) in Self.pressFrames(codes) {
+            keyFrame.append(EventType.key, code, value)
+            keyFrame.report()
+        }
+        queueFlush()
+        return true
+    }
+
+    /// A chord's frames, one key event each: modifier downs, key down, key up, modifier ups.
+    static func pressFrames(_ codes: (modifiers: [UInt16], key: UInt16)) -> [(code: UInt16, value: Int32)] {
+        codes.modifiers.map { ($0, 1) } + [(codes.key, 1), (codes.key, 0)] + codes.modifiers.reversed().map { ($0, 0) }
+    }
+
     // MARK: Writing
 
     private func queueFlush() {
@@ -437,6 +520,14 @@ private extension EventKind {
     /// A key's down, up or cancel.
     var isKeyDownOrUp: Bool {
         if case .key(_, let phase) = self { return phase != .repeat }
+        return false
+    }
+}
+
+extension EventKind {
+    /// Text typed on a keyboard.
+    var isTextKind: Bool {
+        if case .text = self { return true }
         return false
     }
 }
