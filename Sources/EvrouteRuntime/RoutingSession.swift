@@ -260,6 +260,7 @@ public final class RoutingSession: InputSink {
             }
         }
         info.typesText = text != nil
+        if let text, !text.keymap.rightAltIsAlt { info.rightAltTypes = true }
         var motion: MotionStage?
         if kind == .accelerometer, let decoder = MotionDecoder(device: id, description: description) {
             motion = MotionStage(decoder: decoder)

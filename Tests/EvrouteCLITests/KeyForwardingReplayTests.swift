@@ -67,4 +67,23 @@ struct KeyForwardingReplayTests {
             "KEY_LEFTCTRL down desktop forwarded", "KEY_C down log", "KEY_LEFTCTRL up desktop forwarded", "KEY_C up log",
         ], "\(run.out)")
     }
+
+    /// Right Alt is AltGr on `de` (AltGr+Q types "@", taken as text), an Alt on `us` (Right
+    /// Alt+Q is a chord: a key, forwarded, no text).
+    @Test func altGrTypesWhereTheKeymapMakesItAltGr() throws {
+        for (keymap, expected) in [("de", ["KEY_RIGHTALT down desktop forwarded", "KEY_Q down null"]),
+                                   ("us", ["KEY_RIGHTALT down desktop forwarded", "KEY_Q down desktop forwarded"])] {
+            let yaml = Self.yaml(keep: "{ plugin: log, on: [text] }")
+                .replacingOccurrences(of: "grab: true }", with: "grab: true, keymap: \(keymap) }")
+            let dir = try Typist.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let config = dir.appendingPathComponent("kiosk.yaml")
+            try yaml.write(to: config, atomically: true, encoding: .utf8)
+            let recording = try Typist.write(["+KEY_RIGHTALT", "KEY_Q", "-KEY_RIGHTALT"], start: 1, name: "altgr.events", in: dir)
+            let run = try TestProcess.run(try evrouteBinary(), ["--dry-run", "--config", config.path, "--replay", recording, "--format", "json"])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(keys(run.out).filter { $0.contains(" down ") } == expected, "\(keymap): \(run.out)")
+            #expect(run.out.contains("\"type\":\"text\"") == (keymap == "de"), "\(keymap)")
+        }
+    }
 }

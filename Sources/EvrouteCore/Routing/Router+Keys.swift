@@ -27,8 +27,8 @@ extension Router {
             let (start, region) = keyboardStart(display: display)
             var held = HeldKey(name: key.name, start: start, region: region, layout: layout, display: display)
             held.modifiers = heldModifiers(of: key.device)
-            if let info = devices[key.device]?.info, info.typesText, KeyNames.isTyping(key.name), !held.modifiers.makesChord,
-               let start {
+            if let info = devices[key.device]?.info, info.typesText, KeyNames.isTyping(key.name),
+               !heldModifiers(of: key.device, rightAltTypes: info.rightAltTypes).makesChord, let start {
                 held.isText = layout.firstTaker(of: .text, from: start, device: info, presentation: presentation, afterHandler: nil) != nil
             }
             heldKeys[k] = held
@@ -50,10 +50,13 @@ extension Router {
         }
     }
 
-    /// The chord modifiers held on a keyboard now (either side's key).
-    func heldModifiers(of device: DeviceID) -> KeyModifiers {
+    /// The chord modifiers held on a keyboard now (either side's key); Right Alt left out where
+    /// `rightAltTypes` (AltGr: a key pressed with it is text, not a chord).
+    func heldModifiers(of device: DeviceID, rightAltTypes: Bool = false) -> KeyModifiers {
         var mods: KeyModifiers = []
-        for k in heldKeys.keys where k.device == device { mods.formUnion(KeyModifiers.of(code: k.code)) }
+        for k in heldKeys.keys where k.device == device && !(rightAltTypes && k.code == 100) {
+            mods.formUnion(KeyModifiers.of(code: k.code))
+        }
         return mods
     }
 
