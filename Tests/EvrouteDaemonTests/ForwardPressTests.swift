@@ -53,4 +53,16 @@ struct ForwardPressTests {
             _ = try compile(#"{ plugin: desktop, on: [touch, idle], press: KEY_F5 }"#)
         } throws: { e in "\(e)".contains("handler of its own") }
     }
+
+    @Test func typeTextLetsAForwarderTakeText() throws {
+        let l = try compile(#"{ plugin: desktop, on: [text], type-text: true }"#)
+        let h = try #require(l.handlers.firstIndex { $0.plugin == "desktop" })
+        #expect((l.handlerOptions[h] as? ForwardHandlerOptions)?.typeText == true)
+        #expect {
+            _ = try compile(#"{ plugin: desktop, on: [text] }"#)
+        } throws: { e in "\(e)".contains("type-text: true") }
+        #expect {
+            _ = try compile(#"{ plugin: desktop, on: [text], type-text: yes-please }"#)
+        } throws: { e in "\(e)".contains("'type-text' of a 'forward' handler must be true or false") }
+    }
 }

@@ -165,6 +165,18 @@ final class ForwardPlugin: Plugin {
             if let codes = own.pressCodes, !event.kind.isTextKind {
                 written = outputs.press(codes)
                 if written { statistics[counter: .forwardedKeys] += 1 }
+            } else if own.typeText, event.kind.isTextKind, let text = event.text {
+                let rule = event.device.flatMap { d in event.layout.deviceRules.first { $0.name == d.ruleName } }
+                let keymap = rule?.keymap ?? .default
+                if let untyped = outputs.type(text, keymap: keymap) {
+                    written = true
+                    if untyped > 0 {
+                        statistics[counter: .untypedCharacters] += untyped
+                        context.log.warning("forward [\(spec.name)]: \(untyped) of \(text.count) character(s) of a line of rule \(rule?.name ?? "-") have no key on keymap \(keymap); typed without them")
+                    }
+                } else {
+                    written = false
+                }
             } else {
                 written = false
             }
@@ -455,6 +467,39 @@ final class ForwardOutputs {
         }
         queueFlush()
         return true
+    }
+
+    /// Types `text` on the virtual keyboard as `keymap` types it, then Enter: per character its
+    /// modifier downs, key down, key up, modifier ups, a frame each. Returns how many characters
+    /// no key types (left out), or nil when nothing could be written (no keymap, no keyboard).
+    func type(_ text: String, keymap spec: KeymapSpec) -> Int? {
+        guard instances > 0, makeKeyboard() != nil, let inverse = inverse(of: spec) else { return nil }
+        let (strokes, untyped) = inverse.strokes(for: text)
+        for s in strokes + [KeymapInverse.Stroke(modifiers: [], key: 28)] {   // KEY_ENTER
+            for (code, value) in Self.pressFrames((s.modifiers, s.key)) {
+                keyFrame.append(EventType.key, code, value)
+                keyFrame.report()
+            }
+        }
+        queueFlush()
+        return untyped
+    }
+
+    /// The keymaps read backwards so far (a few: one per keymap of the layouts' rules; the
+    /// cache is emptied past 16).
+    private var inverses: [KeymapSpec: KeymapInverse] = [:]
+    private lazy var keymapLibrary = KeymapLibrary()
+
+    private func inverse(of spec: KeymapSpec) -> KeymapInverse? {
+        if let known = inverses[spec] { return known }
+        guard let map = try? keymapLibrary.keymap(spec) else {
+            fail("keymap \(spec) does not compile: text is not typed")
+            return nil
+        }
+        if inverses.count >= 16 { inverses.removeAll() }
+        let inverse = KeymapInverse(map)
+        inverses[spec] = inverse
+        return inverse
     }
 
     /// A chord's frames, one key event each: modifier downs, key down, key up, modifier ups.

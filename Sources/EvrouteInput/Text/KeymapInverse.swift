@@ -10,6 +10,11 @@ public struct KeymapInverse: Sendable {
     public struct Stroke: Equatable, Sendable {
         public var modifiers: [UInt16]
         public var key: UInt16
+
+        public init(modifiers: [UInt16], key: UInt16) {
+            self.modifiers = modifiers
+            self.key = key
+        }
     }
 
     private var strokes: [Character: Stroke] = [:]
