@@ -86,6 +86,19 @@ struct KeyRuleTests {
                             "KEY_W down k", "KEY_RIGHTCTRL up fw", "KEY_W repeat k", "KEY_W up k"])
     }
 
+    @Test func aModifierReleasedForAKeptChordGoesDownAgainForAForwardedOne() throws {
+        let (r, t) = makeRouter(try layout(text: false, keep: [.chord(.ctrl, "KEY_W")]))
+        typist(r)
+        _ = press(r, "KEY_LEFTCTRL", 29, .down, at: 0)
+        _ = press(r, "KEY_W", 17, .down, at: 10)           // kept: Ctrl released at fw
+        _ = press(r, "KEY_W", 17, .up, at: 20)
+        _ = press(r, "KEY_C", 46, .down, at: 30)           // forwarded: Ctrl down again first
+        _ = press(r, "KEY_C", 46, .up, at: 40)
+        _ = press(r, "KEY_LEFTCTRL", 29, .up, at: 50)      // forwarded down: its up goes
+        #expect(keys(t) == ["KEY_LEFTCTRL down fw", "KEY_W down k", "KEY_LEFTCTRL up fw", "KEY_W up k",
+                            "KEY_LEFTCTRL down fw", "KEY_C down fw", "KEY_C up fw", "KEY_LEFTCTRL up fw"])
+    }
+
     @Test func noForwardedKeyIsLeftDownAtUnplugOrStop() throws {
         for end in ["unplug", "stop"] {
             let (r, t) = makeRouter(try layout(text: false, keep: [.chord(.ctrl, "KEY_C")]))
@@ -100,7 +113,11 @@ struct KeyRuleTests {
                 down[e.kind, default: 0] += e.phase == "down" ? 1 : -1
             }
             #expect(down.values.allSatisfy { $0 == 0 }, "\(end): \(keys(t))")
-            #expect(keys(t).filter { $0.hasPrefix("KEY_LEFTCTRL") } == ["KEY_LEFTCTRL down fw", "KEY_LEFTCTRL up fw"], "\(end)")
+            // Ctrl is released at fw when C is kept, goes down again with the forwarded Alt
+            // (still held), and is let go at the end with Alt.
+            #expect(keys(t).filter { $0.hasPrefix("KEY_LEFTCTRL") } == ["KEY_LEFTCTRL down fw", "KEY_LEFTCTRL up fw",
+                                                                       "KEY_LEFTCTRL down fw", "KEY_LEFTCTRL cancelled fw"], "\(end)")
+            #expect(keys(t).filter { $0.hasPrefix("KEY_LEFTALT") } == ["KEY_LEFTALT down fw", "KEY_LEFTALT cancelled fw"], "\(end)")
         }
     }
 

@@ -32,6 +32,7 @@ extension Router {
                 held.isText = layout.firstTaker(of: .text, from: start, device: info, presentation: presentation, afterHandler: nil) != nil
             }
             heldKeys[k] = held
+            if !held.modifiers.isEmpty, let start { pressReleasedModifiers(for: key, held: held, start: start) }
             let taker = routeKey(key, held: held)
             if let taker, held.layout.handlers[taker.handler].forwards {
                 heldKeys[k]?.forwardedTo = taker
@@ -47,6 +48,26 @@ extension Router {
             guard let held = heldKeys.removeValue(forKey: k), !held.released else { return false }
             routeKey(key, held: held)
             return false
+        }
+    }
+
+    /// A key goes down with modifiers held whose forwarded down was released (a chord of theirs
+    /// was kept): when a forwarder takes this key, they go down again at it first, so that the
+    /// forwarded side sees the chord as it is held (Ctrl+W kept, Ctrl still held, then Ctrl+C
+    /// forwarded: Ctrl down, C down).
+    func pressReleasedModifiers(for key: KeyInput, held: HeldKey, start: ResponderID) {
+        let released = heldKeys.filter { $0.key.device == key.device && $0.value.released }
+        guard !released.isEmpty else { return }
+        let state = devices[key.device]
+        let info = held.isText ? state?.info : state?.keyInfo
+        guard let taker = held.layout.firstTaker(of: .key(name: key.name, phase: .down), from: start, device: info,
+                                                 presentation: presentation, afterHandler: nil, modifiers: held.modifiers),
+              held.layout.handlers[taker.handler].forwards else { return }
+        for (mk, var m) in released.sorted(by: { $0.key.code < $1.key.code }) {
+            m.released = false
+            m.forwardedTo = taker
+            heldKeys[mk] = m
+            routeKey(KeyInput(device: key.device, time: key.time, code: mk.code, name: m.name, phase: .down), held: m)
         }
     }
 
