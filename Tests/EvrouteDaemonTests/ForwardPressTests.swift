@@ -65,4 +65,26 @@ struct ForwardPressTests {
             _ = try compile(#"{ plugin: desktop, on: [text], type-text: yes-please }"#)
         } throws: { e in "\(e)".contains("'type-text' of a 'forward' handler must be true or false") }
     }
+
+    @Test func mapWritesTheMappedKeyInPlaceOfTheKey() throws {
+        let l = try compile(#"{ plugin: desktop, on: [key], map: { KEY_CAPSLOCK: KEY_ESC, KEY_RIGHTCTRL: KEY_COMPOSE } }"#)
+        let h = try #require(l.handlers.firstIndex { $0.plugin == "desktop" })
+        let own = try #require(l.handlerOptions[h] as? ForwardHandlerOptions)
+        #expect(own.keyMap == [58: 1, 97: 127])
+        let caps = KeyInput(device: DeviceID(1), time: .zero, code: 58, name: "KEY_CAPSLOCK", phase: .down)
+        #expect(own.mapped(caps).code == 1 && own.mapped(caps).name == "KEY_ESC" && own.mapped(caps).phase == .down)
+        let a = KeyInput(device: DeviceID(1), time: .zero, code: 30, name: "KEY_A", phase: .up)
+        #expect(own.mapped(a).code == 30 && own.mapped(a).name == "KEY_A")
+    }
+
+    @Test func aBadMapIsAnErrorAtItsValueWithDidYouMean() {
+        for (map, message) in [("{ KEY_CAPSLOK: KEY_ESC }", "did you mean 'KEY_CAPSLOCK'?"),
+                               ("{ KEY_CAPSLOCK: KEY_ESCAPE }", "unknown key 'KEY_ESCAPE'"),
+                               ("{ KEY_CAPSLOCK: \"ctrl+KEY_ESC\" }", "maps one key to one key"),
+                               ("[KEY_CAPSLOCK]", "must map key names to key names")] {
+            #expect {
+                _ = try compile("{ plugin: desktop, on: [key], map: \(map) }")
+            } throws: { e in "\(e)".contains("k.yaml:8:") && "\(e)".contains(message) }
+        }
+    }
 }

@@ -164,6 +164,6 @@ extension KeyChord {
     /// Why a chord does not read.
     public struct ChordError: Error, CustomStringConvertible, Sendable {
         public let description: String
-        init(_ d: String) { description = d }
+        public init(_ d: String) { description = d }
     }
 }

@@ -23,6 +23,17 @@ struct ForwardHandlerOptions: Sendable {
     /// The chord's evdev codes: modifiers (left side), then the key.
     var pressCodes: (modifiers: [UInt16], key: UInt16)?
     var typeText = false
+    /// `map:`: a forwarded key's evdev code → the code written in its place.
+    var keyMap: [Int: Int] = [:]
+
+    /// The key as this handler writes it: its mapped code, or itself.
+    func mapped(_ k: KeyInput) -> KeyInput {
+        guard let code = keyMap[k.code] else { return k }
+        var m = k
+        m.code = code
+        m.name = EventCodeNames.keyName(UInt16(code))
+        return m
+    }
 }
 
 /// `forward` (SPEC §10): whole touches and keys its handlers take are written to virtual
@@ -30,7 +41,7 @@ struct ForwardHandlerOptions: Sendable {
 struct ForwardPluginType: PluginType {
     var name: PluginKind { "forward" }
     var pluginOptionKeys: [String] { ["coordinates"] }
-    var handlerOptionKeys: [String] { ["press", "type-text"] }
+    var handlerOptionKeys: [String] { ["press", "type-text", "map"] }
     var forwards: Bool { true }
 
     func checkHandler(_ check: inout HandlerOptionCheck) {
@@ -51,6 +62,22 @@ struct ForwardPluginType: PluginType {
             if let b = v.bool { options.typeText = b }
             else { check.error("'type-text' of a 'forward' handler must be true or false", at: "type-text") }
         }
+        if let v = check.handler.options["map"] {
+            if case .map(let entries) = v {
+                for (from, to) in entries.sorted(by: { $0.key < $1.key }) {
+                    guard let toName = to.string else {
+                        check.error("'map' of a 'forward' handler: '\(from)' must map to a key name, e.g. KEY_ESC", at: "map")
+                        continue
+                    }
+                    switch (Self.keyCode(from), Self.keyCode(toName)) {
+                    case (.success(let a), .success(let b)): options.keyMap[Int(a)] = Int(b)
+                    case (.failure(let e), _), (_, .failure(let e)): check.error("'map' of a 'forward' handler: \(e)", at: "map")
+                    }
+                }
+            } else {
+                check.error("'map' of a 'forward' handler must map key names to key names, e.g. { KEY_CAPSLOCK: KEY_ESC }", at: "map")
+            }
+        }
         if options.press != nil, check.handler.on.contains(where: { Self.isPressable($0) == false }) {
             check.error("'press' of a 'forward' handler types a key on events that are not touches or keys (an action, gesture, idle, active, motion): this handler takes touches or keys too; give 'press' a handler of its own", at: "press")
         }
@@ -69,6 +96,18 @@ struct ForwardPluginType: PluginType {
         if handler.options["press"] != nil, Self.isPressable(filter) { return true }
         if filter == .text, handler.options["type-text"]?.bool == true { return true }
         return false
+    }
+
+    /// A plain key name's code (the chord parser's names and did-you-mean; no modifiers).
+    static func keyCode(_ name: String) -> Result<UInt16, KeyChord.ChordError> {
+        switch KeyChord.read(name) {
+        case .success(let chord):
+            guard chord.modifiers.isEmpty else { return .failure(KeyChord.ChordError("'\(name)' is a chord: 'map' maps one key to one key")) }
+            guard let code = codes(of: chord)?.key else { return .failure(KeyChord.ChordError("'\(name)' is no key")) }
+            return .success(code)
+        case .failure(let e):
+            return .failure(e)
+        }
     }
 
     /// The codes a chord writes: each modifier's left key, then the key.
@@ -157,7 +196,8 @@ final class ForwardPlugin: Plugin {
             written = outputs.touch(t, phase: phase, time: event.time)
             if written, phase == .began { statistics[counter: .forwardedTouches] += 1 }
         case .key(_, let phase):
-            guard let k = event.key else { return .declined }
+            guard var k = event.key else { return .declined }
+            if let own = event.layout.handlerOptions[handler] as? ForwardHandlerOptions, !own.keyMap.isEmpty { k = own.mapped(k) }
             written = outputs.key(k, phase: phase)
             if written, phase == .down { statistics[counter: .forwardedKeys] += 1 }
         default:
