@@ -514,15 +514,47 @@ final class ForwardOutputs {
     /// no key types (left out), or nil when nothing could be written (no keymap, no keyboard).
     func type(_ text: String, keymap spec: KeymapSpec) -> Int? {
         guard instances > 0, makeKeyboard() != nil, let inverse = inverse(of: spec) else { return nil }
-        let (strokes, untyped) = inverse.strokes(for: text)
-        for s in strokes + [KeymapInverse.Stroke(modifiers: [], key: 28)] {   // KEY_ENTER
+        var (strokes, untyped) = inverse.strokes(for: text)
+        strokes.append(KeymapInverse.Stroke(modifiers: [], key: 28))   // KEY_ENTER
+        // Bounded: what does not fit in the queue is left out, counted like an untyped character.
+        let room = max(0, Self.typingLimit - typing.count)
+        if strokes.count > room {
+            untyped += strokes.count - room
+            strokes.removeLast(strokes.count - room)
+        }
+        typing.append(contentsOf: strokes)
+        typeSome()
+        return untyped
+    }
+
+    /// Strokes waiting to be typed (``type(_:keymap:)``), at most ``typingLimit``.
+    private var typing: [KeymapInverse.Stroke] = []
+    private var typingTimer: EventLoop.TimerID?
+    static let typingLimit = 4096
+    /// Strokes per write: a reader of the virtual keyboard (the compositor's libinput) has a
+    /// kernel buffer of 64 events per client; a line in one write overflows it (SYN_DROPPED,
+    /// keys lost). A few strokes (at most 8 events each), then the next few a millisecond later.
+    static let strokesPerWrite = 6
+
+    /// Writes the next strokes now and schedules the rest.
+    private func typeSome() {
+        guard typingTimer == nil, !typing.isEmpty else { return }
+        let n = min(Self.strokesPerWrite, typing.count)
+        for s in typing.prefix(n) {
             for (code, value) in Self.pressFrames((s.modifiers, s.key)) {
                 keyFrame.append(EventType.key, code, value)
                 keyFrame.report()
             }
         }
-        queueFlush()
-        return untyped
+        typing.removeFirst(n)
+        flush()
+        guard !typing.isEmpty else { return }
+        typingTimer = context.loop.schedule(after: .milliseconds(2)) { [weak self] in
+            guard let self else { return }
+            typingTimer = nil
+            guard instances > 0, keyboard != nil else { typing.removeAll(); return }
+            typeSome()
+        }
     }
 
     /// The keymaps read backwards so far (a few: one per keymap of the layouts' rules; the
@@ -577,6 +609,9 @@ final class ForwardOutputs {
     /// Every forwarded touch cancelled, every held key released, written, and every virtual
     /// device destroyed.
     private func releaseAll() {
+        // Typing not done is dropped (every stroke written was whole: nothing is left down).
+        if let t = typingTimer { context.loop.cancel(t); typingTimer = nil }
+        typing.removeAll()
         for (id, place) in touches.sorted(by: { $0.key < $1.key }) {
             guard let screen = screens[place.device] else { continue }
             startFrame(screen, time: screen.frameTime ?? .zero)
