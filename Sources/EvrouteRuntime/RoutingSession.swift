@@ -260,6 +260,7 @@ public final class RoutingSession: InputSink {
             }
         }
         info.typesText = text != nil
+        if let text, !text.keymap.rightAltIsAlt { info.rightAltTypes = true }
         var motion: MotionStage?
         if kind == .accelerometer, let decoder = MotionDecoder(device: id, description: description) {
             motion = MotionStage(decoder: decoder)
@@ -344,7 +345,7 @@ public final class RoutingSession: InputSink {
             }
         }
         if event.type == EventType.key, let key = ctx.keys?.feed(event) {
-            guard let text = ctx.text else { return router.handle(key) }
+            guard let text = ctx.text else { router.handle(key); return }
             let typed = text.feed(key)
             if ctx.line != nil {
                 // A scanner: its keys make a line, not key events.
@@ -353,8 +354,8 @@ public final class RoutingSession: InputSink {
                 }
                 return
             }
-            router.handle(key)
-            if case .text(let s) = typed { router.handle(TextInput(device: ctx.id, time: key.time, text: s)) }
+            // The key first; its text only when the router found a taker for text and no chord.
+            if router.handle(key), case .text(let s) = typed { router.handle(TextInput(device: ctx.id, time: key.time, text: s)) }
         }
     }
 

@@ -52,7 +52,7 @@ struct BrowserKioskTests {
     }
 
     /// The kiosk's idle (two minutes): the recording again after five minutes of nobody. The
-    /// browser is sent back to its start page (the application's `shell` on `idle`), and the
+    /// browser is sent back to its start page (the application's `desktop` pressing Alt+Home on `idle`), and the
     /// touch that wakes the screen reaches neither the page nor the corner: one `filtered` wake.
     @Test func afterTwoMinutesOfNobodyTheBrowserGoesHomeAndTheWakeTouchIsSwallowed() throws {
         let binary = try evrouteBinary()
@@ -66,12 +66,33 @@ struct BrowserKioskTests {
         #expect(!once.out.contains("\"type\":\"idle\""), "six seconds of input: never idle")
         let lines = twice.out.split(separator: "\n")
         let idle = lines.filter { $0.contains("\"type\":\"idle\"") }
-        #expect(idle.count == 1 && idle.first?.contains("\"handled_by\":\"application\",\"handler\":\"shell\"") == true, "\(idle)")
+        #expect(idle.count == 1 && idle.first?.contains("\"handled_by\":\"application\",\"handler\":\"desktop\"") == true, "\(idle)")
         #expect(lines.filter { $0.contains("\"type\":\"active\"") }.count == 1)
         #expect(lines.filter { $0.contains("\"filter\":\"wake\"") }.count == 1)
         // The second run's touches: one fewer began than the first's twice (the wake touch).
         let began = lines.filter { $0.contains("\"type\":\"touch\"") && $0.contains("\"phase\":\"began\"") }.count
         let beganOnce = once.out.split(separator: "\n").filter { $0.contains("\"type\":\"touch\"") && $0.contains("\"phase\":\"began\"") }.count
         #expect(began == 2 * beganOnce - 1, "\(began) began, \(beganOnce) in one run")
+    }
+
+    /// The example's grabbed keyboard (default `text:`): letters and Ctrl+C reach the browser,
+    /// the kept shortcuts (Ctrl+W, F12) do not; the swipe's reload is F5 pressed by `desktop`.
+    @Test func lettersAndChordsGoTheKioskBreakingShortcutsStay() throws {
+        let binary = try evrouteBinary()
+        let dir = try Typist.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recording = try Typist.write(["KEY_A", "KEY_B", "+KEY_LEFTCTRL", "KEY_C", "KEY_W", "-KEY_LEFTCTRL", "KEY_F12"],
+                                         start: 1, name: "keys.events", in: dir)
+        let config = packageRoot + "/examples/browser-kiosk.yaml"
+        let run = try TestProcess.run(binary, ["--dry-run", "--config", config, "--replay", recording, "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let keys = run.out.split(separator: "\n").filter { $0.contains("\"type\":\"key\"") && $0.contains("\"down\"") }.map { line in
+            let key = line.components(separatedBy: "\"key\":\"")[1].prefix { $0 != "\"" }
+            return "\(key) \(line.contains("\"forwarded\":true") ? "forwarded" : "kept")"
+        }
+        #expect(keys == ["KEY_A forwarded", "KEY_B forwarded", "KEY_LEFTCTRL forwarded", "KEY_C forwarded", "KEY_W kept", "KEY_F12 kept"], "\(keys)")
+        let swipe = try TestProcess.run(binary, ["--dry-run", "--config", config, "--replay", packageRoot + "/examples/browser-kiosk.events", "--format", "json"])
+        let reload = swipe.out.split(separator: "\n").filter { $0.contains("\"action\":\"reload-page\"") }
+        #expect(reload.count == 1 && reload.first?.contains("\"handler\":\"desktop\"") == true, "\(reload)")
     }
 }

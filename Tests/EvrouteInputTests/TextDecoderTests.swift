@@ -85,6 +85,15 @@ struct TextDecoderTests {
         #expect(try Self.type(["+KEY_LEFTCTRL", "KEY_C"]) == [.none, .none])
     }
 
+    @Test("A key pressed with Ctrl, Alt or Super (either side) types nothing; AltGr still types", .enabled(if: xkbData))
+    func chordsTypeNothing() throws {
+        for mod in ["KEY_LEFTCTRL", "KEY_RIGHTCTRL", "KEY_LEFTALT", "KEY_RIGHTALT", "KEY_LEFTMETA", "KEY_RIGHTMETA"] {
+            #expect(try Self.type(["+\(mod)", "KEY_C", "+KEY_LEFTSHIFT", "KEY_D"]) == [.none, .none, .none, .none], "\(mod)")
+        }
+        #expect(try Self.type(["+KEY_LEFTSHIFT", "KEY_C"]) == [.none, .text("C")])
+        #expect(Self.text(try Self.type(["+KEY_RIGHTALT", "KEY_Q"], keymap: KeymapSpec(layout: "de"))) == "@")
+    }
+
     @Test("Repeats type again; modifiers do not repeat", .enabled(if: xkbData))
     func repeats() throws {
         let map = try Self.library.keymap(.default)

@@ -21,6 +21,7 @@ public struct DeviceInfo: Sendable {
         var kind: DeviceKind
         var display: String
         var typesText = false
+        var rightAltTypes = false
 
         init(id: DeviceID, ruleName: String, name: String, kind: DeviceKind, display: String) {
             self.id = id
@@ -33,6 +34,7 @@ public struct DeviceInfo: Sendable {
         func copy() -> Storage {
             let s = Storage(id: id, ruleName: ruleName, name: name, kind: kind, display: display)
             s.typesText = typesText
+            s.rightAltTypes = rightAltTypes
             return s
         }
     }
@@ -64,10 +66,16 @@ public struct DeviceInfo: Sendable {
         set { unique().kind = newValue }
     }
     /// Whether the device types text (its rule's `text:` is on or `line`, and it has typing keys):
-    /// its typing keys are never forwarded (text is evroute's, not the compositor's).
+    /// a typing key whose text a handler takes is never forwarded (the text is evroute's).
     public var typesText: Bool {
         get { storage.typesText }
         set { unique().typesText = newValue }
+    }
+    /// Whether its keymap makes Right Alt a key that types (AltGr, a compose key: `de`,
+    /// `compose:ralt`), not an Alt: a key pressed with it held is still text.
+    public var rightAltTypes: Bool {
+        get { storage.rightAltTypes }
+        set { unique().rightAltTypes = newValue }
     }
     /// The display its touches land on, or keys go to.
     public var display: String {

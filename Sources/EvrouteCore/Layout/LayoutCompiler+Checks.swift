@@ -51,6 +51,18 @@ extension LayoutCompiler {
         for (i, filter) in h.on.enumerated() {
             let at = i < h.onLocations.count ? h.onLocations[i] : h.location
             switch filter {
+            case .keyNamed(let name) where name.contains("+") && KeyChord.problem(in: name) != nil:
+                let mods = KeyModifiers.names.map(\.name)
+                switch KeyChord.problem(in: name)! {
+                case .unknownModifier(let m):
+                    error("unknown modifier '\(m)' in chord 'key:\(name)' (modifiers: \(mods.joined(separator: ", ")), joined by '+' before the key, e.g. key:ctrl+KEY_W)\(guess(m, in: mods, prefix: ""))", at)
+                case .repeatedModifier(let m):
+                    error("modifier '\(m)' is named twice in chord 'key:\(name)'", at)
+                case .missingKey:
+                    error("chord 'key:\(name)' names no key after its last '+' (e.g. key:ctrl+KEY_W)", at)
+                }
+            case .chord(_, let key) where !KeyNames.isKnown(key):
+                error("unknown key '\(key)' in chord '\(filter)' (not a key name of libevdev's table, e.g. KEY_W, KEY_F4)\(guess(KeyNames.aliases[key] ?? key, in: KeyNames.ordered, prefix: ""))", at)
             case .keyNamed(let name) where !KeyNames.isKnown(name):
                 if let canonical = KeyNames.aliases[name] {
                     error("key '\(name)' is named '\(canonical)' by libevdev (the name its events carry): write 'key:\(canonical)'", at)

@@ -208,7 +208,7 @@ extension LayoutCompiler {
             let reach = tree.reach(focus)
             func isKeyOrText(_ f: EventFilter) -> Bool {
                 switch f {
-                case .key, .keyNamed, .text: true
+                case .key, .keyNamed, .chord, .text: true
                 default: false
                 }
             }
@@ -245,9 +245,20 @@ extension LayoutCompiler {
                 h.filters.contains { f in
                     switch f {
                     case .any: true
-                    case .text: rule.text != .off
-                    // A forwarder takes no typing key of a device that types text.
-                    case .key, .keyNamed: h.forwards ? rule.text == .off : rule.text != .line
+                    case .text: rule.text == .line
+                    // A forwarder takes a typing key too when its text goes to no one (and
+                    // where `text` is taken, the text is). A line collector's keys only make lines.
+                    case .key: rule.text != .line
+                    default: false
+                    }
+                }
+            }
+            // Some keys are taken (one by name, a chord, text), not all: say which are lost.
+            let someKeys = mine.flatMap { h in
+                h.filters.filter { f in
+                    switch f {
+                    case .keyNamed, .chord: rule.text != .line
+                    case .text: rule.text == .on
                     default: false
                     }
                 }
@@ -255,6 +266,12 @@ extension LayoutCompiler {
             let kind = rule.match.kind
             let touchLike = kind == .touchscreen || kind == .touchpad || kind == .tablet
             let keyLike = kind == .keyboard || kind == .key
+            if keyLike && !takesKeys && !someKeys.isEmpty {
+                let named = Array(Set(someKeys.map(\.description))).sorted().joined(separator: ", ")
+                warn("device rule '\(rule.name)' grabs its devices (grab: true), but the handlers on display '\(layout.displays[display].name)' take only \(named) of their keys: every other key (and a typing key where no handler takes text) reaches nothing, and the grab keeps it from everything else; take 'key' somewhere on their chain (a forward handler at the fallback passes them on)",
+                     rule.grabLocation ?? rule.location)
+                continue
+            }
             let what: String? = if touchLike && !takesTouches { "touches" }
                 else if keyLike && !takesKeys { rule.text == .line ? "text" : "keys" }
                 else if kind == nil && !takesTouches && !takesKeys { "touches or keys" }

@@ -199,7 +199,7 @@ struct LayoutCompiler {
             checkIdleKinds(of: h, owner: owner)
             checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
             let forwards = catalog.hosted(type)?.forwards ?? false
-            if forwards { checkForwardingKinds(of: h) }
+            if forwards { checkForwardingKinds(of: h, type: catalog.hosted(type)) }
             let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type,
                                    ownOptionKeys: catalog.handlerOptionKeys(of: type), owner: owner, forwards: forwards)
             if !h.onLocations.isEmpty { onLocations[b.index] = h.onLocations }
@@ -224,15 +224,18 @@ struct LayoutCompiler {
     /// A forwarding handler takes whole touches and keys: `touch`, `key`, `key:NAME`.
     /// A single phase would forward part of a touch (a `began` with no end); anything else has
     /// nothing to forward.
-    mutating func checkForwardingKinds(of h: HandlerSpec) {
+    /// Other events only where the type says the handler makes something of them
+    /// (``HostedPluginType/forwardsAlso(_:handler:)``: `forward`'s `press:` and `type-text:`).
+    mutating func checkForwardingKinds(of h: HandlerSpec, type: (any HostedPluginType)?) {
         for (i, f) in h.on.enumerated() {
+            if type?.forwardsAlso(f, handler: h) == true { continue }
             switch f {
-            case .touch, .key, .keyNamed: continue
+            case .touch, .key, .keyNamed, .chord: continue
             case .touchBegan, .touchMoved, .touchEnded, .touchCancelled, .tap:
                 error("plugin '\(h.plugin)' forwards whole touches: take 'touch', not '\(f)' (a touch is forwarded from its began to its end, or not at all)",
                       i < h.onLocations.count ? h.onLocations[i] : h.location)
             default:
-                error("plugin '\(h.plugin)' forwards touches and keys only: take 'touch', 'key' or 'key:NAME', not '\(f)'",
+                error("plugin '\(h.plugin)' forwards touches and keys only: take 'touch', 'key' or 'key:NAME', not '\(f)'\(f == .text ? " (or give the handler 'type-text: true' to type the text on the virtual keyboard)" : " (or give the handler 'press: KEY' to press a key on the virtual keyboard on it)")",
                       i < h.onLocations.count ? h.onLocations[i] : h.location)
             }
         }

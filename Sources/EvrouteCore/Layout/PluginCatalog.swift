@@ -25,6 +25,9 @@ public protocol HostedPluginType: Sendable {
     func readOptions(_ reader: inout PluginOptionReader) -> (any Sendable)?
     /// Checks one handler's own options (``HandlerOptionCheck``). Default: nothing to check.
     func checkHandler(_ check: inout HandlerOptionCheck)
+    /// A forwarding type: whether `handler` may also take `filter`, an event that is neither a
+    /// touch nor a key (its options say what to make of it, e.g. a key to press). Default false.
+    func forwardsAlso(_ filter: EventFilter, handler: HandlerSpec) -> Bool
 }
 
 extension HostedPluginType {
@@ -35,6 +38,7 @@ extension HostedPluginType {
     public var forwards: Bool { false }
     public func readOptions(_ reader: inout PluginOptionReader) -> (any Sendable)? { nil }
     public func checkHandler(_ check: inout HandlerOptionCheck) {}
+    public func forwardsAlso(_ filter: EventFilter, handler: HandlerSpec) -> Bool { false }
 }
 
 /// One handler of a hosted type, as its type checks it: what it reads, and what it reports.

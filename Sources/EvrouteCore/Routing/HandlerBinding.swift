@@ -89,7 +89,7 @@ public struct HandlerBinding: Sendable {
             case .orientation: orientation = true
             case .idle: idle = true
             case .active: active = true
-            case .keyNamed, .action, .gesture: break
+            case .keyNamed, .chord, .action, .gesture: break
             }
         }
         // A forwarding handler is found by the walk for a touch's began only; the rest of the
@@ -138,12 +138,13 @@ public struct HandlerBinding: Sendable {
     }
 
     /// Whether this handler takes `event` of `device` on a walk: it declares the event
-    /// (``takes(_:)``), takes the device's events (``accepts(device:)``), and — a forwarding
-    /// handler — it is not a typing key of a device that types text (the text is evroute's, and
-    /// so are its keys).
+    /// (``takes(_:modifiers:)``), takes the device's events (``accepts(device:)``), and — a
+    /// forwarding handler — it is not a typing key whose text someone takes (the router routes
+    /// such a key with a device that ``DeviceInfo/typesText``; a key whose text no one takes, or
+    /// a chord, routes with one that does not, and a forwarder takes it).
     @inline(__always)
-    public func takes(_ event: EventKind, of device: DeviceInfo?) -> Bool {
-        guard takes(event), accepts(device: device) else { return false }
+    public func takes(_ event: EventKind, of device: DeviceInfo?, modifiers: KeyModifiers = []) -> Bool {
+        guard takes(event, modifiers: modifiers), accepts(device: device) else { return false }
         if forwards, case .key(let name, _) = event, device?.typesText == true, KeyNames.isTyping(name) { return false }
         return true
     }
@@ -151,7 +152,7 @@ public struct HandlerBinding: Sendable {
     /// Whether this handler declares that it takes `event`. `any` takes everything but
     /// actions, which a handler must name (`action:NAME`) to receive.
     @inline(__always)
-    public func takes(_ event: EventKind) -> Bool {
+    public func takes(_ event: EventKind, modifiers: KeyModifiers = []) -> Bool {
         switch event {
         case .touch(let phase, let isTap):
             if takesAny || touchPhaseMask & HandlerBinding.bit(phase) != 0 { return true }
@@ -159,7 +160,13 @@ public struct HandlerBinding: Sendable {
         case .key(let name, let phase):
             if forwards, phase != .down { return false }
             if takesAny || takesAllKeys { return true }
-            for case .keyNamed(let k) in filters where k == name { return true }
+            for f in filters {
+                switch f {
+                case .keyNamed(let k) where k == name: return true
+                case .chord(let m, let k) where k == name && m == modifiers: return true
+                default: continue
+                }
+            }
             return false
         case .action(let name):
             for case .action(let a) in filters where a == name { return true }

@@ -60,7 +60,7 @@ extension Layout {
     /// is fixed for its life, so its remembered taker stays right for its moves.
     @inline(__always)
     func firstTaker(of event: EventKind, from start: ResponderID, device: DeviceInfo?, presentation: some PresentationLookup,
-                    afterHandler skip: Int?) -> Router.Taker? {
+                    afterHandler skip: Int?, modifiers: KeyModifiers = []) -> Router.Taker? {
         var cur: ResponderID? = start
         var skipping = skip != nil
         var steps = 0
@@ -71,7 +71,7 @@ extension Layout {
                     if h == skip! { skipping = false }
                     continue
                 }
-                if handlers[h].takes(event, of: device) { return Router.Taker(responder: c, handler: h) }
+                if handlers[h].takes(event, of: device, modifiers: modifiers) { return Router.Taker(responder: c, handler: h) }
             }
             cur = nextResponder(after: c, presentation: presentation)
             steps += 1

@@ -2,7 +2,13 @@ extension Router {
     /// Routes a key event from the first responder of the active screen on the keyboard's
     /// display (else the screen, else the display). A key stays with the responder it went
     /// down on; an up or repeat without a down is dropped, as libinput does.
-    public func handle(_ key: KeyInput) {
+    ///
+    /// UIKit's rule: a press walks the chain as a press; it is text only when the keyboard's
+    /// chain has a handler that takes `text` and no Ctrl, Alt or Super is held (a chord is a
+    /// key). Returns whether the key's text, if any, is to be routed after it (a down, or a
+    /// repeat, of a key that is text).
+    @discardableResult
+    public func handle(_ key: KeyInput) -> Bool {
         advanceTime(to: key.time)
         // Input: an idle display becomes active first (a waking key is routed: only a touch is swallowed).
         _ = noteInput(device: key.device, time: key.time)
@@ -11,25 +17,79 @@ extension Router {
         case .down:
             if let held = heldKeys[k] {
                 // A second down without an up: treat as a repeat of the held key.
-                if held.forwardedTo != nil { return }
+                if held.forwardedTo != nil || held.released { return false }
                 var repeated = key
                 repeated.phase = .repeat
                 routeKey(repeated, held: held)
-                return
+                return held.isText
             }
             let display = devices[key.device]?.display ?? 0
             let (start, region) = keyboardStart(display: display)
-            let held = HeldKey(name: key.name, start: start, region: region, layout: layout, display: display)
-            heldKeys[k] = held
-            if let taker = routeKey(key, held: held), held.layout.handlers[taker.handler].forwards {
-                heldKeys[k]?.forwardedTo = taker
+            var held = HeldKey(name: key.name, start: start, region: region, layout: layout, display: display)
+            held.modifiers = heldModifiers(of: key.device)
+            if let info = devices[key.device]?.info, info.typesText, KeyNames.isTyping(key.name),
+               !heldModifiers(of: key.device, rightAltTypes: info.rightAltTypes).makesChord, let start {
+                held.isText = layout.firstTaker(of: .text, from: start, device: info, presentation: presentation, afterHandler: nil) != nil
             }
+            heldKeys[k] = held
+            if !held.modifiers.isEmpty, let start { pressReleasedModifiers(for: key, held: held, start: start) }
+            let taker = routeKey(key, held: held)
+            if let taker, held.layout.handlers[taker.handler].forwards {
+                heldKeys[k]?.forwardedTo = taker
+            } else if !held.modifiers.isEmpty {
+                releaseForwardedModifiers(of: key.device, time: key.time)
+            }
+            return held.isText
         case .repeat:
-            guard let held = heldKeys[k], held.forwardedTo == nil else { return }
+            guard let held = heldKeys[k], held.forwardedTo == nil, !held.released else { return false }
             routeKey(key, held: held)
+            return held.isText
         case .up, .cancelled:
-            guard let held = heldKeys.removeValue(forKey: k) else { return }
+            guard let held = heldKeys.removeValue(forKey: k), !held.released else { return false }
             routeKey(key, held: held)
+            return false
+        }
+    }
+
+    /// A key goes down with modifiers held whose forwarded down was released (a chord of theirs
+    /// was kept): when a forwarder takes this key, they go down again at it first, so that the
+    /// forwarded side sees the chord as it is held (Ctrl+W kept, Ctrl still held, then Ctrl+C
+    /// forwarded: Ctrl down, C down).
+    func pressReleasedModifiers(for key: KeyInput, held: HeldKey, start: ResponderID) {
+        let released = heldKeys.filter { $0.key.device == key.device && $0.value.released }
+        guard !released.isEmpty else { return }
+        let state = devices[key.device]
+        let info = held.isText ? state?.info : state?.keyInfo
+        guard let taker = held.layout.firstTaker(of: .key(name: key.name, phase: .down), from: start, device: info,
+                                                 presentation: presentation, afterHandler: nil, modifiers: held.modifiers),
+              held.layout.handlers[taker.handler].forwards else { return }
+        for (mk, var m) in released.sorted(by: { $0.key.code < $1.key.code }) {
+            m.released = false
+            m.forwardedTo = taker
+            heldKeys[mk] = m
+            routeKey(KeyInput(device: key.device, time: key.time, code: mk.code, name: m.name, phase: .down), held: m)
+        }
+    }
+
+    /// The chord modifiers held on a keyboard now (either side's key); Right Alt left out where
+    /// `rightAltTypes` (AltGr: a key pressed with it is text, not a chord).
+    func heldModifiers(of device: DeviceID, rightAltTypes: Bool = false) -> KeyModifiers {
+        var mods: KeyModifiers = []
+        for k in heldKeys.keys where k.device == device && !(rightAltTypes && k.code == 100) {
+            mods.formUnion(KeyModifiers.of(code: k.code))
+        }
+        return mods
+    }
+
+    /// A chord's partner was kept (not forwarded) while its modifiers went to a forwarder: each
+    /// such modifier's up goes to its forwarder now (the forwarded side is to see no chord it
+    /// did not get whole, and no key is left down behind it); its real up later is not routed.
+    func releaseForwardedModifiers(of device: DeviceID, time: Timestamp) {
+        let mine = heldKeys.filter { $0.key.device == device && $0.value.forwardedTo != nil && !KeyModifiers.of(code: $0.key.code).isEmpty }
+        for (k, held) in mine.sorted(by: { $0.key.code < $1.key.code }) {
+            heldKeys[k]?.released = true
+            heldKeys[k]?.forwardedTo = nil
+            routeKey(KeyInput(device: device, time: time, code: k.code, name: held.name, phase: .up), held: held)
         }
     }
 
@@ -60,9 +120,12 @@ extension Router {
     /// handler that took its down); returns the handler that took it.
     @discardableResult
     func routeKey(_ key: KeyInput, held: HeldKey) -> Taker? {
+        var key = key
+        key.modifiers = held.modifiers
+        let state = devices[key.device]
         let event = RoutedEvent(kind: .key(name: key.name, phase: key.phase), time: key.time, layout: held.layout,
                                 display: held.display, start: held.start, region: held.region,
-                                device: devices[key.device]?.info, key: key)
+                                device: held.isText ? state?.info : state?.keyInfo, key: key)
         if let bound = held.forwardedTo { return walk(event, first: .known(bound)) }
         return walk(event)
     }

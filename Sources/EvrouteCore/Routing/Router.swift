@@ -56,6 +56,9 @@ public final class Router {
     struct DeviceState {
         var info: DeviceInfo
         var display: Int
+        /// ``info`` as its keys see it when their text goes to no one: they route as keys,
+        /// and a forwarder takes them (the same as ``info`` for a device that types no text).
+        var keyInfo: DeviceInfo
     }
 
     struct TouchKey: Hashable {
@@ -83,6 +86,14 @@ public final class Router {
         /// The forwarding handler that took the down (``HandlerBinding/forwards``): the up goes
         /// to it, and repeats go nowhere (the compositor behind it repeats keys itself).
         var forwardedTo: Taker?
+        /// Whether the key types text someone takes: it routes as a typing key (no forwarder
+        /// takes it) and its text goes after it.
+        var isText = false
+        /// The chord modifiers held when it went down: every phase routes with them.
+        var modifiers: KeyModifiers = []
+        /// A forwarded modifier whose up was already sent to its forwarder (a chord partner
+        /// was kept): its real up is not routed again.
+        var released = false
     }
 
     struct RegionKey: Hashable {
@@ -250,7 +261,9 @@ public final class Router {
     public func addDevice(_ info: DeviceInfo, time: Timestamp) {
         advanceTime(to: time)
         let display = layout.display(named: info.display) ?? 0
-        devices[info.id] = DeviceState(info: info, display: display)
+        var keyInfo = info
+        if info.typesText { keyInfo.typesText = false }
+        devices[info.id] = DeviceState(info: info, display: display, keyInfo: keyInfo)
         if watchesIdle { beginIdleCountdown(display: display, time: time) }
         // The device's touches carry its info from now on (a device registered again, or a
         // touch of a device registered late).
@@ -289,6 +302,8 @@ public final class Router {
     func cancelHeldKeys(ofDevice id: DeviceID, time: Timestamp) {
         for (key, held) in heldKeys.filter({ $0.key.device == id }).sorted(by: { $0.key.code < $1.key.code }) {
             heldKeys[key] = nil
+            // A modifier whose up its forwarder already got (a kept chord) is up there.
+            if held.released { continue }
             routeKey(KeyInput(device: id, time: time, code: key.code, name: held.name, phase: .cancelled), held: held)
         }
     }
@@ -437,17 +452,26 @@ public final class Router {
         if case .known(let known) = first {
             found = known
         } else {
-            found = event.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation, afterHandler: skip)
+            found = event.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation,
+                                            afterHandler: skip, modifiers: Self.modifiers(of: event))
         }
         while let f = found {
             if event.layout.handlers[f.handler].isBuiltIn { return (f, true) }
             if let dispatcher, case .declined = dispatcher.dispatch(event, toHandler: f.handler, at: f.responder) {
-                found = event.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation, afterHandler: f.handler)
+                found = event.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation,
+                                                afterHandler: f.handler, modifiers: Self.modifiers(of: event))
                 continue
             }
             return (f, false)
         }
         return nil
+    }
+
+    /// The chord modifiers of a key event (none for others).
+    @inline(__always)
+    static func modifiers(of event: borrowing RoutedEvent) -> KeyModifiers {
+        guard case .key = event.kind else { return [] }
+        return event.key?.modifiers ?? []
     }
 
     /// A built-in handler took `event`: it is recorded, then the handler runs.

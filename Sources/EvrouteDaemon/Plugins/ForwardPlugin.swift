@@ -28,12 +28,110 @@ struct ForwardOptions: Sendable {
     var cancel: ForwardCancel = .palm
 }
 
+/// A `forward` handler's own options: `press:` (a key or chord to type on the virtual keyboard
+/// when an event that is neither a touch nor a key reaches the handler), `type-text:` (type the
+/// text it takes on the virtual keyboard, then Enter).
+struct ForwardHandlerOptions: Sendable {
+    var press: KeyChord?
+    /// The chord's evdev codes: modifiers (left side), then the key.
+    var pressCodes: (modifiers: [UInt16], key: UInt16)?
+    var typeText = false
+    /// `map:`: a forwarded key's evdev code → the code written in its place.
+    var keyMap: [Int: Int] = [:]
+
+    /// The key as this handler writes it: its mapped code, or itself.
+    func mapped(_ k: KeyInput) -> KeyInput {
+        guard let code = keyMap[k.code] else { return k }
+        var m = k
+        m.code = code
+        m.name = EventCodeNames.keyName(UInt16(code))
+        return m
+    }
+}
+
 /// `forward`: whole touches and keys its handlers take are written to virtual
 /// devices (uinput) for the compositor behind evroute.
 struct ForwardPluginType: PluginType {
     var name: PluginKind { "forward" }
     var pluginOptionKeys: [String] { ["coordinates", "cancel"] }
+    var handlerOptionKeys: [String] { ["press", "type-text", "map"] }
     var forwards: Bool { true }
+
+    func checkHandler(_ check: inout HandlerOptionCheck) {
+        var options = ForwardHandlerOptions()
+        if let v = check.handler.options["press"] {
+            if let s = v.string {
+                switch KeyChord.read(s) {
+                case .success(let chord):
+                    options.press = chord
+                    options.pressCodes = Self.codes(of: chord)
+                case .failure(let e): check.error("'press' of a 'forward' handler: \(e)", at: "press")
+                }
+            } else {
+                check.error("'press' of a 'forward' handler must be a key or chord, e.g. KEY_F5 or \"alt+KEY_HOME\"", at: "press")
+            }
+        }
+        if let v = check.handler.options["type-text"] {
+            if let b = v.bool { options.typeText = b }
+            else { check.error("'type-text' of a 'forward' handler must be true or false", at: "type-text") }
+        }
+        if let v = check.handler.options["map"] {
+            if case .map(let entries) = v {
+                for (from, to) in entries.sorted(by: { $0.key < $1.key }) {
+                    guard let toName = to.string else {
+                        check.error("'map' of a 'forward' handler: '\(from)' must map to a key name, e.g. KEY_ESC", at: "map")
+                        continue
+                    }
+                    switch (Self.keyCode(from), Self.keyCode(toName)) {
+                    case (.success(let a), .success(let b)): options.keyMap[Int(a)] = Int(b)
+                    case (.failure(let e), _), (_, .failure(let e)): check.error("'map' of a 'forward' handler: \(e)", at: "map")
+                    }
+                }
+            } else {
+                check.error("'map' of a 'forward' handler must map key names to key names, e.g. { KEY_CAPSLOCK: KEY_ESC }", at: "map")
+            }
+        }
+        if options.press != nil, check.handler.on.contains(where: { Self.isPressable($0) == false }) {
+            check.error("'press' of a 'forward' handler types a key on events that are not touches or keys (an action, gesture, idle, active, motion): this handler takes touches or keys too; give 'press' a handler of its own", at: "press")
+        }
+        check.options = options
+    }
+
+    /// The events `press:` types a key on.
+    static func isPressable(_ f: EventFilter) -> Bool {
+        switch f {
+        case .action, .gesture, .idle, .active, .motion: true
+        default: false
+        }
+    }
+
+    func forwardsAlso(_ filter: EventFilter, handler: HandlerSpec) -> Bool {
+        if handler.options["press"] != nil, Self.isPressable(filter) { return true }
+        if filter == .text, handler.options["type-text"]?.bool == true { return true }
+        return false
+    }
+
+    /// A plain key name's code (the chord parser's names and did-you-mean; no modifiers).
+    static func keyCode(_ name: String) -> Result<UInt16, KeyChord.ChordError> {
+        switch KeyChord.read(name) {
+        case .success(let chord):
+            guard chord.modifiers.isEmpty else { return .failure(KeyChord.ChordError("'\(name)' is a chord: 'map' maps one key to one key")) }
+            guard let code = codes(of: chord)?.key else { return .failure(KeyChord.ChordError("'\(name)' is no key")) }
+            return .success(code)
+        case .failure(let e):
+            return .failure(e)
+        }
+    }
+
+    /// The codes a chord writes: each modifier's left key, then the key.
+    static func codes(of chord: KeyChord) -> (modifiers: [UInt16], key: UInt16)? {
+        guard let key = EventCodeNames.code(named: chord.key, type: EventType.key) else { return nil }
+        var mods: [UInt16] = []
+        for (m, code) in [(KeyModifiers.ctrl, UInt16(29)), (.alt, 56), (.shift, 42), (.super, 125)] where chord.modifiers.contains(m) {
+            mods.append(code)
+        }
+        return (mods, key)
+    }
 
     func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
         var coordinates = ForwardCoordinates.device
@@ -116,11 +214,30 @@ final class ForwardPlugin: Plugin {
             written = outputs.touch(t, phase: phase, time: event.time, cancel: options.cancel)
             if written, phase == .began { statistics[counter: .forwardedTouches] += 1 }
         case .key(_, let phase):
-            guard let k = event.key else { return .declined }
+            guard var k = event.key else { return .declined }
+            if let own = event.layout.handlerOptions[handler] as? ForwardHandlerOptions, !own.keyMap.isEmpty { k = own.mapped(k) }
             written = outputs.key(k, phase: phase)
             if written, phase == .down { statistics[counter: .forwardedKeys] += 1 }
         default:
-            written = false
+            guard let own = event.layout.handlerOptions[handler] as? ForwardHandlerOptions else { return .declined }
+            if let codes = own.pressCodes, !event.kind.isTextKind {
+                written = outputs.press(codes)
+                if written { statistics[counter: .forwardedKeys] += 1 }
+            } else if own.typeText, event.kind.isTextKind, let text = event.text {
+                let rule = event.device.flatMap { d in event.layout.deviceRules.first { $0.name == d.ruleName } }
+                let keymap = rule?.keymap ?? .default
+                if let untyped = outputs.type(text, keymap: keymap) {
+                    written = true
+                    if untyped > 0 {
+                        statistics[counter: .untypedCharacters] += untyped
+                        context.log.warning("forward [\(spec.name)]: \(untyped) of \(text.count) character(s) of a line of rule \(rule?.name ?? "-") have no key on keymap \(keymap); typed without them")
+                    }
+                } else {
+                    written = false
+                }
+            } else {
+                written = false
+            }
         }
         if written {
             statistics.handled += 1
@@ -336,6 +453,89 @@ final class ForwardOutputs {
         return true
     }
 
+    /// Types a chord on the virtual keyboard (made now if no keyboard came yet): each
+    /// modifier's down, the key's down, its up, the modifiers' ups (last first), each its own
+    /// frame. Nothing is left held: the downs and ups are in one wake-up's write.
+    func press(_ codes: (modifiers: [UInt16], key: UInt16)) -> Bool {
+        guard instances > 0, makeKeyboard() != nil else { return false }
+        for (code, value) in Self.pressFrames(codes) {
+            keyFrame.append(EventType.key, code, value)
+            keyFrame.report()
+        }
+        queueFlush()
+        return true
+    }
+
+    /// Types `text` on the virtual keyboard as `keymap` types it, then Enter: per character its
+    /// modifier downs, key down, key up, modifier ups, a frame each. Returns how many characters
+    /// no key types (left out), or nil when nothing could be written (no keymap, no keyboard).
+    func type(_ text: String, keymap spec: KeymapSpec) -> Int? {
+        guard instances > 0, makeKeyboard() != nil, let inverse = inverse(of: spec) else { return nil }
+        var (strokes, untyped) = inverse.strokes(for: text)
+        strokes.append(KeymapInverse.Stroke(modifiers: [], key: 28))   // KEY_ENTER
+        // Bounded: what does not fit in the queue is left out, counted like an untyped character.
+        let room = max(0, Self.typingLimit - typing.count)
+        if strokes.count > room {
+            untyped += strokes.count - room
+            strokes.removeLast(strokes.count - room)
+        }
+        typing.append(contentsOf: strokes)
+        typeSome()
+        return untyped
+    }
+
+    /// Strokes waiting to be typed (``type(_:keymap:)``), at most ``typingLimit``.
+    private var typing: [KeymapInverse.Stroke] = []
+    private var typingTimer: EventLoop.TimerID?
+    static let typingLimit = 4096
+    /// Strokes per write: a reader of the virtual keyboard (the compositor's libinput) has a
+    /// kernel buffer of 64 events per client; a line in one write overflows it (SYN_DROPPED,
+    /// keys lost). A few strokes (at most 8 events each), then the next few a millisecond later.
+    static let strokesPerWrite = 6
+
+    /// Writes the next strokes now and schedules the rest.
+    private func typeSome() {
+        guard typingTimer == nil, !typing.isEmpty else { return }
+        let n = min(Self.strokesPerWrite, typing.count)
+        for s in typing.prefix(n) {
+            for (code, value) in Self.pressFrames((s.modifiers, s.key)) {
+                keyFrame.append(EventType.key, code, value)
+                keyFrame.report()
+            }
+        }
+        typing.removeFirst(n)
+        flush()
+        guard !typing.isEmpty else { return }
+        typingTimer = context.loop.schedule(after: .milliseconds(2)) { [weak self] in
+            guard let self else { return }
+            typingTimer = nil
+            guard instances > 0, keyboard != nil else { typing.removeAll(); return }
+            typeSome()
+        }
+    }
+
+    /// The keymaps read backwards so far (a few: one per keymap of the layouts' rules; the
+    /// cache is emptied past 16).
+    private var inverses: [KeymapSpec: KeymapInverse] = [:]
+    private lazy var keymapLibrary = KeymapLibrary()
+
+    private func inverse(of spec: KeymapSpec) -> KeymapInverse? {
+        if let known = inverses[spec] { return known }
+        guard let map = try? keymapLibrary.keymap(spec) else {
+            fail("keymap \(spec) does not compile: text is not typed")
+            return nil
+        }
+        if inverses.count >= 16 { inverses.removeAll() }
+        let inverse = KeymapInverse(map)
+        inverses[spec] = inverse
+        return inverse
+    }
+
+    /// A chord's frames, one key event each: modifier downs, key down, key up, modifier ups.
+    static func pressFrames(_ codes: (modifiers: [UInt16], key: UInt16)) -> [(code: UInt16, value: Int32)] {
+        codes.modifiers.map { ($0, 1) } + [(codes.key, 1), (codes.key, 0)] + codes.modifiers.reversed().map { ($0, 0) }
+    }
+
     // MARK: Writing
 
     private func queueFlush() {
@@ -366,6 +566,9 @@ final class ForwardOutputs {
     /// Every forwarded touch cancelled (each as its forwarder's `cancel` says), every held key released, written, and every virtual
     /// device destroyed.
     private func releaseAll() {
+        // Typing not done is dropped (every stroke written was whole: nothing is left down).
+        if let t = typingTimer { context.loop.cancel(t); typingTimer = nil }
+        typing.removeAll()
         for (id, place) in touches.sorted(by: { $0.key < $1.key }) {
             guard let screen = screens[place.device] else { continue }
             startFrame(screen, time: screen.frames.lastTime ?? .zero)
@@ -394,6 +597,14 @@ private extension EventKind {
     /// A key's down, up or cancel.
     var isKeyDownOrUp: Bool {
         if case .key(_, let phase) = self { return phase != .repeat }
+        return false
+    }
+}
+
+extension EventKind {
+    /// Text typed on a keyboard.
+    var isTextKind: Bool {
+        if case .text = self { return true }
         return false
     }
 }

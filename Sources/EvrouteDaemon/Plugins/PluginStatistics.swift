@@ -114,6 +114,8 @@ public enum PluginCounter: String, CaseIterable, Sendable {
     case outputTruncated = "output_truncated"
     /// `exec`: commands started.
     case started
+    /// `forward`: characters of typed text (`type-text`) that no key of the keymap types (left out).
+    case untypedCharacters = "untyped_characters"
     /// `exec`: commands still running at `timeout` (sent SIGTERM).
     case timeouts
 }

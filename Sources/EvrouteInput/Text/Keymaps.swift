@@ -144,4 +144,13 @@ public final class Keymap {
     }
 
     deinit { xkb_keymap_unref(pointer) }
+
+    /// Whether Right Alt (KEY_RIGHTALT) is an Alt on this keymap (`us`), not AltGr or a
+    /// compose key (`de`, `compose:ralt`): its first level's keysym is Alt_R or Alt_L.
+    public var rightAltIsAlt: Bool {
+        var syms: UnsafePointer<xkb_keysym_t>?
+        let n = xkb_keymap_key_get_syms_by_level(pointer, 100 + 8, 0, 0, &syms)
+        guard n > 0, let syms else { return true }
+        return syms[0] == 0xffea || syms[0] == 0xffe9
+    }
 }

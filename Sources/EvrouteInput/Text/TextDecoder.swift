@@ -17,8 +17,8 @@ public enum TextOutput: Equatable, Sendable {
 /// its own compose state on the shared compose table (dead keys, compose sequences).
 ///
 /// Text comes from a key going down and from its repeats (when the keymap repeats it); only
-/// printable text counts: control characters (Enter, Tab, Backspace, Escape, Ctrl+letter,
-/// Delete) are left to the keys.
+/// printable text counts: control characters (Enter, Tab, Backspace, Escape, Delete) and
+/// keys pressed with Ctrl, Alt or Super held (chords) are left to the keys.
 public final class TextDecoder {
     public let keymap: Keymap
     private let state: OpaquePointer
@@ -56,12 +56,24 @@ public final class TextDecoder {
         }
     }
 
+    /// Ctrl, Alt (Mod1) or Super (Mod4) in effect.
+    private var chordHeld: Bool {
+        for name in ["Control", "Mod1", "Mod4"] where xkb_state_mod_name_is_active(state, name, XKB_STATE_MODS_EFFECTIVE) > 0 {
+            return true
+        }
+        return false
+    }
+
     private func typed(_ keycode: xkb_keycode_t) -> TextOutput {
         let sym = xkb_state_key_get_one_sym(state, keycode)
         if sym == 0xff0d || sym == 0xff8d {   // XKB_KEY_Return, XKB_KEY_KP_Enter
             if let compose { xkb_compose_state_reset(compose) }
             return .lineEnd
         }
+        // A key pressed with Ctrl, Alt or Super held is a chord: a key, never text (Alt+C
+        // would otherwise type "c"). AltGr is no Alt here: where the keymap makes Right Alt
+        // AltGr (ISO_Level3_Shift) or Compose, it sets neither modifier.
+        if chordHeld { return .none }
         if let compose, sym != 0, xkb_compose_state_feed(compose, sym) == XKB_COMPOSE_FEED_ACCEPTED {
             switch xkb_compose_state_get_status(compose) {
             case XKB_COMPOSE_COMPOSING:
