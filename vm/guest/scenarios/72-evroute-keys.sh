@@ -1,5 +1,5 @@
 #!/bin/sh
-# 68-evroute-keys — keys by UIKit's rule on a real kernel, read back by libinput on
+# 72-evroute-keys — keys by UIKit's rule on a real kernel, read back by libinput on
 # "evroute keyboard" (config/keys-forward.yaml):
 #   1. a grabbed keyboard with text: on and a fallback forwarding `key`: a, b and Ctrl+C
 #      reach the virtual keyboard (before, letters were lost: nobody took their text);
