@@ -1,5 +1,5 @@
 #!/bin/sh
-# 61-evroute-protocols-differential — issue scenario 1 for every kind of
+# 61-evroute-protocols-differential — replay = live routing for every kind of
 # touchscreen: the live-kernel trace equals `evroute --dry-run --replay` of
 # the same recording, touch line for touch line (touch id, phase, region,
 # handled_by, handler, x/y to 0.01; time dropped), on a layout with several

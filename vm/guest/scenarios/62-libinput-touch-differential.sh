@@ -1,5 +1,5 @@
 #!/bin/sh
-# 62-libinput-touch-differential — issue scenario 5: `libinput debug-events`
+# 62-libinput-touch-differential — `libinput debug-events`
 # and evroute (live, --dry-run, config/regions.yaml) read the same node
 # during the same replay and see the same number of touch downs and ups
 # (libinput TOUCH_DOWN / TOUCH_UP vs evroute began / ended+cancelled), for
