@@ -62,4 +62,35 @@ struct IdleHeldContactTests {
         #expect(idle() == true, "idle did not come after-s after the lift")
         #expect(run.session.router.activity(ofDisplay: 0)?.since == at(80))
     }
+
+    /// A stuck contact (cancelled by `stuck-after-s`) does not keep the display awake: once
+    /// cancelled it is no longer down for idle, though the panel never lifts it.
+    @Test("a contact cancelled as stuck does not hold idle off")
+    func aStuckContactDoesNotHoldIdleOff() throws {
+        let (_, layout) = try ConfigLoader.compile(yaml: """
+            displays: [{ name: main, size: [1280, 800], idle: { after-s: 10 } }]
+            devices:
+              - name: touch
+                match: { kind: touchscreen }
+                filters: { stuck-after-s: 1 }
+            screens: [{ name: home, root: { name: root, frame: [0, 0, 1280, 800] } }]
+            """, file: "stuck.yaml")
+        let description = try EvemuRecording.load(path: packageRoot + "/demo/touchscreen.events", descriptionPath: nil).description
+        let run = DryRun(layout: layout, format: .json, sink: MemorySink(), errors: MemorySink())
+        let rules = DeviceRuleMatcher(rules: layout.deviceRules)
+        let device = DeviceID(6)
+        let ax = try #require(description.absinfo[AbsCode.mtPositionX]), ay = try #require(description.absinfo[AbsCode.mtPositionY])
+        func at(_ s: Double) -> Timestamp { Timestamp(microseconds: Int64(s * 1_000_000)) }
+        run.session.take(.added(device, description, at(1)), matching: rules)
+        for (type, code, value) in [(EventType.abs, AbsCode.mtSlot, Int32(0)), (EventType.abs, AbsCode.mtTrackingID, 1),
+                                    (EventType.abs, AbsCode.mtPositionX, ax.minimum + (ax.maximum - ax.minimum) / 2),
+                                    (EventType.abs, AbsCode.mtPositionY, ay.minimum + (ay.maximum - ay.minimum) / 2),
+                                    (EventType.key, KeyCode.btnTouch, 1), (EventType.syn, SynCode.report, 0)] {
+            run.session.take(.event(device, InputEvent(time: at(2), type: type, code: code, value: value)), matching: rules)
+        }
+        run.session.advanceTime(to: at(30))
+        // Cancelled at 3 s; the countdown from the touch's began (2 s) ran out at 12 s.
+        #expect(run.session.router.activity(ofDisplay: 0)?.idle == true)
+        #expect(run.session.router.activity(ofDisplay: 0)?.since == at(12))
+    }
 }
