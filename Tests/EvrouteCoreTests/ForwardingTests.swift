@@ -38,6 +38,40 @@ struct ForwardingTests {
         })
     }
 
+    /// A forwarder that declines a later phase (its virtual device failed or went) keeps the
+    /// touch (a key the same, through the same walk): the phase is unhandled, never offered to another handler, which would
+    /// get a move or an end of a touch it never saw begin.
+    @Test func aBoundPhaseTheForwarderDeclinesGoesToNoOtherHandler() throws {
+        final class FailingForwarder: HandlerDispatcher {
+            var failing = false
+            var offered: [String] = []
+            func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
+                let handler = event.layout.handlers[index]
+                offered.append(handler.plugin)
+                return failing && handler.plugin == "fw" ? .declined : .handled
+            }
+        }
+        // The screen takes touches and keys too: what a declined phase would walk on to.
+        let root = region("root", 0, 0, 1000, 1000, handlers: [handler("fw", .touch)])
+        let l = try compileForwarding(LayoutSpec(
+            displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
+            plugins: [PluginSpec(name: "fw", type: .forward), PluginSpec(name: "p", type: .exec), PluginSpec(name: "q", type: .exec)],
+            screens: [screen("home", root, handlers: [handler("p", .touch)])]))
+        let (r, t) = makeRouter(l)
+        let d = FailingForwarder()
+        r.dispatcher = d
+        r.touch(1, .began, 700, 700, at: 0)          // forwarded by the root
+        d.failing = true
+        r.touch(1, .moved, 100, 700, at: 10)
+        r.touch(1, .ended, 100, 700, at: 20)
+        #expect(handlers(t, touch: 1) == ["began:fw", "moved:-", "ended:-"])
+        #expect(d.offered == ["fw", "fw", "fw"], "\(d.offered)")
+        // A touch begun while the forwarder fails is the next responder's, whole.
+        r.touch(2, .began, 700, 700, at: 30)
+        r.touch(2, .ended, 700, 700, at: 40)
+        #expect(handlers(t, touch: 2) == ["began:p", "ended:p"])
+    }
+
     @Test func aTouchTheForwarderDidNotTakeNeverReachesIt() throws {
         let (r, t) = makeRouter(try layout())
         // Begins in `moves` (its began walks up to the root, which forwards it) — but one that

@@ -198,8 +198,9 @@ extension Router {
             }
         }
         let id = s.id
-        let taker = walk(RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
-                                     device: device, touch: touch, details: nil), first: first)
+        let event = RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
+                                device: device, touch: touch, details: nil)
+        let taker = bound.map { walkBound(event, to: $0) } ?? walk(event, first: first)
         // A forwarding handler that takes the began takes the whole touch, to its end.
         if phase == .began {
             if let taker, s.layout.handlers[taker.handler].forwards { forwardedTouches[id] = taker }
