@@ -269,6 +269,7 @@ check "taps: downs (surface x,y) and ups as with cage alone ($(grep -c down evro
 mark $W; play $P2 corner.ev; settle $W
 report "cage+evroute" "admin corner 3.5 s press" $W
 check "admin corner: no wl_touch.down in the client (cage alone: one at $alone_corner)" "$(count_touch $W down)" -eq 0
+wait_until 5 _has_lines daemon.log 'admin-corner' 1
 note "evroute's log on the corner:"; grep -E 'admin' daemon.log | sed 's/^/    /'
 check "admin corner: evroute's log handler kept the touch" "$(count_lines daemon.log 'admin-corner')" -ge 1
 
