@@ -126,7 +126,7 @@ extension Router {
         let event = RoutedEvent(kind: .key(name: key.name, phase: key.phase), time: key.time, layout: held.layout,
                                 display: held.display, start: held.start, region: held.region,
                                 device: held.isText ? state?.info : state?.keyInfo, key: key)
-        if let bound = held.forwardedTo { return walkBound(event, to: bound) }
+        if let bound = held.forwardedTo { return walk(event, first: .bound(bound)) }
         return walk(event)
     }
 }

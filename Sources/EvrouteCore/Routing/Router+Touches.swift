@@ -187,7 +187,7 @@ extension Router {
         // A forwarded touch's later phases go to its forwarder (``forwardedTouches``).
         let bound = forwardedTouches.isEmpty || phase == .began ? nil : forwardedTouches[s.id]
         if let bound {
-            first = .known(bound)
+            first = .bound(bound)
         } else if phase == .moved, let start {
             if let cached = s.movedTaker, cached.generation == chainGeneration {
                 first = .known(cached.taker)
@@ -198,9 +198,8 @@ extension Router {
             }
         }
         let id = s.id
-        let event = RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
-                                device: device, touch: touch, details: nil)
-        let taker = bound.map { walkBound(event, to: $0) } ?? walk(event, first: first)
+        let taker = walk(RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
+                                     device: device, touch: touch, details: nil), first: first)
         // A forwarding handler that takes the began takes the whole touch, to its end.
         if phase == .began {
             if let taker, s.layout.handlers[taker.handler].forwards { forwardedTouches[id] = taker }

@@ -426,30 +426,12 @@ public final class Router {
     /// there; a handler that declines sends it on up the chain as always.
     @discardableResult
     func walk(_ event: consuming RoutedEvent, after skip: Int? = nil, first: FirstTaker = .unknown) -> Taker? {
-        guard let (taker, builtIn) = taker(of: event, after: skip, first: first, bound: false) else {
+        guard let (taker, builtIn) = taker(of: event, after: skip, first: first) else {
             emitRouted(event, by: nil, handler: nil)
             return nil
         }
         // After the walk, not in it: the event moves into its record (consumed in a loop, it
         // would be copied).
-        if builtIn {
-            recordAndPerform(event, taker.responder, event.layout.handlers[taker.handler])
-        } else {
-            emitRouted(event, by: taker.responder, handler: taker.handler)
-        }
-        return taker
-    }
-
-    /// Walks a later phase of a touch or key bound to the forwarder that took its start: to that
-    /// forwarder only. When it declines (its virtual device is gone or failing) the phase is
-    /// unhandled: the touch or key is the forwarder's for its whole life, and no other handler
-    /// gets a middle or an end of something it never saw begin.
-    @discardableResult
-    func walkBound(_ event: consuming RoutedEvent, to bound: Taker) -> Taker? {
-        guard let (taker, builtIn) = taker(of: event, after: nil, first: .known(bound), bound: true) else {
-            emitRouted(event, by: nil, handler: nil)
-            return nil
-        }
         if builtIn {
             recordAndPerform(event, taker.responder, event.layout.handlers[taker.handler])
         } else {
@@ -464,12 +446,17 @@ public final class Router {
     /// The dispatcher gets the handler's index: a binding passed along is a copy (a retain and
     /// a release per event).
     @inline(__always)
-    func taker(of event: borrowing RoutedEvent, after skip: Int?, first: FirstTaker, bound: Bool) -> (Taker, builtIn: Bool)? {
+    func taker(of event: borrowing RoutedEvent, after skip: Int?, first: FirstTaker) -> (Taker, builtIn: Bool)? {
         guard let start = event.start else { return nil }
         var found: Taker?
-        if case .known(let known) = first {
+        var bound = false
+        switch first {
+        case .known(let known):
             found = known
-        } else {
+        case .bound(let taker):
+            found = taker
+            bound = true
+        case .unknown:
             found = event.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation,
                                             afterHandler: skip, modifiers: Self.modifiers(of: event))
         }
@@ -511,6 +498,11 @@ public final class Router {
     enum FirstTaker {
         case unknown
         case known(Taker?)
+        /// A later phase of a touch or key bound to the forwarder that took its start: to that
+        /// forwarder only. When it declines (its virtual device is gone or failing) the phase is
+        /// unhandled: the touch or key is the forwarder's for its whole life, and no other
+        /// handler gets a middle or an end of something it never saw begin.
+        case bound(Taker)
     }
 
     /// For asynchronous handlers that declined after being dispatched: the walk goes on from
