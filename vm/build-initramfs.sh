@@ -306,6 +306,7 @@ printf '/bin/sh\n' >etc/shells
 cp "$VM_DIR/guest/init" init
 chmod 755 init
 cp "$VM_DIR/guest/lib.sh" vm/lib.sh
+cp "$VM_DIR/guest/wayland.sh" vm/wayland.sh
 cp "$VM_DIR/guest/runner.sh" vm/runner.sh
 cp "$VM_DIR/guest/systemd-stage.sh" vm/systemd-stage.sh
 chmod 755 vm/systemd-stage.sh

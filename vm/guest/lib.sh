@@ -395,3 +395,14 @@ start_quiet() {
 		fail "reader $_name ($*) did not open $_node: $(tail -n 5 "$_name.err")"
 	note "reader $_name ready (pid $READER_PID): $*"
 }
+
+# virtual_node NAME   the event node of the input device named NAME (empty if none): evroute's
+# virtual devices, looked up by name in sysfs
+virtual_node() {
+	for d in /sys/class/input/event*; do
+		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
+	done
+}
+# _virtual_present NAME / _virtual_absent NAME   for wait_until: looked up at every try
+_virtual_present() { test -n "$(virtual_node "$1")"; }
+_virtual_absent() { test -z "$(virtual_node "$1")"; }

@@ -42,15 +42,6 @@ need evroute libinput
 CFG=/vm/config/forward.yaml
 ST=$REC/single-touch
 
-# virtual_node NAME   the event node of the input device named NAME (empty if none)
-virtual_node() {
-	for d in /sys/class/input/event*; do
-		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
-	done
-}
-# _virtual_present NAME / _virtual_absent NAME   for wait_until: looked up at every try
-_virtual_present() { test -n "$(virtual_node "$1")"; }
-_virtual_absent() { test -z "$(virtual_node "$1")"; }
 # touch_lines FILE   libinput's touch lines without device, time and slot numbers:
 # "TOUCH_DOWN 45.12/55.34 (123.45/80.12mm)", sorted (slots are numbered by each device)
 touch_lines() {

@@ -36,11 +36,6 @@ DESC="$TS/Atmel maXTouch Touchscreen.desc"
 REC1="$TS/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"
 REC2="$TS/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
 
-virtual_node() {
-	for d in /sys/class/input/event*; do
-		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
-	done
-}
 
 # the noise, as E: lines with absolute times (after both recordings, which take 0–0.82 s and 1.2–1.77 s)
 synth_noise() {

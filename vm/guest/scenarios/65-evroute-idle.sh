@@ -19,11 +19,6 @@
 need evroute libinput
 DESC="$TS/Atmel maXTouch Touchscreen.desc"
 
-virtual_node() {
-	for d in /sys/class/input/event*; do
-		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
-	done
-}
 lines() { count_lines "$1" "$2"; }
 
 create_device "$DESC"

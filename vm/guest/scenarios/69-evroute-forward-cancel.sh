@@ -21,13 +21,6 @@ need evroute libinput
 DESC="$TS/Atmel maXTouch Touchscreen.desc"
 CFG=/tmp/forward-cancel.yaml
 
-virtual_node() {
-	for d in /sys/class/input/event*; do
-		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
-	done
-}
-_virtual_present() { test -n "$(virtual_node "$1")"; }
-_virtual_absent() { test -z "$(virtual_node "$1")"; }
 # after FILE END PATTERN   lines matching PATTERN after the first line matching END
 after() { awk -v e="$2" -v p="$3" 'd && $0 ~ p { n++ } !d && $0 ~ e { d = 1 } END { print n + 0 }' "$1"; }
 _has_after() { [ "$(after "$1" "$2" "$3")" -ge "$4" ]; }

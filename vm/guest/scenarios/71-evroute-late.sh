@@ -20,11 +20,6 @@
 need evroute libinput
 DESC="$TS/Atmel maXTouch Touchscreen.desc"
 
-virtual_node() {
-	for d in /sys/class/input/event*; do
-		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
-	done
-}
 lines() { count_lines "$1" "$2"; }
 # The writer: one evemu-play reading frames from a FIFO as they come (their recorded time is 0:
 # no sleep), so writing a frame costs no process start; the shell waits on /proc/uptime with

@@ -19,11 +19,6 @@
 . /vm/lib.sh
 
 need evroute libinput
-virtual_node() {
-	for d in /sys/class/input/event*; do
-		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
-	done
-}
 # keys_seen FILE   libinput's key lines as "KEY_X+" / "KEY_X-", in order
 keys_seen() {
 	awk '$2 == "KEYBOARD_KEY" { k = $4; s = ($0 ~ /pressed/) ? "+" : "-"; printf "%s%s ", k, s } END { print "" }' "$1" | sed 's/ $//'
