@@ -242,15 +242,7 @@ public final class MonitorWriter: RouteReport {
         line(time, "device", message)
     }
 
-    public func summary(_ line: String) {
-        switch format {
-        case .text: sink.write(Array((line + "\n").utf8))
-        case .json:
-            sink.flush()
-            errors.write(Array((line + "\n").utf8))
-            errors.flush()
-        }
-    }
+    public func summary(_ line: String) { TraceWriter.summary(line, format: format, sink: sink, errors: errors) }
 
     public func flush() { sink.flush() }
     public var hasPendingOutput: Bool { sink.hasPending }

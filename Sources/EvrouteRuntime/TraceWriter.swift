@@ -75,7 +75,11 @@ public final class TraceWriter: RouteReport {
 
     /// The summary line at the end of a replay: the text trace's last line; beside the JSON
     /// trace, on standard error (the JSON lines stay the docs/events.md contract, one event each).
-    public func summary(_ line: String) {
+    public func summary(_ line: String) { Self.summary(line, format: format, sink: sink, errors: errors) }
+
+    /// Where a replay's summary line goes, for the trace and the monitor alike: after the text,
+    /// or beside the JSON lines on `errors`.
+    static func summary(_ line: String, format: TraceFormat, sink: OutputSink, errors: OutputSink) {
         switch format {
         case .text: sink.write(Array((line + "\n").utf8))
         case .json:
