@@ -22,29 +22,12 @@ extension ConfigLoader {
         }.map(\.element)
     }
 
-    /// Loads and compiles the config as the daemon would (``loadLayout(path:pluginTypes:)``: the
-    /// same checks as at start and reload) and reports its errors or its warnings.
-    /// `controlSocket`: the control socket the daemon would serve (the metrics text file must
-    /// not name it).
-    /// Checks config text that comes from no file (`evroute check -`: standard input), named
-    /// `file` in every message, with the same checks as ``check(path:pluginTypes:controlSocket:)``.
-    public static func check(yaml: String, file: String, pluginTypes: PluginCatalog, controlSocket: String? = nil) -> ConfigCheck {
-        check(file: file, pluginTypes: pluginTypes, controlSocket: controlSocket) { yaml }
-    }
-
-    /// `evroute check -`: the layout read from standard input, named `<stdin>` in messages.
+    /// `evroute check -`: the layout read from standard input, named `<stdin>` in every message,
+    /// with the same checks as ``check(path:pluginTypes:controlSocket:)``.
     public static func checkStandardInput(pluginTypes: PluginCatalog, controlSocket: String? = nil) -> ConfigCheck {
-        let name = "<stdin>"
-        return check(file: name, pluginTypes: pluginTypes, controlSocket: controlSocket) { () throws(Diagnostics) in
-            try readStandardInput(file: name)
-        }
-    }
-
-    private static func check(file: String, pluginTypes: PluginCatalog, controlSocket: String?,
-                              text: () throws(Diagnostics) -> String) -> ConfigCheck {
+        let file = "<stdin>"
         do throws(Diagnostics) {
-            let yaml = try text()
-            let spec = try parse(yaml: yaml, file: file, pluginTypes: pluginTypes)
+            let spec = try parse(yaml: try readStandardInput(file: file), file: file, pluginTypes: pluginTypes)
             let layout = try compile(spec, file: file, pluginTypes: pluginTypes, controlSocket: controlSocket)
             return ConfigCheck(file: file, errors: [], warnings: warnings(of: layout, file: file), result: (spec, layout))
         } catch {
@@ -52,6 +35,10 @@ extension ConfigLoader {
         }
     }
 
+    /// Loads and compiles the config as the daemon would (``loadLayout(path:pluginTypes:)``: the
+    /// same checks as at start and reload) and reports its errors or its warnings.
+    /// `controlSocket`: the control socket the daemon would serve (the metrics text file must
+    /// not name it).
     public static func check(path: String?, pluginTypes: PluginCatalog, controlSocket: String? = nil) -> ConfigCheck {
         var status = stat()
         let file = path ?? (stat(defaultPath, &status) == 0 ? defaultPath : builtInName)
