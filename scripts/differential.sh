@@ -34,13 +34,24 @@ work=$root/.build-differential
 mkdir -p "$work"
 
 # The reference build: a clone at BASE_REV with its own scratch folder (kept between runs).
-if [ ! -d "$work/base/.git" ]; then git clone -q "$root" "$work/base"; fi
-git -C "$work/base" fetch -q "$root" "$base" 2>/dev/null || git -C "$work/base" fetch -q "$root"
-git -C "$work/base" checkout -q --detach "$(git -C "$root" rev-parse "$base")"
-echo "== building $base (reference) and the working tree"
-(cd "$work/base" && swift build --scratch-path .build --product evroute 2>&1 | tail -n 1)
+# DIFF_REF_ROOT=DIR takes an existing clone at BASE_REV with its debug build instead (several
+# checkouts of the same repository sharing one reference; it must already be built).
+if [ -n "${DIFF_REF_ROOT:-}" ]; then
+    refroot=$DIFF_REF_ROOT
+    [ "$(git -C "$refroot" rev-parse HEAD)" = "$(git -C "$root" rev-parse "$base^{commit}")" ] \
+        || { echo "differential: $refroot is not at $base" >&2; exit 2; }
+    [ -x "$refroot/.build/debug/evroute" ] || { echo "differential: $refroot has no debug build" >&2; exit 2; }
+    echo "== the reference: $refroot; building the working tree"
+else
+    refroot=$work/base
+    if [ ! -d "$refroot/.git" ]; then git clone -q "$root" "$refroot"; fi
+    git -C "$refroot" fetch -q "$root" "$base" 2>/dev/null || git -C "$refroot" fetch -q "$root"
+    git -C "$refroot" checkout -q --detach "$(git -C "$root" rev-parse "$base")"
+    echo "== building $base (reference) and the working tree"
+    (cd "$refroot" && swift build --scratch-path .build --product evroute 2>&1 | tail -n 1)
+fi
 swift build --scratch-path .build --product evroute 2>&1 | tail -n 1
-ref=$work/base/.build/debug/evroute
+ref=$refroot/.build/debug/evroute
 new=$root/.build/debug/evroute
 
 # The layouts as BASE_REV has them (a later fix to a shipped layout is not a difference of the code).
@@ -52,9 +63,9 @@ sockets=$(mktemp -d /tmp/evroute-differential.XXXXXX)
 trap 'rm -rf "$sockets"' EXIT
 mkdir -p "$work/configs"
 private() { sed -e "s|/run/evroute/|$sockets/|g" "$@"; }
-private "$work/base/config/demo.yaml" > "$work/configs/demo.yaml"
-private "$work/base/config/kiosk.yaml" > "$work/configs/kiosk.yaml"
-private -e 's/^\(      name: "ILITEK\*"\)/#\1/' -e 's/^\(      vendor: "0x222a"\)/#\1/' "$work/base/config/kiosk.yaml" > "$work/configs/kiosk-any-touchscreen.yaml"
+private "$refroot/config/demo.yaml" > "$work/configs/demo.yaml"
+private "$refroot/config/kiosk.yaml" > "$work/configs/kiosk.yaml"
+private -e 's/^\(      name: "ILITEK\*"\)/#\1/' -e 's/^\(      vendor: "0x222a"\)/#\1/' "$refroot/config/kiosk.yaml" > "$work/configs/kiosk-any-touchscreen.yaml"
 configs=("$work/configs/demo.yaml" "$work/configs/kiosk.yaml" "$work/configs/kiosk-any-touchscreen.yaml")
 
 rm -rf "$work/out"; mkdir -p "$work/out/ref" "$work/out/new"
