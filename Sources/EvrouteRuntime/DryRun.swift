@@ -95,8 +95,9 @@ public final class DryRun {
         // Odd but replayable recordings (timestamps going backwards) are said on stderr, so the
         // trace on stdout stays the docs/events.md contract.
         for warning in recordings.flatMap(\.warnings) { warn(warning.description) }
-        // Recordings made on different clocks each replay on their own, aligned at their starts.
-        for note in EvemuRecording.alignClocks(&recordings) { warn("evroute: " + note) }
+        // Recordings made on different clocks each replay on their own, aligned at their starts;
+        // the trace's header says so.
+        report.clocksAligned(EvemuRecording.alignClocks(&recordings))
         let source = ReplaySource(recordings: recordings)
         let driver = ReplayDriver(source: source)
         attach(driver)

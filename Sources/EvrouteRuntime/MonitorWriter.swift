@@ -72,6 +72,8 @@ public final class MonitorWriter: RouteReport {
 
     public var reportsIgnoredLiveDevices: Bool { true }
     public func attach(_ source: LiveInputSource) { self.source = source }
+    /// Recordings aligned onto another's clock: said first, as the trace's header says it.
+    public func clocksAligned(_ alignments: [ClockAlignment]) { TraceWriter.clocksAligned(alignments, format: format, sink: sink) }
     public func attach(_ replay: ReplayDriver) {
         for device in replay.devices { nodes[device.id] = device.path }
     }

@@ -63,7 +63,7 @@ public final class ReplayDriver {
             devices.append(Device(id: id, path: path, name: recording.description.name))
         }
         self.init(source: ReplaySource(devices: list), devices: devices, keepDevices: keepDevices)
-        clockNotes = notes
+        clockNotes = notes.map(\.description)
     }
 
     /// What ``EvemuRecording/alignClocks(_:)`` said of the recordings (none on one clock).

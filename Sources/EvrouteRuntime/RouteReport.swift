@@ -23,6 +23,9 @@ public protocol RouteReport: RouteObserver {
     func attach(_ source: LiveInputSource)
     /// Where replayed devices come from: to name their recordings.
     func attach(_ replay: ReplayDriver)
+    /// Before the first record of a replay: the recordings that were on another clock and were
+    /// aligned at the earliest one's start (none: nothing is said).
+    func clocksAligned(_ alignments: [ClockAlignment])
     /// The summary line at the end of a replay (``RouteSummary/line(inputEvents:)``).
     func summary(_ line: String)
     /// Writes what is buffered.
@@ -37,4 +40,5 @@ extension RouteReport {
     public func deviceGone(node: String, time: Timestamp) {}
     public func attach(_ source: LiveInputSource) {}
     public func attach(_ replay: ReplayDriver) {}
+    public func clocksAligned(_ alignments: [ClockAlignment]) {}
 }

@@ -73,6 +73,30 @@ public final class TraceWriter: RouteReport {
         errors.flush()
     }
 
+    /// The trace's header: one line per recording aligned onto another's clock, before any
+    /// record — in text a `#` comment, in JSON a `replay-clock` object.
+    public func clocksAligned(_ alignments: [ClockAlignment]) { Self.clocksAligned(alignments, format: format, sink: sink) }
+
+    /// The header, for the trace and the monitor alike.
+    static func clocksAligned(_ alignments: [ClockAlignment], format: TraceFormat, sink: OutputSink) {
+        for a in alignments {
+            switch format {
+            case .text:
+                sink.write(Array("# \(a)\n".utf8))
+            case .json:
+                var json = JSONWriter()
+                json.beginObject()
+                json.field("type", "replay-clock")
+                json.field("recording", a.recording)
+                json.field("recorded-start", time: a.recordedStart.microseconds)
+                json.field("aligned-start", time: a.alignedStart.microseconds)
+                json.endObject()
+                json.bytes.append(UInt8(ascii: "\n"))
+                sink.write(json.bytes)
+            }
+        }
+    }
+
     /// The summary line at the end of a replay: the text trace's last line; beside the JSON
     /// trace, on standard error (the JSON lines stay the docs/events.md contract, one event each).
     public func summary(_ line: String) { Self.summary(line, format: format, sink: sink, errors: errors) }
