@@ -37,10 +37,12 @@ struct PluginHostTests {
         #expect(s.description == "ui (socket): delivered 0, handled 0, declined 0, timed out 3, clients 0, late answers 1, peak running 1, pending 2, queued bytes 10; last error: boom")
         s[gauge: .pending] = nil
         #expect(!s.details.contains { $0.name == "pending" })
-        // One namespace of names, as `status` and docs/plugins.md spell them.
-        let names = PluginGauge.allCases.map(\.rawValue) + PluginCounter.allCases.map(\.rawValue)
-        #expect(Set(names).count == names.count)
-        #expect(names.allSatisfy { $0.allSatisfy { $0 == "_" || ("a"..."z").contains($0) } })
+        // One namespace of names, as `status` and docs/plugins.md spell them: a name two types
+        // report is of one kind.
+        let metrics = PluginTypes.registered.flatMap(\.metrics)
+        let kinds = Dictionary(metrics.map { ($0.name, [$0.kind]) }, uniquingKeysWith: +)
+        #expect(kinds.values.allSatisfy { Set($0).count == 1 })
+        #expect(metrics.map(\.name).allSatisfy { $0.allSatisfy { $0 == "_" || ("a"..."z").contains($0) } })
     }
 
     @Test func eventJSONIsTheTraceObjectWithAUniqueID() throws {

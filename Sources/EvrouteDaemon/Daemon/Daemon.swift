@@ -381,14 +381,7 @@ public final class Daemon {
 
     /// Whether a plugin still has work in flight: commands running or queued, answers pending,
     /// bytes queued for a helper.
-    var pluginsBusy: Bool {
-        (plugins?.statistics ?? []).contains { s in
-            // A running `process` helper is not work in flight; running `exec` commands are.
-            let running: Int = s.type == .process ? 0 : s[gauge: .running] ?? 0
-            let waiting: Int = (s[gauge: .queued] ?? 0) + (s[gauge: .pending] ?? 0) + (s[gauge: .queuedBytes] ?? 0)
-            return running > 0 || waiting > 0
-        }
-    }
+    var pluginsBusy: Bool { plugins?.busy ?? false }
 
     /// `--exit-after-replay`: stops once the plugins have nothing in flight, or at `deadline`.
     /// The plugin host has no "drained" notification, so this one test-oriented path re-checks

@@ -1,3 +1,4 @@
+import EvrouteConfig
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,8 +26,21 @@ struct ExecOptions: Sendable, Equatable {
 /// `command` and `shell` (its argv, kept in ``Layout/handlerOptions``), its factory.
 struct ExecPluginType: PluginType {
     var name: PluginKind { .exec }
-    var pluginOptionKeys: [String] { ["command", "shell", "max-concurrent", "max-queued", "timeout", "kill-after", "output-limit"] }
-    var handlerOptionKeys: [String] { ["command", "shell"] }
+    var pluginKeys: [ConfigKey] {
+        [ConfigKey("command", .other("list of strings (argv), or a string with `shell: true`"),
+                   "The command run per event (a handler's own `command` wins)."),
+         ConfigKey("shell", .boolean, default: "false", "Run `command` as a string through /bin/sh -c."),
+         ConfigKey("max-concurrent", .integer(1...256), default: "4", "Commands that run at once."),
+         ConfigKey("max-queued", .integer(0...4096), default: "16", "Commands waiting for a free slot; events beyond are dropped (counted)."),
+         ConfigKey("timeout", .number(nil), default: "10", "Seconds a command may run before SIGTERM (> 0, at most 86400)."),
+         ConfigKey("kill-after", .number(nil), default: "1", "Seconds between SIGTERM and SIGKILL (> 0, at most 86400)."),
+         ConfigKey("output-limit", .integer(0...(64 << 20)), default: "16384", "Bytes of a command's output that go to the log.")]
+    }
+    var handlerKeys: [ConfigKey] {
+        [ConfigKey("command", .other("list of strings (argv), or a string with `shell: true`"), "The command this handler runs instead of its plugin's."),
+         ConfigKey("shell", .boolean, default: "the plugin's", "Run the handler's `command` through /bin/sh -c.")]
+    }
+    var metrics: [PluginMetric] { ExecPlugin.metrics }
 
     func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
         let shell = r.bool("shell", default: false)
@@ -241,8 +255,32 @@ final class ExecPlugin: Plugin {
         }
     }
 
+    /// Commands running or waiting for a slot.
+    var isBusy: Bool { (statistics[gauge: .running] ?? 0) > 0 || (statistics[gauge: .queued] ?? 0) > 0 }
+
     private func updateGauges() {
         statistics[gauge: .running] = running.count
         statistics[gauge: .queued] = queue.count
     }
+}
+
+extension PluginMetric {
+    /// `exec`: commands running.
+    static let running = PluginMetric(gauge: "running", help: "Commands running.")
+    /// `exec`: commands waiting for a free slot.
+    static let queued = PluginMetric(gauge: "queued", help: "Commands waiting for a free slot.")
+    /// `exec`: the most commands that ran at once.
+    static let peakRunning = PluginMetric(gauge: "peak_running", help: "The most commands that ran at once.")
+    /// `exec`: commands started.
+    static let started = PluginMetric(counter: "started", help: "Commands started.")
+    /// `exec`: commands still running at `timeout` (sent SIGTERM).
+    static let timeouts = PluginMetric(counter: "timeouts", help: "Commands still running at `timeout` (sent SIGTERM).")
+    /// `exec`: commands that exited non-zero or were killed by a signal.
+    static let nonzeroExits = PluginMetric(counter: "nonzero_exits", help: "Commands that exited non-zero or were killed by a signal.")
+    /// `exec`: commands whose output went beyond `output-limit`.
+    static let outputTruncated = PluginMetric(counter: "output_truncated", help: "Commands whose output went beyond `output-limit`.")
+}
+
+extension ExecPlugin {
+    static let metrics: [PluginMetric] = [.running, .queued, .peakRunning, .started, .timeouts, .nonzeroExits, .outputTruncated]
 }

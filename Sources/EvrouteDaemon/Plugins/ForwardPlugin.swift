@@ -1,3 +1,4 @@
+import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 import EvrouteSystem
@@ -53,8 +54,18 @@ struct ForwardHandlerOptions: Sendable {
 /// devices (uinput) for the compositor behind evroute.
 struct ForwardPluginType: PluginType {
     var name: PluginKind { "forward" }
-    var pluginOptionKeys: [String] { ["coordinates", "cancel"] }
-    var handlerOptionKeys: [String] { ["press", "type-text", "map"] }
+    var pluginKeys: [ConfigKey] {
+        [ConfigKey("coordinates", .choice(["device", "display"]), default: "device",
+                   "Forwarded touches in the source's own units, or after rotation and calibration on a device spanning the display."),
+         ConfigKey("cancel", .choice(["palm", "lift"]), default: "palm",
+                   "How a touch evroute ends early ends on the virtual touchscreen: MT_TOOL_PALM then lifted, or lifted.")]
+    }
+    var handlerKeys: [ConfigKey] {
+        [ConfigKey("press", .other("key or chord, e.g. KEY_F5 or \"alt+KEY_HOME\""), "Typed on the virtual keyboard when an event that is neither a touch nor a key reaches the handler."),
+         ConfigKey("type-text", .boolean, default: "false", "Type the text the handler takes on the virtual keyboard, then Enter."),
+         ConfigKey("map", .mapping, "A forwarded key's name to the key written in its place.")]
+    }
+    var metrics: [PluginMetric] { ForwardPlugin.metrics }
     var forwards: Bool { true }
 
     func checkHandler(_ check: inout HandlerOptionCheck) {
@@ -607,4 +618,17 @@ extension EventKind {
         if case .text = self { return true }
         return false
     }
+}
+
+extension PluginMetric {
+    /// `forward`: touches written to a virtual touchscreen.
+    static let forwardedTouches = PluginMetric(counter: "forwarded_touches", help: "Touches written to a virtual touchscreen.")
+    /// `forward`: keys written to the virtual keyboard.
+    static let forwardedKeys = PluginMetric(counter: "forwarded_keys", help: "Keys written to the virtual keyboard.")
+    /// `forward`: characters of typed text (`type-text`) that no key of the keymap types (left out).
+    static let untypedCharacters = PluginMetric(counter: "untyped_characters", help: "Characters of typed text that no key of the keymap types (left out).")
+}
+
+extension ForwardPlugin {
+    static let metrics: [PluginMetric] = [.forwardedTouches, .forwardedKeys, .untypedCharacters]
 }

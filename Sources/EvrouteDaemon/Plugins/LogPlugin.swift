@@ -1,3 +1,4 @@
+import EvrouteConfig
 import EvrouteCore
 import EvrouteJSON
 import EvrouteRuntime
@@ -12,7 +13,9 @@ extension PluginKind {
 struct LogPluginType: PluginType {
     var name: PluginKind { .log }
     var hasBuiltInInstance: Bool { true }
-    var handlerOptionKeys: [String] { ["log-keys"] }
+    var handlerKeys: [ConfigKey] {
+        [ConfigKey("log-keys", .boolean, default: "false", "Name typing keys and text in this handler's lines.")]
+    }
 
     func checkHandler(_ check: inout HandlerOptionCheck) {
         if let v = check.handler.options["log-keys"], v.bool == nil {

@@ -1,3 +1,4 @@
+import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 import EvrouteJSON
@@ -49,6 +50,10 @@ protocol Plugin: AnyObject {
     func stop(_ reason: PluginStopReason)
     /// Children not yet reaped (for the bounded wait at shutdown).
     var liveChildren: [ChildProcess] { get }
+    /// Whether it has work in flight (commands running or queued, answers pending, bytes queued
+    /// for a helper): a replay run with `--exit-after-replay` waits for it. A helper merely
+    /// running is not work in flight. Default false.
+    var isBusy: Bool { get }
     /// Whether the plugin takes events in place (``deliverInPlace(_:handler:responder:)``, then
     /// called instead of ``deliver(_:)``): during the router's walk, with no delivery record (a
     /// copy of the event and its binding) and an event id only when it draws one
@@ -65,6 +70,7 @@ protocol Plugin: AnyObject {
 }
 
 extension Plugin {
+    var isBusy: Bool { false }
     var takesEventsInPlace: Bool { false }
     func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict { .declined }
     func deviceAdded(_ device: PresentDevice) {}
@@ -83,9 +89,26 @@ struct PresentDevice {
 /// option keys, checks) and its factory. Each type is one file (its plugin, options, checks and
 /// this conformance) and one line in ``PluginTypes``.
 protocol PluginType: HostedPluginType {
+    /// The plugin-level options it reads, as the manual lists them; the reader's list of known
+    /// keys (``HostedPluginType/pluginOptionKeys``) is their names. Default none.
+    var pluginKeys: [ConfigKey] { get }
+    /// The handler-level options it reads itself, as the manual lists them; the reader's list
+    /// (``HostedPluginType/handlerOptionKeys``) is their names. Default none.
+    var handlerKeys: [ConfigKey] { get }
+    /// The type-specific values its instances report in ``PluginStatistics/details`` (`evroute
+    /// status`), each declared once by the type that counts it. Default none.
+    var metrics: [PluginMetric] { get }
     /// An instance of the plugin `spec` declares, `options` its ``HostedPluginType/readOptions(_:)``
     /// made when the layout compiled; nil when they were not (the layout was not compiled).
     func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)?
+}
+
+extension PluginType {
+    var pluginKeys: [ConfigKey] { [] }
+    var handlerKeys: [ConfigKey] { [] }
+    var metrics: [PluginMetric] { [] }
+    var pluginOptionKeys: [String] { pluginKeys.map(\.name) }
+    var handlerOptionKeys: [String] { handlerKeys.map(\.name) }
 }
 
 /// A write a plugin has run at the end of a wake-up (``PluginContext/writeAtEndOfFrame(_:)``).

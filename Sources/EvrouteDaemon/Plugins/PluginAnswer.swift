@@ -60,3 +60,17 @@ extension PluginStatistics {
         }
     }
 }
+
+extension PluginMetric {
+    /// `socket` with answers, `process`: events waiting for an answer.
+    static let pending = PluginMetric(gauge: "pending", help: "Events waiting for an answer.")
+    /// `socket`, `process`: commands a peer sent on its connection (docs/ui-control.md), each answered.
+    static let commands = PluginMetric(counter: "commands", help: "Commands a peer sent on its connection, each answered.")
+    /// `socket`, `process`: lines that are not an answer (or are too long).
+    static let garbageLines = PluginMetric(counter: "garbage_lines", help: "Lines that are not an answer (or are too long).")
+    /// `socket`, `process`: answers to no pending event (late, repeated or unknown).
+    static let lateAnswers = PluginMetric(counter: "late_answers", help: "Answers to no pending event (late, repeated or unknown).")
+
+    /// What every type whose peers answer events reports.
+    static let answers: [PluginMetric] = [.pending, .commands, .garbageLines, .lateAnswers]
+}

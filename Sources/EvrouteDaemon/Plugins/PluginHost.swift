@@ -177,6 +177,12 @@ public final class PluginHost: HandlerDispatcher {
         }
     }
 
+    /// Whether a plugin still has work in flight (``Plugin/isBusy``).
+    public var busy: Bool {
+        pruneRetired()
+        return order.contains { plugins[$0]?.isBusy ?? false }
+    }
+
     // MARK: Dispatch
 
     /// (An event for a plugin that takes it in place (``Plugin/takesEventsInPlace``), such as the

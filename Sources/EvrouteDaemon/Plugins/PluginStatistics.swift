@@ -26,10 +26,10 @@ public struct PluginStatistics: Sendable, CustomStringConvertible {
     public var restarts = 0
     /// The most recent error, if any.
     public var lastError: String?
-    /// Type-specific gauges (absent until set).
-    private var gauges: [PluginGauge: Int] = [:]
-    /// Type-specific counters (absent while zero).
-    private var counters: [PluginCounter: Int] = [:]
+    /// Type-specific gauges by name (absent until set).
+    private var gauges: [String: Int] = [:]
+    /// Type-specific counters by name (absent while zero).
+    private var counters: [String: Int] = [:]
 
     public init(name: String, type: PluginKind) {
         self.name = name
@@ -50,72 +50,42 @@ public struct PluginStatistics: Sendable, CustomStringConvertible {
     }
 
     /// A type-specific gauge: nil until the plugin sets it (then `status` shows it).
-    public subscript(gauge gauge: PluginGauge) -> Int? {
-        get { gauges[gauge] }
-        set { gauges[gauge] = newValue }
+    public subscript(gauge gauge: PluginMetric) -> Int? {
+        get { gauges[gauge.name] }
+        set { gauges[gauge.name] = newValue }
     }
 
     /// A type-specific counter: 0 until counted (`status` shows it once it is not 0).
-    public subscript(counter counter: PluginCounter) -> Int {
-        get { counters[counter] ?? 0 }
-        set { counters[counter] = newValue == 0 ? nil : newValue }
+    public subscript(counter counter: PluginMetric) -> Int {
+        get { counters[counter.name] ?? 0 }
+        set { counters[counter.name] = newValue == 0 ? nil : newValue }
     }
 
     /// The type-specific values as `status` shows them (its `details` object): the gauges set
     /// and the counters not 0, by JSON name, sorted by name.
     public var details: [(name: String, value: Int)] {
-        var out = gauges.map { (name: $0.key.rawValue, value: $0.value) }
-        for (c, v) in counters { out.append((c.rawValue, v)) }
+        var out = gauges.map { (name: $0.key, value: $0.value) }
+        for (c, v) in counters { out.append((c, v)) }
         return out.sorted { $0.name < $1.name }
     }
 }
 
-/// A gauge in a plugin's ``PluginStatistics/details``: a current value the plugin sets. The raw
-/// value is its name in `evroute status`.
-public enum PluginGauge: String, CaseIterable, Sendable {
-    /// `socket`: clients connected.
-    case clients
-    /// `socket` with answers, `process`: events waiting for an answer.
-    case pending
-    /// `process`: the helper's process id (absent while it is down).
-    case pid
-    /// `exec`: commands waiting for a free slot.
-    case queued
-    /// `process`: bytes waiting to be written to the helper's stdin.
-    case queuedBytes = "queued_bytes"
-    /// `exec`: commands running; `process`: 1 while the helper runs, else 0.
-    case running
-    /// `exec`: the most commands that ran at once.
-    case peakRunning = "peak_running"
-}
+/// A type-specific value a plugin reports in its ``PluginStatistics/details`` (`evroute status`):
+/// declared once, by the plugin type that counts it (in the type's own file, listed in its
+/// ``PluginType/metrics``), and shown generically. Two kinds: a **gauge** is a current value the
+/// plugin sets (absent until set), a **counter** counts since the instance started (shown once
+/// it is not 0).
+public struct PluginMetric: Hashable, Sendable {
+    public enum Kind: Sendable { case gauge, counter }
+    /// Its name in `evroute status` (snake_case); two types may report a value of one name.
+    public let name: String
+    public let kind: Kind
+    /// What it counts, in one sentence.
+    public let help: String
 
-/// A counter in a plugin's ``PluginStatistics/details``, since the instance started. The raw
-/// value is its name in `evroute status`.
-public enum PluginCounter: String, CaseIterable, Sendable {
-    /// `socket`: clients accepted.
-    case clientsAccepted = "clients_accepted"
-    /// `socket`: clients disconnected for reading too slowly.
-    case clientsDropped = "clients_dropped"
-    /// `socket`: connections refused at `max-clients`.
-    case clientsRefused = "clients_refused"
-    /// `socket`, `process`: commands a peer sent on its connection (docs/ui-control.md), each answered.
-    case commands
-    /// `process`: events declined at once because the helper was down.
-    case declinedWhileDown = "declined_while_down"
-    case forwardedKeys = "forwarded_keys"
-    case forwardedTouches = "forwarded_touches"
-    /// `socket`, `process`: lines that are not an answer (or are too long).
-    case garbageLines = "garbage_lines"
-    /// `socket`, `process`: answers to no pending event (late, repeated or unknown).
-    case lateAnswers = "late_answers"
-    /// `exec`: commands that exited non-zero or were killed by a signal.
-    case nonzeroExits = "nonzero_exits"
-    /// `exec`: commands whose output went beyond `output-limit`.
-    case outputTruncated = "output_truncated"
-    /// `exec`: commands started.
-    case started
-    /// `forward`: characters of typed text (`type-text`) that no key of the keymap types (left out).
-    case untypedCharacters = "untyped_characters"
-    /// `exec`: commands still running at `timeout` (sent SIGTERM).
-    case timeouts
+    public init(gauge name: String, help: String) { self.name = name; kind = .gauge; self.help = help }
+    public init(counter name: String, help: String) { self.name = name; kind = .counter; self.help = help }
+
+    public static func == (a: PluginMetric, b: PluginMetric) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }

@@ -1,3 +1,4 @@
+import EvrouteConfig
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,16 @@ struct ProcessOptions: Sendable, Equatable {
 /// options travel to the helper), its factory.
 struct ProcessPluginType: PluginType {
     var name: PluginKind { .process }
-    var pluginOptionKeys: [String] { ["command", "shell", "deadline-ms", "max-buffer", "restart-min-ms", "restart-max-ms", "stable-after"] }
+    var pluginKeys: [ConfigKey] {
+        [ConfigKey("command", .other("list of strings (argv), or a string with `shell: true`"), required: true, "The helper's command."),
+         ConfigKey("shell", .boolean, default: "false", "Run `command` as a string through /bin/sh -c."),
+         ConfigKey("deadline-ms", .integer(1...3_600_000), default: "100", "Milliseconds an event waits for the helper's answer before it walks on."),
+         ConfigKey("max-buffer", .integer(1024...(64 << 20)), default: "262144", "Bytes queued for the helper's stdin; events beyond are dropped (declined, counted)."),
+         ConfigKey("restart-min-ms", .integer(1...3_600_000), default: "100", "The first delay before a helper that exited is restarted."),
+         ConfigKey("restart-max-ms", .integer(1...3_600_000), default: "30000", "The longest delay, doubling from `restart-min-ms`."),
+         ConfigKey("stable-after", .number(nil), default: "60", "Seconds a helper stays up before the delay goes back to `restart-min-ms`.")]
+    }
+    var metrics: [PluginMetric] { ProcessPlugin.metrics }
     var handlerOptionsAreFreeForm: Bool { true }
 
     func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
@@ -404,9 +414,27 @@ final class ProcessPlugin: Plugin {
         context.continueRouting(entry.event, entry.handler)
     }
 
+    /// Events waiting for the helper's answer, or bytes for its stdin (a running helper is not busy).
+    var isBusy: Bool { (statistics[gauge: .pending] ?? 0) > 0 || (statistics[gauge: .queuedBytes] ?? 0) > 0 }
+
     private func updateGauges() {
         statistics[gauge: .pending] = pending.count
-        statistics[gauge: .running] = helper == nil ? 0 : 1
+        statistics[gauge: .helperRunning] = helper == nil ? 0 : 1
         statistics[gauge: .queuedBytes] = helper?.stdin.queued ?? 0
     }
+}
+
+extension PluginMetric {
+    /// `process`: the helper's process id (absent while it is down).
+    static let pid = PluginMetric(gauge: "pid", help: "The helper's process id (absent while it is down).")
+    /// `process`: 1 while the helper runs, else 0 (not work in flight).
+    static let helperRunning = PluginMetric(gauge: "running", help: "1 while the helper runs, else 0.")
+    /// `process`: bytes waiting to be written to the helper's stdin.
+    static let queuedBytes = PluginMetric(gauge: "queued_bytes", help: "Bytes waiting to be written to the helper's stdin.")
+    /// `process`: events declined at once because the helper was down.
+    static let declinedWhileDown = PluginMetric(counter: "declined_while_down", help: "Events declined at once because the helper was down.")
+}
+
+extension ProcessPlugin {
+    static let metrics: [PluginMetric] = [.pid, .helperRunning, .queuedBytes, .declinedWhileDown] + PluginMetric.answers
 }

@@ -1,3 +1,4 @@
+import EvrouteConfig
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,16 @@ struct SocketOptions: Sendable, Equatable {
 /// options travel to its clients), its factory.
 struct SocketPluginType: PluginType {
     var name: PluginKind { .socket }
-    var pluginOptionKeys: [String] { ["path", "mode", "answers", "deadline-ms", "on-timeout", "max-buffer", "max-clients"] }
+    var pluginKeys: [ConfigKey] {
+        [ConfigKey("path", .string, required: true, "The socket's file name (at most 107 bytes)."),
+         ConfigKey("mode", .other("octal mode, e.g. \"0660\""), default: "0660", "The socket file's permissions."),
+         ConfigKey("answers", .boolean, default: "false", "Clients may decline an event (`{\"id\":N,\"handled\":false}`)."),
+         ConfigKey("deadline-ms", .integer(1...3_600_000), default: "50", "With `answers`, milliseconds an event waits for an answer."),
+         ConfigKey("on-timeout", .choice(["handled", "unhandled"]), default: "handled", "What an event not answered in time counts as."),
+         ConfigKey("max-buffer", .integer(1024...(64 << 20)), default: "262144", "Unsent bytes past which a client is disconnected."),
+         ConfigKey("max-clients", .integer(1...4096), default: "64", "Clients connected at once; more are refused.")]
+    }
+    var metrics: [PluginMetric] { SocketPlugin.metrics }
     var handlerOptionsAreFreeForm: Bool { true }
 
     func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
@@ -287,8 +297,26 @@ final class SocketPlugin: Plugin {
         }
     }
 
+    /// Events waiting for a client's answer.
+    var isBusy: Bool { (statistics[gauge: .pending] ?? 0) > 0 }
+
     private func updateGauges() {
         statistics[gauge: .clients] = clients.count
         if config.answers { statistics[gauge: .pending] = pending.count }
     }
+}
+
+extension PluginMetric {
+    /// `socket`: clients connected.
+    static let clients = PluginMetric(gauge: "clients", help: "Clients connected.")
+    /// `socket`: clients accepted.
+    static let clientsAccepted = PluginMetric(counter: "clients_accepted", help: "Clients accepted.")
+    /// `socket`: clients disconnected for reading too slowly.
+    static let clientsDropped = PluginMetric(counter: "clients_dropped", help: "Clients disconnected for reading too slowly.")
+    /// `socket`: connections refused at `max-clients`.
+    static let clientsRefused = PluginMetric(counter: "clients_refused", help: "Connections refused at `max-clients`.")
+}
+
+extension SocketPlugin {
+    static let metrics: [PluginMetric] = [.clients, .clientsAccepted, .clientsDropped, .clientsRefused] + PluginMetric.answers
 }
