@@ -52,7 +52,7 @@ struct PluginHostTests {
         let button = layout.region(path: "home/root/button")!
         let event = RoutedEvent(kind: .key(name: "KEY_ENTER", phase: .down), time: Timestamp(microseconds: 1_500_000),
                                 layout: layout, display: 0, start: .region(button), region: button)
-        let json = PluginDelivery(id: 42, event: event, handler: layout.handlers[layout.regions[button].handlers[0]], responder: .region(button)).jsonLine
+        let json = PluginDelivery(event: event, handler: layout.regions[button].handlers[0], responder: .region(button)).jsonLine(id: 42)
         let text = String(decoding: json, as: UTF8.self)
         #expect(text == "{\"type\":\"key\",\"time\":1.5,\"device\":null,\"key\":\"KEY_ENTER\",\"phase\":\"down\",\"region\":\"home/root/button\",\"handled_by\":\"home/root/button\",\"handler\":\"ui\",\"id\":42}\n")
     }

@@ -19,11 +19,11 @@ struct TallyOptions: Sendable {
 /// handler's `note` must be a string.
 struct TallyPluginType: PluginType {
     var name: PluginKind { .tally }
-    var pluginOptionKeys: [String] { ["every"] }
-    var handlerOptionKeys: [String] { ["note"] }
+    var pluginKeys: [ConfigKey] { [ConfigKey("every", .integer(1...100), default: "1", "Take every `every`-th event.")] }
+    var handlerKeys: [ConfigKey] { [ConfigKey("note", .string, "A note; must be a string.")] }
 
     func readOptions(_ r: inout PluginOptionReader) -> (any Sendable)? {
-        TallyOptions(every: r.integer("every", default: 1, in: 1...100))
+        TallyOptions(every: r.integer("every", default: 1, in: pluginKeys[0].integerRange!))
     }
 
     func checkHandler(_ check: inout HandlerOptionCheck) {
@@ -33,20 +33,22 @@ struct TallyPluginType: PluginType {
     }
 
     func makePlugin(spec: PluginSpec, options: (any Sendable)?, context: PluginContext) -> (any Plugin)? {
-        (options as? TallyOptions).map { TallyPlugin(spec: spec, options: $0) }
+        (options as? TallyOptions).map { TallyPlugin(spec: spec, options: $0, context: context) }
     }
 }
 
 final class TallyPlugin: Plugin {
     let spec: PluginSpec
     let options: TallyOptions
+    private let context: PluginContext
     private(set) var statistics: PluginStatistics
-    /// The event JSON lines it was given (``Plugin/wantsEventJSON``'s default).
+    /// The event JSON lines it was given, each with an id it drew.
     private(set) var lines: [String] = []
 
-    init(spec: PluginSpec, options: TallyOptions) {
+    init(spec: PluginSpec, options: TallyOptions, context: PluginContext) {
         self.spec = spec
         self.options = options
+        self.context = context
         statistics = PluginStatistics(name: spec.name, type: spec.type)
     }
 
@@ -55,7 +57,7 @@ final class TallyPlugin: Plugin {
     var liveChildren: [ChildProcess] { [] }
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        lines.append(String(decoding: d.jsonLine, as: UTF8.self))
+        lines.append(String(decoding: d.jsonLine(id: context.drawEventID()), as: UTF8.self))
         if lines.count % options.every == 0 { statistics.handled += 1; return .handled }
         statistics.declined += 1
         return .declined

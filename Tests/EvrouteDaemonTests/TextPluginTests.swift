@@ -59,8 +59,8 @@ struct TextPluginTests {
         let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
         let event = RoutedEvent(kind: .text, time: Timestamp(microseconds: 1), layout: layout, display: 0,
                                 start: .region(1), region: 1, text: Self.scan)
-        let vars = EventEnvironment.variables(for: PluginDelivery(id: 7, event: event, handler: handler,
-                                                                  responder: .region(1)))
+        let vars = EventEnvironment.variables(for: PluginDelivery(event: event, handler: handler.index,
+                                                                  responder: .region(1)), id: 7)
         #expect(vars.contains("EVROUTE_TYPE=text"))
         #expect(vars.contains("EVROUTE_TEXT=\(Self.scan)"))
         #expect(!vars.contains { $0.hasPrefix("EVROUTE_KEY=") || $0.hasPrefix("EVROUTE_PHASE=") })
@@ -71,7 +71,7 @@ struct TextPluginTests {
         let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
         func vars(_ values: MotionValues) -> [String] {
             let event = RoutedEvent(kind: .motion(values), time: Timestamp(microseconds: 1), layout: layout, display: 0, start: .motion)
-            return EventEnvironment.variables(for: PluginDelivery(id: 1, event: event, handler: handler, responder: .motion))
+            return EventEnvironment.variables(for: PluginDelivery(event: event, handler: handler.index, responder: .motion), id: 1)
         }
         let sample = vars(.sample(x: 0, y: 1, z: -0.25))
         #expect(sample.contains("EVROUTE_TYPE=motion") && sample.contains("EVROUTE_Y=1") && sample.contains("EVROUTE_Z=-0.25"))

@@ -7,12 +7,12 @@ import EvrouteSystem
 /// apply to the event are set (no `EVROUTE_X` for a key). The handler's options (but not its
 /// `command` and `shell`) follow as `EVROUTE_OPT_*` (``optionVariables(for:)``).
 enum EventEnvironment {
-    static func variables(for d: PluginDelivery) -> [String] {
+    static func variables(for d: PluginDelivery, id: UInt64) -> [String] {
         var fields = Fields()
         EventEncoder.encode(d.event, handledBy: d.responder, handler: d.handler, as: .environment, into: &fields)
         var v = fields.variables
-        v.append("EVROUTE_ID=\(d.id)")
-        var json = d.jsonLine
+        v.append("EVROUTE_ID=\(id)")
+        var json = d.jsonLine(id: id)
         if json.last == UInt8(ascii: "\n") { json.removeLast() }
         v.append("EVROUTE_JSON=" + String(decoding: json, as: UTF8.self))
         return v + optionVariables(for: d.handler)

@@ -121,11 +121,12 @@ final class ExecPlugin: Plugin {
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
         statistics.handled += 1
         // The argv of the handler in the layout the event belongs to (handler indices are per layout).
-        guard let argv = d.event.layout.handlerOptions[d.handler.index] as? [String] else {
-            fail("handler \(d.handler.index) has no command in its layout")
+        let id = context.drawEventID()
+        guard let argv = d.handlerOptions as? [String] else {
+            fail("handler \(d.handlerIndex) has no command in its layout")
             return .handled
         }
-        let job = Job(argv: argv, environment: baseEnvironment + EventEnvironment.variables(for: d),
+        let job = Job(argv: argv, environment: baseEnvironment + EventEnvironment.variables(for: d, id: id),
                       label: "\(spec.name)/\(argv.last.map { String($0.prefix(40)) } ?? "")")
         if stopped {
             statistics.dropped += 1

@@ -185,7 +185,6 @@ final class ForwardPlugin: Plugin {
     }
 
     var liveChildren: [ChildProcess] { [] }
-    var takesEventsInPlace: Bool { true }
 
     func start() {
         guard !started else { return }
@@ -214,10 +213,10 @@ final class ForwardPlugin: Plugin {
     }
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        deliverInPlace(d.event, handler: d.handler.index, responder: d.responder)
+        deliver(d.event, handler: d.handlerIndex, responder: d.responder)
     }
 
-    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+    private func deliver(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         let written: Bool
         switch event.kind {
         case .touch(let phase, _):
@@ -266,7 +265,7 @@ final class ForwardPlugin: Plugin {
 /// from the first keyboard, which touch has which slot, which keys are held. Frames are queued
 /// as the router hands phases over and written at the end of the wake-up, one write(2) per
 /// virtual device (each source frame stays its own `SYN_REPORT` frame).
-final class ForwardOutputs {
+final class ForwardOutputs: EndOfFrameWriter {
     private let context: PluginContext
     private var instances = 0
     private var coordinates = ForwardCoordinates.device
@@ -299,7 +298,6 @@ final class ForwardOutputs {
     private var heldKeys: Set<KeyHold> = []
     private var nextTrackingID: Int32 = 0
     private var flushQueued = false
-    private lazy var flushAtEnd = FrameWrite { [unowned self] in flush() }
     private var failureLogs = LogRateLimiter()
     /// The last failure (creating or writing a device), for the plugins' statistics.
     private(set) var lastError: String?
@@ -329,10 +327,7 @@ final class ForwardOutputs {
         if shutdown {
             releaseAll()
         } else {
-            context.writeAtEndOfFrame(FrameWrite { [weak self] in
-                guard let self, instances == 0 else { return }
-                releaseAll()
-            })
+            context.writeAtEndOfFrame(ReleaseWhenUnused(self))
         }
     }
 
@@ -552,8 +547,11 @@ final class ForwardOutputs {
     private func queueFlush() {
         guard !flushQueued else { return }
         flushQueued = true
-        context.writeAtEndOfFrame(flushAtEnd)
+        context.writeAtEndOfFrame(self)
     }
+
+    /// The end of a wake-up with frames queued (``queueFlush()``).
+    func writeEndOfFrame() { flush() }
 
     /// The wake-up's frames, one write(2) per virtual device.
     func flush() {
@@ -576,6 +574,16 @@ final class ForwardOutputs {
 
     /// Every forwarded touch cancelled (each as its forwarder's `cancel` says), every held key released, written, and every virtual
     /// device destroyed.
+    /// At the end of a wake-up in which an instance stopped: releases everything if none is left.
+    private final class ReleaseWhenUnused: EndOfFrameWriter {
+        weak var outputs: ForwardOutputs?
+        init(_ outputs: ForwardOutputs) { self.outputs = outputs }
+        func writeEndOfFrame() {
+            guard let outputs, outputs.instances == 0 else { return }
+            outputs.releaseAll()
+        }
+    }
+
     private func releaseAll() {
         // Typing not done is dropped (every stroke written was whole: nothing is left down).
         if let t = typingTimer { context.loop.cancel(t); typingTimer = nil }

@@ -48,9 +48,6 @@ final class LogPlugin: Plugin {
         statistics = PluginStatistics(name: spec.name, type: spec.type)
     }
 
-    /// It formats the event itself (in place).
-    var takesEventsInPlace: Bool { true }
-
     func start() {}
     func stop(_ reason: PluginStopReason) {}
     var liveChildren: [ChildProcess] { [] }
@@ -61,12 +58,12 @@ final class LogPlugin: Plugin {
     private let tails = LogLineTails()
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        deliverInPlace(d.event, handler: d.handler.index, responder: d.responder)
+        deliver(d.event, handler: d.handlerIndex, responder: d.responder)
     }
 
-    /// Writes the event's line (in place: nothing is copied). `handler` indexes
-    /// `event.layout.handlers`. (A touch phase's line is written here; other events' lines out of line.)
-    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+    /// Writes the event's line. `handler` indexes `event.layout.handlers`. (A touch phase's line
+    /// is written here; other events' lines out of line.)
+    private func deliver(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
         if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation {

@@ -5,25 +5,39 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
-/// One event offered to a plugin: the event, the handler and responder that take it, and a
-/// daemon-unique `id`. Its JSON line (the docs/events.md object plus `"id"`, ending in `\n`) is
-/// written by the plugin that sends it, straight into the buffer it leaves in
-/// (``appendJSONLine(to:)``): no line is made for a plugin that does not send one.
+/// One event offered to a plugin: the event, and the handler and responder that take it. Its
+/// JSON line (the docs/events.md object plus a daemon-unique `"id"` the plugin draws,
+/// ``PluginContext/drawEventID()``, ending in `\n`) is written by the plugin that sends it,
+/// straight into the buffer it leaves in (``appendJSONLine(id:to:)``): no line, and no id, is
+/// made for a plugin that does not send one.
 struct PluginDelivery {
-    let id: UInt64
     let event: RoutedEvent
-    let handler: HandlerBinding
+    /// The handler's place in `event.layout.handlers` (``handler``; ``HandlerBinding/index``): what
+    /// a plugin keys its own per-handler state by.
+    let handlerIndex: Int
     let responder: ResponderID
 
-    /// Appends the event's line in the plugins' wire format (``PluginEventJSON``) to `json`.
-    func appendJSONLine(to json: inout JSONWriter) {
-        PluginEventJSON.appendLine(for: event, handler: handler, responder: responder, id: id, to: &json)
+    init(event: RoutedEvent, handler index: Int, responder: ResponderID) {
+        self.event = event
+        handlerIndex = index
+        self.responder = responder
     }
 
-    /// The event's line on its own.
-    var jsonLine: [UInt8] {
+    /// The handler that takes the event.
+    var handler: HandlerBinding { event.layout.handlers[handlerIndex] }
+
+    /// The handler's typed options (``Layout/handlerOptions``: what its type's check made of them).
+    var handlerOptions: (any Sendable)? { event.layout.handlerOptions[handlerIndex] }
+
+    /// Appends the event's line, as event `id`, in the plugins' wire format (``PluginEventJSON``) to `json`.
+    func appendJSONLine(id: UInt64, to json: inout JSONWriter) {
+        PluginEventJSON.appendLine(for: event, handler: event.layout.handlers[handlerIndex], responder: responder, id: id, to: &json)
+    }
+
+    /// The event's line on its own, as event `id`.
+    func jsonLine(id: UInt64) -> [UInt8] {
         var json = JSONWriter()
-        appendJSONLine(to: &json)
+        appendJSONLine(id: id, to: &json)
         return json.bytes
     }
 }
@@ -44,7 +58,9 @@ protocol Plugin: AnyObject {
     var statistics: PluginStatistics { get }
     /// Opens sockets, spawns helpers. Failures are logged and recorded, never thrown.
     func start()
-    /// Takes one event. `.handled` also means "dispatched, the answer may come later".
+    /// Takes one event, during the router's walk. `.handled` also means "dispatched, the answer
+    /// may come later". A plugin that sends the event's line draws its id
+    /// (``PluginContext/drawEventID()``) when it writes it.
     func deliver(_ delivery: PluginDelivery) -> HandlerVerdict
     /// Closes descriptors and signals children (SIGTERM); returns at once.
     func stop(_ reason: PluginStopReason)
@@ -54,15 +70,6 @@ protocol Plugin: AnyObject {
     /// for a helper): a replay run with `--exit-after-replay` waits for it. A helper merely
     /// running is not work in flight. Default false.
     var isBusy: Bool { get }
-    /// Whether the plugin takes events in place (``deliverInPlace(_:handler:responder:)``, then
-    /// called instead of ``deliver(_:)``): during the router's walk, with no delivery record (a
-    /// copy of the event and its binding) and an event id only when it draws one
-    /// (``PluginContext/drawEventID()``), for a plugin that never walks an event on later (the
-    /// `log` writes its line in place, a `socket` without answers its JSON line). Default false.
-    var takesEventsInPlace: Bool { get }
-    /// Takes `event`, handled by `event.layout.handlers[handler]` at `responder` (when
-    /// ``takesEventsInPlace``).
-    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict
     /// A device a rule took arrived (after the router knows it). Default: nothing.
     func deviceAdded(_ device: PresentDevice)
     /// A device went, after its touches and keys were cancelled and routed. Default: nothing.
@@ -71,8 +78,6 @@ protocol Plugin: AnyObject {
 
 extension Plugin {
     var isBusy: Bool { false }
-    var takesEventsInPlace: Bool { false }
-    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict { .declined }
     func deviceAdded(_ device: PresentDevice) {}
     func deviceRemoved(_ device: PresentDevice) {}
 }
@@ -111,12 +116,10 @@ extension PluginType {
     var handlerOptionKeys: [String] { handlerKeys.map(\.name) }
 }
 
-/// A write a plugin has run at the end of a wake-up (``PluginContext/writeAtEndOfFrame(_:)``).
-/// Made once and registered as often as needed: a closure stored in the context's list instead
-/// would be boxed anew (an allocation) at each registration.
-final class FrameWrite {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
+/// What a plugin has run at the end of a wake-up (``PluginContext/writeAtEndOfFrame(_:)``): it
+/// writes the lines it queued during the wake-up.
+protocol EndOfFrameWriter: AnyObject {
+    func writeEndOfFrame()
 }
 
 /// What plugins share with their host: the loop, the log, and the way back into routing.
@@ -160,13 +163,13 @@ final class PluginContext {
     private var nextEventID: UInt64 = 1
 
     /// Writes registered by plugins that queued output during this wake-up (``writeAtEndOfFrame(_:)``).
-    private var frameWrites: [FrameWrite] = []
+    private var frameWrites: [any EndOfFrameWriter] = []
 
     /// Has `write` run at the end of this wake-up (``writeFrame()``): a plugin writes a frame's
     /// event lines into its buffer (`socket`, `process`) and registers once, so they leave in one write(2) per peer,
-    /// with no system call per event. Pass a ``FrameWrite`` made once (registering then allocates nothing).
-    func writeAtEndOfFrame(_ write: FrameWrite) {
-        frameWrites.append(write)
+    /// with no system call per event (registering allocates nothing).
+    func writeAtEndOfFrame(_ writer: any EndOfFrameWriter) {
+        frameWrites.append(writer)
     }
 
     /// The bytes of a frame's lines past which a plugin writes them before the end of the
@@ -178,7 +181,7 @@ final class PluginContext {
         guard !frameWrites.isEmpty else { return }
         var i = 0
         while i < frameWrites.count {   // a write may register another
-            frameWrites[i].run()
+            frameWrites[i].writeEndOfFrame()
             i += 1
         }
         frameWrites.removeAll(keepingCapacity: true)

@@ -185,20 +185,19 @@ public final class PluginHost: HandlerDispatcher {
 
     // MARK: Dispatch
 
-    /// (An event for a plugin that takes it in place (``Plugin/takesEventsInPlace``), such as the
-    /// in-process log or a socket without answers, goes to it from here; everything else is out of line.)
+    /// (The current layout's handlers find their instance in the dispatch table; everything else
+    /// is out of line.)
     @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
-        if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout),
-           table.instances[entry].inPlace {
+        if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout) {
             table.instances[entry].count.value += 1
-            return table.instances[entry].plugin.deliverInPlace(event, handler: index, responder: responder)
+            return deliver(event, handler: index, at: responder, to: table.instances[entry].plugin)
         }
         return dispatchOther(event, toHandler: index, at: responder)
     }
 
-    /// ``dispatch(_:toHandler:at:)`` for a plugin that takes a delivery, a handler the table does
-    /// not have, or a layout the table does not follow yet.
+    /// ``dispatch(_:toHandler:at:)`` for a handler the table does not have, or a layout the
+    /// table does not follow yet.
     @inline(never)
     private func dispatchOther(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         let plugin: any Plugin
@@ -207,19 +206,11 @@ public final class PluginHost: HandlerDispatcher {
             // layout with the same plugins: the table follows it.
             table = DispatchTable(layout: event.layout, plugins: plugins, count: deliveryCount)
         }
-        let handler: HandlerBinding
         if let entry = table.entry(forHandler: index, of: event.layout) {
             table.instances[entry].count.value += 1
-            // A plugin that takes the event where it is (the in-process log, a socket without
-            // answers): no delivery record (a copy of the event and the binding, made and
-            // destroyed per line).
-            if table.instances[entry].inPlace {
-                return table.instances[entry].plugin.deliverInPlace(event, handler: index, responder: responder)
-            }
             plugin = table.instances[entry].plugin
-            handler = event.layout.handlers[index]
         } else {
-            handler = event.layout.handlers[index]
+            let handler = event.layout.handlers[index]
             guard let named = plugins[handler.plugin] else {
                 log.limited(.warning, &unknownLogs, "no running plugin \(handler.plugin) (type \(handler.pluginType)); event declined")
                 return .declined
@@ -227,10 +218,14 @@ public final class PluginHost: HandlerDispatcher {
             plugin = named
             deliveryCount(of: handler.plugin).value += 1
         }
-        let id = context.drawEventID()
+        return deliver(event, handler: index, at: responder, to: plugin)
+    }
+
+    @inline(__always)
+    private func deliver(_ event: RoutedEvent, handler index: Int, at responder: ResponderID, to plugin: any Plugin) -> HandlerVerdict {
         delivering += 1
         defer { delivering -= 1 }
-        return plugin.deliver(PluginDelivery(id: id, event: event, handler: handler, responder: responder))
+        return plugin.deliver(PluginDelivery(event: event, handler: index, responder: responder))
     }
 
     /// Walks a declined (or expired) event on from its handler. From a plugin's own callback
@@ -293,13 +288,10 @@ private struct DispatchTable {
         let plugin: any Plugin
         /// The plugin's delivery count (the host's, by name).
         let count: DeliveryCount
-        /// ``plugin``'s ``Plugin/takesEventsInPlace`` (see `PluginHost.dispatch`).
-        let inPlace: Bool
 
         init(plugin: any Plugin, count: DeliveryCount) {
             self.plugin = plugin
             self.count = count
-            inPlace = plugin.takesEventsInPlace
         }
     }
     /// The layout the table is for (held: its identity is what events are checked against).

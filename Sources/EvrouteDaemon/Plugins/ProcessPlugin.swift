@@ -62,7 +62,7 @@ struct ProcessPluginType: PluginType {
 /// (`restart-min-ms` doubling to `restart-max-ms`, back to the minimum once it has stayed up
 /// `stable-after` seconds); while it is down its events are declined at once. Its stderr goes
 /// to the log; garbage on stdout is counted and logged (rate-limited).
-final class ProcessPlugin: Plugin {
+final class ProcessPlugin: Plugin, EndOfFrameWriter {
     /// A running helper and its three pipes.
     private final class Helper {
         let child: ChildProcess
@@ -251,13 +251,14 @@ final class ProcessPlugin: Plugin {
     /// Writes the event's line into the frame's buffer; the frame's lines leave at the end of
     /// the wake-up in one write(2) to the helper's stdin (``writeFrame()``).
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
+        let id = context.drawEventID()
         guard let h = helper, !h.stdinBroken else {
             statistics.declined += 1
             statistics[counter: .declinedWhileDown] += 1
             return .declined
         }
         let before = frame.bytes.count
-        d.appendJSONLine(to: &frame)
+        d.appendJSONLine(id: id, to: &frame)
         guard h.stdin.fits(frame.bytes.count) else {
             frame.bytes.removeSubrange(before...)
             statistics.dropped += 1
@@ -267,7 +268,7 @@ final class ProcessPlugin: Plugin {
         }
         if !frameQueued {
             frameQueued = true
-            context.writeAtEndOfFrame(writeFrameLines)
+            context.writeAtEndOfFrame(self)
         } else if frame.bytes.count >= PluginContext.frameFlushBytes {
             writeLines(h)   // a long wake-up (a replay's chunk) does not hold all its lines
             guard helper === h else {   // its stdin broke: taken down
@@ -275,7 +276,7 @@ final class ProcessPlugin: Plugin {
                 return .declined
             }
         }
-        pending.add(id: d.id, event: d.event, handler: d.handler)
+        pending.add(id: id, event: d.event, handler: d.handler)
         updateGauges()
         return .handled
     }
@@ -284,8 +285,8 @@ final class ProcessPlugin: Plugin {
     private var frame = JSONWriter(capacity: 4096)
     /// Whether the end-of-frame write is registered.
     private var frameQueued = false
-    /// Registered with ``PluginContext/writeAtEndOfFrame(_:)``; made once.
-    private lazy var writeFrameLines = FrameWrite { [unowned self] in
+    /// The end of the wake-up (registered with ``PluginContext/writeAtEndOfFrame(_:)``).
+    func writeEndOfFrame() {
         frameQueued = false
         if let h = helper { writeLines(h) } else { frame.reset() }
     }

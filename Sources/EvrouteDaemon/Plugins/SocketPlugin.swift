@@ -72,7 +72,7 @@ struct SocketPluginType: PluginType {
 /// counts as `on-timeout` says (default handled). With no client connected, events are
 /// declined and walk on. A client whose unsent output passes `max-buffer` is disconnected,
 /// never waited on.
-final class SocketPlugin: Plugin {
+final class SocketPlugin: Plugin, EndOfFrameWriter {
     let spec: PluginSpec
     let config: SocketOptions
     private let context: PluginContext
@@ -91,8 +91,6 @@ final class SocketPlugin: Plugin {
     /// With `answers`: the ids of the events queued since the last write. When no client is
     /// left to take them, they are declined, as an event delivered with no client is.
     private var frameIDs: [UInt64] = []
-    /// Registered with ``PluginContext/writeAtEndOfFrame(_:)``; made once.
-    private lazy var writeQueuedLines = FrameWrite { [unowned self] in writeQueued() }
     private var garbageLogs = LogRateLimiter()
     private var clientLogs = LogRateLimiter()
 
@@ -171,29 +169,13 @@ final class SocketPlugin: Plugin {
 
     // MARK: Events
 
-    /// Without answers, an event never walks on from here: the host hands it over in place
-    /// (``deliverInPlace(_:handler:responder:)``).
-    var takesEventsInPlace: Bool { !config.answers }
-
-    /// Writes the event's line into the frame's buffer (``deliver(_:)`` without answers).
-    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
-        guard !clients.isEmpty else {
-            statistics.declined += 1
-            return .declined
-        }
-        PluginEventJSON.appendLine(for: event, handler: event.layout.handlers[handler], responder: responder,
-                                   id: context.drawEventID(), to: &frame)
-        lineWritten()
-        statistics.handled += 1
-        return .handled
-    }
 
     /// After a line went into the frame's buffer: the end-of-frame write is registered once; a
     /// long wake-up (a replay's chunk) does not hold all its lines.
     private func lineWritten() {
         if !frameQueued {
             frameQueued = true
-            context.writeAtEndOfFrame(writeQueuedLines)
+            context.writeAtEndOfFrame(self)
         } else if frame.bytes.count >= PluginContext.frameFlushBytes {
             writeLines()
         }
@@ -201,20 +183,29 @@ final class SocketPlugin: Plugin {
 
     /// Writes the event's line into the frame's buffer; the frame's lines leave at the end of
     /// the wake-up, one write(2) per client (``writeQueued()``).
+    /// Without answers, an event never walks on from here, and draws an id only when a client
+    /// is there to read its line; with answers, every event offered draws one.
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
+        guard config.answers else {
+            guard !clients.isEmpty else {
+                statistics.declined += 1
+                return .declined
+            }
+            d.appendJSONLine(id: context.drawEventID(), to: &frame)
+            lineWritten()
+            statistics.handled += 1
+            return .handled
+        }
+        let id = context.drawEventID()
         guard !clients.isEmpty else {
             statistics.declined += 1
             return .declined
         }
-        d.appendJSONLine(to: &frame)
+        d.appendJSONLine(id: id, to: &frame)
         lineWritten()
-        if config.answers {
-            pending.add(id: d.id, event: d.event, handler: d.handler)
-            frameIDs.append(d.id)
-            updateGauges()
-        } else {
-            statistics.handled += 1
-        }
+        pending.add(id: id, event: d.event, handler: d.handler)
+        frameIDs.append(id)
+        updateGauges()
         return .handled
     }
 
@@ -234,6 +225,8 @@ final class SocketPlugin: Plugin {
 
     /// The end of the wake-up: the frame's lines leave; events of the frame whose lines found no
     /// client left are declined, as an event delivered with no client is.
+    func writeEndOfFrame() { writeQueued() }
+
     private func writeQueued() {
         frameQueued = false
         writeLines()
