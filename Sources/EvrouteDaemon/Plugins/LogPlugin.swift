@@ -58,12 +58,14 @@ final class LogPlugin: Plugin {
     private let tails = LogLineTails()
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        deliver(d.event, handler: d.handlerIndex, responder: d.responder)
+        deliverInPlace(d.event, handler: d.handlerIndex, responder: d.responder)
     }
 
     /// Writes the event's line. `handler` indexes `event.layout.handlers`. (A touch phase's line
-    /// is written here; other events' lines out of line.)
-    private func deliver(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+    /// is written here; other events' lines out of line.) Not a ``Plugin`` requirement: the
+    /// host's table calls it on the concrete type, during the router's walk, with no delivery
+    /// record (the log line is most of what the daemon does per event; see `PluginHost.dispatch`).
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
         if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation {

@@ -186,11 +186,16 @@ public final class PluginHost: HandlerDispatcher {
     // MARK: Dispatch
 
     /// (The current layout's handlers find their instance in the dispatch table; everything else
-    /// is out of line.)
+    /// is out of line. A `log` instance takes its events from the table in place, on its concrete
+    /// type: the one plugin where a delivery record and a call through the protocol show in the
+    /// live path's instruction count; docs/performance.md.)
     @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout) {
             table.instances[entry].count.value += 1
+            if let log = table.instances[entry].log {
+                return log.deliverInPlace(event, handler: index, responder: responder)
+            }
             return deliver(event, handler: index, at: responder, to: table.instances[entry].plugin)
         }
         return dispatchOther(event, toHandler: index, at: responder)
@@ -288,10 +293,13 @@ private struct DispatchTable {
         let plugin: any Plugin
         /// The plugin's delivery count (the host's, by name).
         let count: DeliveryCount
+        /// ``plugin`` when it is a `log` (see `PluginHost.dispatch`).
+        let log: LogPlugin?
 
         init(plugin: any Plugin, count: DeliveryCount) {
             self.plugin = plugin
             self.count = count
+            log = plugin as? LogPlugin
         }
     }
     /// The layout the table is for (held: its identity is what events are checked against).
