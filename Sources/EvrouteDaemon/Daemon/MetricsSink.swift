@@ -7,8 +7,7 @@ import EvrouteCore
 /// the dispatch latency (the event's kernel timestamp → now, now read once per wake-up) in the
 /// histogram. Names (plugins, forwarding, device rules) are looked up only when the text is
 /// rendered (``Daemon/metricsText()``), so labels are bounded by the layout and the device rules.
-/// The counters read per event are the sink's body, confined to the loop's thread: stored
-/// without dynamic exclusivity checks (as the log plugin's are).
+/// The counters read per event are the sink's body, confined to the loop's thread.
 final class MetricsSink: RouteObserver {
     /// The `kind` label's values, in the order of the per-kind counters.
     static let kinds = ["touch", "key", "text", "action", "gesture", "motion", "idle", "active"]
@@ -38,16 +37,16 @@ final class MetricsSink: RouteObserver {
     }
 
     /// Handled events of the layout being counted: `[handler * kinds.count + kind]`.
-    @exclusivity(unchecked) private(set) var handledCounts: [Int] = []
+    private(set) var handledCounts: [Int] = []
     /// The layout ``handledCounts`` indexes (events of another one fold it first), kept until
     /// then, and its identity (compared per event: no reference count touched).
     private(set) var countedLayout: Layout?
-    @exclusivity(unchecked) private var countedID: ObjectIdentifier?
+    private var countedID: ObjectIdentifier?
     /// Handled events of layouts no longer counted, by (plugin, forwards, kind).
     private(set) var earlierHandled: [HandledKey: Int] = [:]
-    @exclusivity(unchecked) private(set) var unhandled = [Int](repeating: 0, count: MetricsSink.kinds.count)
+    private(set) var unhandled = [Int](repeating: 0, count: MetricsSink.kinds.count)
     /// Touches begun, by device id (``deviceRules`` names each id's rule).
-    @exclusivity(unchecked) private(set) var touchesByDevice: [Int: Int] = [:]
+    private(set) var touchesByDevice: [Int: Int] = [:]
     /// The rule each device id that was routed matched.
     private(set) var deviceRules: [Int: String] = [:]
     /// Devices opened again under a rule after one of its devices went, by rule name.
@@ -55,16 +54,16 @@ final class MetricsSink: RouteObserver {
     /// Devices of each rule that went and have not come back yet.
     private var devicesGone: [String: Int] = [:]
     /// Cancelled touch phases routed (all reasons).
-    @exclusivity(unchecked) private(set) var touchesCancelled = 0
+    private(set) var touchesCancelled = 0
     /// Gestures recognized (discrete) or begun (continuous), by name.
-    @exclusivity(unchecked) private(set) var gestures: [String: Int] = [:]
+    private(set) var gestures: [String: Int] = [:]
     /// Contacts the contact filters removed, by device rule and filter (``recordFiltered(device:filter:)``).
     private(set) var filtered: [FilteredKey: Int] = [:]
-    @exclusivity(unchecked) private(set) var latency = Latency()
+    private(set) var latency = Latency()
     /// Whether dispatch latency is measured (live input: event times are the kernel's monotonic clock).
-    @exclusivity(unchecked) var measuresLatency = false
+    var measuresLatency = false
     /// Now, read once per wake-up (at its first dispatched event), cleared by ``wakeupEnded()``.
-    @exclusivity(unchecked) private var wakeupNow: Timestamp?
+    private var wakeupNow: Timestamp?
     /// Reads the clock the events' timestamps use (CLOCK_MONOTONIC: EVIOCSCLOCKID).
     private let now: () -> Timestamp
 
