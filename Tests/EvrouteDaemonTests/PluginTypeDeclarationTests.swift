@@ -21,6 +21,14 @@ struct PluginTypeDeclarationTests {
         #expect(exec.handlerOptionKeys == ["command", "shell"])
     }
 
+    @Test func theDeclarationsAreListedForTheManualInRegistrationOrder() {
+        let d = PluginTypes.declarations
+        #expect(d.map(\.type) == [.log, .exec, .socket, .process, "forward"])
+        #expect(d.first { $0.type == .socket }?.pluginKeys.map(\.name) == ["path", "mode", "answers", "deadline-ms", "on-timeout", "max-buffer", "max-clients"])
+        #expect(d.first { $0.type == .log }?.handlerKeys.map(\.name) == ["log-keys"])
+        #expect(d.first { $0.type == "forward" }?.metrics.map(\.name) == ["forwarded_touches", "forwarded_keys", "untyped_characters"])
+    }
+
     @Test func aKeyTheTypeDoesNotDeclareIsRefused() throws {
         // `max-concurrent` is declared by `exec`, not by `process`.
         let spec = PluginSpec(name: "helper", type: .process,

@@ -1,3 +1,4 @@
+import EvrouteConfig
 import EvrouteCore
 
 /// The plugin types the daemon hosts. A type is one file (its plugin, its options and their
@@ -15,4 +16,11 @@ public enum PluginTypes {
 
     /// The registered types, for ``ConfigLoader`` and ``Layout/compile(_:pluginTypes:)``.
     public static let all = PluginCatalog(registered)
+
+    /// What each registered type declares, in registration order, for the manual
+    /// (`evroute.yaml(5)`) and `evroute status`'s documentation: its plugin-level and
+    /// handler-level keys and the values its instances report.
+    public static var declarations: [(type: PluginKind, pluginKeys: [ConfigKey], handlerKeys: [ConfigKey], metrics: [PluginMetric])] {
+        registered.map { ($0.name, $0.pluginKeys, $0.handlerKeys, $0.metrics) }
+    }
 }
