@@ -46,8 +46,8 @@ build: deps
 	$(SWIFT) build --scratch-path $(BUILD) --product evroute
 
 # The release build: the Swift runtime linked in; every function in a section of its own, linked
-# by lld. (No linker order file: laying the live path's functions side by side bought +0.4 % on
-# the host's CPU, scripts/bench-order-file.sh; docs/performance.md.)
+# by lld. (No linker order file: laying the live path's functions side by side bought nothing that
+# counts on the host's CPU, scripts/bench-order-file.sh; docs/performance.md.)
 RELEASE_FLAGS = -c release --static-swift-stdlib --product evroute \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker now

@@ -83,7 +83,7 @@ let package = Package(
         // What the test targets share (one process runner, one loop-until, one socket line client,
         // paths and scratch directories). A plain target that only test targets depend on: no
         // product links it.
-        .target(name: "EvrouteTestSupport", dependencies: ["EvrouteCore", "EvrouteSystem", "CLinux", "EvrouteConfig", "EvrouteDaemon"], path: "Tests/EvrouteTestSupport"),
+        .target(name: "EvrouteTestSupport", dependencies: ["EvrouteCore", "EvrouteSystem", "CLinux", "EvrouteConfig", "EvrouteInput", "EvrouteDaemon"], path: "Tests/EvrouteTestSupport"),
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
         .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteTestSupport", "EvrouteConfig", "EvrouteCore", "EvrouteDaemon"],
                     exclude: ["Fixtures"]),
@@ -91,6 +91,8 @@ let package = Package(
         .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteTestSupport", "EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
+        // The session, dry-run, pipeline and replays in process (what runs the binary is the CLI's).
+        .testTarget(name: "EvrouteRuntimeTests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"]),
         .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteTestSupport", "EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
         .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON", "EvrouteDaemon"],
                     exclude: ["Fixtures"]),

@@ -18,7 +18,7 @@ END {
 		n = 0; calls = 0
 		# callgrind counts calls also while collection is off (--toggle-collect): a site whose
 		# calls cost under 2 instructions each inside the collected part was called outside it
-		# (the Swift runtime's bridge retains while the recording is parsed: ~140 "calls" per frame)
+		# (the Swift runtime's bridge retains while the recording is parsed: many "calls" per frame)
 		for (s in made) if (made[s] >= sites + 0 && cost_of[s] >= 2 * made[s]) { n++; calls += made[s] }
 		print n, calls
 	} else {

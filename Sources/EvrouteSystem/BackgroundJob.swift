@@ -134,7 +134,7 @@ extension BackgroundJob where Output == Void {
     /// Lets `object` go on a thread of its own: `object` is set to nil here, and the reference
     /// that was in it is dropped on the new thread, so if it was the last one, the object and
     /// everything only it holds are freed there, not on the loop (the daemon's replaced layout:
-    /// freeing 40,000 regions takes about 15 ms). `done` runs on the loop afterwards, while the
+    /// freeing a large one is a visible pause; docs/performance.md). `done` runs on the loop afterwards, while the
     /// returned job is kept. Without a thread to be had, the object is let go here, `done` is
     /// called at once, and the result is nil.
     public static func release<Object: AnyObject & Sendable>(_ object: inout Object?, loop: EventLoop,

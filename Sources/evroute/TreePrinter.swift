@@ -5,8 +5,8 @@ import EvrouteJSON
 struct TreePrinter {
     let layout: Layout
     /// Each chain is printed up to this many responders, then `… (N more)`: a chain can be as
-    /// long as the layout, and printing every one in full is quadratic (10,000 screens presented
-    /// over one another made 840 MB of text).
+    /// long as the layout, and printing every one in full is quadratic (thousands of screens presented
+    /// over one another made hundreds of megabytes of text).
     static let chainShown = 64
     let lengths: ResponderChainLengths
 

@@ -11,8 +11,9 @@ import EvrouteTestSupport
 /// orientation changes there too, a shake from the first responder up the chain.
 @Suite("Motion in the dry-run")
 struct MotionReplayTests {
-    static let sensors = RemoteControlTests.devices + "/motion-sensors.desc"
-    static let noResolution = RemoteControlTests.devices + "/accelerometer-no-resolution.desc"
+    static let devices = packageRoot + "/Tests/EvrouteCLITests/Fixtures/devices"
+    static let sensors = devices + "/motion-sensors.desc"
+    static let noResolution = devices + "/accelerometer-no-resolution.desc"
 
     static let yaml = """
         displays: [{ name: main, size: [800, 480] }]

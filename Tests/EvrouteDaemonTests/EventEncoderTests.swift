@@ -5,8 +5,9 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 
-/// The one event encoder: its encodings' fields and order, the writers that render
-/// them, and the one formatter of times.
+/// The one event encoder through the daemon's writers: the exec environment, the plugins'
+/// wire format, the log's line and the one formatter of times (the JSON fields' order alone is
+/// the core's, in EvrouteCoreTests).
 @Suite("Event encoder")
 struct EventEncoderTests {
     /// Records the fields as `name=value`, in order.
@@ -38,19 +39,6 @@ struct EventEncoderTests {
 
     /// The button's region index.
     var b: Int { get throws { try #require(try layout().region(path: "home/root/button")) } }
-
-    @Test func jsonHasEveryFieldOfTheKindInTheDocumentedOrder() throws {
-        let layout = try layout()
-        let key = RoutedEvent(kind: .key(name: "KEY_A", phase: .down), time: Timestamp(microseconds: 1_500_000), layout: layout,
-                              start: .region(try b), region: try b)
-        #expect(try fields(key, .json) == ["type=key", "time=@1500000", "device=nil", "key=KEY_A", "phase=down",
-                                           "region=home/root/button", "handled_by=home/root/button", "handler=shell", "options"])
-        // Not taken: no options, handled_by and handler null.
-        #expect(try fields(key, taken: false, .json).suffix(2) == ["handled_by=nil", "handler=nil"])
-        let sample = RoutedEvent(kind: .motion(.sample(x: 0, y: 1, z: -0.25)), time: .zero, layout: layout, start: .motion)
-        #expect(try fields(sample, .json) == ["type=motion", "time=@0", "device=nil", "x=0.0", "y=1.0", "z=-0.25",
-                                              "handled_by=home/root/button", "handler=shell", "options"])
-    }
 
     @Test func theEnvironmentHasOnlyFieldsWithAValueAndAGesturesStateAsItsPhase() throws {
         let layout = try layout()

@@ -3,8 +3,8 @@
 public enum Spelling {
     /// The longest word or candidate compared, in characters. A longer word is no typo of a
     /// name (no suggestion); a longer candidate is never suggested. This keeps a suggestion's
-    /// cost small whatever a config or a request holds (a 4 MB value took seconds and hundreds
-    /// of megabytes of distance table before).
+    /// cost small whatever a config or a request holds (without the bound, a huge value's
+    /// distance table was slow to fill and large).
     public static let maximumWordLength = 64
 
     /// The candidate closest to a misspelt `word`, when it is close enough to be a likely typo

@@ -4,7 +4,7 @@
 /// dispatcher): the fields every event has, the touch as one reference (``Touch`` is
 /// copy-on-write), and the parts only keys, text and gesture events have (``key``, ``text``,
 /// ``gestureRegion``, ``gesture``) behind one more reference, nil for touches, actions and
-/// motion. 16 words (it was about 55); a touch phase holds three references (layout, device,
+/// motion. A few words (docs/performance.md); a touch phase holds three references (layout, device,
 /// touch).
 public struct RoutedEvent: Sendable {
     /// What is routed, as handler matching sees it.
@@ -151,7 +151,7 @@ public protocol RouteObserver: AnyObject {
     /// moved into a record (`handler` indexes `event.layout.handlers`). The router calls this,
     /// not ``record(_:)``, for every routed event the observer wants: one per touch move, so an
     /// observer that sees many implements it and reads the event in place (building the record,
-    /// as the default does, copies the event and its binding: ~8 reference-count operations).
+    /// as the default does, copies the event and its binding, reference counts and all).
     func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?)
     /// Whether it wants a `.routed` record for every event (read when it becomes the router's
     /// observer). An observer that only counts says no and reads ``Router/routeCounts``: the

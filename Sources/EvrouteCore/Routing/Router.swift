@@ -23,7 +23,7 @@ public final class Router {
     private var currentTapPolicy: TapPolicy
     public let clock: EventClock
     /// Receives every decision. Kept by the router (a strong reference: a weak one cost a
-    /// weak load and a side-table release per record, ~11 % of a move): an observer must not
+    /// weak load and a side-table release per record, a sizeable share of a move): an observer must not
     /// keep the router, or its session, strongly in turn.
     public var observer: RouteObserver? {
         get { currentObserver }

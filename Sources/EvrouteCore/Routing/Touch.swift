@@ -13,8 +13,8 @@ public enum TouchBlock: String, Sendable {
 /// as nothing else holds that phase (the common case: an event's observers and handlers look
 /// at it and let it go). Whoever keeps an event (a test's trace, a plugin's pending answer, a
 /// recognizer's held phases) keeps the values of the phase it was sent for: the router's next
-/// change copies the touch first. So routing a phase copies one reference, not the ~150 bytes
-/// of a touch.
+/// change copies the touch first. So routing a phase copies one reference, not the whole
+/// touch.
 public struct Touch: Sendable {
     /// The parts that change from phase to phase.
     @usableFromInline

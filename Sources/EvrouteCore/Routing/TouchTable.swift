@@ -9,8 +9,8 @@
 /// fingers of a frame whose contact numbers differ in their low four bits all hit (contact
 /// numbers are given out in turn, so a hand's fingers do; with four entries, the ten fingers
 /// of a recorded 22-inch screen missed more often than they hit). A table of keys searched in
-/// turn, tried instead, saved as much on the live path but cost ~20 ns per move in the moved
-/// benchmark, for no reason found in its code.
+/// turn, tried instead, saved as much on the live path but was slower per move in the moved
+/// benchmark, for no reason found in its code (docs/performance.md).
 struct TouchTable {
     typealias Index = Dictionary<Router.TouchKey, Router.LiveTouch>.Index
 

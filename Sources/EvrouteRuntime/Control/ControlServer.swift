@@ -82,7 +82,7 @@ public final class ControlServer {
     /// at once (it does not wait, and cannot starve the others).
     public static let maximumClients = 64
     /// Longest accepted request line: on the control socket and on a `socket` or `process`
-    /// plugin's connection alike (a `regions` request of about 1,250 regions fits).
+    /// plugin's connection alike (a `regions` request of a thousand-odd regions fits).
     public static let maximumRequest = 64 * 1024
 
     /// The answer to a request line longer than ``maximumRequest`` (`prefix`: its first part; the

@@ -11,7 +11,7 @@ import EvrouteSystem
 /// time is `CLOCK_MONOTONIC`, the loop's timers' clock); a replay's event time is the
 /// recording's, so a replay flushes by the timer alone. Flush timing never changes the bytes.
 public enum OutputFlush {
-    /// 250 ms: one `write(2)` for ~20 frames of a moving finger instead of one per wake-up, and
+    /// 250 ms: one `write(2)` for many frames of a moving finger instead of one per wake-up, and
     /// the flush timer's two system calls once per quarter second. Nothing is lost by the wait
     /// (each line carries its event's time), and a person watching a trace sees no difference
     /// that matters. (The dry-run used 50 ms, the daemon 250 ms; one value now, the daemon's, as

@@ -6,16 +6,6 @@ import EvrouteInput
 @testable import EvrouteRuntime
 import EvrouteTestSupport
 
-/// The real device recordings of the test fixtures (`Tests/Fixtures/recordings` in the repository).
-/// The tests that read them require them: `recordingsArePresent` fails when they are missing.
-let recordingsDirectory = packageRoot + "/Tests/Fixtures/recordings"
-
-func recordingFiles(_ folder: String) -> [String] {
-    let dir = recordingsDirectory + "/" + folder
-    return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
-        .filter { $0.hasSuffix(".events") }.sorted().map { dir + "/" + $0 }
-}
-
 /// A 1280×800 display cut into a 4×4 grid of regions, so where a touch begins matters.
 let gridLayoutYAML = DaemonLayout.yaml(keyboard: "", screens: """
     - name: s
