@@ -1,13 +1,13 @@
 import EvrouteCore
 
 extension SpecReader {
-    static let filterKeys = ["ghost-taps", "ignore", "jitter", "palm", "pressure", "stuck-after-s"]
-    /// The ranges `filters:` accepts (display units, milliseconds, raw pressure units).
-    static let ghostTapRangeMs = 1...1000
-    static let jitterRange: ClosedRange<Double> = 0.1...100
-    static let palmSizeRange: ClosedRange<Double> = 1...10_000
-    static let pressureRange: ClosedRange<Double> = 0...1_000_000
-    static let stuckRange: ClosedRange<Double> = 1...86_400
+    /// The keys and ranges `filters:` accepts (display units, milliseconds, raw pressure units), from the schema.
+    static var filterKeys: [String] { LayoutSchema.filters.keyNames }
+    static var ghostTapRangeMs: ClosedRange<Int> { LayoutSchema.filters["ghost-taps"]!["max-duration-ms"]!.integerRange! }
+    static var jitterRange: ClosedRange<Double> { LayoutSchema.filters["jitter"]!["hysteresis"]!.numberRange! }
+    static var palmSizeRange: ClosedRange<Double> { LayoutSchema.filters["palm"]!["size"]!.numberRange! }
+    static var pressureRange: ClosedRange<Double> { LayoutSchema.filters["pressure"]!["min"]!.numberRange! }
+    static var stuckRange: ClosedRange<Double> { LayoutSchema.filters["stuck-after-s"]!.numberRange! }
 
     /// A device rule's `filters:`: `ghost-taps: { max-duration-ms }`,
     /// `ignore: [[x, y, w, h], …]`, `jitter: { hysteresis }`, `palm: { tool, size }`,
@@ -16,7 +16,7 @@ extension SpecReader {
     func touchFilters(_ node: YAMLNode) -> TouchFilterSpec {
         var spec = TouchFilterSpec()
         guard let f = fields(node, "'filters'", known: Self.filterKeys) else { return spec }
-        if let g = f["ghost-taps"], let gf = fields(g, "'ghost-taps'", known: ["max-duration-ms"]) {
+        if let g = f["ghost-taps"], let gf = fields(g, "'ghost-taps'", known: LayoutSchema.filters["ghost-taps"]!.keyNames) {
             spec.ghostTapMaxMs = TouchFilterSpec.defaultGhostTapMaxMs
             if let m = gf["max-duration-ms"], let ms = integer(m, "'max-duration-ms'") {
                 if Self.ghostTapRangeMs.contains(ms) { spec.ghostTapMaxMs = ms }
@@ -35,19 +35,19 @@ extension SpecReader {
                 else { error(area, .invalidValue, "each area of 'ignore' must be [x, y, width, height] with width and height > 0, found \(render(area))") }
             }
         }
-        if let j = f["jitter"], let jf = fields(j, "'jitter'", known: ["hysteresis"]) {
+        if let j = f["jitter"], let jf = fields(j, "'jitter'", known: LayoutSchema.filters["jitter"]!.keyNames) {
             spec.jitterHysteresis = TouchFilterSpec.defaultJitterHysteresis
             if let h = jf["hysteresis"] {
                 spec.jitterHysteresis = bounded(h, "'hysteresis'", Self.jitterRange)
             }
         }
-        if let p = f["palm"], let pf = fields(p, "'palm'", known: ["tool", "size"]) {
+        if let p = f["palm"], let pf = fields(p, "'palm'", known: LayoutSchema.filters["palm"]!.keyNames) {
             let tool = pf["tool"].flatMap { bool($0, "'tool'") } ?? true
             var size: Double?
             if let s = pf["size"] { size = bounded(s, "'size'", Self.palmSizeRange) }
             if tool || size != nil { spec.palm = TouchFilterSpec.Palm(tool: tool, size: size) }
         }
-        if let p = f["pressure"], let pf = fields(p, "'pressure'", known: ["min"]) {
+        if let p = f["pressure"], let pf = fields(p, "'pressure'", known: LayoutSchema.filters["pressure"]!.keyNames) {
             if let m = required(pf, "min", hint: "the lightest contact taken, in the device's pressure units") {
                 spec.pressureMin = bounded(m, "'min'", Self.pressureRange)
             }
