@@ -73,7 +73,7 @@ let package = Package(
 
         // MARK: Command line: evroute's own parser (one table → parsing, help, man page,
         // completions); no Foundation, so the one binary stays small.
-        .target(name: "EvrouteCommandLine", dependencies: ["EvrouteCore"]),
+        .target(name: "EvrouteCommandLine", dependencies: ["EvrouteCore", "EvrouteConfig"]),
         .executableTarget(name: "evroute", dependencies: [
             "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime", "EvrouteDaemon", "EvrouteSystem",
             "EvrouteCommandLine", "EvrouteJSON",
