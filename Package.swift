@@ -33,7 +33,7 @@ let package = Package(
 
         // MARK: Config
         // libyaml's event parser through CYaml; the node tree is built in Swift (no Foundation).
-        .target(name: "EvrouteConfig", dependencies: ["EvrouteCore", "CYaml"]),
+        .target(name: "EvrouteConfig", dependencies: ["EvrouteCore", "EvrouteJSON", "CYaml"]),
 
         // MARK: C shims over the system libraries
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
@@ -89,7 +89,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
         .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),
-        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteTestSupport", "EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
+        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteTestSupport", "EvrouteInput", "EvrouteConfig", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
         .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteTestSupport", "EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
         .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON", "EvrouteDaemon"],

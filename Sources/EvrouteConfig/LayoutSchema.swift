@@ -79,23 +79,9 @@ public enum LayoutSchema {
     ])
 
     /// A device rule's `filters:`, contact filters for noisy touch panels; each is off unless given.
-    public static let filters = ConfigKey("filters", .mapping, "Contact filters for noisy touch panels, run in the order ignore, pressure, palm, ghost-taps, jitter, stuck-after-s; each is off unless given.", keys: [
-        ConfigKey("ghost-taps", .mapping, "Drop contacts that lift within max-duration-ms of touching down ({} takes the default).", keys: [
-            ConfigKey("max-duration-ms", .integer(1...1000), default: String(TouchFilterSpec.defaultGhostTapMaxMs), "The longest contact dropped, in milliseconds."),
-        ]),
-        ConfigKey("ignore", .list(of: "[x, y, width, height]"), "Areas in display units where a contact that begins there is dropped whole."),
-        ConfigKey("jitter", .mapping, "Do not report moves within hysteresis of the last reported point ({} takes the default).", keys: [
-            ConfigKey("hysteresis", .number(0.1...100), default: LayoutLimits.text(TouchFilterSpec.defaultJitterHysteresis), "The distance in display units."),
-        ]),
-        ConfigKey("palm", .mapping, "Drop palms: contacts the device reports as MT_TOOL_PALM, or at least size wide.", keys: [
-            ConfigKey("tool", .boolean, default: "true", "Drop contacts reported with MT_TOOL_PALM."),
-            ConfigKey("size", .number(1...10_000), "The smallest touch major, in display units, that is a palm."),
-        ]),
-        ConfigKey("pressure", .mapping, "Drop contacts that begin lighter than min.", keys: [
-            ConfigKey("min", .number(0...1_000_000), required: true, "The lightest contact taken, in the device's pressure units."),
-        ]),
-        ConfigKey("stuck-after-s", .number(1...86_400), "Cancel a contact that has not moved past the jitter hysteresis for this many seconds."),
-    ])
+    public static let filters = ConfigKey("filters", .mapping,
+        "Contact filters for noisy touch panels, run in the order \(TouchFrameFilters.types.map { $0.key.name }.joined(separator: ", ")); each is off unless given.",
+        keys: TouchFrameFilters.keys)
 
     // MARK: Plugins and handlers
 

@@ -31,6 +31,7 @@ extension SpecReader {
         if let v = f["fallback"] { spec.fallbackHandlers = handlerHolder(v, "'fallback'") }
         if let v = f["motion"] { spec.motion = motion(v) }
         if let v = f["metrics"] { spec.metrics = metrics(v) }
+        checkFilters(spec)
         return spec
     }
 

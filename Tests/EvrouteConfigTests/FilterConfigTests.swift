@@ -32,21 +32,24 @@ struct FilterConfigTests {
               pressure: { min: 12 }
               stuck-after-s: 600
         """)).devices[0]
-        #expect(rule.filters.ghostTapMaxMs == 40)
-        #expect(rule.filters.ignore == [Rect(x: 0, y: 0, width: 20, height: 480), Rect(x: 780, y: 0, width: 20, height: 480)])
-        #expect(rule.filters.jitterHysteresis == 3)
-        #expect(rule.filters.palm == TouchFilterSpec.Palm(tool: true, size: 30))
-        #expect(rule.filters.pressureMin == 12)
-        #expect(rule.filters.stuckAfterS == 600)
+        // In the order they run: ignore, pressure, palm, ghost-taps, jitter, stuck-after-s.
+        #expect(rule.filters.count == 6)
+        #expect(rule.filters[0] as? IgnoreFilterOptions == IgnoreFilterOptions([Rect(x: 0, y: 0, width: 20, height: 480), Rect(x: 780, y: 0, width: 20, height: 480)]))
+        #expect(rule.filters[1] as? PressureFilterOptions == PressureFilterOptions(min: 12))
+        #expect(rule.filters[2] as? PalmFilterOptions == PalmFilterOptions(tool: true, size: 30))
+        #expect(rule.filters[3] as? GhostTapFilterOptions == GhostTapFilterOptions(maxDurationMs: 40))
+        #expect(rule.filters[4] as? JitterFilterOptions == JitterFilterOptions(hysteresis: 3))
+        #expect(rule.filters[5] as? StuckFilterOptions == StuckFilterOptions(seconds: 600))
         // Rules with different filters are different rules (a reload reopens the device).
         #expect(rule != (try parseValid(config("")).devices[0]))
     }
 
     @Test func emptyMappingsTakeTheDefaults() throws {
         let rule = try parseValid(config("    filters: { ghost-taps: {}, jitter: {}, palm: {} }")).devices[0]
-        #expect(rule.filters.ghostTapMaxMs == TouchFilterSpec.defaultGhostTapMaxMs)
-        #expect(rule.filters.jitterHysteresis == TouchFilterSpec.defaultJitterHysteresis)
-        #expect(rule.filters.palm == TouchFilterSpec.Palm(tool: true, size: nil))
+        #expect(rule.filters.count == 3)
+        #expect(rule.filters[0] as? PalmFilterOptions == PalmFilterOptions(tool: true, size: nil))
+        #expect(rule.filters[1] as? GhostTapFilterOptions == GhostTapFilterOptions(maxDurationMs: GhostTapFilterOptions.defaultMaxDurationMs))
+        #expect(rule.filters[2] as? JitterFilterOptions == JitterFilterOptions(hysteresis: JitterFilterOptions.defaultHysteresis))
     }
 
     @Test func unknownFilterHasDidYouMean() {
