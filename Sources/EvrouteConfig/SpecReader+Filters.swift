@@ -21,8 +21,8 @@ extension SpecReader {
         for rule in spec.devices where !rule.filters.isEmpty {
             let display = rule.display.map { name in spec.displays.first { $0.name == name } }
                 ?? (spec.displays.count == 1 ? spec.displays.first : nil)
-            guard let size = display?.size else { continue }
-            for case let filter as any ContactFilterType in rule.filters { filter.check(display: size, self) }
+            guard let display else { continue }
+            for case let filter as any ContactFilterType in rule.filters { filter.check(display: display, self) }
         }
     }
 }

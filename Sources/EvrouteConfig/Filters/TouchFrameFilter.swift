@@ -38,16 +38,17 @@ protocol ContactFilterType: ContactFilterOptions {
     static func read(_ value: YAMLNode, _ reader: SpecReader) -> Self?
     /// The options as `tree` shows them (the values it runs with, defaults filled in).
     var fact: JSONValue { get }
-    /// Checks the options against the display of the rule (`display`, its size in display
-    /// units), each error at the option's file:line:col. Called once the whole layout is read.
-    func check(display: Size, _ reader: SpecReader)
+    /// Checks the options against the rule's display (its name and size in display units), each
+    /// error at the option's file:line:col (``SpecReader/error(at:_:_:)``). Called once the
+    /// whole layout is read.
+    func check(display: DisplaySpec, _ reader: SpecReader)
     /// The stage for a touch device of rule `rule` on a display of size `display`; `all` is the
     /// rule's filters (one may read another's options).
     func stage(rule: String, display: Size, among all: [any ContactFilterOptions]) -> any TouchFrameFilter
 }
 
 extension ContactFilterType {
-    func check(display: Size, _ reader: SpecReader) {}
+    func check(display: DisplaySpec, _ reader: SpecReader) {}
     /// The type's key name and removal name, of a value.
     var keyName: String { Self.key.name }
     var removal: String? { Self.removalName }
