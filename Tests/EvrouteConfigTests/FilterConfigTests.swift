@@ -52,9 +52,16 @@ struct FilterConfigTests {
         #expect(rule.filters[2] as? JitterFilterOptions == JitterFilterOptions(hysteresis: JitterFilterOptions.defaultHysteresis))
     }
 
+    /// `filters:` lists its keys by name, one per registered filter type.
+    @Test func theFiltersAreTheRegisteredTypesByName() {
+        let names = LayoutSchema.filters.keyNames
+        #expect(names == names.sorted())
+        for name in ["ghost-taps", "ignore", "jitter", "palm", "pressure", "stuck-after-s"] { #expect(names.contains(name)) }
+    }
+
     @Test func unknownFilterHasDidYouMean() {
         expectOne(parseErrors(config("    filters: { ghost-tap: {} }")), line: 5, column: 16,
-                  "unknown key 'ghost-tap' in 'filters' (expected one of: ghost-taps, ignore, jitter, palm, pressure, stuck-after-s); did you mean 'ghost-taps'?",
+                  "unknown key 'ghost-tap' in 'filters' (expected one of: \(LayoutSchema.filters.keyNames.joined(separator: ", "))); did you mean 'ghost-taps'?",
                   kind: .unknownKey)
         expectOne(parseErrors(config("    filters: { jitter: { hysterisis: 2 } }")), line: 5, column: 26,
                   "unknown key 'hysterisis' in 'jitter' (expected one of: hysteresis); did you mean 'hysteresis'?",
