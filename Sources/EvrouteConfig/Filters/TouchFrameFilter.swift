@@ -61,6 +61,7 @@ public enum TouchFrameFilters {
     /// Every filter type, in the order they run.
     static let types: [any ContactFilterType.Type] = [
         IgnoreFilterOptions.self,
+        EdgeRejectFilterOptions.self,
         PressureFilterOptions.self,
         PalmFilterOptions.self,
         GhostTapFilterOptions.self,
