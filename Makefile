@@ -116,8 +116,8 @@ soak-release: release
 
 # install: installs an existing build (`make release` builds one; BIN= picks another binary) and
 # never builds or calls apt-get. The binary to $(PREFIX)/bin; man pages (evroute(1), one per
-# command) to $(MANDIR)/man1 and bash/zsh/fish completions under $(PREFIX)/share, all made by the
-# binary from its command table; the unit to $(UNITDIR) (default $(PREFIX)/lib/systemd/system; use
+# command) to $(MANDIR)/man1, the layout file's evroute.yaml(5) to $(MANDIR)/man5, and bash/zsh/fish
+# completions under $(PREFIX)/share, all made by the binary from its command table and layout schema; the unit to $(UNITDIR) (default $(PREFIX)/lib/systemd/system; use
 # UNITDIR=/lib/systemd/system or /usr/lib/systemd/system for a distribution layout), with ExecStart
 # pointing at the installed binary; sysusers.d, tmpfiles.d, the /dev/uinput udev rule and the uinput
 # modules-load.d entry under $(PREFIX)/lib; the
@@ -141,9 +141,10 @@ COMPLETIONS := bash:share/bash-completion/completions/evroute zsh:share/zsh/vend
 install:
 	@test -x $(BIN) || { echo "make install: no $(BIN) to install; run 'make release' first (or give BIN=path/to/evroute)"; exit 1; }
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(CATALOGDIR) \
-		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(SYSCONFDIR)/evroute $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/examples
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(MODULESLOADDIR) $(DESTDIR)$(SYSCONFDIR)/evroute $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR)/examples
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/evroute
 	$(BIN) __generate man $(DESTDIR)$(MANDIR)/man1
+	mv $(DESTDIR)$(MANDIR)/man1/evroute.yaml.5 $(DESTDIR)$(MANDIR)/man5/evroute.yaml.5
 	@for entry in $(COMPLETIONS); do \
 		shell=$${entry%%:*}; path=$(DESTDIR)$(PREFIX)/$${entry#*:}; \
 		install -d $$(dirname $$path) && $(BIN) __generate $$shell > $$path && chmod 0644 $$path && echo "completion: $$path" || exit 1; \
@@ -173,6 +174,7 @@ install:
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/evroute
 	rm -f $(DESTDIR)$(MANDIR)/man1/evroute.1 $(DESTDIR)$(MANDIR)/man1/evroute-*.1
+	rm -f $(DESTDIR)$(MANDIR)/man5/evroute.yaml.5
 	@for entry in $(COMPLETIONS); do rm -f $(DESTDIR)$(PREFIX)/$${entry#*:}; done
 	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/evroute.service

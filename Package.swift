@@ -33,7 +33,7 @@ let package = Package(
 
         // MARK: Config
         // libyaml's event parser through CYaml; the node tree is built in Swift (no Foundation).
-        .target(name: "EvrouteConfig", dependencies: ["EvrouteCore", "CYaml"]),
+        .target(name: "EvrouteConfig", dependencies: ["EvrouteCore", "EvrouteJSON", "CYaml"]),
 
         // MARK: C shims over the system libraries
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
@@ -73,7 +73,7 @@ let package = Package(
 
         // MARK: Command line: evroute's own parser (one table → parsing, help, man page,
         // completions); no Foundation, so the one binary stays small.
-        .target(name: "EvrouteCommandLine", dependencies: ["EvrouteCore"]),
+        .target(name: "EvrouteCommandLine", dependencies: ["EvrouteCore", "EvrouteConfig"]),
         .executableTarget(name: "evroute", dependencies: [
             "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteRuntime", "EvrouteDaemon", "EvrouteSystem",
             "EvrouteCommandLine", "EvrouteJSON",
@@ -89,7 +89,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
         .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),
-        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteTestSupport", "EvrouteInput", "EvrouteSystem", "EvrouteCore"]),
+        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteTestSupport", "EvrouteInput", "EvrouteConfig", "EvrouteSystem", "EvrouteCore"]),
         .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
         // The session, dry-run, pipeline and replays in process (what runs the binary is the CLI's).
         .testTarget(name: "EvrouteRuntimeTests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"]),

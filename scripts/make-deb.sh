@@ -38,6 +38,7 @@ make --no-print-directory -s install BIN="$bin" DESTDIR="$root" PREFIX=/usr \
     UDEVRULESDIR=/usr/lib/udev/rules.d MODULESLOADDIR=/usr/lib/modules-load.d >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/evroute"
 gzip -9n "$root"/usr/share/man/man1/*.1
+gzip -9n "$root"/usr/share/man/man5/*.5
 # The Debian layout puts zsh's vendor completions here too; bash-completion's directory is the
 # one bash-completion reads; fish reads vendor_completions.d.
 doc=$root/usr/share/doc/evroute

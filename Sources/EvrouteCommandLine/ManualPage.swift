@@ -1,3 +1,5 @@
+import EvrouteConfig
+
 /// Man pages (roff, `man 7 man` macros) derived from the ``Command`` table: one page for the
 /// tool (`evroute(1)`) and one per visible subcommand (`evroute-check(1)`, `evroute-ctl(1)` with
 /// its own subcommands), as git and systemd ship theirs. Hidden commands and options are left out.
@@ -22,8 +24,9 @@ public enum ManualPage {
     /// Every page of `root`: the tool's page first, then one per visible subcommand. `sections`
     /// follow DESCRIPTION…COMMANDS on the tool's page; `commonSections` (EXIT STATUS, say) go on
     /// every page.
+    /// `seeAlso` adds pages (`evroute.yaml(5)`) to the tool page's SEE ALSO.
     public static func pages(for root: Command, version: String, sections: [Section] = [],
-                             commonSections: [Section] = []) -> [Page] {
+                             commonSections: [Section] = [], seeAlso: [String] = []) -> [Page] {
         let subPages = root.visibleSubcommands.map { page(for: $0, path: [root.name, $0.name], root: root, version: version, commonSections: commonSections) }
         var out = ".TH \(title(root.name)) 1 \"\" \"\(escape(root.name)) \(escape(version))\" \"User Commands\"\n"
         out += ".SH NAME\n\(escape(root.name)) \\- \(escape(root.abstract))\n"
@@ -41,7 +44,8 @@ public enum ManualPage {
             }
         }
         for section in sections + commonSections { out += render(section) }
-        out += ".SH SEE ALSO\n" + root.visibleSubcommands.map { "\\fB\(escape(root.name))-\(escape($0.name))\\fR(1)" }.joined(separator: ",\n") + "\n"
+        out += ".SH SEE ALSO\n" + (root.visibleSubcommands.map { "\\fB\(escape(root.name))-\(escape($0.name))\\fR(1)" } + seeAlso.map(reference))
+            .joined(separator: ",\n") + "\n"
         return [Page(fileName: "\(root.name).1", text: out)] + subPages
     }
 
@@ -140,6 +144,63 @@ public enum ManualPage {
             default: out.append(ch)
             }
             atLineStart = ch == "\n"
+        }
+        return out
+    }
+}
+
+// MARK: A file format's page
+
+extension ManualPage {
+    /// A section of a file-format page made from keys: a title and the keys it describes.
+    public struct KeySection: Sendable {
+        public let title: String
+        /// A paragraph before the keys (may be empty).
+        public let text: String
+        public let keys: [ConfigKey]
+        public init(_ title: String, _ text: String = "", keys: [ConfigKey]) {
+            self.title = title
+            self.text = text
+            self.keys = keys
+        }
+    }
+
+    /// A section-5 page of a file format (`evroute.yaml(5)`): NAME, DESCRIPTION, one section per
+    /// entry of `sections` (every key with its type and range, default and meaning; a mapping's
+    /// keys as an indented list under it), EXAMPLE (`example`, shown as written) and SEE ALSO.
+    public static func filePage(name: String, summary: String, tool: String, version: String, description: String,
+                                sections: [KeySection], example: String, seeAlso: [String]) -> Page {
+        var out = ".TH \(title(name)) 5 \"\" \"\(escape(tool)) \(escape(version))\" \"File Formats\"\n"
+        out += ".SH NAME\n\(escape(name)) \\- \(escape(summary))\n"
+        out += ".SH DESCRIPTION\n" + paragraphs(description)
+        for section in sections {
+            out += ".SH \(escape(section.title.uppercased()))\n"
+            if !section.text.isEmpty { out += paragraphs(section.text) }
+            out += keyItems(section.keys)
+        }
+        out += ".SH EXAMPLE\n.PP\n.EX\n" + escape(example.hasSuffix("\n") ? example : example + "\n") + ".EE\n"
+        out += ".SH SEE ALSO\n" + seeAlso.map(reference).joined(separator: ",\n") + "\n"
+        return Page(fileName: "\(name).5", text: out)
+    }
+
+    /// `evroute-check(1)` as a reference to another page: the name bold, the section after it.
+    static func reference(_ page: String) -> String {
+        guard let open = page.lastIndex(of: "("), page.hasSuffix(")") else { return escape(page) }
+        return "\\fB\(escape(String(page[..<open])))\\fR\(escape(String(page[open...])))"
+    }
+
+    /// Each key as a tagged paragraph (`.TP`): `name` (type[, required][, default: …]) and its
+    /// meaning; inner keys indented below it (`.RS`/`.RE`).
+    static func keyItems(_ keys: [ConfigKey]) -> String {
+        var out = ""
+        for key in keys {
+            var head = "\\fB\(escape(key.name))\\fR (\(escape(key.typeDescription))"
+            if key.required { head += ", required" }
+            if let value = key.defaultValue { head += ", default: \(escape(value))" }
+            head += ")"
+            out += ".TP\n\(head)\n\(escape(key.summary.isEmpty ? " " : key.summary))\n"
+            if key.takesOtherKeys { out += ".br\n\(escape("Other keys are options (of the plugin, or udev properties)."))\n" }
+            if !key.keys.isEmpty { out += ".RS\n" + keyItems(key.keys) + ".RE\n" }
         }
         return out
     }

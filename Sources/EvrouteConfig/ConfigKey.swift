@@ -37,15 +37,19 @@ public struct ConfigKey: Sendable {
     public let summary: String
     /// A mapping's keys, or the keys of each mapping in a list.
     public let keys: [ConfigKey]
+    /// Whether the mapping takes keys besides `keys` (a plugin's or a handler's options, udev
+    /// properties): the reader does not refuse them.
+    public let takesOtherKeys: Bool
 
     public init(_ name: String, _ type: ValueType, default defaultValue: String? = nil, required: Bool = false,
-                _ summary: String, keys: [ConfigKey] = []) {
+                _ summary: String, keys: [ConfigKey] = [], takesOtherKeys: Bool = false) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
         self.required = required
         self.summary = summary
         self.keys = keys
+        self.takesOtherKeys = takesOtherKeys
     }
 
     /// The names of `keys`, in declaration order (the reader's list of known keys).

@@ -1,7 +1,6 @@
 import EvrouteCore
 
 extension SpecReader {
-    static var gestureCommonKeys: [String] { GestureSpec.commonKeys }
     /// Keys that only some kinds of gesture take.
     static var gestureKindKeys: [(key: String, kinds: [GestureSpec.Kind])] { GestureSpec.kindKeys }
 
@@ -33,7 +32,7 @@ extension SpecReader {
     ]
 
     func gesture(_ node: YAMLNode) -> GestureSpec? {
-        let known = Self.gestureCommonKeys + Self.gestureKindKeys.map(\.key)
+        let known = LayoutSchema.gesture.keyNames
         guard let f = fields(node, "gesture", known: known, synonyms: Self.gestureKeySynonyms) else { return nil }
         let nameNode = required(f, "name")
         let name = nameNode.flatMap { self.name($0, "'name'") }
@@ -50,12 +49,13 @@ extension SpecReader {
             }
         }
         if let v = f["taps"], let n = integer(v, "'taps'") {
-            if (1...LayoutLimits.maximumTaps).contains(n) { g.taps = n }
-            else { error(v, .invalidValue, "'taps' must be between 1 and \(LayoutLimits.maximumTaps), found \(render(v))") }
+            let range = LayoutSchema.gesture["taps"]!.integerRange!
+            if range.contains(n) { g.taps = n }
+            else { error(v, .invalidValue, "'taps' must be between \(range.lowerBound) and \(range.upperBound), found \(render(v))") }
         }
         let most = LayoutLimits.maximumGestureTouches
         if let v = f["touches"], let n = integer(v, "'touches'") {
-            if (1...most).contains(n) { g.touches = n }
+            if LayoutSchema.gesture["touches"]!.integerRange!.contains(n) { g.touches = n }
             else { error(v, .invalidValue, "'touches' must be between 1 and \(most), found \(render(v))") }
         }
         if let v = f["maximum-touches"], let n = integer(v, "'maximum-touches'") {
@@ -64,8 +64,8 @@ extension SpecReader {
         }
         if let v = f["minimum-duration"], let d = duration(v, "'minimum-duration'") { g.minimumDuration = d }
         if let v = f["maximum-duration"], let d = duration(v, "'maximum-duration'") { g.maximumDuration = d }
-        if let v = f["allowable-movement"], let d = bounded(v, "'allowable-movement'", LayoutLimits.lengths) { g.allowableMovement = d }
-        if let v = f["minimum-distance"], let d = bounded(v, "'minimum-distance'", LayoutLimits.lengths) { g.minimumDistance = d }
+        if let v = f["allowable-movement"], let d = bounded(v, "'allowable-movement'", LayoutSchema.gesture["allowable-movement"]!.numberRange!) { g.allowableMovement = d }
+        if let v = f["minimum-distance"], let d = bounded(v, "'minimum-distance'", LayoutSchema.gesture["minimum-distance"]!.numberRange!) { g.minimumDistance = d }
         if let v = f["direction"], let dirs = choices(v, "swipe direction", GestureSpec.Direction.allCases) {
             g.directions = dirs
         }

@@ -1,22 +1,22 @@
 import EvrouteCore
 
 extension SpecReader {
-    static let topKeys = ["displays", "devices", "plugins", "screens", "application", "fallback", "motion", "metrics"]
-    static let metricsKeys = ["textfile", "interval-s"]
-    static let motionKeys = ["handlers", "rate", "shake", "orientation"]
-    static let shakeKeys = ["threshold", "window-ms"]
-    static let orientationKeys = ["hysteresis"]
-    static let displayKeys = ["name", "size", "screen", "idle"]
-    static let idleKeys = ["after-s", "swallow-wake-touch"]
-    static let deviceKeys = ["name", "match", "display", "rotate", "calibration", "grab", "log-keys", "keymap", "text",
-                             "line-timeout-ms", "filters"]
-    static let keymapKeys = ["layout", "variant", "options"]
-    static let matchKeys = ["kind", "name", "vendor", "product", "udev"]
-    static let screenKeys = ["name", "display", "handlers", "root", "presented-over"]
-    static let regionKeys = ["name", "frame", "regions", "handlers", "hidden", "interactive", "opacity", "shape",
-                             "hit-insets", "exclusive", "multitouch", "focusable", "next", "gestures"]
-    static let handlerHolderKeys = ["handlers"]
-    static let regionsDocumentKeys = ["regions"]
+    // The known keys of each mapping, from the schema (``LayoutSchema``).
+    static var topKeys: [String] { LayoutSchema.topKeys }
+    static var metricsKeys: [String] { LayoutSchema.metrics.keyNames }
+    static var motionKeys: [String] { LayoutSchema.motion.keyNames }
+    static var shakeKeys: [String] { LayoutSchema.motion["shake"]!.keyNames }
+    static var orientationKeys: [String] { LayoutSchema.motion["orientation"]!.keyNames }
+    static var displayKeys: [String] { LayoutSchema.display.keyNames }
+    static var idleKeys: [String] { LayoutSchema.idle.keyNames }
+    static var deviceKeys: [String] { LayoutSchema.device.keyNames }
+    static var keymapKeys: [String] { LayoutSchema.keymap.keyNames }
+    static var matchKeys: [String] { LayoutSchema.match.keyNames }
+    static var screenKeys: [String] { LayoutSchema.screen.keyNames }
+    static var regionKeys: [String] { LayoutSchema.region.keyNames }
+    static var handlerHolderKeys: [String] { LayoutSchema.handlerHolder.keyNames }
+    static var regionsDocumentKeys: [String] { LayoutSchema.regionsDocument.keyNames }
+    static var shapeKeys: [String] { LayoutSchema.shape.keyNames }
 
     /// The whole document. `root` is nil for an empty file.
     func layout(_ root: YAMLNode?) -> LayoutSpec {
@@ -31,6 +31,7 @@ extension SpecReader {
         if let v = f["fallback"] { spec.fallbackHandlers = handlerHolder(v, "'fallback'") }
         if let v = f["motion"] { spec.motion = motion(v) }
         if let v = f["metrics"] { spec.metrics = metrics(v) }
+        checkFilters(spec)
         return spec
     }
 
@@ -47,7 +48,7 @@ extension SpecReader {
             else { error(t, .invalidValue, "'textfile' must be an absolute file path (node_exporter's textfile directory, e.g. /var/lib/prometheus/node-exporter/evroute.prom), found \(render(t))") }
         }
         if let i = f["interval-s"], let s = integer(i, "'metrics' 'interval-s'") {
-            let range = MetricsSpec.intervalRange
+            let range = LayoutSchema.metrics["interval-s"]!.integerRange!
             if range.contains(s) { spec.intervalSeconds = s }
             else { error(i, .invalidValue, "'interval-s' must be a whole number of seconds from \(range.lowerBound) to \(range.upperBound), found \(s)") }
         }
@@ -77,22 +78,26 @@ extension SpecReader {
             }
         }
         if let r = f["rate"], let hz = number(r, "'motion' 'rate'") {
-            if hz > 0 && hz <= 1000 { spec.rate = hz }
+            let range = LayoutSchema.motion["rate"]!.numberRange!
+            if hz > range.lowerBound && hz <= range.upperBound { spec.rate = hz }
             else { error(r, .invalidValue, "'rate' must be samples per second, more than 0 and at most 1000, found \(render(r))") }
         }
         if let sh = f["shake"], let sf = fields(sh, "'shake'", known: Self.shakeKeys) {
+            let shake = LayoutSchema.motion["shake"]!
             if let t = sf["threshold"], let g = number(t, "'shake' 'threshold'") {
-                if g > 0 && g <= 16 { spec.shakeThreshold = g }
+                let range = shake["threshold"]!.numberRange!
+                if g > range.lowerBound && g <= range.upperBound { spec.shakeThreshold = g }
                 else { error(t, .invalidValue, "'threshold' must be in g, more than 0 and at most 16, found \(render(t))") }
             }
             if let w = sf["window-ms"], let ms = integer(w, "'shake' 'window-ms'") {
-                if ms >= 50 && ms <= 10_000 { spec.shakeWindowMs = ms }
+                if shake["window-ms"]!.integerRange!.contains(ms) { spec.shakeWindowMs = ms }
                 else { error(w, .invalidValue, "'window-ms' must be a whole number of milliseconds from 50 to 10000, found \(ms)") }
             }
         }
         if let o = f["orientation"], let of = fields(o, "'orientation'", known: Self.orientationKeys) {
             if let hy = of["hysteresis"], let deg = number(hy, "'orientation' 'hysteresis'") {
-                if deg >= 0 && deg < 45 { spec.orientationHysteresis = deg }
+                let range = LayoutSchema.motion["orientation"]!["hysteresis"]!.numberRange!
+                if deg >= range.lowerBound && deg < range.upperBound { spec.orientationHysteresis = deg }
                 else { error(hy, .invalidValue, "'hysteresis' must be degrees from 0 to less than 45, found \(render(hy))") }
             }
         }
@@ -157,7 +162,7 @@ extension SpecReader {
         guard let f = fields(node, "'idle'", known: Self.idleKeys) else { return nil }
         let swallow = f["swallow-wake-touch"].flatMap { bool($0, "'swallow-wake-touch'") } ?? false
         guard let a = required(f, "after-s", hint: "seconds without input before the display goes idle, \(LayoutLimits.text(IdleSpec.range.lowerBound)) to \(LayoutLimits.text(IdleSpec.range.upperBound))"),
-              let after = bounded(a, "'after-s'", IdleSpec.range) else { return nil }
+              let after = bounded(a, "'after-s'", LayoutSchema.idle["after-s"]!.numberRange!) else { return nil }
         return IdleSpec(afterSeconds: after, swallowWakeTouch: swallow, location: place ?? location(node))
     }
 
@@ -224,7 +229,7 @@ extension SpecReader {
                 if !textInvalid {
                     error(f.keyNode("line-timeout-ms"), .invalidValue, "'line-timeout-ms' applies to 'text: line' only (a scanner's line is sent after this silence)")
                 }
-            } else if ms < 0 || ms > 60_000 {
+            } else if !LayoutSchema.lineTimeout.integerRange!.contains(ms) {
                 error(node, .invalidValue, "'line-timeout-ms' must be a whole number of milliseconds from 0 (wait for Enter) to 60000, found \(ms)")
             } else {
                 lineTimeout = ms
@@ -529,7 +534,7 @@ extension SpecReader {
             }
             return nil
         case .mapping(let m) where m.count == 1:
-            guard let f = fields(node, "'shape'", known: ["rounded-rectangle", "polygon"]) else { return nil }
+            guard let f = fields(node, "'shape'", known: Self.shapeKeys) else { return nil }
             if let r = f["rounded-rectangle"], let radius = bounded(r, "'rounded-rectangle' radius", LayoutLimits.lengths) {
                 return .roundedRectangle(radius: radius)
             }

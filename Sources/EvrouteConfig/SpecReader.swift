@@ -70,6 +70,11 @@ final class SpecReader {
         errors.append(Diagnostic(message, at: location(node), file: file, kind: kind))
     }
 
+    /// An error at a place kept from the reading (a check made once the whole layout is read).
+    func error(at place: SourceLocation?, _ kind: Diagnostic.Kind, _ message: String) {
+        errors.append(Diagnostic(message, at: place, file: file, kind: kind))
+    }
+
     func wrongType(_ node: YAMLNode, _ what: String, expected: String) {
         error(node, .wrongType, "\(what) must be \(expected), found \(describe(node))")
     }

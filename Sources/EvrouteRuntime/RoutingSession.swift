@@ -1,3 +1,4 @@
+import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 
@@ -247,7 +248,7 @@ public final class RoutingSession: InputSink {
             touch = TouchDecoder(device: id, description: description, displaySize: display.size,
                                  rotation: DisplayRotation(degrees: rule.rotate) ?? .none,
                                  calibration: rule.calibration.map { CalibrationMatrix($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) })
-            filters = TouchFrameFilters.make(for: rule, device: description)
+            filters = TouchFrameFilters.make(for: rule, displaySize: display.size)
         }
         let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
         let keys = hasKeys ? KeyDecoder(device: id, description: description) : nil

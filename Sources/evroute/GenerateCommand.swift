@@ -25,7 +25,9 @@ extension EvrouteCLI {
             }
             guard what == "man" else { throw p.usageError("'\(what)' is not one of: man, bash, zsh, fish") }
             guard let directory = p.argument("directory") else { throw p.usageError("man needs the directory to write the pages into") }
-            for page in ManualPage.pages(for: root, version: evrouteVersion, sections: manualSections, commonSections: [exitStatusSection]) {
+            let pages = ManualPage.pages(for: root, version: evrouteVersion, sections: manualSections, commonSections: [exitStatusSection],
+                                         seeAlso: ["evroute.yaml(5)"]) + [layoutPage]
+            for page in pages {
                 do {
                     try SystemCall.writeFile(directory + "/" + page.fileName, page.text)
                 } catch {
@@ -33,6 +35,32 @@ extension EvrouteCLI {
                 }
             }
         })
+
+    /// `evroute.yaml(5)`: the layout file, every key from ``LayoutSchema`` (written next to the
+    /// section-1 pages; `make install` puts it in man5).
+    static var layoutPage: ManualPage.Page {
+        ManualPage.filePage(
+            name: "evroute.yaml", summary: "the layout file of evroute", tool: "evroute", version: evrouteVersion,
+            description: """
+                evroute reads its layout from \(ConfigLoader.defaultPath) (or the file given with --config): a YAML \
+                document of displays, device rules, plugins, screens of nested regions with their handlers \
+                and gestures, the application and fallback handlers, motion and metrics. Coordinates and sizes \
+                are in display units; times are in the unit the key's name ends in (-s, -ms).
+
+                evroute check reads a layout without running it and prints every error as file:line:col. \
+                A key not listed here is refused (with a did-you-mean for a near miss), except where a \
+                mapping takes options: a plugin's and a handler's other keys are options of the plugin.
+                """,
+            sections: layoutSections, example: ConfigLoader.builtInDefaultYAML,
+            seeAlso: ["evroute(1)", "evroute-check(1)"])
+    }
+
+    /// The sections of `evroute.yaml(5)`: the layout's keys, then the plugin types' options.
+    static var layoutSections: [ManualPage.KeySection] {
+        [ManualPage.KeySection("Keys", "The top level and, indented under each key, the keys inside it.", keys: LayoutSchema.top)]
+        // Plugin types' options: one line per type's `[ConfigKey]` when the types declare them, e.g.
+        //   + [ManualPage.KeySection("Plugin type log", keys: LogPlugin.configKeys)]
+    }
 
     /// EXIT STATUS, on every page.
     static let exitStatusSection = ManualPage.Section("Exit status", """

@@ -1,3 +1,4 @@
+import EvrouteConfig
 import EvrouteCore
 import EvrouteJSON
 
@@ -57,25 +58,9 @@ enum LayoutFacts {
         return facts
     }
 
-    /// A rule's `filters:` as a mapping of the configured filters, in the order they run
-    /// (ignore, pressure, palm, ghost-taps, jitter, stuck-after-s), with the values they run
-    /// with (`ghost-taps: {}` shows its default bound); empty when none is configured.
-    static func filters(_ f: TouchFilterSpec) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        if !f.ignore.isEmpty {
-            members.append(("ignore", .array(f.ignore.map { r in .array([r.minX, r.minY, r.width, r.height].map { .number($0) }) })))
-        }
-        if let min = f.pressureMin { members.append(("pressure", .object([("min", .number(min))]))) }
-        if let palm = f.palm {
-            var p: [(String, JSONValue)] = [("tool", .bool(palm.tool))]
-            if let size = palm.size { p.append(("size", .number(size))) }
-            members.append(("palm", .object(p)))
-        }
-        if let ms = f.ghostTapMaxMs { members.append(("ghost-taps", .object([("max-duration-ms", .int(ms))]))) }
-        if let h = f.jitterHysteresis { members.append(("jitter", .object([("hysteresis", .number(h))]))) }
-        if let s = f.stuckAfterS { members.append(("stuck-after-s", .number(s))) }
-        return .object(members)
-    }
+    /// A rule's `filters:` as a mapping of the configured filters, in the order they run, with
+    /// the values they run with (each filter type says its own); empty when none is configured.
+    static func filters(_ f: [any ContactFilterOptions]) -> JSONValue { TouchFrameFilters.facts(f) }
 
     /// A display's `idle:` as a fact: `{after-s, swallow-wake-touch}`, or null (the default:
     /// the display never goes idle).

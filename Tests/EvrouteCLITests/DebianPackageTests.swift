@@ -19,6 +19,7 @@ struct DebianPackageTests {
         let contents = try TestProcess.run("/usr/bin/dpkg-deb", ["-c", deb]).out
         for path in ["./usr/bin/evroute", "./usr/lib/systemd/system/evroute.service", "./usr/lib/sysusers.d/evroute.conf",
                      "./usr/lib/tmpfiles.d/evroute.conf", "./usr/lib/systemd/catalog/evroute.catalog", "./usr/share/man/man1/evroute.1.gz", "./usr/share/man/man1/evroute-ctl.1.gz",
+                     "./usr/share/man/man5/evroute.yaml.5.gz",
                      "./usr/share/bash-completion/completions/evroute", "./usr/share/zsh/vendor-completions/_evroute",
                      "./usr/share/fish/vendor_completions.d/evroute.fish", "./usr/share/doc/evroute/examples/kiosk.yaml",
                      "./usr/share/doc/evroute/copyright", "./usr/share/doc/evroute/changelog.Debian.gz", "./etc/evroute/evroute.yaml"] {

@@ -19,6 +19,7 @@ struct InstallTests {
         #expect(!r.out.contains("swift build") && !r.out.contains("apt-get"), "install built or called apt:\n\(r.out)")
         let expected = [
             "usr/bin/evroute", "usr/share/man/man1/evroute.1", "usr/share/man/man1/evroute-check.1", "usr/share/man/man1/evroute-ctl.1",
+            "usr/share/man/man5/evroute.yaml.5",
             "usr/share/bash-completion/completions/evroute", "usr/share/zsh/vendor-completions/_evroute",
             "usr/share/fish/vendor_completions.d/evroute.fish", "usr/lib/systemd/system/evroute.service",
             "usr/lib/sysusers.d/evroute.conf", "usr/lib/tmpfiles.d/evroute.conf", "usr/lib/systemd/catalog/evroute.catalog", "etc/evroute/evroute.yaml",

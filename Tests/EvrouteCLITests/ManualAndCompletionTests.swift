@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteConfig
 import EvrouteTestSupport
 
 /// The path of a program on PATH, or a test failure saying which package `make test` installs it from.
@@ -33,7 +34,7 @@ struct ManualAndCompletionTests {
         }
         #expect(names.contains("evroute.1"))
         #expect(!names.contains { $0.contains("__generate") }, "a hidden command got a page")
-        for name in names {
+        for name in names where name.hasSuffix(".1") {
             let r = try TestProcess.run(man, ["--warnings", "-l", "\(dir)/\(name)"], environment: .only(["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]))
             #expect(r.status == 0 && r.err.isEmpty, "\(name): \(r.err)")
             #expect(r.out.contains("NAME") && r.out.contains("SYNOPSIS") && r.out.contains("EXIT STATUS"), "\(name)")
@@ -44,10 +45,37 @@ struct ManualAndCompletionTests {
             #expect(page.contains(option), "\(option) missing from evroute(1)")
         }
         #expect(page.contains("a usage error: an unknown command or option"))
+        #expect(page.contains("evroute.yaml(5)"), "evroute(1)'s SEE ALSO does not name the layout file's page")
         let ctl = try TestProcess.run(man, ["-l", "\(dir)/evroute-ctl.1"], environment: .only(["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])).out
         for sub in ["present", "dismiss", "focus", "hide", "show", "disable", "enable", "frame", "regions", "action", "state", "replay"] {
             #expect(ctl.contains("evroute ctl \(sub)"), "ctl \(sub) missing from evroute-ctl(1)")
         }
+    }
+
+    /// `evroute.yaml(5)`, made from the layout's schema: it renders without a warning, and names
+    /// every key of the schema (each with its type).
+    @Test func layoutFilePageRendersEveryKeyOfTheSchema() throws {
+        let man = try requireProgram("man", package: "man-db")
+        let (dir, names) = try generatedPages()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(names.contains("evroute.yaml.5"), "\(names)")
+        let checked = try TestProcess.run(man, ["--warnings", "-l", "\(dir)/evroute.yaml.5"], environment: .only(["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]))
+        #expect(checked.status == 0 && checked.err.isEmpty, "evroute.yaml.5: \(checked.err)")
+        // Wide, so that no key or type is hyphenated across lines.
+        let page = try TestProcess.run(man, ["-l", "\(dir)/evroute.yaml.5"], environment: .only(["MANWIDTH": "400", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])).out
+        for section in ["NAME", "DESCRIPTION", "KEYS", "EXAMPLE", "SEE ALSO"] { #expect(page.contains("\n\(section)\n"), "\(section) missing") }
+        #expect(page.contains("evroute(1)") && page.contains("evroute-check(1)"))
+        var count = 0
+        func walk(_ keys: [ConfigKey], _ path: String) {
+            for key in keys {
+                count += 1
+                #expect(page.contains("\(key.name) (\(key.typeDescription)"), "\(path)\(key.name) missing from evroute.yaml(5)")
+                walk(key.keys, path + key.name + ".")
+            }
+        }
+        walk(LayoutSchema.top, "")
+        #expect(count > 100, "the schema has \(count) keys")
+        #expect(page.contains("- name: main"), "the example is missing")
     }
 
     func script(_ shell: String) throws -> String {

@@ -32,26 +32,36 @@ struct FilterConfigTests {
               pressure: { min: 12 }
               stuck-after-s: 600
         """)).devices[0]
-        #expect(rule.filters.ghostTapMaxMs == 40)
-        #expect(rule.filters.ignore == [Rect(x: 0, y: 0, width: 20, height: 480), Rect(x: 780, y: 0, width: 20, height: 480)])
-        #expect(rule.filters.jitterHysteresis == 3)
-        #expect(rule.filters.palm == TouchFilterSpec.Palm(tool: true, size: 30))
-        #expect(rule.filters.pressureMin == 12)
-        #expect(rule.filters.stuckAfterS == 600)
+        // In the order they run: ignore, pressure, palm, ghost-taps, jitter, stuck-after-s.
+        #expect(rule.filters.count == 6)
+        #expect(rule.filters[0] as? IgnoreFilterOptions == IgnoreFilterOptions([Rect(x: 0, y: 0, width: 20, height: 480), Rect(x: 780, y: 0, width: 20, height: 480)]))
+        #expect(rule.filters[1] as? PressureFilterOptions == PressureFilterOptions(min: 12))
+        #expect(rule.filters[2] as? PalmFilterOptions == PalmFilterOptions(tool: true, size: 30))
+        #expect(rule.filters[3] as? GhostTapFilterOptions == GhostTapFilterOptions(maxDurationMs: 40))
+        #expect(rule.filters[4] as? JitterFilterOptions == JitterFilterOptions(hysteresis: 3))
+        #expect(rule.filters[5] as? StuckFilterOptions == StuckFilterOptions(seconds: 600))
         // Rules with different filters are different rules (a reload reopens the device).
         #expect(rule != (try parseValid(config("")).devices[0]))
     }
 
     @Test func emptyMappingsTakeTheDefaults() throws {
         let rule = try parseValid(config("    filters: { ghost-taps: {}, jitter: {}, palm: {} }")).devices[0]
-        #expect(rule.filters.ghostTapMaxMs == TouchFilterSpec.defaultGhostTapMaxMs)
-        #expect(rule.filters.jitterHysteresis == TouchFilterSpec.defaultJitterHysteresis)
-        #expect(rule.filters.palm == TouchFilterSpec.Palm(tool: true, size: nil))
+        #expect(rule.filters.count == 3)
+        #expect(rule.filters[0] as? PalmFilterOptions == PalmFilterOptions(tool: true, size: nil))
+        #expect(rule.filters[1] as? GhostTapFilterOptions == GhostTapFilterOptions(maxDurationMs: GhostTapFilterOptions.defaultMaxDurationMs))
+        #expect(rule.filters[2] as? JitterFilterOptions == JitterFilterOptions(hysteresis: JitterFilterOptions.defaultHysteresis))
+    }
+
+    /// `filters:` lists its keys by name, one per registered filter type.
+    @Test func theFiltersAreTheRegisteredTypesByName() {
+        let names = LayoutSchema.filters.keyNames
+        #expect(names == names.sorted())
+        for name in ["ghost-taps", "ignore", "jitter", "palm", "pressure", "stuck-after-s"] { #expect(names.contains(name)) }
     }
 
     @Test func unknownFilterHasDidYouMean() {
         expectOne(parseErrors(config("    filters: { ghost-tap: {} }")), line: 5, column: 16,
-                  "unknown key 'ghost-tap' in 'filters' (expected one of: ghost-taps, ignore, jitter, palm, pressure, stuck-after-s); did you mean 'ghost-taps'?",
+                  "unknown key 'ghost-tap' in 'filters' (expected one of: \(LayoutSchema.filters.keyNames.joined(separator: ", "))); did you mean 'ghost-taps'?",
                   kind: .unknownKey)
         expectOne(parseErrors(config("    filters: { jitter: { hysterisis: 2 } }")), line: 5, column: 26,
                   "unknown key 'hysterisis' in 'jitter' (expected one of: hysteresis); did you mean 'hysteresis'?",

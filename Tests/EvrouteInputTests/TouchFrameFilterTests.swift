@@ -1,3 +1,4 @@
+@testable import EvrouteConfig
 import EvrouteCore
 @testable import EvrouteInput
 import Testing
@@ -16,15 +17,15 @@ private func frames(_ name: String) throws -> [TouchFrameInput] {
     return out.filter { !$0.contacts.isEmpty }
 }
 
-private func rule(_ configure: (inout TouchFilterSpec) -> Void) -> DeviceRuleSpec {
+private func rule(_ filters: any ContactFilterOptions...) -> DeviceRuleSpec {
     var rule = DeviceRuleSpec(name: "touch", match: DeviceMatch(kind: .touchscreen))
-    configure(&rule.filters)
+    rule.filters = filters
     return rule
 }
 
 /// Runs frames through the rule's filters as the session does: (frames routed, filtered).
 private func run(_ input: [TouchFrameInput], _ rule: DeviceRuleSpec) -> ([TouchFrameInput], [FilteredContact]) {
-    let filters = TouchFrameFilters.make(for: rule, device: Devices.protocolB())
+    let filters = TouchFrameFilters.make(for: rule, displaySize: screen)
     var out: [TouchFrameInput] = []
     var filtered: [FilteredContact] = []
     for var frame in input {
@@ -93,7 +94,7 @@ struct TouchFrameFilterTests {
         print("filters: shortest real tap \(Double(shortest) / 1000) ms over \(contacts) contacts; shortest five:",
               taps.sorted { $0.0 < $1.0 }.prefix(5).map { "\(Double($0.0) / 1000) ms (\($0.1))" })
         #expect(contacts > 10)
-        let bound = Int64(TouchFilterSpec.defaultGhostTapMaxMs) * 1000
+        let bound = Int64(GhostTapFilterOptions.defaultMaxDurationMs) * 1000
         let shorter = taps.filter { $0.0 < bound }
         #expect(shorter.count == 3)
         #expect(shorter.allSatisfy { $0.1 == "Wacom DTH2242 Finger.events" })
@@ -108,8 +109,8 @@ struct TouchFrameFilterTests {
         let ghosts = lives(noisy).count - realTouches
         #expect(ghosts > 3)
         // Unfiltered, the ghosts would be routed.
-        #expect(lives(run(noisy, rule { _ in }).0).count == realTouches + ghosts)
-        let (out, filtered) = run(noisy, rule { $0.ghostTapMaxMs = TouchFilterSpec.defaultGhostTapMaxMs })
+        #expect(lives(run(noisy, rule()).0).count == realTouches + ghosts)
+        let (out, filtered) = run(noisy, rule(GhostTapFilterOptions()))
         let kept = lives(out)
         #expect(kept.count == realTouches)
         #expect(kept.keys.allSatisfy { $0 < 1000 })
@@ -130,7 +131,7 @@ struct TouchFrameFilterTests {
                             contacts: [ContactSample(contact: 1, change: change, location: Point(x: x, y: 0))])
         }
         let input = [at(0, .began, 1), at(10, .moved, 2), at(20, .moved, 3), at(30, .moved, 4), at(40, .ended, 4)]
-        let (out, filtered) = run(input, rule { $0.ghostTapMaxMs = 25 })
+        let (out, filtered) = run(input, rule(GhostTapFilterOptions(maxDurationMs: 25)))
         #expect(filtered.isEmpty)
         #expect(out.map(\.time.microseconds) == [30_000, 40_000])
         #expect(out[0].contacts.map(\.change) == [.began, .moved, .moved, .moved])
@@ -154,9 +155,9 @@ struct TouchFrameFilterTests {
         finish.time = end.time + .milliseconds(1000)
         let noisy = real + resting + [finish]
         let moves = { (frames: [TouchFrameInput]) in frames.flatMap(\.contacts).filter { $0.change == .moved }.count }
-        let unfiltered = moves(run(noisy, rule { _ in }).0)
-        let (out, filtered) = run(noisy, rule { $0.jitterHysteresis = 3 })   // √8 < 3: ±2 in x and y stays in
-        let realMoves = moves(run(real + [finish], rule { $0.jitterHysteresis = 3 }).0)
+        let unfiltered = moves(run(noisy, rule()).0)
+        let (out, filtered) = run(noisy, rule(JitterFilterOptions(hysteresis: 3)))   // √8 < 3: ±2 in x and y stays in
+        let realMoves = moves(run(real + [finish], rule(JitterFilterOptions(hysteresis: 3))).0)
         #expect(unfiltered >= realMoves + 100)
         #expect(moves(out) <= realMoves + 1)   // at most one move to settle where it rests
         #expect(filtered.isEmpty)   // jitter hides moves, it drops no contact
@@ -168,9 +169,9 @@ struct TouchFrameFilterTests {
         // From the middle of the drag on, the panel reports the contact as MT_TOOL_PALM.
         let half = real.count / 2
         for i in half..<real.count { for j in real[i].contacts.indices { real[i].contacts[j].toolType = PalmFilter.toolPalm } }
-        let unfiltered = lives(run(real, rule { _ in }).0)
+        let unfiltered = lives(run(real, rule()).0)
         #expect(unfiltered.values.allSatisfy { $0.last?.change == .ended || $0.last?.change == .cancelled })
-        let (out, filtered) = run(real, rule { $0.palm = .init(tool: true) })
+        let (out, filtered) = run(real, rule(PalmFilterOptions(tool: true)))
         let kept = lives(out)
         #expect(kept.count == unfiltered.count)
         for samples in kept.values {
@@ -184,7 +185,7 @@ struct TouchFrameFilterTests {
                                   contacts: [ContactSample(contact: 7, change: .began, location: Point(x: 5, y: 5), majorRadius: 40)])
         var up = big
         up.contacts[0].change = .ended
-        let (none, told) = run([big, up], rule { $0.palm = .init(tool: false, size: 30) })
+        let (none, told) = run([big, up], rule(PalmFilterOptions(tool: false, size: 30)))
         #expect(none.isEmpty && told.count == 1)
     }
 
@@ -192,7 +193,7 @@ struct TouchFrameFilterTests {
         let real = try frames(Self.fastTaps)
         let noisy = withGhostTaps(real, at: Point(x: 5, y: 540), every: 300_000, duration: 120_000)
         let ghosts = lives(noisy).count - lives(real).count
-        let (out, filtered) = run(noisy, rule { $0.ignore = [Rect(x: 0, y: 0, width: 10, height: 1080)] })
+        let (out, filtered) = run(noisy, rule(IgnoreFilterOptions([Rect(x: 0, y: 0, width: 10, height: 1080)])))
         #expect(lives(out).count == lives(real).count)
         #expect(filtered.count == ghosts && filtered.allSatisfy { $0.filter == "ignore" })
         // Pressure: a light contact is dropped, one without pressure kept.
@@ -200,14 +201,14 @@ struct TouchFrameFilterTests {
             ContactSample(contact: 1, change: .began, location: Point(x: 1, y: 1), pressure: 3),
             ContactSample(contact: 2, change: .began, location: Point(x: 1, y: 1), pressure: nil),
         ])
-        let (kept, told) = run([light], rule { $0.pressureMin = 10 })
+        let (kept, told) = run([light], rule(PressureFilterOptions(min: 10)))
         #expect(kept.flatMap(\.contacts).map(\.contact) == [2])
         #expect(told.map(\.filter) == ["pressure"])
     }
 
     @Test func aContactHeldStillIsDeliveredAtItsDeadline() {
         // Evdev sends nothing while a finger rests still: the bound runs out on the event clock.
-        let filters = TouchFrameFilters.make(for: rule { $0.ghostTapMaxMs = 20 }, device: Devices.protocolB())
+        let filters = TouchFrameFilters.make(for: rule(GhostTapFilterOptions(maxDurationMs: 20)), displaySize: screen)
         var filtered: [FilteredContact] = []
         var down = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 1_000_000),
                                    contacts: [ContactSample(contact: 3, change: .began, location: Point(x: 9, y: 9))])
@@ -232,9 +233,9 @@ struct TouchFrameFilterTests {
                                          contacts: [ContactSample(contact: 900, change: .moved, location: Point(x: 500 + Double(i % 2), y: 500))]))
         }
         let input = real + stuck
-        let (plain, _) = run(input, rule { _ in })
+        let (plain, _) = run(input, rule())
         #expect(lives(plain)[900]?.last?.change == .moved)            // never ends without the filter
-        let (out, told) = run(input, rule { $0.stuckAfterS = 1 })
+        let (out, told) = run(input, rule(StuckFilterOptions(seconds: 1)))
         let life = lives(out)[900] ?? []
         #expect(life.first?.change == .began && life.last?.change == .cancelled)
         #expect(life.filter { $0.change == .cancelled }.count == 1)
@@ -242,7 +243,7 @@ struct TouchFrameFilterTests {
         // The drag moved past the hysteresis all along: untouched.
         #expect(lives(out).filter { $0.key != 900 }.values.allSatisfy { $0.last?.change != .cancelled })
         // A contact resting with no frame at all is cancelled on the deadline (the session's timer).
-        let filters = TouchFrameFilters.make(for: rule { $0.stuckAfterS = 2 }, device: Devices.protocolB())
+        let filters = TouchFrameFilters.make(for: rule(StuckFilterOptions(seconds: 2)), displaySize: screen)
         var filtered: [FilteredContact] = []
         var down = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 5_000_000),
                                    contacts: [ContactSample(contact: 7, change: .began, location: Point(x: 1, y: 1))])
@@ -254,6 +255,6 @@ struct TouchFrameFilterTests {
     }
 
     @Test func noFiltersMakeAnEmptyList() {
-        #expect(TouchFrameFilters.make(for: rule { _ in }, device: Devices.protocolB()).isEmpty)
+        #expect(TouchFrameFilters.make(for: rule(), displaySize: screen).isEmpty)
     }
 }

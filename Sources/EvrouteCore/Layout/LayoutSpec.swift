@@ -118,8 +118,8 @@ public struct DeviceRuleSpec: Sendable {
     /// `text: line`: the silence (milliseconds) after which a line without Enter is sent;
     /// 0 waits for Enter.
     public var lineTimeoutMs: Int = DeviceRuleSpec.defaultLineTimeoutMs
-    /// `filters:` for its touch devices; empty: none.
-    public var filters = TouchFilterSpec()
+    /// `filters:` for its touch devices, in the order they run; empty: none.
+    public var filters: [any ContactFilterOptions] = []
     /// Where `keymap` was written (messages about it at device add).
     public var keymapLocation: SourceLocation?
     /// Where `grab` was written (the warning about a grabbed device nothing takes).
@@ -154,7 +154,7 @@ extension DeviceRuleSpec: Equatable {
         a.name == b.name && a.match == b.match && a.display == b.display && a.rotate == b.rotate
             && a.calibration == b.calibration && a.grab == b.grab
             && a.keymap == b.keymap && a.text == b.text && a.lineTimeoutMs == b.lineTimeoutMs
-            && a.filters == b.filters
+            && a.filters.count == b.filters.count && zip(a.filters, b.filters).allSatisfy { $0.isEqual(to: $1) }
     }
 }
 

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 
 /// `jitter: { hysteresis }`: a move that stays within `hysteresis` display units of the
 /// contact's last reported point is not reported (a resting finger's noise); a move past it is
@@ -32,5 +33,30 @@ final class JitterFilter: TouchFrameFilter {
                 return false
             }
         }
+    }
+}
+
+/// `jitter: { hysteresis }`; `jitter: {}` takes the default.
+public struct JitterFilterOptions: ContactFilterType, Equatable {
+    /// The hysteresis when not given (display units).
+    public static let defaultHysteresis = 2.0
+    static let removalName: String? = nil
+    static let key = ConfigKey("jitter", .mapping, "Do not report moves within hysteresis of the last reported point ({} takes the default).", keys: [
+        ConfigKey("hysteresis", .number(0.1...100), default: LayoutLimits.text(defaultHysteresis), "The distance in display units."),
+    ])
+
+    public var hysteresis: Double
+    public init(hysteresis: Double = defaultHysteresis) { self.hysteresis = hysteresis }
+
+    static func read(_ value: YAMLNode, _ reader: SpecReader) -> Self? {
+        guard let f = reader.fields(value, "'jitter'", known: key.keyNames) else { return nil }
+        guard let h = f["hysteresis"] else { return Self() }
+        return reader.bounded(h, "'hysteresis'", key["hysteresis"]!.numberRange!).map { Self(hysteresis: $0) }
+    }
+
+    var fact: JSONValue { .object([("hysteresis", .number(hysteresis))]) }
+
+    func stage(rule: String, display: Size, among all: [any ContactFilterOptions]) -> any TouchFrameFilter {
+        JitterFilter(hysteresis: hysteresis)
     }
 }

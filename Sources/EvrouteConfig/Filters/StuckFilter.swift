@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 
 /// `stuck-after-s`: a contact that has not moved farther than the jitter hysteresis for this
 /// long (dirt on an IR frame, a contact that never lifts) is cancelled, on the event clock even
@@ -68,9 +69,31 @@ final class StuckFilter: TouchFrameFilter {
         down.removeAll { d in
             guard d.since + after <= time else { return false }
             out.append(ContactSample(contact: d.contact, change: .cancelled, location: d.last))
-            filtered.append(FilteredContact(time: time, deviceID: device, device: rule, filter: "stuck", location: d.last))
+            filtered.append(FilteredContact(time: time, deviceID: device, device: rule, filter: StuckFilterOptions.name, location: d.last))
             removed.insert(d.contact)
             return true
         }
+    }
+}
+
+/// `stuck-after-s: SECONDS`; a contact counts as still while within the jitter filter's
+/// hysteresis (its default when no jitter filter is configured).
+public struct StuckFilterOptions: ContactFilterType, Equatable {
+    static let name = "stuck"
+    static let removalName: String? = name
+    static let key = ConfigKey("stuck-after-s", .number(1...86_400), "Cancel a contact that has not moved past the jitter hysteresis for this many seconds.")
+
+    public var seconds: Double
+    public init(seconds: Double) { self.seconds = seconds }
+
+    static func read(_ value: YAMLNode, _ reader: SpecReader) -> Self? {
+        reader.bounded(value, "'stuck-after-s'", key.numberRange!).map { Self(seconds: $0) }
+    }
+
+    var fact: JSONValue { .number(seconds) }
+
+    func stage(rule: String, display: Size, among all: [any ContactFilterOptions]) -> any TouchFrameFilter {
+        let jitter = all.lazy.compactMap { $0 as? JitterFilterOptions }.first
+        return StuckFilter(after: seconds, hysteresis: jitter?.hysteresis ?? JitterFilterOptions.defaultHysteresis, rule: rule)
     }
 }

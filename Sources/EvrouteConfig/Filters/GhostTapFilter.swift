@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteJSON
 
 /// `ghost-taps: { max-duration-ms }`: a new contact is held back for up to `max-duration-ms`
 /// (event time). One that lifts before is a ghost tap and is dropped whole (never begun); one
@@ -32,7 +33,7 @@ final class GhostTapFilter: TouchFrameFilter {
             if sample.change == .ended || sample.change == .cancelled {
                 if frame.time - held[i].since < maxDuration {
                     // A ghost tap: it never began.
-                    filtered.append(FilteredContact(sample, time, device, rule: rule, filter: "ghost-tap"))
+                    filtered.append(FilteredContact(sample, time, device, rule: rule, filter: GhostTapFilterOptions.name))
                 } else {
                     out.append(contentsOf: held[i].samples)
                     out.append(sample)
@@ -68,5 +69,38 @@ final class GhostTapFilter: TouchFrameFilter {
                 i += 1
             }
         }
+    }
+}
+
+/// `ghost-taps: { max-duration-ms }`; `ghost-taps: {}` takes the default bound.
+public struct GhostTapFilterOptions: ContactFilterType, Equatable {
+    /// The bound when `max-duration-ms` is not given (milliseconds): below the shortest real
+    /// tap measured in the shared recordings (docs/config.md, "Noisy panels").
+    public static let defaultMaxDurationMs = 20
+    static let name = "ghost-tap"
+    static let removalName: String? = name
+    static let key = ConfigKey("ghost-taps", .mapping, "Drop contacts that lift within max-duration-ms of touching down ({} takes the default).", keys: [
+        ConfigKey("max-duration-ms", .integer(1...1000), default: String(defaultMaxDurationMs), "The longest contact dropped, in milliseconds."),
+    ])
+
+    public var maxDurationMs: Int
+    public init(maxDurationMs: Int = defaultMaxDurationMs) { self.maxDurationMs = maxDurationMs }
+
+    static func read(_ value: YAMLNode, _ reader: SpecReader) -> Self? {
+        guard let f = reader.fields(value, "'ghost-taps'", known: key.keyNames) else { return nil }
+        guard let m = f["max-duration-ms"] else { return Self() }
+        guard let ms = reader.integer(m, "'max-duration-ms'") else { return Self() }
+        let range = key["max-duration-ms"]!.integerRange!
+        guard range.contains(ms) else {
+            reader.error(m, .invalidValue, "'max-duration-ms' must be a whole number of milliseconds from \(range.lowerBound) to \(range.upperBound), found \(ms)")
+            return nil
+        }
+        return Self(maxDurationMs: ms)
+    }
+
+    var fact: JSONValue { .object([("max-duration-ms", .int(maxDurationMs))]) }
+
+    func stage(rule: String, display: Size, among all: [any ContactFilterOptions]) -> any TouchFrameFilter {
+        GhostTapFilter(maxDurationMs: maxDurationMs, rule: rule)
     }
 }
