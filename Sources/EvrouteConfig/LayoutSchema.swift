@@ -98,6 +98,16 @@ public enum LayoutSchema {
         ConfigKey("devices", .list(of: "device rule names"), "Only events from devices of these rules (default: every device)."),
     ], takesOtherKeys: true)
 
+    /// The options a handler of each routing built-in plugin reads (the compiler checks the same
+    /// names; a test holds the two together).
+    public static let routingHandlerOptions: [(type: PluginKind, keys: [ConfigKey])] = [
+        (.action, [ConfigKey("action", .string, required: true, "The action sent up the responder chain from the handler's region.")]),
+        (.focus, [ConfigKey("region", .string, "The region made first responder (by default the handler's own)."),
+                  ConfigKey("resign", .boolean, default: "false", "Resign the first responder instead.")]),
+        (.present, [ConfigKey("screen", .string, required: true, "The screen presented over the display's top screen.")]),
+        (.dismiss, []),
+    ]
+
     /// A `handlers:` list.
     public static let handlers = ConfigKey("handlers", .list(of: "mappings"), "Handlers, in order; the other keys of a handler are options for its plugin.",
                                            keys: handler.keys, takesOtherKeys: true)

@@ -4,6 +4,7 @@ import Glibc
 import EvrouteCommandLine
 import EvrouteConfig
 import EvrouteCore
+import EvrouteDaemon
 import EvrouteRuntime
 import EvrouteSystem
 
@@ -58,8 +59,14 @@ extension EvrouteCLI {
     /// The sections of `evroute.yaml(5)`: the layout's keys, then the plugin types' options.
     static var layoutSections: [ManualPage.KeySection] {
         [ManualPage.KeySection("Keys", "The top level and, indented under each key, the keys inside it.", keys: LayoutSchema.top)]
-        // Plugin types' options: one line per type's `[ConfigKey]` when the types declare them, e.g.
-        //   + [ManualPage.KeySection("Plugin type log", keys: LogPlugin.configKeys)]
+            + PluginTypes.declarations.map { type in
+                ManualPage.KeySection("Plugin type \(type.type)", "A plugin of type \(type.type) (plugins: [{ name: NAME, type: \(type.type), … }]) and its handlers.", keys: [
+                    ConfigKey("plugin options", .mapping, "Keys on the plugin, beside name and type.", keys: type.pluginKeys),
+                    ConfigKey("handler options", .mapping, "Keys on a handler of the plugin, beside plugin, on and devices.", keys: type.handlerKeys),
+                ])
+            }
+            + [ManualPage.KeySection("Routing built-in plugins", "Plugins that act on routing itself, each with an instance named like its type: the options of their handlers.",
+                                     keys: LayoutSchema.routingHandlerOptions.map { ConfigKey("\($0.type)", .mapping, "A handler of \($0.type).", keys: $0.keys) })]
     }
 
     /// EXIT STATUS, on every page.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import EvrouteConfig
+import EvrouteDaemon
 import EvrouteTestSupport
 
 /// The path of a program on PATH, or a test failure saying which package `make test` installs it from.
@@ -75,6 +76,13 @@ struct ManualAndCompletionTests {
         }
         walk(LayoutSchema.top, "")
         #expect(count > 100, "the schema has \(count) keys")
+        // Every hosted plugin type's keys, and the routing built-ins' handler options, each in its section.
+        for type in PluginTypes.declarations {
+            #expect(page.contains("\nPLUGIN TYPE \(type.type.rawValue.uppercased())\n"), "no section for plugin type \(type.type)")
+            walk(type.pluginKeys + type.handlerKeys, "\(type.type).")
+        }
+        walk(LayoutSchema.routingHandlerOptions.flatMap(\.keys), "routing.")
+        #expect(page.contains("\nROUTING BUILT-IN PLUGINS\n"))
         #expect(page.contains("- name: main"), "the example is missing")
     }
 

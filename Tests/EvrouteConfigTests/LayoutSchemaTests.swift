@@ -100,4 +100,12 @@ struct LayoutSchemaTests {
         #expect(parseErrors(gesture(taps.upperBound)).isEmpty)
         #expect(parseErrors(gesture(taps.upperBound + 1)).map(\.description).contains { $0.contains("'taps' must be between 1 and \(taps.upperBound)") })
     }
+
+    /// The routing built-ins' handler options the manual lists are the ones the compiler reads.
+    @Test func routingBuiltInHandlerOptionsAreTheCompilers() {
+        #expect(LayoutSchema.routingHandlerOptions.map(\.type) == PluginKind.routingBuiltIns)
+        for (type, keys) in LayoutSchema.routingHandlerOptions {
+            #expect(keys.map(\.name).sorted() == PluginCatalog.routingOnly.handlerOptionKeys(of: type).sorted(), "\(type)")
+        }
+    }
 }
