@@ -30,6 +30,15 @@ struct PipelineTests {
 
     final class Journal { var lines: [String] = [] }
 
+    /// Stops the pipeline from the loop once it runs.
+    final class Ender: PipelineComponent {
+        let name = "ender"
+        func start(in pipeline: Pipeline) throws {
+            pipeline.loop.schedule(after: .milliseconds(0)) { [unowned pipeline] in pipeline.stop() }
+        }
+        func stop() {}
+    }
+
     static func demoLayout() throws -> Layout {
         try ConfigLoader.loadLayout(path: packageRoot + "/config/demo.yaml").1
     }
@@ -67,9 +76,7 @@ struct PipelineTests {
     func stopEndsRun() throws {
         let journal = Journal()
         let pipeline = try Self.pipeline()
-        try pipeline.start([Part("input", journal), PipelineStep("ender", start: { p in
-            p.loop.schedule(after: .milliseconds(0)) { p.stop() }
-        })])
+        try pipeline.start([Part("input", journal), Ender()])
         var wakeups = 0
         pipeline.run(afterWakeup: { wakeups += 1 })
         #expect(journal.lines == ["start input", "stop input"])

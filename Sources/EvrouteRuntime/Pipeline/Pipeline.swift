@@ -16,22 +16,6 @@ public protocol PipelineComponent: AnyObject {
     func stop()
 }
 
-/// A component made of two closures (the daemon's and the dry-run's parts that need no type).
-public final class PipelineStep: PipelineComponent {
-    public let name: String
-    private let starting: (Pipeline) throws -> Void
-    private let stopping: () -> Void
-
-    public init(_ name: String, start: @escaping (Pipeline) throws -> Void, stop: @escaping () -> Void = {}) {
-        self.name = name
-        starting = start
-        stopping = stop
-    }
-
-    public func start(in pipeline: Pipeline) throws { try starting(pipeline) }
-    public func stop() { stopping() }
-}
-
 /// What runs a mode (the daemon, the dry-run, the monitor): the one ``EventLoop``, the signal
 /// handling (SIGINT / SIGTERM stop; a mode may take more signals), the session's one
 /// ``SessionTimer``, the one flush policy (``OutputFlush``), and the mode's components: started
