@@ -114,8 +114,10 @@ public final class DryRun {
         }
         components.append(replay)
         try pipeline.start(components)
+        // The trace is written at the end of each wake-up.
         let report = self.report
-        pipeline.run(afterWakeup: { report.flush() })
+        pipeline.loop.addEndOfWakeupHook { report.flush() }
+        pipeline.run()
         report.flush()
     }
 

@@ -133,19 +133,15 @@ public final class Daemon {
     /// Runs the started daemon's loop until it stops; the exit status.
     private func runLoop() -> Int32 {
         // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
-        // and errors go out at once. After each wakeup the gesture timer follows what it routed,
-        // and the plugins write the event lines they queued (one write(2) per socket client; a `process`
+        // and errors go out at once. After each wakeup (the hooks the components added to the loop)
+        // the gesture timer follows what it routed, and the plugins write the event lines they queued (one write(2) per socket client; a `process`
         // helper's stdin is still written per event).
         log.buffered = true
         log.watchWritability(in: loop)
         // Buffered lines (the journal's t= is the event's time) leave per the one flush
         // policy (``OutputFlush``): live, at the end of a wake-up once they have waited long
         // enough by the event's time; else by a timer.
-        pipeline.run(afterWakeup: { [plugins, unowned self] in
-                         plugins?.writeFrame()
-                         metrics?.wakeupEnded()
-                     },
-                     pending: { [log] in log.hasPending }, flush: { [log] in log.flush() }, liveInput: live != nil)
+        pipeline.run(pending: { [log] in log.hasPending }, flush: { [log] in log.flush() }, liveInput: live != nil)
         // The last lines (the stop's notice among them) and the count of those dropped: written
         // before exit, waiting for a reader that is behind at most a bounded time (well within
         // the unit's TimeoutStopSec=10s); what journald did not take by then goes to stderr.

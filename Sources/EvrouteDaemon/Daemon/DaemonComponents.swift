@@ -68,6 +68,8 @@ final class MetricsComponent: PipelineComponent {
 
     func start(in pipeline: Pipeline) throws {
         if let spec { daemon.startMetrics(spec) }
+        // A reload may start or end the sink: the hook asks for the one of the moment.
+        pipeline.loop.addEndOfWakeupHook { [unowned daemon] in daemon.metrics?.wakeupEnded() }
     }
 
     func stop() {
