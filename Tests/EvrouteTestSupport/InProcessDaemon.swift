@@ -77,6 +77,16 @@ public final class InProcessDaemon: @unchecked Sendable {
     /// Whether it still runs.
     public var isRunning: Bool { waitForExit(seconds: 0) == nil }
 
+    /// Waits until the log has `text` (at most `seconds`); whether it has.
+    public func waitForLog(_ text: String, seconds: Double = 20) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        while !log.contains(text) {
+            if monotonicSeconds() >= deadline || !isRunning { return log.contains(text) }
+            usleep(2_000)
+        }
+        return true
+    }
+
     /// The log so far.
     public var log: String { readFile(logPath) ?? "" }
 }
