@@ -84,58 +84,66 @@ public final class DryRun {
 
     /// Loads each recording (its description from itself, a sibling `.desc`, or `descriptionPath`)
     /// and routes them merged by timestamp. Errors name the file and line. Devices are numbered
-    /// 1, 2, … in the order given. With `control`, the replay runs on the event loop and the
-    /// control socket is served meanwhile (and after, until a stop signal, unless
-    /// `exitAfterReplay`).
+    /// 1, 2, … in the order given. With `control`, the control socket is served meanwhile (and
+    /// after, until a stop signal, unless `exitAfterReplay`).
     public func runReplays(paths: [String], descriptionPath: String?, control: ControlOptions? = nil) throws {
-        var recordings: [EvemuRecording] = []
-        for path in paths {
-            recordings.append(try EvemuRecording.load(path: path, descriptionPath: descriptionPath))
-        }
-        // Odd but replayable recordings (timestamps going backwards) are said on stderr, so the
-        // trace on stdout stays the docs/events.md contract.
-        for warning in recordings.flatMap(\.warnings) { warn(warning.description) }
-        // Recordings made on different clocks each replay on their own, aligned at their starts;
-        // the trace's header says so.
-        report.clocksAligned(EvemuRecording.alignClocks(&recordings))
-        let source = ReplaySource(recordings: recordings)
-        let driver = ReplayDriver(source: source)
-        attach(driver)
-        guard let control else {
-            driver.runToEnd(into: session)
-            return finishReplay(inputEvents: driver.eventsFed)
-        }
-        let pipeline = try Pipeline(session: session)
-        try pipeline.handleSignals()
-        var replayStarted = false
-        func startReplay() -> Bool {
-            guard !replayStarted else { return false }
-            replayStarted = true
-            driver.start(in: pipeline.loop, into: session, pace: .chunked(256)) { [self] in
-                finishReplay(inputEvents: driver.eventsFed)
-                if control.exitAfterReplay { pipeline.stop() }
-            }
-            return true
-        }
-        let server = serve(control, now: { [session] in session.now }) { request in
-            guard ControlProtocol.commandName(of: request) == ControlProtocol.Command.replay.rawValue else { return nil }
-            return startReplay() ? ControlProtocol.success() : ControlProtocol.failure("the replay has already started")
-        }
-        let input = PipelineStep("replay", start: { _ in
-            if !control.replayPaused { _ = startReplay() }
-        })
-        try pipeline.start([server, input])
-        let report = self.report
-        pipeline.run(afterWakeup: { report.flush() })
-        report.flush()
+        try runReplay(.paths(paths, descriptionPath: descriptionPath, keepDevices: false, numbering: .fromOne), control: control)
     }
 
     /// Routes recordings to their end (see ``ReplayDriver``), then prints the summary line.
-    public func run(_ source: ReplaySource) {
-        let driver = ReplayDriver(source: source)
+    public func run(_ source: ReplaySource) throws {
+        try runReplay(.driver(ReplayDriver(source: source)), control: nil)
+    }
+
+    /// The replay's run: on the pipeline's loop, the control socket beside it when asked for.
+    /// Without one, the whole replay is routed in one turn of the loop.
+    private func runReplay(_ recordings: ReplayComponent.Recordings, control: ControlOptions?) throws {
+        let pipeline = try Pipeline(session: session)
+        let replay = ReplayComponent(recordings, pace: .chunked(control == nil ? .max : 256),
+                                     paused: control?.replayPaused ?? false)
+        if case .paths = recordings {
+            replay.onLoaded = { [unowned self] driver in sayLoaded(driver) }
+        } else {
+            replay.onLoaded = { [unowned self] driver in attach(driver) }
+        }
+        replay.onFinished = finished(replay, pipeline, exit: control?.exitAfterReplay ?? true)
+        var components: [PipelineComponent] = []
+        if let control {
+            try pipeline.handleSignals()
+            components.append(serve(control, now: { [session] in session.now }, own: replayCommand(replay)))
+        }
+        components.append(replay)
+        try pipeline.start(components)
+        // The trace is written at the end of each wake-up.
+        let report = self.report
+        pipeline.loop.addEndOfWakeupHook { report.flush() }
+        pipeline.run()
+        report.flush()
+    }
+
+    /// Recordings loaded by the replay: their warnings on stderr (odd but replayable: timestamps
+    /// going backwards; the trace on stdout stays the docs/events.md contract), the clocks they
+    /// were aligned on in the trace's header, their names.
+    private func sayLoaded(_ driver: ReplayDriver) {
+        for warning in driver.warnings { warn(warning.description) }
+        report.clocksAligned(driver.clockAlignments)
         attach(driver)
-        driver.runToEnd(into: session)
-        finishReplay(inputEvents: driver.eventsFed)
+    }
+
+    /// The end of the replay: the summary line, and the stop unless the control socket serves on.
+    private func finished(_ replay: ReplayComponent, _ pipeline: Pipeline, exit: Bool) -> () -> Void {
+        { [unowned self, unowned replay, unowned pipeline] in
+            finishReplay(inputEvents: replay.driver?.eventsFed ?? 0)
+            if exit { pipeline.stop() }
+        }
+    }
+
+    /// `{"command":"replay"}`: starts a held replay.
+    private func replayCommand(_ replay: ReplayComponent) -> (JSONValue) -> JSONValue? {
+        { [unowned replay] request in
+            guard ControlProtocol.commandName(of: request) == ControlProtocol.Command.replay.rawValue else { return nil }
+            return replay.begin() ? ControlProtocol.success() : ControlProtocol.failure("the replay has already started")
+        }
     }
 
     /// Routes live devices until SIGINT or SIGTERM, printing as it goes: the same event loop,
@@ -146,16 +154,13 @@ public final class DryRun {
         let pipeline = try Pipeline(session: session)
         // Before anything is printed: whoever reads the first line may stop us at once.
         try pipeline.handleSignals()
-        let source = try LiveInputSource(rules: layout.deviceRules)
-        source.onError = { [unowned self] error in warn("evroute: \(error)") }
         let server = control.map { options in
             serve(options, now: { [session] in
                 session.advanceTime(to: MonotonicClock.now())
                 return session.now
             }) { _ in nil }
         }
-        let input = liveInput(source)
-        try pipeline.start((server.map { [$0] } ?? []) + [input])
+        try pipeline.start((server.map { [$0] } ?? []) + [liveInput(pipeline)])
         let report = self.report
         report.flush()
         // The trace leaves per the one flush policy (``OutputFlush``): one write(2) for a burst
@@ -164,49 +169,36 @@ public final class DryRun {
         report.flush()
     }
 
-    /// The live input (a component): the devices, their lines in the report, the session timer.
-    private func liveInput(_ source: LiveInputSource) -> PipelineComponent {
-        PipelineStep("live input", start: { [unowned self] pipeline in try startLive(source, on: pipeline) },
-                     stop: { source.stop() })
-    }
-
-    private func startLive(_ source: LiveInputSource, on pipeline: Pipeline) throws {
-        let timer = pipeline.useSessionTimer()
+    /// The live input: the devices, their lines in the report, the session timer.
+    private func liveInput(_ pipeline: Pipeline) -> LiveInputComponent {
         let report = self.report
-        report.attach(source)
-        if report.reportsIgnoredLiveDevices {
-            source.onIgnored = { node, description, reason in
-                let kind = description.map { DeviceKind.of($0) }
-                report.deviceIgnored(node: node, name: description?.name ?? "?", kind: kind, reason: reason,
-                                     time: MonotonicClock.now())
+        return LiveInputComponent(rules: layout.deviceRules, prepare: { [unowned self] source in
+            source.onError = { [unowned self] error in warn("evroute: \(error)") }
+            report.attach(source)
+            if report.reportsIgnoredLiveDevices {
+                source.onIgnored = { node, description, reason in
+                    let kind = description.map { DeviceKind.of($0) }
+                    report.deviceIgnored(node: node, name: description?.name ?? "?", kind: kind, reason: reason,
+                                         time: MonotonicClock.now())
+                }
+                source.onIgnoredRemoved = { node in report.deviceGone(node: node, time: MonotonicClock.now()) }
             }
-            source.onIgnoredRemoved = { node in report.deviceGone(node: node, time: MonotonicClock.now()) }
-        }
-        session.onDeviceRemoved = { [weak source] _, time in
-            if source?.devices.isEmpty ?? false { report.noDevice(time: time) }
-        }
-        source.sink = session
-        timer.readPendingInput = { [unowned source] in source.readPending() }
-        try source.start(in: pipeline.loop)
-        if source.devices.isEmpty { report.noDevice(time: MonotonicClock.now()) }
-        timer.rearm()
+            session.onDeviceRemoved = { [weak source] _, time in
+                if source?.devices.isEmpty ?? false { report.noDevice(time: time) }
+            }
+        }, started: { [unowned pipeline] source in
+            if source.devices.isEmpty { report.noDevice(time: MonotonicClock.now()) }
+            pipeline.timer?.rearm()
+        })
     }
 
-    /// The control socket (a component): the run-time layout commands (``RuntimeControl``), then
-    /// `own` for the rest.
+    /// The control socket: the run-time layout commands (``RuntimeControl``), then `own` for the rest.
     private func serve(_ options: ControlOptions, now: @escaping () -> Timestamp,
-                       own: @escaping (JSONValue) -> JSONValue?) -> PipelineComponent {
+                       own: @escaping (JSONValue) -> JSONValue?) -> ControlSocketComponent {
         let control = RuntimeControl(session: session, now: now)
-        var server: ControlServer?
-        return PipelineStep("control socket", start: { pipeline in
-            let log = Log(threshold: .warning)
-            server = try ControlServer(path: options.socketPath, loop: pipeline.loop, log: log) { request in
-                control.answer(request) ?? own(request)
-                    ?? ControlProtocol.failure("a dry-run serves the layout commands and `replay`; not \"\(ControlProtocol.commandName(of: request) ?? "?")\"")
-            }
-        }, stop: {
-            server?.shutdown()
-            server = nil
-        })
+        return ControlSocketComponent(path: options.socketPath, log: Log(threshold: .warning)) { request in
+            control.answer(request) ?? own(request)
+                ?? ControlProtocol.failure("a dry-run serves the layout commands and `replay`; not \"\(ControlProtocol.commandName(of: request) ?? "?")\"")
+        }
     }
 }

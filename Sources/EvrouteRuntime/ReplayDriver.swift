@@ -48,28 +48,37 @@ public final class ReplayDriver {
     private var runDevice = DeviceID(0)
     private var started = false
 
-    /// Loads every recording (`descriptionPath` for those without a description); errors name
-    /// the file and line; `warnings` has what was odd but replayable. Device ids come from
-    /// ``ProcessDeviceIDs``.
-    public convenience init(paths: [String], descriptionPath: String?, keepDevices: Bool = false) throws {
+    /// How replayed devices are numbered.
+    public enum DeviceNumbering: Sendable {
+        /// From ``ProcessDeviceIDs`` (the daemon: never reused, beside live devices).
+        case processWide
+        /// 1, 2, … in the order given (a dry-run's trace).
+        case fromOne
+    }
+
+    /// Loads every recording (`descriptionPath` for those without a description) — the one place
+    /// recordings are loaded for a replay; errors name the file and line; `warnings` has what was
+    /// odd but replayable. Recordings made on different clocks each replay on their own, aligned
+    /// at their starts (``clockAlignments``).
+    public convenience init(paths: [String], descriptionPath: String?, keepDevices: Bool = false,
+                            numbering: DeviceNumbering = .processWide) throws {
         var list: [(id: DeviceID, recording: EvemuRecording)] = []
         var devices: [Device] = []
         var recordings = try paths.map { try EvemuRecording.load(path: $0, descriptionPath: descriptionPath) }
-        // Recordings made on different clocks each replay on their own, aligned at their starts.
-        let notes = EvemuRecording.alignClocks(&recordings)
-        for (path, recording) in zip(paths, recordings) {
-            let id = ProcessDeviceIDs.next()
+        let alignments = EvemuRecording.alignClocks(&recordings)
+        for (index, (path, recording)) in zip(paths, recordings).enumerated() {
+            let id = numbering == .fromOne ? DeviceID(index + 1) : ProcessDeviceIDs.next()
             list.append((id, recording))
             devices.append(Device(id: id, path: path, name: recording.description.name))
         }
         self.init(source: ReplaySource(devices: list), devices: devices, keepDevices: keepDevices)
-        clockNotes = notes.map(\.description)
+        clockAlignments = alignments
     }
 
-    /// What ``EvemuRecording/alignClocks(_:)`` said of the recordings (none on one clock).
-    public private(set) var clockNotes: [String] = []
-
-
+    /// What ``EvemuRecording/alignClocks(_:)`` did to the recordings (none on one clock).
+    public private(set) var clockAlignments: [ClockAlignment] = []
+    /// The same, worded for the log.
+    public var clockNotes: [String] { clockAlignments.map(\.description) }
 
     /// Replays a source of recordings already loaded.
     public convenience init(source: ReplaySource, keepDevices: Bool = false) {

@@ -59,8 +59,20 @@ public final class EventLoop {
     private var armedDeadline: Timestamp?
     private var nextTimerID = 1
     private var stopping = false
-    /// Called after the callbacks of each wakeup (e.g. to flush buffered output once per burst).
-    public var afterWakeup: (() -> Void)?
+    /// What runs at the end of each wake-up, after its callbacks, in the order added: each
+    /// component that queues work during a wake-up registers its own (a plugin host's frame
+    /// writes, a trace's flush, the session timer following what was routed, the early flush of
+    /// waiting output), so each sink writes once per wake-up. They last as long as the loop.
+    private var endOfWakeupHooks: [() -> Void] = []
+
+    /// Adds `hook` to the end-of-wake-up hooks (run after those added before it). Components add
+    /// theirs once, when they start.
+    public func addEndOfWakeupHook(_ hook: @escaping () -> Void) {
+        endOfWakeupHooks.append(hook)
+    }
+
+    /// How many end-of-wake-up hooks are registered.
+    public var endOfWakeupHookCount: Int { endOfWakeupHooks.count }
     /// Output that may wait a little (log lines, a dry-run's trace): written ``LazyFlush/delay``
     /// after it began waiting, instead of once per wakeup — a burst of frames then costs one
     /// `write(2)`, not one per frame. The wait is one of the loop's timers, armed when output
@@ -316,7 +328,7 @@ public final class EventLoop {
                 if stopping { break }
             }
             batch = nil
-            afterWakeup?()
+            for hook in endOfWakeupHooks { hook() }
         }
     }
 

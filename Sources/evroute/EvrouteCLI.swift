@@ -87,7 +87,7 @@ enum EvrouteCLI {
                 options.controlSocketPath = socket == "none" ? nil : socket
                 options.logLevel = p.flag("verbose") ? .debug : .info
                 options.showKeycodes = p.flag("show-keycodes")
-                let status = Daemon(options: options).run()
+                let status = Daemon.run(options: options)
                 if status != 0 { throw CommandLineExit(status) }
                 return
             }

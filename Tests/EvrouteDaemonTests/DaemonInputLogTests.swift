@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import EvrouteCore
+import EvrouteDaemon
 import EvrouteTestSupport
 
 /// What the daemon logs about a touch device's input besides routing, on a replayed recording
@@ -58,8 +59,13 @@ struct DaemonInputLogTests {
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", Self.config)
         let path = rig.scratch.write("panel.events", try Self.recording())
-        let daemon = try rig.start(["--replay", path, "--exit-after-replay", "--verbose"])
-        defer { daemon.kill9() }
+        // In this process (``InProcessDaemon``): the daemon's own run, no binary to spawn.
+        var options = DaemonOptions(configPath: rig.configPath)
+        options.controlSocketPath = rig.control
+        options.replayPaths = [path]
+        options.exitAfterReplay = true
+        options.logLevel = .debug
+        let daemon = try InProcessDaemon(options, logPath: rig.scratch.file("daemon.log"))
         #expect(daemon.waitForExit(seconds: 60) == 0, "log:\n\(daemon.log)")
         let lines = daemon.log.split(separator: "\n").map(String.init)
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import EvrouteDaemon
 import EvrouteTestSupport
 
 /// The one validator: the real daemon, started with a config whose plugin options are wrong,
@@ -42,9 +43,10 @@ struct DaemonRefusesWhatCheckRefusesTests {
             "\(path):5:41: error: plugin shell: `command` must be a list (argv); to run a string through /bin/sh, add `shell: true`",
         ])
 
-        let daemon = try TestProcess.daemon(binary, arguments: ["--config", path, "--control-socket", scratch.file("control.sock")],
-                                       logPath: scratch.file("daemon.log"))
-        defer { daemon.kill9() }
+        // The daemon in this process (``InProcessDaemon``): its start refuses the same.
+        var options = DaemonOptions(configPath: path)
+        options.controlSocketPath = scratch.file("control.sock")
+        let daemon = try InProcessDaemon(options, logPath: scratch.file("daemon.log"))
         #expect(daemon.waitForExit(seconds: 20) == 1)
         #expect(Self.errors(daemon.log, file: path) == checkErrors, "\(daemon.log)")
     }

@@ -3,6 +3,8 @@ import Testing
 import Glibc
 #endif
 import EvrouteJSON
+import EvrouteDaemon
+import EvrouteDaemon
 import EvrouteTestSupport
 
 /// A display's idle state in the running daemon: the demo recording twice
@@ -22,9 +24,13 @@ struct IdleStatusTests {
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", Self.config)
         let gap = try #require(recordingWithGap(packageRoot + "/demo/touchscreen.events", shift: 300, in: rig.scratch))
-        let daemon = try rig.start(["--replay", gap, "--keep-replay-devices"])
-        defer { daemon.kill9() }
-        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        // The daemon in this process (``InProcessDaemon``); `evroute status` below is the binary's client.
+        var options = DaemonOptions(configPath: rig.configPath)
+        options.controlSocketPath = rig.control
+        options.replayPaths = [gap]
+        options.keepReplayDevices = true
+        let daemon = try InProcessDaemon(options, logPath: rig.scratch.file("daemon.log"))
+        try #require(daemon.waitForLog("ready: "), "log:\n\(daemon.log)")
         var status: JSONValue?
         for _ in 0..<100 {
             status = harnessControl("status", rig.control)

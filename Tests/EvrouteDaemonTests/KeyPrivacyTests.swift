@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 import EvrouteCore
+import EvrouteDaemon
 import EvrouteTestSupport
 
 /// Typed keys stay out of the daemon's log: the `log` plugin writes typing keys
@@ -51,11 +52,14 @@ struct KeyPrivacyTests {
         let rig = try DaemonProcessTests.Rig()
         defer { rig.scratch.cleanUp() }
         _ = rig.scratch.write("evroute.yaml", config)
-        var args: [String] = []
-        for name in Self.recordings { args += ["--replay", Self.keyboards + "/" + name] }
-        args += ["--replay", packageRoot + "/demo/keyboard.events"]   // the demo types words and digits
-        let daemon = try rig.start(args + ["--exit-after-replay"] + extra)
-        defer { daemon.kill9() }
+        // In this process (``InProcessDaemon``); `extra` is `--show-keycodes` or nothing.
+        var options = DaemonOptions(configPath: rig.configPath)
+        options.controlSocketPath = rig.control
+        options.replayPaths = Self.recordings.map { Self.keyboards + "/" + $0 }
+        options.replayPaths.append(packageRoot + "/demo/keyboard.events")   // the demo types words and digits
+        options.exitAfterReplay = true
+        options.showKeycodes = extra.contains("--show-keycodes")
+        let daemon = try InProcessDaemon(options, logPath: rig.scratch.file("daemon.log"))
         #expect(daemon.waitForExit(seconds: 60) == 0, "log:\n\(daemon.log)")
         return (Self.loggedKeys(daemon.log), Self.loggedTexts(daemon.log))
     }

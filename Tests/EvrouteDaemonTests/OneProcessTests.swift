@@ -69,9 +69,11 @@ struct OneProcessTests {
                   frame: [0, 0, 100, 100]
                   regions: [{ name: a, frame: [90, 0, 20, 20] }]
             """)
-        let daemon = try rig.start([])
-        defer { daemon.kill9() }
-        try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
+        // The daemon in this process (``InProcessDaemon``).
+        var options = DaemonOptions(configPath: rig.configPath)
+        options.controlSocketPath = rig.control
+        let daemon = try InProcessDaemon(options, logPath: rig.scratch.file("daemon.log"))
+        try #require(daemon.waitForLog("ready: "), "log:\n\(daemon.log)")
         let line = "warning: \(rig.configPath):7:25: region 'a' sticks out of its parent 'root'"
         #expect(daemon.log.split(separator: "\n").filter { $0.contains(line) }.count == 1, "\(daemon.log)")
         #expect(harnessControl("reload", rig.control)?["ok"]?.boolValue == true)

@@ -59,8 +59,8 @@ final class PluginRig {
         router = Router(layout: layout)
         router.observer = outcomes
         host.attach(to: router)
-        // As the daemon does: what plugins queued during a wake-up is written at its end.
-        loop.afterWakeup = { [weak host] in host?.writeFrame() }
+        // What plugins queued during a wake-up is written at its end: the plugin context's own
+        // end-of-wake-up hook, as in the daemon.
         router.addDevice(DeviceInfo(id: DeviceID(1), ruleName: "touch", name: "ts", kind: .touchscreen, display: "main"), time: .zero)
     }
 

@@ -21,7 +21,7 @@ struct LiveGestureTimerTests {
         let run = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
         let loop = try EventLoop()
         let timer = SessionTimer(loop: loop, session: run.session)
-        loop.afterWakeup = { timer.rearm() }
+        loop.addEndOfWakeupHook { timer.rearm() }
 
         let x = try #require(description.absinfo[AbsCode.mtPositionX]), y = try #require(description.absinfo[AbsCode.mtPositionY])
         func raw(_ v: Double, _ size: Double, _ a: AbsInfo) -> Int32 { a.minimum + Int32(v / size * Double(a.maximum - a.minimum)) }
@@ -100,7 +100,7 @@ struct LiveGestureTimerTests {
         }
         try loop.watch(FileDescriptor(rawValue: fds[0])) { _ in readPipe("input") }
         timer.readPendingInput = { readPipe("timer") }
-        loop.afterWakeup = { timer.rearm(); loop.stop() }
+        loop.addEndOfWakeupHook { timer.rearm(); loop.stop() }
         var byte: UInt8 = 1
         // The timer's descriptor becomes ready when armed (its deadline has passed): the order of
         // arming and writing is the order epoll reports them in.

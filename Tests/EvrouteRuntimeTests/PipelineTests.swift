@@ -30,6 +30,15 @@ struct PipelineTests {
 
     final class Journal { var lines: [String] = [] }
 
+    /// Stops the pipeline from the loop once it runs.
+    final class Ender: PipelineComponent {
+        let name = "ender"
+        func start(in pipeline: Pipeline) throws {
+            pipeline.loop.schedule(after: .milliseconds(0)) { [unowned pipeline] in pipeline.stop() }
+        }
+        func stop() {}
+    }
+
     static func demoLayout() throws -> Layout {
         try ConfigLoader.loadLayout(path: packageRoot + "/config/demo.yaml").1
     }
@@ -67,11 +76,10 @@ struct PipelineTests {
     func stopEndsRun() throws {
         let journal = Journal()
         let pipeline = try Self.pipeline()
-        try pipeline.start([Part("input", journal), PipelineStep("ender", start: { p in
-            p.loop.schedule(after: .milliseconds(0)) { p.stop() }
-        })])
+        try pipeline.start([Part("input", journal), Ender()])
         var wakeups = 0
-        pipeline.run(afterWakeup: { wakeups += 1 })
+        pipeline.loop.addEndOfWakeupHook { wakeups += 1 }
+        pipeline.run()
         #expect(journal.lines == ["start input", "stop input"])
         #expect(wakeups >= 1)
     }
@@ -131,5 +139,31 @@ struct RouteFanOutTests {
         #expect(!routed.isEmpty && routed.count == 2 * (run.summary.handled + run.summary.unhandled))
         #expect(!routed.contains("b routed"))
         #expect(Array(routed.prefix(2)) == ["a routed", "c routed"])
+    }
+}
+
+/// The loop's end-of-wake-up hooks: a list the components add to, run after each wake-up's
+/// callbacks in the order added, each once per wake-up.
+@Suite("End-of-wake-up hooks")
+struct EndOfWakeupHookTests {
+    @Test("each hook runs once per wake-up, in the order added; the session timer and the flush add theirs")
+    func hooksRunInOrderOncePerWakeup() throws {
+        let pipeline = try PipelineTests.pipeline()
+        let journal = PipelineTests.Journal()
+        pipeline.loop.addEndOfWakeupHook { journal.lines.append("first") }
+        pipeline.loop.addEndOfWakeupHook { journal.lines.append("second") }
+        pipeline.useSessionTimer()
+        pipeline.useSessionTimer()   // one timer, one hook
+        #expect(pipeline.loop.endOfWakeupHookCount == 3)
+        var turns = 0
+        func turn() {
+            turns += 1
+            if turns == 3 { pipeline.stop() } else { pipeline.loop.schedule(after: .milliseconds(0)) { turn() } }
+        }
+        pipeline.loop.schedule(after: .milliseconds(0)) { turn() }
+        pipeline.run(pending: { false }, flush: {}, liveInput: true)
+        #expect(pipeline.loop.endOfWakeupHookCount == 4)
+        #expect(journal.lines == Array(repeating: ["first", "second"], count: journal.lines.count / 2).flatMap { $0 })
+        #expect(journal.lines.count == 2 * pipeline.loop.wakeups)
     }
 }

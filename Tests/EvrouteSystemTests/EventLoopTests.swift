@@ -67,7 +67,7 @@ struct EventLoopTests {
         })
         // What the pipeline does for live input (OutputFlush): write early by the input's time.
         if withInputTime {
-            loop.afterWakeup = {
+            loop.addEndOfWakeupHook {
                 if let earliest = loop.lazyFlushEarliest, inputTime >= earliest { loop.flushLazyOutput() }
             }
         }
@@ -123,7 +123,7 @@ struct EventLoopTests {
         try loop.watch(FileDescriptor(rawValue: b[0]), by: second!)
         #expect(loop.isWatching(FileDescriptor(rawValue: a[0])))
         // Whichever is called first unwatches and frees the other; the loop stops after the wake-up.
-        loop.afterWakeup = { loop.stop() }
+        loop.addEndOfWakeupHook { loop.stop() }
         var calls = 0
         let both: () -> Void = {
             calls += 1

@@ -76,7 +76,7 @@ extension Daemon {
             let sink = MetricsSink(now: { MonotonicClock.now() })
             for info in session.activeDevices { sink.record(.deviceAdded(info, time: startTime)) }
             metrics = sink
-            session.router.observer = RouteFanOut([observer, sink])
+            setObservers()
         }
         metrics?.measuresLatency = live != nil
         metricsSpec = spec
@@ -97,7 +97,7 @@ extension Daemon {
         metricsTimer = nil
         metricsSpec = nil
         metrics = nil
-        session.router.observer = RouteFanOut([observer])
+        setObservers()
     }
 
     /// Writes the text file, and again every `interval`.

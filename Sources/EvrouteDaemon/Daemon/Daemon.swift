@@ -28,7 +28,7 @@ import CLinux
 ///
 /// ```swift
 /// Daemon.blockSignals()                // first thing in main, before any thread exists
-/// let status = Daemon(options: options).run()
+/// let status = Daemon.run(options: options)
 /// ```
 public final class Daemon {
     /// The signals the daemon takes through its signalfd.
@@ -49,17 +49,30 @@ public final class Daemon {
     let log: Log
     let notifier: SystemdNotifier
 
-    /// The event loop, signals, session timer and flush policy, and the components (``components``).
-    private(set) var pipeline: Pipeline!
+    /// The event loop, signals, session timer and flush policy, and the components started.
+    let pipeline: Pipeline
     var loop: EventLoop { pipeline.loop }
-    private(set) var session: RoutingSession!
-    private(set) var plugins: PluginHost?
-    private(set) var observer: DaemonObserver!
-    private(set) var control: ControlServer?
-    private(set) var live: LiveInputSource?
-    private(set) var replay: ReplayDriver?
+    let session: RoutingSession
+    /// Counts and logs device and layout changes: the router's first observer.
+    let observer: DaemonObserver
+    /// The components (listed in start order by ``components``).
+    private lazy var plugging = PluginsComponent(layout: session.layout, log: log, showKeycodes: options.showKeycodes) {
+        [unowned self] request in
+        layoutControl.answer(request) ?? RuntimeControl.refusal(
+            "\"\(ControlProtocol.commandName(of: request) ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
+            to: request)
+    }
+    private lazy var controlSocket = options.controlSocketPath.map { path in
+        ControlSocketComponent(path: path, log: log) { [unowned self] request, answer in self.answer(request, answer) }
+    }
+    private let liveInput: LiveInputComponent?
+    private let replaying: ReplayComponent?
+    var plugins: PluginHost? { plugging.host }
+    var control: ControlServer? { controlSocket?.server }
+    var live: LiveInputSource? { liveInput?.source }
+    var replay: ReplayDriver? { replaying?.driver }
     /// The run-time layout commands (docs/ui-control.md), for the control socket and plugin peers.
-    private(set) var layoutControl: RuntimeControl!
+    private(set) lazy var layoutControl = RuntimeControl(session: session) { [unowned self] in advanceToNow() }
     /// The config file the running layout came from.
     private(set) var configSource = ConfigLoader.builtInName
     let startTime = MonotonicClock.now()
@@ -87,53 +100,48 @@ public final class Daemon {
     private var layoutRelease: BackgroundJob<Void>?
     /// Whether a reload is being compiled (or one is queued behind it): `reloading` in `status`.
     var isReloading: Bool { reloadState.isReloading }
-    /// Events read by input sources a reload replaced.
-    private var earlierLiveEvents = 0
     /// Raw input events routed (live and replayed).
-    var inputEvents: Int { earlierLiveEvents + (live?.eventsRead ?? 0) + (replay?.eventsFed ?? 0) }
+    var inputEvents: Int { (liveInput?.eventsRead ?? 0) + (replay?.eventsFed ?? 0) }
     private var exitStatus: Int32 = 0
-    private(set) var replayStarted = false
+    var replayStarted: Bool { replaying?.hasBegun ?? false }
     private var stopping = false
 
-    /// Reads the systemd environment (`$NOTIFY_SOCKET`, `$WATCHDOG_USEC`); nothing starts
-    /// before ``run()``.
-    public init(options: DaemonOptions, log: Log? = nil) {
-        self.options = options
-        self.log = log ?? Log(threshold: options.logLevel, journalSocket: Log.journalSocketPath)
-        notifier = SystemdNotifier()
-    }
-
-    /// Starts, runs until SIGTERM / SIGINT (or the end of the replays with
-    /// ``DaemonOptions/exitAfterReplay``), shuts down, and returns the exit status:
-    /// 0 after a clean stop, 1 when startup failed.
-    public func run() -> Int32 {
+    /// Reads the systemd environment (`$NOTIFY_SOCKET`, `$WATCHDOG_USEC`), starts, runs until
+    /// SIGTERM / SIGINT (or the end of the replays with ``DaemonOptions/exitAfterReplay``), shuts
+    /// down, and returns the exit status: 0 after a clean stop, 1 when startup failed.
+    public static func run(options: DaemonOptions, log: Log? = nil) -> Int32 {
         Daemon.blockSignals()
+        let log = log ?? Log(threshold: options.logLevel, journalSocket: Log.journalSocketPath)
+        let notifier = SystemdNotifier()
         // The log never waits for its reader (journald stuck, a paused terminal, `| less`):
         // routing, the control socket and SIGTERM go on; lines beyond its backlog are dropped
         // and counted (docs/daemon.md).
         log.writeWithoutWaiting()
+        let daemon: Daemon
         do {
-            try start()
+            daemon = try Daemon(options: options, log: log, notifier: notifier)
+            try daemon.start()
         } catch {
             // What had started is stopped already, in reverse (``Pipeline/start(_:)``).
             log.error(.startFailed, "\(error)")
             notifier.notify("STATUS=failed to start: \(error)".replacingNewlines())
             return 1
         }
+        return daemon.runLoop()
+    }
+
+    /// Runs the started daemon's loop until it stops; the exit status.
+    private func runLoop() -> Int32 {
         // Info and debug lines (the `log` plugin's among them) are buffered; notices, warnings
-        // and errors go out at once. After each wakeup the gesture timer follows what it routed,
-        // and the plugins write the event lines they queued (one write(2) per socket client; a `process`
+        // and errors go out at once. After each wakeup (the hooks the components added to the loop)
+        // the gesture timer follows what it routed, and the plugins write the event lines they queued (one write(2) per socket client; a `process`
         // helper's stdin is still written per event).
         log.buffered = true
         log.watchWritability(in: loop)
         // Buffered lines (the journal's t= is the event's time) leave per the one flush
         // policy (``OutputFlush``): live, at the end of a wake-up once they have waited long
         // enough by the event's time; else by a timer.
-        pipeline.run(afterWakeup: { [plugins, unowned self] in
-                         plugins?.writeFrame()
-                         metrics?.wakeupEnded()
-                     },
-                     pending: { [log] in log.hasPending }, flush: { [log] in log.flush() }, liveInput: live != nil)
+        pipeline.run(pending: { [log] in log.hasPending }, flush: { [log] in log.flush() }, liveInput: live != nil)
         // The last lines (the stop's notice among them) and the count of those dropped: written
         // before exit, waiting for a reader that is behind at most a bounded time (well within
         // the unit's TimeoutStopSec=10s); what journald did not take by then goes to stderr.
@@ -157,16 +165,66 @@ public final class Daemon {
 
     // MARK: Startup
 
-    func start() throws {
+    /// Reads and compiles the config (errors: each `file:line:col`), and makes the session, the
+    /// loop and the components; nothing starts before ``start()``.
+    private init(options: DaemonOptions, log: Log, notifier: SystemdNotifier) throws {
+        self.options = options
+        self.log = log
+        self.notifier = notifier
         // Each control or plugin client is a descriptor: the soft limit (often 1024) goes up to
         // the hard one (docs/daemon.md, "Control socket").
         let descriptors = DescriptorLimit.raiseSoftToHard()
         log.debug("descriptor limit (RLIMIT_NOFILE): \(descriptors.before == descriptors.after ? "\(descriptors.after), as it was" : "raised from \(descriptors.before) to \(descriptors.after)")")
-        let layout = try takeConfig(Daemon.readConfig(path: options.configPath, controlSocket: options.controlSocketPath)).get()
+        let config = try Daemon.takeConfig(Daemon.readConfig(path: options.configPath, controlSocket: options.controlSocketPath), log: log).get()
+        let layout = config.layout
         session = RoutingSession(layout: layout, clock: ManualClock())
         pipeline = try Pipeline(session: session)
-        try pipeline.handleSignals(more: [SIGHUP]) { [unowned self] signal in self.signalled(signal) }
+        observer = DaemonObserver(log: log)
+        if options.replayPaths.isEmpty {
+            let live = LiveInputComponent(rules: layout.deviceRules, prepare: { [log] source in
+                source.onError = { error in log.warning(.inputError, "input: \(error)") }
+            })
+            live.describeError = { StartupError(description: "input: \($0)") }
+            liveInput = live
+            replaying = nil
+        } else {
+            liveInput = nil
+            replaying = ReplayComponent(.paths(options.replayPaths, descriptionPath: options.descriptionPath,
+                                               keepDevices: options.keepReplayDevices, numbering: .processWide),
+                                        pace: options.replayRealtime ? .recorded : .chunked(options.replayChunk),
+                                        paused: options.replayPaused)
+        }
+        configSource = config.source
+        replaying?.onLoaded = { [log] driver in
+            for warning in driver.warnings { log.warning(warning.rendered(showingSeverity: false)) }
+            for note in driver.clockNotes { log.info(note) }
+        }
+        replaying?.onFinished = { [unowned self] in replayFinished() }
+        setObservers()
+        observeSession()
+    }
 
+    /// The router's observers: the daemon's, then the metrics sink while there is one. The one
+    /// place the fan-out is set (at the start, and when metrics start or end).
+    func setObservers() {
+        session.router.observer = RouteFanOut([observer] + (metrics.map { [$0] } ?? []))
+    }
+
+    /// Starts the components (``components``), then says `READY=1`.
+    private func start() throws {
+        try pipeline.handleSignals(more: [SIGHUP]) { [unowned self] signal in self.signalled(signal) }
+        try pipeline.start(components)
+        metrics?.measuresLatency = live != nil
+        readyTime = MonotonicClock.now()
+        notifier.ready(status: statusLine())
+        log.notice(.ready, "ready: \(statusLine())")
+        // Start-up code (argument parsing, the YAML reader, the layout compiler) is not run
+        // again until a reload: let its pages go from the resident set (docs/daemon.md).
+        ResidentCode.release()
+    }
+
+    /// The session's device callbacks: ignored devices and warnings logged, devices told to the plugins.
+    private func observeSession() {
         session.onDeviceIgnored = { [log] _, description, kind, reason, _ in
             log.info(.deviceIgnored, "device ignored: \"\(Log.escaped(description.name))\" (\(kind.rawValue)): \(reason)")
         }
@@ -185,17 +243,6 @@ public final class Daemon {
             plugins?.deviceAdded(info, description: description, mapper: mapper)
         }
         session.onDeviceRemoved = { [unowned self] id, _ in plugins?.deviceRemoved(id) }
-        layoutControl = RuntimeControl(session: session) { [unowned self] in advanceToNow() }
-        observer = DaemonObserver(log: log)
-        session.router.observer = RouteFanOut([observer])
-        try pipeline.start(components(layout: layout))
-        metrics?.measuresLatency = live != nil
-        readyTime = MonotonicClock.now()
-        notifier.ready(status: statusLine())
-        log.notice(.ready, "ready: \(statusLine())")
-        // Start-up code (argument parsing, the YAML reader, the layout compiler) is not run
-        // again until a reload: let its pages go from the resident set (docs/daemon.md).
-        ResidentCode.release()
     }
 
     /// What reading and compiling the config gave: the layout with the file it came from and its
@@ -238,145 +285,61 @@ public final class Daemon {
 
     /// At start: logs a loaded config's warnings and takes its source as the running one's name
     /// (the caller then runs the layout); the errors of a failed one.
-    private func takeConfig(_ load: ConfigLoad) -> Result<Layout, StartupError> {
+    private static func takeConfig(_ load: ConfigLoad, log: Log) -> Result<LoadedConfig, StartupError> {
         switch load {
         case .loaded(let config):
-            configSource = config.source
             for w in config.warnings { log.warning(.configWarning, w) }
-            return .success(config.layout)
+            return .success(config)
         case .failed(let errors):
             return .failure(StartupError(description: errors.joined(separator: "\n")))
         }
     }
 
     /// The daemon's components, in start order (``Pipeline`` stops them in reverse): the plugins,
-    /// the control socket, the input (live devices or the replays), the plugins as the router's
-    /// handlers, the watchdog. The stop is thus: active touches and held keys cancelled (routed to
-    /// their handlers), plugins shut down, devices closed (ungrabbed), the control socket removed.
-    private func components(layout: Layout) -> [PipelineComponent] {
-        var list: [PipelineComponent] = []
-        list.append(PipelineStep("plugins", start: { [unowned self] pipeline in
-            do {
-                plugins = try PluginHost(layout: layout, loop: pipeline.loop, log: log)
-                plugins?.showKeycodes = options.showKeycodes
-            } catch {
-                throw StartupError(description: "plugins: \(error)")
-            }
-            plugins?.answerCommand = { [unowned self] request in
-                layoutControl.answer(request) ?? RuntimeControl.refusal(
-                    "\"\(ControlProtocol.commandName(of: request) ?? "?")\" is not a layout command (a plugin connection takes: \(RuntimeControl.commands.sorted().joined(separator: ", ")))",
-                    to: request)
-            }
-        }, stop: { [unowned self] in
-            // Shut down already by "handlers" below, unless a later start failed.
-            plugins?.shutdown()
-        }))
-        if let path = options.controlSocketPath {
-            list.append(PipelineStep("control socket", start: { [unowned self] pipeline in
-                control = try ControlServer(path: path, loop: pipeline.loop, log: log,
-                                            answering: { [unowned self] request, answer in self.answer(request, answer) })
-            }, stop: { [unowned self] in
-                control?.shutdown()
-                control = nil
-            }))
-        }
+    /// the control socket, the metrics, the session's end, the input (live devices or the
+    /// replays), the plugins as the router's handlers, the watchdog. The stop is thus: active
+    /// touches and held keys cancelled (routed to their handlers), plugins shut down, devices
+    /// closed (ungrabbed), the session finished, the last metrics written, the control socket
+    /// removed.
+    private var components: [PipelineComponent] {
+        var list: [PipelineComponent] = [plugging]
+        if let controlSocket { list.append(controlSocket) }
         // Before the input: its stop (after the input's) writes the last text file.
-        list.append(PipelineStep("metrics", start: { [unowned self] _ in
-            if let spec = layout.spec.metrics { startMetrics(spec) }
-        }, stop: { [unowned self] in
-            if metrics != nil { stopMetrics() }
-        }))
-        list.append(PipelineStep("input", start: { [unowned self] pipeline in
-            do {
-                try startInput(layout: layout, pipeline: pipeline)
-            } catch {
-                // As a stop would (the handlers' part first): what it began is undone.
-                stopHandlers()
-                stopInput()
-                throw error
-            }
-        }, stop: { [unowned self] in stopInput() }))
-        list.append(PipelineStep("handlers", start: { [unowned self] _ in
-            plugins?.attach(to: session.router)
-        }, stop: { [unowned self] in stopHandlers() }))
+        list.append(MetricsComponent(daemon: self, spec: session.layout.spec.metrics))
+        list.append(SessionEndComponent(pipeline: pipeline))
+        if let liveInput { list.append(liveInput) }
+        if let replaying { list.append(replaying) }
+        list.append(HandlersComponent(daemon: self))
         if let interval = notifier.watchdogInterval {
-            list.append(PipelineStep("watchdog", start: { [unowned self] _ in
-                scheduleWatchdog(every: Timestamp.Duration(microseconds: max(interval.microseconds / 2, 1000)))
-            }))
+            list.append(WatchdogComponent(notifier: notifier, interval: Timestamp.Duration(microseconds: max(interval.microseconds / 2, 1000))))
         }
         return list
     }
 
-    /// Live devices (with the session timer), or the replays (started unless `--replay-paused`).
-    private func startInput(layout: Layout, pipeline: Pipeline) throws {
-        if options.replayPaths.isEmpty {
-            pipeline.useSessionTimer()
-            try startLive(rules: layout.deviceRules)
-        } else {
-            do {
-                replay = try ReplayDriver(paths: options.replayPaths, descriptionPath: options.descriptionPath,
-                                          keepDevices: options.keepReplayDevices)
-            } catch {
-                throw StartupError(description: "\(error)")
-            }
-            for warning in replay?.warnings ?? [] { log.warning(warning.rendered(showingSeverity: false)) }
-            for note in replay?.clockNotes ?? [] { log.info(note) }
-            if !options.replayPaused { startReplay() }
-        }
-    }
-
     /// Active touches and held keys cancelled (routed to their handlers), plugins shut down, no
     /// handler run any more.
-    private func stopHandlers() {
+    func stopHandlers() {
         session.router.cancelAll(time: advanceToNow())
         plugins?.shutdown()
         // Nothing runs handlers any more: what the closing devices still route is only recorded.
         session.router.dispatcher = nil
     }
 
-    /// Devices closed (what they still route is recorded), the session finished, the timer off.
-    private func stopInput() {
-        live?.stop()
-        session.finish(at: session.now)
-        live = nil
-        pipeline.timer?.isEnabled = false
-    }
-
-    private func startLive(rules: [DeviceRuleSpec]) throws {
-        do {
-            let source = try LiveInputSource(rules: rules)
-            source.onError = { [log] error in log.warning(.inputError, "input: \(error)") }
-            live = source
-            let session = self.session!
-            source.sink = session
-            pipeline.timer?.readPendingInput = { [unowned source] in source.readPending() }
-            try source.start(in: loop)
-        } catch {
-            throw StartupError(description: "input: \(error)")
-        }
-    }
-
-    private func scheduleWatchdog(every interval: Timestamp.Duration) {
-        notifier.watchdog()
-        loop.schedule(after: interval) { [weak self] in self?.scheduleWatchdog(every: interval) }
-    }
-
     // MARK: Replay
 
-    /// Starts feeding the recordings (at startup, or on a control request with `--replay-paused`).
+    /// Starts feeding the recordings (on a control request with `--replay-paused`).
     /// Returns false when there is no replay or it has already started.
     @discardableResult
     func startReplay() -> Bool {
-        guard let replay, !replayStarted else { return false }
-        replayStarted = true
-        let pace: ReplayDriver.Pace = options.replayRealtime ? .recorded : .chunked(options.replayChunk)
-        replay.start(in: loop, into: session, pace: pace) { [unowned self] in
-            guard !stopping else { return }
-            log.info("replay finished: \(replay.eventsFed) events from \(replay.devices.count) recording(s)")
-            notifier.status(statusLine())
-            if options.exitAfterReplay { stopWhenDrained(deadline: MonotonicClock.now() + .seconds(5)) }
-        }
-        return true
+        replaying?.begin() ?? false
+    }
+
+    /// Every recording routed.
+    private func replayFinished() {
+        guard !stopping, let replay else { return }
+        log.info("replay finished: \(replay.eventsFed) events from \(replay.devices.count) recording(s)")
+        notifier.status(statusLine())
+        if options.exitAfterReplay { stopWhenDrained(deadline: MonotonicClock.now() + .seconds(5)) }
     }
 
     /// Whether a plugin still has work in flight: commands running or queued, answers pending,
@@ -414,7 +377,7 @@ public final class Daemon {
     /// devices (the session's clock moves to it, firing what falls due); for replays the
     /// recording's time, which alone drives it (nothing moves).
     private func advanceToNow() -> Timestamp {
-        if replay == nil { session.advanceTime(to: MonotonicClock.now()) }
+        if replaying == nil { session.advanceTime(to: MonotonicClock.now()) }
         return session.now
     }
 
@@ -545,12 +508,9 @@ public final class Daemon {
             layoutRelease = nil
             releaseResidentMemory()
         }
-        if let live, rulesChanged {
+        if let liveInput, live != nil, rulesChanged {
             log.notice("reload: device rules changed; reopening input devices")
-            live.stop()
-            earlierLiveEvents += live.eventsRead
-            self.live = nil
-            do { try startLive(rules: layout.deviceRules) } catch { log.error(.reloadFailed, "reload: \(error)") }
+            do { try liveInput.reopen(rules: layout.deviceRules) } catch { log.error(.reloadFailed, "reload: \(error)") }
         }
         metrics?.measuresLatency = live != nil
         let swapped = "swapped in on the loop in \(Daemon.milliseconds(MonotonicClock.now() - swapStart)) ms"
@@ -579,7 +539,7 @@ public final class Daemon {
         stopping = true
         notifier.stopping()
         abandonReload()
-        pipeline?.stop()
+        pipeline.stop()
     }
 
     /// Stopping while a reload compiles: its result is dropped (the thread is not waited for: it
@@ -597,7 +557,7 @@ public final class Daemon {
 
     /// One line for `STATUS=` and the log.
     func statusLine() -> String {
-        let devices = session?.activeDevices.count ?? 0
+        let devices = session.activeDevices.count
         var line = "routing \(devices) device(s)"
         if let replay { line += replay.isFinished ? ", replay finished" : ", replaying \(replay.devices.count) recording(s)" }
         line += "; config \(configSource)"

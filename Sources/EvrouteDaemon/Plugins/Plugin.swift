@@ -139,6 +139,7 @@ final class PluginContext {
         self.loop = loop
         self.log = log
         self.continueRouting = continueRouting
+        loop.addEndOfWakeupHook { [weak self] in self?.writeFrame() }
     }
 
     /// The devices being routed (the host keeps it: a plugin started by a reload finds them here).

@@ -20,14 +20,12 @@ public enum OutputFlush {
 
     /// Makes `loop` write what `pending` says waits, by calling `flush`, per this policy. With
     /// `liveSession`, the session's event time lets a wake-up flush early (see above): checked
-    /// after the loop's ``EventLoop/afterWakeup`` as it was when this is called (set that first).
+    /// by an end-of-wake-up hook of the loop's, after those added before it (add those first).
     public static func install(on loop: EventLoop, pending: @escaping () -> Bool, flush: @escaping () -> Void,
                                liveSession: RoutingSession?) {
         loop.lazyFlush = EventLoop.LazyFlush(delay: delay, pending: pending, flush: flush)
         guard let session = liveSession else { return }
-        let before = loop.afterWakeup
-        loop.afterWakeup = { [unowned loop] in
-            before?()
+        loop.addEndOfWakeupHook { [unowned loop] in
             if let earliest = loop.lazyFlushEarliest, session.now >= earliest { loop.flushLazyOutput() }
         }
     }

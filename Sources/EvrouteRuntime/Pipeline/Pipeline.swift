@@ -16,22 +16,6 @@ public protocol PipelineComponent: AnyObject {
     func stop()
 }
 
-/// A component made of two closures (the daemon's and the dry-run's parts that need no type).
-public final class PipelineStep: PipelineComponent {
-    public let name: String
-    private let starting: (Pipeline) throws -> Void
-    private let stopping: () -> Void
-
-    public init(_ name: String, start: @escaping (Pipeline) throws -> Void, stop: @escaping () -> Void = {}) {
-        self.name = name
-        starting = start
-        stopping = stop
-    }
-
-    public func start(in pipeline: Pipeline) throws { try starting(pipeline) }
-    public func stop() { stopping() }
-}
-
 /// What runs a mode (the daemon, the dry-run, the monitor): the one ``EventLoop``, the signal
 /// handling (SIGINT / SIGTERM stop; a mode may take more signals), the session's one
 /// ``SessionTimer``, the one flush policy (``OutputFlush``), and the mode's components: started
@@ -69,6 +53,8 @@ public final class Pipeline {
         if let timer { return timer }
         let made = SessionTimer(loop: loop, session: session)
         timer = made
+        // After each wake-up the timer follows what was routed.
+        loop.addEndOfWakeupHook { [unowned made] in made.rearm() }
         return made
     }
 
@@ -98,18 +84,11 @@ public final class Pipeline {
         while let component = started.popLast() { component.stop() }
     }
 
-    /// Runs the loop until ``stop()``. After each wake-up the session timer follows what was
-    /// routed, then `afterWakeup`; buffered output leaves per ``OutputFlush`` (`pending`,
-    /// `flush`), early by the event time when `liveInput`.
-    public func run(afterWakeup: (() -> Void)? = nil, pending: (() -> Bool)? = nil, flush: (() -> Void)? = nil,
-                    liveInput: Bool = false) {
-        let timer = self.timer
-        if timer != nil || afterWakeup != nil {
-            loop.afterWakeup = {
-                timer?.rearm()
-                afterWakeup?()
-            }
-        }
+    /// Runs the loop until ``stop()``. At the end of each wake-up the loop runs the hooks the
+    /// components added (``EventLoop/addEndOfWakeupHook(_:)``: the session timer follows what was
+    /// routed, sinks write what the wake-up queued); buffered output leaves per ``OutputFlush``
+    /// (`pending`, `flush`), early by the event time when `liveInput`.
+    public func run(pending: (() -> Bool)? = nil, flush: (() -> Void)? = nil, liveInput: Bool = false) {
         if let pending, let flush {
             OutputFlush.install(on: loop, pending: pending, flush: flush, liveSession: liveInput ? session : nil)
         }
