@@ -37,7 +37,7 @@ final class SlotDecoder: ProtocolDecoder {
     }
 
     /// A frame's axis events in one loop (most of a frame: `ABS_MT_SLOT`, the positions, …).
-    override func feedAxes(_ events: UnsafeBufferPointer<InputEvent>, from start: Int) -> Int {
+    override func feedAxes(_ events: InputBatch, from start: Int) -> Int {
         var i = start
         while i < events.count && events[i].type == EventType.abs {
             feedAxis(events[i])

@@ -113,7 +113,7 @@ public final class TouchDecoder {
     /// Takes the `EV_ABS` events of `events` from `start` to the first of another type (none of
     /// them ends a frame); returns where they end. The same as ``feed(_:)`` for each, in one call:
     /// a frame's axis events are most of its events.
-    public func feedAxes(_ events: UnsafeBufferPointer<InputEvent>, from start: Int) -> Int {
+    public func feedAxes(_ events: InputBatch, from start: Int) -> Int {
         guard decodes && !discarding else {
             var i = start
             while i < events.count && events[i].type == EventType.abs { i += 1 }
