@@ -9,13 +9,13 @@ final class SlotDecoder: ProtocolDecoder {
     /// The slots the device declares (may be more than are kept).
     private let declaredSlots: Int
     /// The first `slotCount` are used.
-    @exclusivity(unchecked) private var slots = Slots(repeating: SlotState())
+    private var slots = Slots(repeating: SlotState())
     private let slotCount: Int
-    @exclusivity(unchecked) private var currentSlot: Int
+    private var currentSlot: Int
     /// Slots below 64 that events of the current frame addressed (bit per slot).
-    @exclusivity(unchecked) private var touchedSlots: UInt64 = 0
+    private var touchedSlots: UInt64 = 0
     /// An event of the current frame addressed a slot of 64 or beyond.
-    @exclusivity(unchecked) private var touchedSlotsBeyondMask = false
+    private var touchedSlotsBeyondMask = false
 
     init(slots count: Int, declaredSlots: Int, initialSlot: Int, frame: TouchFrameBuilder) {
         self.declaredSlots = declaredSlots

@@ -14,14 +14,14 @@ final class TouchFrameBuilder {
     private let reportsMinor: Bool
     private let reportsToolType: Bool
     /// The frame being built; a returned frame shares it until the next one starts.
-    @exclusivity(unchecked) private var contacts: [ContactSample] = []
-    @exclusivity(unchecked) private var nextContact = 1
+    private var contacts: [ContactSample] = []
+    private var nextContact = 1
     /// Contacts the decoder could not track (beyond the slot or per-frame limits).
-    @exclusivity(unchecked) private(set) var droppedContacts = 0
+    private(set) var droppedContacts = 0
     /// Samples dropped because their point was not finite.
-    @exclusivity(unchecked) private(set) var droppedSamples = 0
-    @exclusivity(unchecked) private var pendingWarnings: [TouchDecoder.Warning] = []
-    @exclusivity(unchecked) private var warnedKinds: UInt8 = 0
+    private(set) var droppedSamples = 0
+    private var pendingWarnings: [TouchDecoder.Warning] = []
+    private var warnedKinds: UInt8 = 0
 
     init(device: DeviceID, mapper: CoordinateMapper, reportsPressure: Bool, reportsMajor: Bool, reportsMinor: Bool,
          reportsToolType: Bool) {
@@ -96,7 +96,7 @@ final class TouchFrameBuilder {
     }
 
     /// Whether warnings wait to be taken (a stored flag: it is checked after every event).
-    @exclusivity(unchecked) private(set) var hasWarnings = false
+    private(set) var hasWarnings = false
 
     func takeWarnings() -> [TouchDecoder.Warning] {
         defer { pendingWarnings.removeAll(); hasWarnings = false }
