@@ -2,20 +2,21 @@
 /// frame's end the slots the frame addressed are finished in slot order.
 ///
 /// The slots are fixed-size storage for ``TouchProtocol/maximumSlots`` (18 KiB): an event's
-/// value goes to its slot without a copy-on-write check.
+/// value goes to its slot without a copy-on-write check. Its private per-event state skips
+/// dynamic exclusivity checks (confined to the event loop; the live path's profile shows them).
 final class SlotDecoder: ProtocolDecoder {
     typealias Slots = InlineArray<256, SlotState>
 
     /// The slots the device declares (may be more than are kept).
     private let declaredSlots: Int
     /// The first `slotCount` are used.
-    private var slots = Slots(repeating: SlotState())
+    @exclusivity(unchecked) private var slots = Slots(repeating: SlotState())
     private let slotCount: Int
-    private var currentSlot: Int
+    @exclusivity(unchecked) private var currentSlot: Int
     /// Slots below 64 that events of the current frame addressed (bit per slot).
-    private var touchedSlots: UInt64 = 0
+    @exclusivity(unchecked) private var touchedSlots: UInt64 = 0
     /// An event of the current frame addressed a slot of 64 or beyond.
-    private var touchedSlotsBeyondMask = false
+    @exclusivity(unchecked) private var touchedSlotsBeyondMask = false
 
     init(slots count: Int, declaredSlots: Int, initialSlot: Int, frame: TouchFrameBuilder) {
         self.declaredSlots = declaredSlots

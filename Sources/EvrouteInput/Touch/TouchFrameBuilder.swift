@@ -2,7 +2,9 @@ import EvrouteCore
 
 /// What a device's protocol decoders share: the frame being built (its contacts in display
 /// coordinates, in one reused buffer), the contact numbers, and the count and warnings of input
-/// that could not be taken. Confined to the event loop like the ``TouchDecoder`` that owns it.
+/// that could not be taken. Confined to the event loop like the ``TouchDecoder`` that owns it, so
+/// its private per-frame state skips dynamic exclusivity checks (the live path's profile shows
+/// them; docs/performance.md).
 final class TouchFrameBuilder {
     let device: DeviceID
     /// Device → display mapping (never used for a device without touch axes).
@@ -14,14 +16,14 @@ final class TouchFrameBuilder {
     private let reportsMinor: Bool
     private let reportsToolType: Bool
     /// The frame being built; a returned frame shares it until the next one starts.
-    private var contacts: [ContactSample] = []
-    private var nextContact = 1
+    @exclusivity(unchecked) private var contacts: [ContactSample] = []
+    @exclusivity(unchecked) private var nextContact = 1
     /// Contacts the decoder could not track (beyond the slot or per-frame limits).
-    private(set) var droppedContacts = 0
+    @exclusivity(unchecked) private(set) var droppedContacts = 0
     /// Samples dropped because their point was not finite.
-    private(set) var droppedSamples = 0
-    private var pendingWarnings: [TouchDecoder.Warning] = []
-    private var warnedKinds: UInt8 = 0
+    @exclusivity(unchecked) private(set) var droppedSamples = 0
+    @exclusivity(unchecked) private var pendingWarnings: [TouchDecoder.Warning] = []
+    @exclusivity(unchecked) private var warnedKinds: UInt8 = 0
 
     init(device: DeviceID, mapper: CoordinateMapper, reportsPressure: Bool, reportsMajor: Bool, reportsMinor: Bool,
          reportsToolType: Bool) {
@@ -96,7 +98,7 @@ final class TouchFrameBuilder {
     }
 
     /// Whether warnings wait to be taken (a stored flag: it is checked after every event).
-    private(set) var hasWarnings = false
+    @exclusivity(unchecked) private(set) var hasWarnings = false
 
     func takeWarnings() -> [TouchDecoder.Warning] {
         defer { pendingWarnings.removeAll(); hasWarnings = false }
