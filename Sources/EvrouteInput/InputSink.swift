@@ -35,7 +35,7 @@ public protocol InputSink: AnyObject {
     func deviceIgnored(_ id: DeviceID, _ description: DeviceDescription, kind: DeviceKind,
                        reason: DeviceIgnoreReason, at time: Timestamp)
     /// One read of a device: its raw events, in order, valid only during the call.
-    func events(_ batch: UnsafeBufferPointer<InputEvent>, from device: DeviceID)
+    func events(_ batch: InputBatch, from device: DeviceID)
     /// The device went away (unplug, read error, the end of its recording) at this time.
     func deviceRemoved(_ device: DeviceID, at time: Timestamp)
 }
@@ -62,7 +62,7 @@ extension InputSink {
                 deviceIgnored(id, description, kind: kind, reason: matcher.whyNone(for: description, kind: kind), at: time)
             }
         case .event(let id, let event):
-            withUnsafePointer(to: event) { events(UnsafeBufferPointer(start: $0, count: 1), from: id) }
+            InputBatch.with(event) { events($0, from: id) }
         case .removed(let id, let time):
             deviceRemoved(id, at: time)
         }

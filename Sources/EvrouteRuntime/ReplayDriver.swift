@@ -167,7 +167,7 @@ public final class ReplayDriver {
     /// Hands the run of events collected so far to the session.
     private func handRun(to session: RoutingSession) {
         guard !run.isEmpty else { return }
-        run.withUnsafeBufferPointer { session.events($0, from: runDevice) }
+        InputBatch.with(run) { session.events($0, from: runDevice) }
         run.removeAll(keepingCapacity: true)
     }
 }

@@ -2,9 +2,10 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 
-/// Ties the input stream to the router: builds each new device's stage chain from the rule its
-/// source matched it to, runs its raw events through it into touch frames, keys, text and
-/// motion signals in display coordinates, and feeds the router. Devices and recordings arrive
+/// Ties the input stream to the router: builds each new device's dispatcher from the rule its
+/// source matched it to (``DeviceDispatcher``: touch, keys or motion), which turns its raw
+/// events into touch frames, keys, text and motion signals in display coordinates for the
+/// router. Devices and recordings arrive
 /// the same way, through the one ``InputSink`` channel, so a replay and a live device route
 /// identically. One event loop owns a session.
 ///
@@ -22,14 +23,14 @@ public final class RoutingSession: InputSink {
     /// per-frame limits, a point that maps to no finite display point, a bad udev calibration):
     /// once per kind and device, with what was left out and the limit.
     public var onDeviceWarning: ((DeviceInfo, TouchDecoder.Warning, Timestamp) -> Void)?
-    /// Called after a device is added (its stages built, the router told): its info, its
+    /// Called after a device is added (its dispatcher built, the router told): its info, its
     /// description, and for a touch device the mapping of its axes onto its display.
     public var onDeviceAdded: ((DeviceInfo, DeviceDescription, CoordinateMapper?) -> Void)?
     /// Called after a device is removed (its touches, keys and line ended): its id and when.
     public var onDeviceRemoved: ((DeviceID, Timestamp) -> Void)?
     /// Contacts (and samples without a finite point) dropped so far, of devices gone included.
     public var contactsDropped: Int {
-        devices.values.reduce(droppedByRemovedDevices) { $0 + ($1.touch.map { $0.droppedContacts + $0.droppedSamples } ?? 0) }
+        devices.values.reduce(droppedByRemovedDevices) { $0 + $1.dispatcher.droppedContacts }
     }
     private var droppedByRemovedDevices = 0
 
@@ -42,10 +43,10 @@ public final class RoutingSession: InputSink {
 
         public init() {}
 
-        mutating func add(_ ctx: DeviceContext) {
-            events += ctx.events
-            if let t = ctx.lastEventTime, lastEventTime.map({ t > $0 }) ?? true { lastEventTime = t }
-            synDropped += ctx.touch?.synDropped ?? 0
+        mutating func add(_ device: Device) {
+            events += device.events
+            if let t = device.lastEventTime, lastEventTime.map({ t > $0 }) ?? true { lastEventTime = t }
+            synDropped += device.dispatcher.synDropped
         }
     }
     /// The counters of devices removed, by rule name.
@@ -53,59 +54,37 @@ public final class RoutingSession: InputSink {
     /// Each device rule's counters (by rule name), of its devices present and gone.
     public var deviceCounts: [String: DeviceCounts] {
         var counts = removedDeviceCounts
-        for ctx in devices.values { counts[ctx.info.ruleName, default: DeviceCounts()].add(ctx) }
+        for device in devices.values { counts[device.info.ruleName, default: DeviceCounts()].add(device) }
         return counts
     }
 
-    /// A device's stage chain, built once when it arrives (``makeContext(for:time:)``), from its
-    /// rule: touch decode → map → contact filters → frame; keys → text (→ line); motion.
-    final class DeviceContext {
+    /// A device being routed: its dispatcher (built once when it arrives, from its rule:
+    /// ``makeDispatcher(for:time:)``) and its counters.
+    final class Device {
         let info: DeviceInfo
-        /// `info.id`, stored (read per event).
+        /// `info.id`, stored (read per read).
         let id: DeviceID
-        /// Touchscreens, touchpads, tablets: decode and map to the display, then build frames.
-        let touch: TouchDecoder?
-        /// `touch`, for the per-read path: used without a retain (`touch` keeps it).
-        let touchRef: Unmanaged<TouchDecoder>?
-        /// The touch frames' contact filters, in order (``TouchFrameFilters``; empty: none).
-        let filters: [any TouchFrameFilter]
-        @exclusivity(unchecked) var keys: KeyDecoder?
-        /// Keys → text (libxkbcommon), for devices with typing keys whose rule wants text.
-        let text: TextDecoder?
-        /// `text: line`: the line being collected (and its keys are not routed).
-        @exclusivity(unchecked) var line: LineCollector?
-        /// Accelerometers: axes → samples in g → paced samples, orientation, shakes (the stage).
-        @exclusivity(unchecked) var motion: MotionStage?
+        let dispatcher: any DeviceDispatcher
         /// Raw events read and the time of the last one (``deviceCounts``).
-        @exclusivity(unchecked) var events = 0
-        @exclusivity(unchecked) var lastEventTime: Timestamp?
+        var events = 0
+        var lastEventTime: Timestamp?
 
-        init(info: DeviceInfo, touch: TouchDecoder?, filters: [any TouchFrameFilter], keys: KeyDecoder?,
-             text: TextDecoder?, line: LineCollector?, motion: MotionStage?) {
+        init(info: DeviceInfo, dispatcher: any DeviceDispatcher) {
             self.info = info
             id = info.id
-            self.touch = touch
-            touchRef = touch.map { Unmanaged.passUnretained($0) }
-            self.filters = filters
-            self.keys = keys
-            self.text = text
-            self.line = line
-            self.motion = motion
+            self.dispatcher = dispatcher
         }
     }
 
     /// Devices being routed; events of any other device (one no rule matched) are dropped.
-    @exclusivity(unchecked) var devices: [DeviceID: DeviceContext] = [:] {
+    var devices: [DeviceID: Device] = [:] {
         didSet { lastDevice = nil }
     }
     /// The device of the previous read (a device's events come in runs: one read of a live
-    /// device, a frame of a recording), so most reads find their context without a hash — nor a
-    /// retain: ``devices`` holds it, and it is forgotten whenever ``devices`` changes.
-    @exclusivity(unchecked) private var lastDevice: Unmanaged<DeviceContext>?
-    /// The devices collecting lines (`text: line`), for their deadlines.
-    @exclusivity(unchecked) var lineDevices: [DeviceContext] = []
-    /// The devices with contact filters (their deadlines: a held contact's bound).
-    var filterDevices: [DeviceContext] = []
+    /// device, a frame of a recording), so most reads find it without a hash.
+    private var lastDevice: Device?
+    /// The devices whose dispatchers can have deadlines, in arrival order (the first wins a tie).
+    var timedDevices: [Device] = []
     /// The xkbcommon context, keymaps and compose table: the one given to ``init(layout:clock:keymaps:)``,
     /// else made when the first keyboard comes.
     lazy var keymaps: KeymapLibrary = givenKeymaps ?? KeymapLibrary()
@@ -130,34 +109,44 @@ public final class RoutingSession: InputSink {
     /// The router's time: the latest item's, or later.
     public var now: Timestamp { router.clock.now }
 
-    /// Moves the router's time forward (never back), firing gesture deadlines and sending
-    /// scanners' lines whose `line-timeout-ms` ran out on the way, each at its own time.
+    /// Moves the router's time forward (never back), firing on the way, each at its own time,
+    /// what the devices' dispatchers have due (a contact filter's hold, a scanner's
+    /// `line-timeout-ms`) and the router's deadlines (gestures, idle).
     @inline(__always)
     public func advanceTime(to time: Timestamp) {
-        if !lineDevices.isEmpty { sendTimedOutLines(until: time) }
-        if !filterDevices.isEmpty { expireFilters(until: time) }
+        if !timedDevices.isEmpty { expireDispatchers(until: time) }
         router.advanceTime(to: time)
     }
 
-    /// The next time something is due without input: a gesture recognizer's timer or a
-    /// scanner's line timeout. A live loop arms its timer for it (``SessionTimer``).
+    /// The next time something is due without input: the router's (a gesture recognizer's timer,
+    /// a display's idle) or a device dispatcher's. A live loop arms its timer for it (``SessionTimer``).
     public var nextDeadline: Timestamp? {
-        if lineDevices.isEmpty && filterDevices.isEmpty { return router.nextTimerDeadline }
-        var next = router.nextTimerDeadline
-        for ctx in lineDevices {
-            if let d = ctx.line?.deadline, next.map({ d < $0 }) ?? true { next = d }
+        let routers = router.nextTimerDeadline
+        guard let own = earliestDispatcherDeadline()?.deadline else { return routers }
+        return routers.map { min($0, own) } ?? own
+    }
+
+    /// The one deadline merge: the earliest of the dispatchers' deadlines and whose it is.
+    private func earliestDispatcherDeadline() -> (device: Device, deadline: Timestamp)? {
+        var due: (device: Device, deadline: Timestamp)?
+        for device in timedDevices {
+            if let d = device.dispatcher.deadline, due.map({ d < $0.deadline }) ?? true { due = (device, d) }
         }
-        for ctx in filterDevices {
-            for filter in ctx.filters {
-                if let d = filter.deadline, next.map({ d < $0 }) ?? true { next = d }
-            }
+        return due
+    }
+
+    /// Fires, in deadline order, each dispatcher deadline up to `time`, the router's time
+    /// moved to each first (its own deadlines before it fire first).
+    private func expireDispatchers(until time: Timestamp) {
+        while let due = earliestDispatcherDeadline(), due.deadline <= time {
+            router.advanceTime(to: due.deadline)
+            due.device.dispatcher.expire(at: due.deadline, in: self)
         }
-        return next
     }
 
     // MARK: InputSink
 
-    /// A device its source matched to a rule: its stage chain is built and it is routed from now.
+    /// A device its source matched to a rule: its dispatcher is built and it is routed from now.
     public func deviceAdded(_ device: MatchedDevice, at time: Timestamp) {
         advanceTime(to: time)
         add(device)
@@ -181,77 +170,45 @@ public final class RoutingSession: InputSink {
     /// the same as handing them one at a time, with the device found once.
     /// (Never inlined: one call per read, and the live path's boundary in a profile.)
     @inline(never)
-    public func events(_ events: UnsafeBufferPointer<InputEvent>, from id: DeviceID) {
-        if let last = lastDevice, last._withUnsafeGuaranteedRef({ $0.id == id }) {
-            // Borrowed, not retained: `devices` keeps it while the read is routed (a device
-            // is removed only by `deviceRemoved`, never from inside a read).
-            last._withUnsafeGuaranteedRef { route(events, $0) }
+    public func events(_ batch: InputBatch, from id: DeviceID) {
+        let device: Device
+        if let last = lastDevice, last.id == id {
+            device = last
+        } else if let found = devices[id] {
+            device = found
+            lastDevice = found
+        } else {
+            for event in batch { advanceTime(to: event.time) }
             return
         }
-        guard let ctx = devices[id] else {
-            for event in events { advanceTime(to: event.time) }
-            return
-        }
-        lastDevice = Unmanaged.passUnretained(ctx)
-        route(events, ctx)
+        guard let last = batch.last else { return }
+        device.events &+= batch.count
+        device.lastEventTime = last.time
+        device.dispatcher.dispatch(batch, in: self)
     }
 
-    /// One read through a device's chain.
-    @inline(__always)
-    private func route(_ events: UnsafeBufferPointer<InputEvent>, _ ctx: DeviceContext) {
-        guard let last = events.last else { return }
-        ctx.events &+= events.count
-        ctx.lastEventTime = last.time
-        // A touch device's axis events, most of a frame, go to its decoder a run at a time
-        // (the same as one by one: they only update the decoder).
-        let touchOnly = ctx.motion == nil ? ctx.touchRef : nil
-        var i = 0
-        while i < events.count {
-            let event = events[i]
-            if event.type == EventType.abs {
-                if let touchOnly {
-                    i = touchOnly._withUnsafeGuaranteedRef { $0.feedAxes(events, from: i) }
-                    continue
-                }
-            } else {
-                // An axis event only updates a decoder (frames and samples go out on
-                // `SYN_REPORT`): the router's time, its timers and the line timeouts move at
-                // the other events, before anything is routed — as if they had moved at every event.
-                advanceTime(to: event.time)
-            }
-            handleEvent(event, ctx)
-            i += 1
-        }
-    }
-
-    func add(_ device: MatchedDevice) {
+    func add(_ matched: MatchedDevice) {
         let time = router.clock.now
-        let ctx = makeContext(for: device, time: time)
-        devices[device.id] = ctx
-        if ctx.line != nil { lineDevices.append(ctx) }
-        if !ctx.filters.isEmpty { filterDevices.append(ctx) }
-        router.addDevice(ctx.info, time: time)
-        onDeviceAdded?(ctx.info, device.description, ctx.touch?.mapper)
-        if let decoder = ctx.touch, decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
+        let (info, dispatcher) = makeDispatcher(for: matched, time: time)
+        let device = Device(info: info, dispatcher: dispatcher)
+        devices[matched.id] = device
+        if dispatcher.hasDeadlines { timedDevices.append(device) }
+        router.addDevice(info, time: time)
+        let touch = dispatcher as? TouchDispatcher
+        onDeviceAdded?(info, matched.description, touch?.decoder.mapper)
+        if let touch, touch.decoder.hasWarnings { touch.reportWarnings(self, at: time) }
     }
 
-    /// A device's stage chain, from the rule it matched: the one place stages are chosen.
-    func makeContext(for device: MatchedDevice, time: Timestamp) -> DeviceContext {
+    /// A device's dispatcher, from the rule it matched: the one place stages are chosen.
+    /// Touchscreens, touchpads, tablets: touch; accelerometers: motion; any other: keys.
+    func makeDispatcher(for device: MatchedDevice, time: Timestamp) -> (DeviceInfo, any DeviceDispatcher) {
         let (id, description, kind, rule) = (device.id, device.description, device.kind, device.rule)
         let displays = layout.deviceRuleDisplays
         let display = layout.displays[displays.indices.contains(device.ruleIndex) ? displays[device.ruleIndex] : 0]
         var info = DeviceInfo(id: id, ruleName: rule.name, name: description.name, kind: kind, display: display.name)
         let touchLike = kind == .touchscreen || kind == .touchpad || kind == .tablet
-        var touch: TouchDecoder?
-        var filters: [any TouchFrameFilter] = []
-        if touchLike {
-            touch = TouchDecoder(device: id, description: description, displaySize: display.size,
-                                 rotation: DisplayRotation(degrees: rule.rotate) ?? .none,
-                                 calibration: rule.calibration.map { CalibrationMatrix($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) })
-            filters = TouchFrameFilters.make(for: rule, displaySize: display.size)
-        }
         let hasKeys = !(description.events[EventType.key]?.isEmpty ?? true)
-        let keys = hasKeys ? KeyDecoder(device: id, description: description) : nil
+        let keyDecoder = hasKeys ? KeyDecoder(device: id, description: description) : nil
         var text: TextDecoder?
         var line: LineCollector?
         if !touchLike, rule.text != .off, Self.hasTypingKeys(description) {
@@ -262,28 +219,21 @@ public final class RoutingSession: InputSink {
         }
         info.typesText = text != nil
         if let text, !text.keymap.rightAltIsAlt { info.rightAltTypes = true }
-        var motion: MotionStage?
+        let keys = KeyDispatcher(device: id, keys: keyDecoder, text: text, line: line)
+        if touchLike {
+            let decoder = TouchDecoder(device: id, description: description, displaySize: display.size,
+                                       rotation: DisplayRotation(degrees: rule.rotate) ?? .none,
+                                       calibration: rule.calibration.map { CalibrationMatrix($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) })
+            let filters = TouchFrameFilters.make(for: rule, displaySize: display.size)
+            return (info, TouchDispatcher(info: info, decoder: decoder, filters: filters, keys: hasKeys ? keys : nil))
+        }
         if kind == .accelerometer, let decoder = MotionDecoder(device: id, description: description) {
-            motion = MotionStage(decoder: decoder)
             if decoder.assumedScale {
                 onWarning?("device \"\(description.name)\" (rule \(rule.name)): an accelerometer axis has no resolution; its range is taken as ±2 g", time)
             }
+            return (info, MotionDispatcher(stage: MotionStage(decoder: decoder), keys: hasKeys ? keys : nil))
         }
-        return DeviceContext(info: info, touch: touch, filters: filters, keys: keys, text: text, line: line, motion: motion)
-    }
-
-    /// Runs a device's contact filters on a frame; what they drop or cancel goes to the router
-    /// (counted, observed, never routed).
-    func runFilters(_ filters: [any TouchFrameFilter], _ frame: inout TouchFrameInput) {
-        // The contacts as they came: one the filters hold back is still a finger on the display.
-        router.noteContacts(frame)
-        var filtered: [FilteredContact] = []
-        for filter in filters { filter.filter(&frame, &filtered) }
-        for contact in filtered { router.filtered(contact) }
-    }
-
-    func reportWarnings(_ decoder: TouchDecoder, _ ctx: DeviceContext, _ time: Timestamp) {
-        for warning in decoder.takeWarnings() { onDeviceWarning?(ctx.info, warning, time) }
+        return (info, keys)
     }
 
     /// Whether a device has a key that types (a letter, digit, symbol or keypad key).
@@ -310,90 +260,14 @@ public final class RoutingSession: InputSink {
     }
 
     func remove(_ id: DeviceID, at time: Timestamp) {
-        guard let ctx = devices.removeValue(forKey: id) else { return }
-        if ctx.line != nil {
-            lineDevices.removeAll { $0 === ctx }
-            // A line still collecting goes out now, as if its silence had run out.
-            if let line = ctx.line?.take() { router.handle(TextInput(device: id, time: time, text: line)) }
-        }
-        if !ctx.filters.isEmpty { filterDevices.removeAll { $0 === ctx } }
-        if var frame = ctx.touch?.cancelAll(at: time) {
-            if !ctx.filters.isEmpty { runFilters(ctx.filters, &frame) }
-            if !frame.contacts.isEmpty { router.handle(frame) }
-        }
-        if let decoder = ctx.touch {
-            if decoder.hasWarnings { reportWarnings(decoder, ctx, time) }
-            droppedByRemovedDevices += decoder.droppedContacts + decoder.droppedSamples
-        }
-        var gone = removedDeviceCounts[ctx.info.ruleName] ?? DeviceCounts()
-        gone.add(ctx)
-        removedDeviceCounts[ctx.info.ruleName] = gone
+        guard let device = devices.removeValue(forKey: id) else { return }
+        timedDevices.removeAll { $0 === device }
+        device.dispatcher.removeAll(at: time, in: self)
+        droppedByRemovedDevices += device.dispatcher.droppedContacts
+        var gone = removedDeviceCounts[device.info.ruleName] ?? DeviceCounts()
+        gone.add(device)
+        removedDeviceCounts[device.info.ruleName] = gone
         router.removeDevice(id, time: time)
-    }
-
-    @inline(__always)
-    func handleEvent(_ event: InputEvent, _ ctx: DeviceContext) {
-        if ctx.motion != nil, let signals = ctx.motion!.feed(event, spec: layout.spec.motion) { router.handle(signals) }
-        if let decoder = ctx.touchRef {
-            if var frame = decoder._withUnsafeGuaranteedRef({ $0.feed(event) }) {
-                if !ctx.filters.isEmpty { runFilters(ctx.filters, &frame) }
-                if !frame.contacts.isEmpty { router.handle(frame) }
-            }
-            // Warnings come up while a frame is read and are told at its end (a frame's events
-            // share their time), or when the device goes.
-            if event.type == EventType.syn, decoder._withUnsafeGuaranteedRef({ $0.hasWarnings }) {
-                reportWarnings(decoder.takeUnretainedValue(), ctx, event.time)
-            }
-        }
-        if event.type == EventType.key, let key = ctx.keys?.feed(event) {
-            guard let text = ctx.text else { router.handle(key); return }
-            let typed = text.feed(key)
-            if ctx.line != nil {
-                // A scanner: its keys make a line, not key events.
-                if let line = ctx.line!.feed(typed, at: key.time) {
-                    router.handle(TextInput(device: ctx.id, time: key.time, text: line))
-                }
-                return
-            }
-            // The key first; its text only when the router found a taker for text and no chord.
-            if router.handle(key), case .text(let s) = typed { router.handle(TextInput(device: ctx.id, time: key.time, text: s)) }
-        }
-    }
-
-    /// Sends, in deadline order, each line whose silence ran out by `time`, at its deadline.
-    /// Filters' deadlines up to `time`, in order: each as an empty frame of its device at the
-    /// deadline, through that filter's `expire` and the filters after it, then routed.
-    func expireFilters(until time: Timestamp) {
-        while true {
-            var due: (ctx: DeviceContext, index: Int, deadline: Timestamp)?
-            for ctx in filterDevices {
-                for (i, filter) in ctx.filters.enumerated() {
-                    if let d = filter.deadline, d <= time, due.map({ d < $0.deadline }) ?? true { due = (ctx, i, d) }
-                }
-            }
-            guard let due else { return }
-            router.advanceTime(to: due.deadline)
-            var frame = TouchFrameInput(device: due.ctx.info.id, time: due.deadline, contacts: [])
-            var filtered: [FilteredContact] = []
-            due.ctx.filters[due.index].expire(&frame, &filtered)
-            for filter in due.ctx.filters[(due.index + 1)...] { filter.filter(&frame, &filtered) }
-            for contact in filtered { router.filtered(contact) }
-            if !frame.contacts.isEmpty { router.handle(frame) }
-        }
-    }
-
-    func sendTimedOutLines(until time: Timestamp) {
-        while true {
-            var due: (ctx: DeviceContext, deadline: Timestamp)?
-            for ctx in lineDevices {
-                if let d = ctx.line?.deadline, d <= time, due.map({ d < $0.deadline }) ?? true { due = (ctx, d) }
-            }
-            guard let due else { return }
-            router.advanceTime(to: due.deadline)
-            if let line = due.ctx.line?.take() {
-                router.handle(TextInput(device: due.ctx.info.id, time: due.deadline, text: line))
-            }
-        }
     }
 
     /// Swaps in a new layout (reload): devices keep their decoders; touches stay bound.

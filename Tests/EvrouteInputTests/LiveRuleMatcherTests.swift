@@ -37,7 +37,7 @@ import Testing
                                reason: DeviceIgnoreReason, at time: Timestamp) {
                 lines.append("ignored \(id.rawValue) \(kind.rawValue): \(reason)")
             }
-            func events(_ batch: UnsafeBufferPointer<InputEvent>, from device: DeviceID) {
+            func events(_ batch: InputBatch, from device: DeviceID) {
                 lines.append("events \(device.rawValue) \(batch.map { "\($0.type):\($0.code)=\($0.value)" })")
             }
             func deviceRemoved(_ device: DeviceID, at time: Timestamp) { lines.append("removed \(device.rawValue)") }

@@ -212,6 +212,6 @@ private final class CountingSink: InputSink {
     func deviceAdded(_ device: MatchedDevice, at time: Timestamp) { added += 1 }
     func deviceIgnored(_ id: DeviceID, _ description: DeviceDescription, kind: DeviceKind,
                        reason: DeviceIgnoreReason, at time: Timestamp) {}
-    func events(_ batch: UnsafeBufferPointer<InputEvent>, from device: DeviceID) {}
+    func events(_ batch: InputBatch, from device: DeviceID) {}
     func deviceRemoved(_ device: DeviceID, at time: Timestamp) { removed += 1 }
 }

@@ -176,7 +176,7 @@ public final class LiveInputSource {
         let id = entry.info.id
         let result: EvdevReadResult
         if let sink {
-            result = entry.device.readAvailable { sink.events($0, from: id) }
+            result = entry.device.readAvailable { sink.events(InputBatch(borrowing: $0), from: id) }
         } else {
             result = entry.device.readAvailable { _ in }
         }
@@ -265,7 +265,7 @@ public final class LiveInputSource {
         // Fingers already down when the device was opened: state them the way libevdev states
         // a resync (SYN_DROPPED, the current values, SYN_REPORT), so their touches begin now.
         let resync = device.touchSnapshot().resyncEvents(at: now)
-        if !resync.isEmpty { resync.withUnsafeBufferPointer { sink?.events($0, from: id) } }
+        if !resync.isEmpty { InputBatch.with(resync) { sink?.events($0, from: id) } }
     }
 
 

@@ -2,11 +2,11 @@
 /// frame. At the frame's end `ContactMatcher` puts them into slots, which are then finished
 /// like protocol B's: ended ones first, then the frame's contacts in report order.
 final class ContactReportDecoder: ProtocolDecoder {
-    @exclusivity(unchecked) private var matcher: ContactMatcher
-    @exclusivity(unchecked) private var slots = ContactMatcher.Slots(repeating: SlotState())
-    @exclusivity(unchecked) private var building = RawContact()
-    @exclusivity(unchecked) private var buildingHasPosition = false
-    @exclusivity(unchecked) private var buildingHasTrackingID = false
+    private var matcher: ContactMatcher
+    private var slots = ContactMatcher.Slots(repeating: SlotState())
+    private var building = RawContact()
+    private var buildingHasPosition = false
+    private var buildingHasTrackingID = false
 
     init(fuzzX: Int32, fuzzY: Int32, frame: TouchFrameBuilder) {
         matcher = ContactMatcher(fuzz: fuzzX, fuzzY: fuzzY)

@@ -18,7 +18,7 @@ class ProtocolDecoder {
     /// Takes the `EV_ABS` events of `events` from `start` to the first of another type; returns
     /// where they end. The same as ``feed(_:)`` for each (a subclass may loop without a call
     /// per event).
-    func feedAxes(_ events: UnsafeBufferPointer<InputEvent>, from start: Int) -> Int {
+    func feedAxes(_ events: InputBatch, from start: Int) -> Int {
         var i = start
         while i < events.count && events[i].type == EventType.abs {
             feed(events[i])

@@ -2,7 +2,7 @@
 /// is `BTN_TOUCH` (0 while down, -1 while up). Only the state at the frame's end counts: a
 /// `BTN_TOUCH` that goes up and down again within a frame keeps the contact.
 final class SingleTouchDecoder: ProtocolDecoder {
-    @exclusivity(unchecked) private var slot = SlotState()
+    private var slot = SlotState()
 
     override var liveContactCount: Int { slot.contact > 0 ? 1 : 0 }
 

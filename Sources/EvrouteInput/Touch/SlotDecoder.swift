@@ -2,7 +2,8 @@
 /// frame's end the slots the frame addressed are finished in slot order.
 ///
 /// The slots are fixed-size storage for ``TouchProtocol/maximumSlots`` (18 KiB): an event's
-/// value goes to its slot without a copy-on-write check.
+/// value goes to its slot without a copy-on-write check. Its private per-event state skips
+/// dynamic exclusivity checks (confined to the event loop; the live path's profile shows them).
 final class SlotDecoder: ProtocolDecoder {
     typealias Slots = InlineArray<256, SlotState>
 
@@ -37,7 +38,7 @@ final class SlotDecoder: ProtocolDecoder {
     }
 
     /// A frame's axis events in one loop (most of a frame: `ABS_MT_SLOT`, the positions, …).
-    override func feedAxes(_ events: UnsafeBufferPointer<InputEvent>, from start: Int) -> Int {
+    override func feedAxes(_ events: InputBatch, from start: Int) -> Int {
         var i = start
         while i < events.count && events[i].type == EventType.abs {
             feedAxis(events[i])

@@ -20,8 +20,7 @@ import EvrouteCore
 ///
 /// In steady state `feed` allocates nothing: a frame's contacts share one buffer (copied only
 /// when a caller keeps a frame past the next one). Its state is confined to the thread that feeds
-/// it (the event loop), so stored properties skip dynamic exclusivity checks: one per event was a
-/// measurable share of the live path.
+/// it (the event loop).
 public final class TouchDecoder {
     public let device: DeviceID
     public let touchProtocol: TouchProtocol
@@ -32,11 +31,11 @@ public final class TouchDecoder {
     /// The stream follows `SYN_DROPPED` with a complete resync (live devices via libevdev).
     private let appliesResync: Bool
     /// Between `SYN_DROPPED` and the next `SYN_REPORT`.
-    @exclusivity(unchecked) private var dropping = false
+    private var dropping = false
     /// `SYN_DROPPED`s seen (kernel buffer overruns; `evroute_syn_dropped_total`).
     public private(set) var synDropped = 0
     /// Dropping in a raw stream: events are discarded.
-    @exclusivity(unchecked) private var discarding = false
+    private var discarding = false
     /// The frame, contact numbers, counts and warnings the protocol's decoder writes to.
     private let frame: TouchFrameBuilder
     /// The protocol's decoder (a subclass; the base class for a device without touch axes).
@@ -113,7 +112,7 @@ public final class TouchDecoder {
     /// Takes the `EV_ABS` events of `events` from `start` to the first of another type (none of
     /// them ends a frame); returns where they end. The same as ``feed(_:)`` for each, in one call:
     /// a frame's axis events are most of its events.
-    public func feedAxes(_ events: UnsafeBufferPointer<InputEvent>, from start: Int) -> Int {
+    public func feedAxes(_ events: InputBatch, from start: Int) -> Int {
         guard decodes && !discarding else {
             var i = start
             while i < events.count && events[i].type == EventType.abs { i += 1 }

@@ -2,7 +2,9 @@ import EvrouteCore
 
 /// What a device's protocol decoders share: the frame being built (its contacts in display
 /// coordinates, in one reused buffer), the contact numbers, and the count and warnings of input
-/// that could not be taken. Confined to the event loop like the ``TouchDecoder`` that owns it.
+/// that could not be taken. Confined to the event loop like the ``TouchDecoder`` that owns it, so
+/// its private per-frame state skips dynamic exclusivity checks (the live path's profile shows
+/// them; docs/performance.md).
 final class TouchFrameBuilder {
     let device: DeviceID
     /// Device → display mapping (never used for a device without touch axes).

@@ -1,0 +1,106 @@
+import EvrouteConfig
+import EvrouteCore
+import EvrouteInput
+
+/// A touchscreen, touchpad or tablet: decode (the kernel's touch protocol) → map onto the
+/// display → contact filters, in order → touch frames to the router; its keys, if any (buttons
+/// beside the contacts), as a key device's. Its deadlines are its filters' (a held contact's
+/// bound: a ghost tap's hold, a stuck contact's limit).
+final class TouchDispatcher: DeviceDispatcher {
+    let info: DeviceInfo
+    let decoder: TouchDecoder
+    /// The frames' contact filters, in order (``TouchFrameFilters``; empty: none).
+    let filters: [any TouchFrameFilter]
+    let keys: KeyDispatcher?
+
+    init(info: DeviceInfo, decoder: TouchDecoder, filters: [any TouchFrameFilter], keys: KeyDispatcher?) {
+        self.info = info
+        self.decoder = decoder
+        self.filters = filters
+        self.keys = keys
+    }
+
+    func dispatch(_ batch: InputBatch, in session: RoutingSession) {
+        var i = 0
+        while i < batch.count {
+            let event = batch[i]
+            if event.type == EventType.abs {
+                // A run of axis events, most of a frame, only updates the decoder: one call
+                // for it, and time moves at the others, as if it moved at every event.
+                i = decoder.feedAxes(batch, from: i)
+                continue
+            }
+            session.advanceTime(to: event.time)
+            if let frame = decoder.feed(event) { route(frame, session.router) }
+            if event.type == EventType.syn {
+                // Warnings come up while a frame is read and are told at its end (a frame's
+                // events share their time), or when the device goes.
+                if decoder.hasWarnings { reportWarnings(session, at: event.time) }
+            } else if event.type == EventType.key, let keys {
+                keys.key(event, router: session.router)
+            }
+            i += 1
+        }
+    }
+
+    /// A frame through the filters to the router; what they drop or cancel goes to the router
+    /// too (counted, observed, never routed).
+    private func route(_ frame: TouchFrameInput, _ router: Router) {
+        var frame = frame
+        if !filters.isEmpty {
+            // The contacts as they came: one the filters hold back is still a finger on the display.
+            router.noteContacts(frame)
+            var filtered: [FilteredContact] = []
+            for filter in filters { filter.filter(&frame, &filtered) }
+            for contact in filtered { router.filtered(contact) }
+        }
+        if !frame.contacts.isEmpty { router.handle(frame) }
+    }
+
+    func reportWarnings(_ session: RoutingSession, at time: Timestamp) {
+        for warning in decoder.takeWarnings() { session.onDeviceWarning?(info, warning, time) }
+    }
+
+    var hasDeadlines: Bool { !filters.isEmpty || (keys?.hasDeadlines ?? false) }
+
+    /// The earliest filter's deadline (the first in order on a tie), and which.
+    private var due: (index: Int, deadline: Timestamp)? {
+        var due: (index: Int, deadline: Timestamp)?
+        for (i, filter) in filters.enumerated() {
+            if let d = filter.deadline, due.map({ d < $0.deadline }) ?? true { due = (i, d) }
+        }
+        return due
+    }
+
+    var deadline: Timestamp? {
+        let own = due?.deadline
+        guard let keyDeadline = keys?.deadline else { return own }
+        return own.map { min($0, keyDeadline) } ?? keyDeadline
+    }
+
+    /// The due filter's `expire`, on an empty frame of the device at the deadline, then the
+    /// filters after it; routed as any frame.
+    func expire(at time: Timestamp, in session: RoutingSession) {
+        guard let due, due.deadline <= time else {
+            keys?.expire(at: time, in: session)
+            return
+        }
+        let router = session.router
+        var frame = TouchFrameInput(device: info.id, time: due.deadline, contacts: [])
+        var filtered: [FilteredContact] = []
+        filters[due.index].expire(&frame, &filtered)
+        for filter in filters[(due.index + 1)...] { filter.filter(&frame, &filtered) }
+        for contact in filtered { router.filtered(contact) }
+        if !frame.contacts.isEmpty { router.handle(frame) }
+    }
+
+    /// Every contact is cancelled (through the filters: one they hold goes with them).
+    func removeAll(at time: Timestamp, in session: RoutingSession) {
+        keys?.removeAll(at: time, in: session)
+        if let frame = decoder.cancelAll(at: time) { route(frame, session.router) }
+        if decoder.hasWarnings { reportWarnings(session, at: time) }
+    }
+
+    var droppedContacts: Int { decoder.droppedContacts + decoder.droppedSamples }
+    var synDropped: Int { decoder.synDropped }
+}
