@@ -59,6 +59,7 @@ private let testRootPath = "/tmp/evroute-tests-\(getpid())"
 /// the process exits: a test run leaves nothing under /tmp.
 public let testRoot: String = {
     mkdir(testRootPath, 0o711)
+    chmod(testRootPath, 0o711)   // mkdir's mode is masked by the umask (CI may run with 077)
     atexit { removeTree(testRootPath) }
     return testRootPath
 }()
