@@ -1,9 +1,8 @@
 /// Per-touch delivery state for a touch whose region (or an ancestor) has recognizers: a
 /// touch as its recognizers see it. A class, made when the touch begins and kept both in
-/// `Router.gestureTouches` (by touch id, for the recognizers) and beside the touch in
-/// `Router.touches` (so a move finds it without a lookup); updated in place (no copy-on-write
-/// of its arrays, no allocation per move). Confined to the router's event loop: no dynamic
-/// exclusivity checks on its stored properties.
+/// ``GestureTracking/touches`` (by touch id, for the recognizers) and beside the touch in
+/// ``TouchState/table`` (so a move finds it without a lookup); updated in place (no copy-on-write
+/// of its arrays, no allocation per move). Confined to the router's event loop.
 final class GestureTouch {
     enum Delivery {
         /// Phases route (possibly held back by delaying recognizers).
@@ -16,23 +15,23 @@ final class GestureTouch {
     /// The touch's id.
     let id: Int
     let key: Router.TouchKey
-    @exclusivity(unchecked) var device: DeviceInfo?
+    var device: DeviceInfo?
     /// The recognizers that track it, each with the generation that tracked it.
-    @exclusivity(unchecked) var recognizers: [(GestureRecognizer, Int)]
-    @exclusivity(unchecked) var delivery = Delivery.normal
-    @exclusivity(unchecked) var beganDelivered = false
+    var recognizers: [(GestureRecognizer, Int)]
+    var delivery = Delivery.normal
+    var beganDelivered = false
     /// The phase values the recognizers saw last. The touch itself stays the router's while it
     /// is down (a second reference to it here would make every move copy it); a recognizer
     /// that cancels it routes its `cancelled` phase from these values.
-    @exclusivity(unchecked) var lastValues: Touch.PhaseValues
+    var lastValues: Touch.PhaseValues
     /// The touch once it has ended or been cancelled by its device (the router has let it go).
-    @exclusivity(unchecked) var ended: Touch?
+    var ended: Touch?
     /// Phases waiting for delaying recognizers.
-    @exclusivity(unchecked) var queue: [Touch] = []
+    var queue: [Touch] = []
     /// The touch has ended or been cancelled by its device.
-    @exclusivity(unchecked) var finished = false
+    var finished = false
     /// Done with: removed from `Router.gestureTouches` (``Router/forget(_:)``).
-    @exclusivity(unchecked) var forgotten = false
+    var forgotten = false
 
     init(touch: Touch, key: Router.TouchKey, device: DeviceInfo?) {
         id = touch.id

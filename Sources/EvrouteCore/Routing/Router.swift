@@ -14,8 +14,9 @@ public final class Router {
             presentationState.generation &+= 1
         }
     }
-    // The public properties' storage (their accessors read it without dynamic exclusivity
-    // checks: see "The router's state" below).
+    // The public properties' storage. The router's state is owned by one event loop and never
+    // accessed concurrently or re-entrantly in overlapping ways, so the storage the event path
+    // reads skips Swift's dynamic exclusivity checks (docs/performance.md has what it is worth).
     @exclusivity(unchecked) private var currentLayout: Layout
     @exclusivity(unchecked) private var currentObserver: RouteObserver?
     @exclusivity(unchecked) private var currentDispatcher: HandlerDispatcher?
@@ -66,7 +67,7 @@ public final class Router {
     /// held keys, recognizers and their timers, idle watches, presentation and focus.
     @exclusivity(unchecked) var devices: [DeviceID: DeviceState] = [:]
     @exclusivity(unchecked) var touchState: TouchState
-    @exclusivity(unchecked) var keyState = KeyState()
+    var keyState = KeyState()
     @exclusivity(unchecked) var gestures = GestureTracking()
     @exclusivity(unchecked) var idleState = IdleState()
     @exclusivity(unchecked) var presentationState: PresentationState
@@ -89,10 +90,6 @@ public final class Router {
     // MARK: Queries
 
     /// Active touches, in no particular order.
-    // The router's state is owned by one event loop and never accessed concurrently or
-    // re-entrantly in overlapping ways, so its stored properties skip Swift's dynamic
-    // exclusivity checks (about a third of the cost of a moved event otherwise).
-
     public var activeTouches: [Touch] { touchState.table.values.map(\.touch) }
     /// The screen active (on top) on a display.
     public func activeScreen(onDisplay display: Int) -> Int? { presentationState.stacks[display].last }
