@@ -174,7 +174,7 @@ struct GestureInteractionTests {
         #expect(phases.filter { $0 == "1:cancelled" || $0 == "1:ended" }.count == 1)
         #expect(phases.filter { $0 == "2:cancelled" || $0 == "2:ended" }.count == 1)
         // The region's touch bookkeeping is intact: a new touch routes normally.
-        #expect(r.activeTouches.isEmpty && r.gestureTouches.isEmpty)
+        #expect(r.activeTouches.isEmpty && r.gestures.touches.isEmpty)
     }
 
     // MARK: delays-touches-began / delays-touches-ended
@@ -201,7 +201,7 @@ struct GestureInteractionTests {
         r.touch(1, .ended, 300, 300, at: 40)
         #expect(t.gestureLog == ["tap:recognized"])
         #expect(t.touchLog.isEmpty)
-        #expect(r.gestureTouches.isEmpty)
+        #expect(r.gestures.touches.isEmpty)
     }
 
     @Test func delaysTouchesEndedHoldsTheEndWhileItCouldRecognize() throws {
@@ -259,7 +259,7 @@ struct GestureInteractionTests {
         #expect(t.gestureLog.suffix(3) == ["single:failed", "double:failed", "hold:began"] || t.gestureLog.last == "hold:began")
         r.removeDevice(DeviceID(1), time: Timestamp(microseconds: 600_000))
         #expect(t.gestureLog.last == "hold:cancelled")
-        #expect(r.gestureTouches.isEmpty)
+        #expect(r.gestures.touches.isEmpty)
     }
 
     @Test func timersFireInDeadlineOrderAndReplaysAreIdentical() throws {
@@ -285,7 +285,7 @@ struct GestureInteractionTests {
         #expect(layout.gestures(seenFrom: pad) == [GestureRef(region: pad, index: 0)])
         let (r, t) = makeRouter(layout)
         r.touch(1, .began, 900, 900, at: 0)       // on root: no recognizer
-        #expect(r.gestureTouches.isEmpty && r.recognizers.isEmpty)
+        #expect(r.gestures.touches.isEmpty && r.gestures.byKey.isEmpty)
         r.touch(1, .ended, 900, 900, at: 50)
         #expect(t.touchLog == ["1:began", "1:ended"] && t.gestureLog.isEmpty)
     }

@@ -15,7 +15,7 @@ struct GestureRecognizerTests {
         #expect(e.values?.taps == 1 && e.values?.touches == 1)
         // cancels-touches (default): the region saw began, then cancelled instead of ended.
         #expect(t.touchLog == ["1:began", "1:cancelled"])
-        #expect(r.gestureTouches.isEmpty && r.nextTimerDeadline == nil)
+        #expect(r.gestures.touches.isEmpty && r.nextTimerDeadline == nil)
     }
 
     @Test func tapFailsWhenTheTouchMovesTooFar() throws {

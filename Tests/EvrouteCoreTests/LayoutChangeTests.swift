@@ -363,7 +363,7 @@ struct LayoutChangeTests {
         r.touch(4, .ended, 50, 550, at: 60)
         r.touch(5, .began, 50, 550, at: 70)        // nothing exclusive is touched
         #expect(t.touchEntries.filter { $0.phase == "began" }.map { $0.blocked?.rawValue ?? "ok" } == ["ok", "ok", "exclusive", "exclusive", "ok"])
-        #expect(r.exclusive[0].touches == 1 && r.exclusive[0].owner == nil)
+        #expect(r.touchState.exclusive[0].touches == 1 && r.touchState.exclusive[0].owner == nil)
     }
 
     @Test func singleTouchRegionsCarryTheirCountOverAChange() throws {
@@ -375,8 +375,8 @@ struct LayoutChangeTests {
         r.touch(2, .ended, 60, 560, at: 30)
         r.touch(3, .began, 60, 560, at: 40)
         #expect(t.touchEntries.filter { $0.phase == "began" }.map { $0.blocked?.rawValue ?? "ok" } == ["ok", "multitouch", "ok"])
-        #expect(r.regionTouchCounts.count == 1)
-        #expect(r.regionTouchCounts.keys.allSatisfy { $0.layout == ObjectIdentifier(r.layout) })
+        #expect(r.touchState.regionCounts.count == 1)
+        #expect(r.touchState.regionCounts.keys.allSatisfy { $0.layout == ObjectIdentifier(r.layout) })
     }
 
     // MARK: Gestures and built-in handlers across a change
@@ -409,8 +409,8 @@ struct LayoutChangeTests {
         #expect(t.gestureLog.filter { $0 == "pan:began" }.count == 2)
         // Idle recognizers of old layouts do not pile up.
         for i in 0..<10 { try r.apply(i % 2 == 0 ? .hide(region: "s/root/side") : .show(region: "s/root/side"), time: ms(400 + Int64(i))) }
-        #expect(r.recognizerList.count <= 1)
-        #expect(r.recognizerList.allSatisfy { $0.layout === r.layout })
+        #expect(r.gestures.list.count <= 1)
+        #expect(r.gestures.list.allSatisfy { $0.layout === r.layout })
     }
 
     @Test func aSwipeRecognizedAfterAChangeStillSendsItsAction() throws {

@@ -11,11 +11,8 @@ public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
 /// Every routed event carries one, so its fields live behind a single copy-on-write
 /// reference: copying a `DeviceInfo` is one retain, not one per string.
 public struct DeviceInfo: Sendable {
-    @usableFromInline
     final class Storage: @unchecked Sendable {
-        // Written only through a uniquely referenced storage: no dynamic exclusivity checks
-        // (the getter is inlined into other modules, where they could not be left out).
-        @exclusivity(unchecked) @usableFromInline var id: DeviceID
+        var id: DeviceID
         var ruleName: String
         var name: String
         var kind: DeviceKind
@@ -40,7 +37,7 @@ public struct DeviceInfo: Sendable {
     }
 
     // Mutated only through the setters below, which copy a shared storage first.
-    @usableFromInline var storage: Storage
+    var storage: Storage
 
     private mutating func unique() -> Storage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
@@ -48,7 +45,7 @@ public struct DeviceInfo: Sendable {
     }
 
     public var id: DeviceID {
-        @inlinable get { storage.id }
+        get { storage.id }
         set { unique().id = newValue }
     }
     /// The name of the matching device rule (the trace's `device` field).

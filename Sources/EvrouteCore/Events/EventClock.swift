@@ -11,9 +11,8 @@ public protocol EventClock: AnyObject {
 /// A clock driven purely by the timestamps it is given.
 public final class ManualClock: EventClock {
     public var now: Timestamp { current }
-    /// ``now``'s storage: read and written at every frame by the router, on the one thread that
-    /// owns it, so without dynamic exclusivity checks.
-    @exclusivity(unchecked) private var current: Timestamp
+    /// ``now``'s storage: read and written at every frame by the router.
+    private var current: Timestamp
 
     public init(start: Timestamp = .zero) { current = start }
 

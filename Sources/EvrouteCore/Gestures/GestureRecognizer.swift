@@ -14,8 +14,7 @@ struct GestureContext {
 /// One live recognizer: a ``GestureSpec`` attached to a region of one layout, with the state
 /// of the touch sequence it is following. The router owns it, feeds it touches and timer
 /// expiries, and applies the steps it returns (state changes, interaction rules, events).
-/// Like the router, it is confined to one event loop: its stored properties skip Swift's
-/// dynamic exclusivity checks (they cost more than the rest of a move under recognizers).
+/// Like the router, it is confined to one event loop.
 final class GestureRecognizer {
     struct Tracked {
         var id: Int
@@ -31,32 +30,32 @@ final class GestureRecognizer {
     /// Creation order in the router, for deterministic iteration.
     let order: Int
 
-    @exclusivity(unchecked) var state: GestureState = .possible
+    var state: GestureState = .possible
     /// Bumped on every reset; touches remember the generation that tracked them.
-    @exclusivity(unchecked) var generation = 0
+    var generation = 0
     /// A recognition waiting for `require-to-fail` recognizers to fail.
-    @exclusivity(unchecked) var pending: GestureState?
-    @exclusivity(unchecked) var lastDevice: DeviceID?
+    var pending: GestureState?
+    var lastDevice: DeviceID?
 
     /// Touches seen since the last reset (ended ones stay, marked inactive).
-    @exclusivity(unchecked) var tracked: [Tracked] = []
-    @exclusivity(unchecked) var activeCount = 0
+    var tracked: [Tracked] = []
+    var activeCount = 0
 
     // Timer: at most one per recognizer; the router mirrors it in its queue.
-    @exclusivity(unchecked) var timerDeadline: Timestamp?
-    @exclusivity(unchecked) var timerDirty = false
-    @exclusivity(unchecked) var timerToken = 0
+    var timerDeadline: Timestamp?
+    var timerDirty = false
+    var timerToken = 0
 
     // Tap.
-    @exclusivity(unchecked) var tapsDone = 0
-    @exclusivity(unchecked) var touchesThisTap = 0
-    @exclusivity(unchecked) var firstTapLocation: Point?
+    var tapsDone = 0
+    var touchesThisTap = 0
+    var firstTapLocation: Point?
     // Swipe / pan / edge pan / pinch / rotation.
-    @exclusivity(unchecked) var startSpan: Double = 0
-    @exclusivity(unchecked) var lastVector: Point?
-    @exclusivity(unchecked) var rotation: Double = 0
-    @exclusivity(unchecked) var edge: GestureSpec.Edge?
-    @exclusivity(unchecked) var direction: GestureSpec.Direction?
+    var startSpan: Double = 0
+    var lastVector: Point?
+    var rotation: Double = 0
+    var edge: GestureSpec.Edge?
+    var direction: GestureSpec.Direction?
 
     init(spec: GestureSpec, layout: Layout, ref: GestureRef, order: Int) {
         self.spec = spec
@@ -67,7 +66,7 @@ final class GestureRecognizer {
     }
 
     /// The gesture parts of this recognizer's last routed event.
-    @exclusivity(unchecked) private var lastDetails: RoutedEvent.Details?
+    private var lastDetails: RoutedEvent.Details?
 
     /// The gesture parts of an event of this recognizer: the box of its last event, reused
     /// when nothing kept that event (a pan's `changed` per frame allocates nothing), else a new one.

@@ -1,9 +1,8 @@
 /// Per-touch delivery state for a touch whose region (or an ancestor) has recognizers: a
 /// touch as its recognizers see it. A class, made when the touch begins and kept both in
-/// `Router.gestureTouches` (by touch id, for the recognizers) and beside the touch in
-/// `Router.touches` (so a move finds it without a lookup); updated in place (no copy-on-write
-/// of its arrays, no allocation per move). Confined to the router's event loop: no dynamic
-/// exclusivity checks on its stored properties.
+/// ``GestureTracking/touches`` (by touch id, for the recognizers) and beside the touch in
+/// ``TouchState/table`` (so a move finds it without a lookup); updated in place (no copy-on-write
+/// of its arrays, no allocation per move). Confined to the router's event loop.
 final class GestureTouch {
     enum Delivery {
         /// Phases route (possibly held back by delaying recognizers).
@@ -16,23 +15,23 @@ final class GestureTouch {
     /// The touch's id.
     let id: Int
     let key: Router.TouchKey
-    @exclusivity(unchecked) var device: DeviceInfo?
+    var device: DeviceInfo?
     /// The recognizers that track it, each with the generation that tracked it.
-    @exclusivity(unchecked) var recognizers: [(GestureRecognizer, Int)]
-    @exclusivity(unchecked) var delivery = Delivery.normal
-    @exclusivity(unchecked) var beganDelivered = false
+    var recognizers: [(GestureRecognizer, Int)]
+    var delivery = Delivery.normal
+    var beganDelivered = false
     /// The phase values the recognizers saw last. The touch itself stays the router's while it
     /// is down (a second reference to it here would make every move copy it); a recognizer
     /// that cancels it routes its `cancelled` phase from these values.
-    @exclusivity(unchecked) var lastValues: Touch.PhaseValues
+    var lastValues: Touch.PhaseValues
     /// The touch once it has ended or been cancelled by its device (the router has let it go).
-    @exclusivity(unchecked) var ended: Touch?
+    var ended: Touch?
     /// Phases waiting for delaying recognizers.
-    @exclusivity(unchecked) var queue: [Touch] = []
+    var queue: [Touch] = []
     /// The touch has ended or been cancelled by its device.
-    @exclusivity(unchecked) var finished = false
+    var finished = false
     /// Done with: removed from `Router.gestureTouches` (``Router/forget(_:)``).
-    @exclusivity(unchecked) var forgotten = false
+    var forgotten = false
 
     init(touch: Touch, key: Router.TouchKey, device: DeviceInfo?) {
         id = touch.id
@@ -58,11 +57,11 @@ extension Router {
     /// duration, tap duration) fires, if any. A daemon arms its loop timer for it and calls
     /// ``advanceTime(to:)`` when it expires.
     public var nextTimerDeadline: Timestamp? {
-        if timers.isEmpty && shakingDevices == 0 { return idleDeadline }
+        if gestures.timers.isEmpty && gestures.shakingDevices == 0 { return idleState.deadline }
         purgeStaleTimers()
-        var next = timers.first?.deadline
+        var next = gestures.timers.first?.deadline
         if let shake = nextShakeDeadline { next = next.map { min($0, shake) } ?? shake }
-        if let idle = idleDeadline { next = next.map { min($0, idle) } ?? idle }
+        if let idle = idleState.deadline { next = next.map { min($0, idle) } ?? idle }
         return next
     }
 
@@ -70,15 +69,15 @@ extension Router {
     /// shake, and sending every display's `idle`) due by then, in deadline order (each at its
     /// own deadline). ``handle(_:)`` calls it before each frame or key.
     public func advanceTime(to time: Timestamp) {
-        if timers.isEmpty && shakingDevices == 0 && (idleDeadline == nil || idleDeadline! > time) {
+        if gestures.timers.isEmpty && gestures.shakingDevices == 0 && (idleState.deadline == nil || idleState.deadline! > time) {
             clock.advance(to: time)
             return
         }
         while true {
             purgeStaleTimers()
-            let gesture = timers.first.flatMap { $0.deadline <= time ? $0 : nil }
+            let gesture = gestures.timers.first.flatMap { $0.deadline <= time ? $0 : nil }
             let dueShake = dueShake(by: time)
-            if let idle = idleDeadline, idle <= time, gesture.map({ idle <= $0.deadline }) ?? true,
+            if let idle = idleState.deadline, idle <= time, gesture.map({ idle <= $0.deadline }) ?? true,
                dueShake.map({ idle <= $0.deadline }) ?? true {
                 clock.advance(to: idle)
                 fireIdle(due: idle, at: max(idle, clock.now))
@@ -90,7 +89,7 @@ extension Router {
                 continue
             }
             guard let first = gesture else { break }
-            timers.removeFirst()
+            gestures.timers.removeFirst()
             clock.advance(to: first.deadline)
             fireTimer(first.recognizer, at: max(first.deadline, clock.now))
         }
@@ -102,11 +101,11 @@ extension Router {
     /// as if their time had run out, so a replay's end is deterministic.
     func settleTimers(device: DeviceID?, time: Timestamp) {
         var i = 0
-        while i < timers.count {
-            let t = timers[i]
-            if t.token != t.recognizer.timerToken { timers.remove(at: i); continue }
+        while i < gestures.timers.count {
+            let t = gestures.timers[i]
+            if t.token != t.recognizer.timerToken { gestures.timers.remove(at: i); continue }
             if device == nil || t.recognizer.lastDevice == device {
-                timers.remove(at: i)
+                gestures.timers.remove(at: i)
                 fireTimer(t.recognizer, at: time)
                 i = 0
                 continue
@@ -115,19 +114,14 @@ extension Router {
         }
     }
 
-    func purgeStaleTimers() {
-        while let first = timers.first, first.token != first.recognizer.timerToken { timers.removeFirst() }
-    }
+    func purgeStaleTimers() { gestures.purgeStaleTimers() }
 
     func syncTimer(_ rec: GestureRecognizer) {
         guard rec.timerDirty else { return }
         rec.timerDirty = false
         rec.timerToken += 1
         guard let deadline = rec.timerDeadline else { return }
-        timerSequence += 1
-        let timer = GestureTimer(deadline: deadline, sequence: timerSequence, recognizer: rec, token: rec.timerToken)
-        let at = timers.firstIndex { $0.deadline > deadline } ?? timers.count
-        timers.insert(timer, at: at)
+        gestures.schedule(rec, at: deadline)
     }
 
     func fireTimer(_ rec: GestureRecognizer, at time: Timestamp) {
@@ -150,13 +144,13 @@ extension Router {
             let rec = recognizer(ref, in: t.layout)
             if rec.acceptsNewTouches { entry.recognizers.append((rec, rec.generation)) }
         }
-        gestureTouches[t.id] = entry
+        gestures.touches[t.id] = entry
         return entry
     }
 
     /// Removes a touch's recognizer state once it is done with: nothing more of it routes.
     func forget(_ entry: GestureTouch) {
-        gestureTouches[entry.id] = nil
+        gestures.touches[entry.id] = nil
         entry.forgotten = true
     }
 
@@ -224,18 +218,17 @@ extension Router {
     /// Flushes every touch `rec` tracks (after it failed or recognized, its delays are over).
     func releaseTouches(of rec: GestureRecognizer, time: Timestamp) {
         for t in rec.tracked {
-            if let e = gestureTouches[t.id] { flushTouch(e, time: time) }
+            if let e = gestures.touches[t.id] { flushTouch(e, time: time) }
         }
     }
 
     /// The live recognizer for `ref` in `layout`, created on first use.
     func recognizer(_ ref: GestureRef, in l: Layout) -> GestureRecognizer {
         let key = GestureKey(layout: ObjectIdentifier(l), ref: ref)
-        if let r = recognizers[key] { return r }
-        recognizerOrder += 1
-        let r = GestureRecognizer(spec: l.regions[ref.region].gestures[ref.index], layout: l, ref: ref, order: recognizerOrder)
-        recognizers[key] = r
-        recognizerList.append(r)
+        if let r = gestures.byKey[key] { return r }
+        let r = GestureRecognizer(spec: l.regions[ref.region].gestures[ref.index], layout: l, ref: ref, order: gestures.nextOrder())
+        gestures.byKey[key] = r
+        gestures.list.append(r)
         return r
     }
 
@@ -245,8 +238,8 @@ extension Router {
         switch step {
         case .none: break
         case .evaluate:
-            if inFrame {
-                if !movedRecognizers.contains(where: { $0 === rec }) { movedRecognizers.append(rec) }
+            if gestures.inFrame {
+                if !gestures.moved.contains(where: { $0 === rec }) { gestures.moved.append(rec) }
             } else {
                 apply(rec.evaluateMovement(), rec, time: time)
             }
@@ -257,8 +250,8 @@ extension Router {
             guard rec.state == .began || rec.state == .changed else { return }
             rec.state = .changed
             // One `changed` per frame, once every contact of the frame has been seen.
-            if !changedRecognizers.contains(where: { $0 === rec }) { changedRecognizers.append(rec) }
-            if !inFrame { flushChanged(time: time) }
+            if !gestures.changed.contains(where: { $0 === rec }) { gestures.changed.append(rec) }
+            if !gestures.inFrame { flushChanged(time: time) }
         case .end, .cancel:
             guard rec.state == .began || rec.state == .changed else { return }
             let final: GestureState = step == .end ? .ended : .cancelled
@@ -272,9 +265,9 @@ extension Router {
     /// At the end of a frame: judges the movement of the recognizers whose touches moved,
     /// then routes the `changed` events gathered.
     func finishFrame(time: Timestamp) {
-        while !movedRecognizers.isEmpty {
+        while !gestures.moved.isEmpty {
             // (The last one: removeLast keeps the buffer, removeFirst shifts the rest.)
-            let rec = movedRecognizers.count == 1 ? movedRecognizers.removeLast() : movedRecognizers.removeFirst()
+            let rec = gestures.moved.count == 1 ? gestures.moved.removeLast() : gestures.moved.removeFirst()
             apply(rec.evaluateMovement(), rec, time: time)
             syncTimer(rec)
         }
@@ -283,8 +276,8 @@ extension Router {
 
     /// Routes the `changed` events gathered during a frame.
     func flushChanged(time: Timestamp) {
-        while !changedRecognizers.isEmpty {
-            let rec = changedRecognizers.removeFirst()
+        while !gestures.changed.isEmpty {
+            let rec = gestures.changed.removeFirst()
             if rec.state == .changed { routeGesture(rec, .changed, time: time) }
         }
     }
@@ -296,7 +289,7 @@ extension Router {
         var out: [GestureRecognizer] = []
         for name in rec.spec.requireToFail {
             guard let ref = rec.layout.gesture(named: name, inScreen: screen),
-                  let r = recognizers[GestureKey(layout: ObjectIdentifier(rec.layout), ref: ref)] else { continue }
+                  let r = gestures.byKey[GestureKey(layout: ObjectIdentifier(rec.layout), ref: ref)] else { continue }
             out.append(r)
         }
         return out
@@ -308,7 +301,7 @@ extension Router {
         guard rec.state == .possible, rec.pending == nil else { return }
         // The first to recognize wins: a gesture already in progress on these touches
         // prevents this one (unless they recognize simultaneously).
-        for other in recognizerList where other !== rec && (other.state == .began || other.state == .changed)
+        for other in gestures.list where other !== rec && (other.state == .began || other.state == .changed)
             && rec.shares(other) && !simultaneous(rec, other) {
             fail(rec, time: time)
             return
@@ -339,7 +332,7 @@ extension Router {
         if rec.timerDeadline != nil { rec.setTimer(nil); syncTimer(rec) }
         // Only one recognizer may take a touch sequence, unless they recognize simultaneously.
         // (`rec` stays possible meanwhile, so its delays still hold the touches it will cancel.)
-        for other in recognizerList where other !== rec && !other.tracked.isEmpty && rec.shares(other) && !simultaneous(rec, other) {
+        for other in gestures.list where other !== rec && !other.tracked.isEmpty && rec.shares(other) && !simultaneous(rec, other) {
             switch other.state {
             case .possible: fail(other, time: time)
             case .began, .changed:
@@ -361,7 +354,7 @@ extension Router {
         if rec.spec.cancelsTouches { cancelTouches(of: rec, time: time) }
         releaseTouches(of: rec, time: time)
         // Recognizers waiting for this one to fail fail.
-        for other in recognizerList where other.pending != nil && requirements(of: other).contains(where: { $0 === rec }) {
+        for other in gestures.list where other.pending != nil && requirements(of: other).contains(where: { $0 === rec }) {
             fail(other, time: time)
         }
         resetIfDone(rec)
@@ -377,7 +370,7 @@ extension Router {
                            region: rec.ref.region, time: time, values: rec.values))
         releaseTouches(of: rec, time: time)
         // Recognizers waiting for this one may go now.
-        for other in recognizerList where other.pending != nil && requirements(of: other).contains(where: { $0 === rec }) {
+        for other in gestures.list where other.pending != nil && requirements(of: other).contains(where: { $0 === rec }) {
             let waiting = requirements(of: other).contains { $0 !== rec && $0.inPlay }
             if !waiting, let target = other.pending {
                 other.pending = nil
@@ -393,8 +386,8 @@ extension Router {
         rec.reset()
         syncTimer(rec)
         if rec.layout !== layout {
-            recognizers[GestureKey(layout: ObjectIdentifier(rec.layout), ref: rec.ref)] = nil
-            recognizerList.removeAll { $0 === rec }
+            gestures.byKey[GestureKey(layout: ObjectIdentifier(rec.layout), ref: rec.ref)] = nil
+            gestures.list.removeAll { $0 === rec }
         }
     }
 
@@ -402,7 +395,7 @@ extension Router {
     /// more phases route (a touch whose `began` was still held is never delivered).
     func cancelTouches(of rec: GestureRecognizer, time: Timestamp) {
         for tracked in rec.tracked {
-            guard let e = gestureTouches[tracked.id], e.delivery == .normal else { continue }
+            guard let e = gestures.touches[tracked.id], e.delivery == .normal else { continue }
             e.queue.removeAll()
             if !e.beganDelivered {
                 e.delivery = .swallowed
@@ -413,7 +406,7 @@ extension Router {
             if e.finished { forget(e) }
             // The touch as the recognizers last saw it: the router's (a touch still down; it may
             // have had stationary samples since) or the one that ended.
-            guard var t = e.ended ?? touches[e.key].flatMap({ $0.touch.id == e.id ? $0.touch : nil }) else { continue }
+            guard var t = e.ended ?? touchState.table[e.key].flatMap({ $0.touch.id == e.id ? $0.touch : nil }) else { continue }
             t.values = e.lastValues
             // A touch whose end already routed is over; one whose end is held gets cancelled instead.
             t.phase = .cancelled

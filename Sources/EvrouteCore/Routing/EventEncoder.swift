@@ -94,7 +94,6 @@ public protocol EventFieldWriter {
 public enum EventEncoder {
     /// Writes the fields of `e`, taken by `handledBy` (nil: by nothing) through `handler`, in
     /// `encoding` into `w`.
-    @inlinable
     public static func encode<W: EventFieldWriter>(_ e: borrowing RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?,
                                                    as encoding: EventEncoding, into w: inout W) {
         if case .line = encoding {
@@ -191,7 +190,6 @@ public enum EventEncoder {
     }
 
     /// The region, the responder that took the event and its handler's plugin (JSON).
-    @inlinable
     static func encodeTaken<W: EventFieldWriter>(_ e: borrowing RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?,
                                                  into w: inout W) {
         w.field(.region, e.regionPath)
@@ -203,7 +201,6 @@ public enum EventEncoder {
     /// ``EventEncoding/line``: the device (for events that come from one), what happened, where
     /// (the region, or what stands for none: `(no region)` for a touch, `(no first responder)`
     /// for what goes to one, `-` otherwise), a touch's blocking and a tap's count.
-    @inlinable
     static func encodeLine<W: EventFieldWriter>(_ e: borrowing RoutedEvent, into w: inout W) {
         let region = e.regionPath
         switch e.kind {
@@ -265,7 +262,6 @@ public enum EventEncoder {
 
     /// A filtered contact's fields: JSON `{"type":"filtered","time","device","filter","x","y"}`;
     /// the line: the device, `filtered`, the filter, the location.
-    @inlinable
     public static func encode<W: EventFieldWriter>(_ c: FilteredContact, as encoding: EventEncoding, into w: inout W) {
         switch encoding {
         case .line:
@@ -285,7 +281,6 @@ public enum EventEncoder {
 
     /// What a gesture recognizer measured (JSON: a routed gesture event's, and a `gesture`
     /// record's that routed nothing).
-    @inlinable
     public static func encode<W: EventFieldWriter>(_ v: GestureValues, into w: inout W) {
         w.field(.x, number: v.location.x)
         w.field(.y, number: v.location.y)

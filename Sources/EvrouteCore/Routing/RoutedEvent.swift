@@ -84,7 +84,6 @@ public struct RoutedEvent: Sendable {
 
     /// The touch's number and location, for touch phases: read in place, without copying the
     /// touch (one call where a copy and two getters were several, on the log's path).
-    @inlinable
     public var touchIDAndLocation: (id: Int, location: Point)? {
         guard let s = touch?.storage else { return nil }
         return (s.id, s.values.location)

@@ -16,8 +16,8 @@ extension Router {
         if let region {
             start = .region(region)
             d = layout.screens[layout.regions[region].screen].display
-        } else if d < screenStacks.count, let screen = screenStacks[d].last {
-            if let fr = firstResponders[screen] { start = .region(fr); startRegion = fr } else { start = .screen(screen) }
+        } else if d < presentationState.stacks.count, let screen = presentationState.stacks[d].last {
+            if let fr = presentationState.firstResponders[screen] { start = .region(fr); startRegion = fr } else { start = .screen(screen) }
         } else if d < layout.displays.count {
             start = .display(d)
         }
@@ -31,9 +31,9 @@ extension Router {
     /// responder: nothing changes then (see ``Layout/focusBlock(of:)``).
     public func setFirstResponder(_ region: Int?, inScreen screen: Int? = nil, time: Timestamp? = nil) {
         let s = screen ?? region.map { layout.regions[$0].screen }
-        guard let s, firstResponders[s] != region else { return }
+        guard let s, presentationState.firstResponders[s] != region else { return }
         if let region, layout.focusBlock(of: region) != nil { return }
-        firstResponders[s] = region
+        presentationState.firstResponders[s] = region
         emit(.focus(screen: s, region: region, layout: layout, time: time ?? clock.now))
     }
 
@@ -43,22 +43,22 @@ extension Router {
     /// unhandled events go on to the screen that presented it.
     public func present(screen: Int, time: Timestamp? = nil) {
         let d = layout.screens[screen].display
-        guard !screenStacks[d].contains(screen) else { return }
-        let over = screenStacks[d].last
-        screenStacks[d].append(screen)
+        guard !presentationState.stacks[d].contains(screen) else { return }
+        let over = presentationState.stacks[d].last
+        presentationState.stacks[d].append(screen)
         emit(.presentation(screen: screen, over: over, presented: true, layout: layout, time: time ?? clock.now))
     }
 
     /// Dismisses the top presented screen of a display (the root screen stays).
     public func dismiss(display: Int, time: Timestamp? = nil) {
-        guard screenStacks[display].count > 1, let top = screenStacks[display].popLast() else { return }
-        emit(.presentation(screen: top, over: screenStacks[display].last, presented: false, layout: layout, time: time ?? clock.now))
+        guard presentationState.stacks[display].count > 1, let top = presentationState.stacks[display].popLast() else { return }
+        emit(.presentation(screen: top, over: presentationState.stacks[display].last, presented: false, layout: layout, time: time ?? clock.now))
     }
 
     /// Makes `screen` the only screen of its display (no presentation).
     public func show(screen: Int, time: Timestamp? = nil) {
         let d = layout.screens[screen].display
-        screenStacks[d] = [screen]
+        presentationState.stacks[d] = [screen]
         emit(.presentation(screen: screen, over: nil, presented: true, layout: layout, time: time ?? clock.now))
     }
 

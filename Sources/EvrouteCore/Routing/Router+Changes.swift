@@ -36,15 +36,15 @@ extension Router {
         case .present(let name):
             let s = try screen(named: name)
             let d = layout.screens[s].display
-            if screenStacks[d].contains(s) {
+            if presentationState.stacks[d].contains(s) {
                 throw .alreadyPresented(screen: name, display: layout.displays[d].name,
-                                        stack: screenStacks[d].map { layout.screens[$0].name })
+                                        stack: presentationState.stacks[d].map { layout.screens[$0].name })
             }
             present(screen: s, time: time)
         case .dismiss(let name):
             let d = try display(named: name)
-            guard screenStacks[d].count > 1 else {
-                throw .nothingPresented(display: layout.displays[d].name, screen: screenStacks[d].first.map { layout.screens[$0].name })
+            guard presentationState.stacks[d].count > 1 else {
+                throw .nothingPresented(display: layout.displays[d].name, screen: presentationState.stacks[d].first.map { layout.screens[$0].name })
             }
             dismiss(display: d, time: time)
         case .focus(let path):
@@ -55,7 +55,7 @@ extension Router {
             setFirstResponder(r, time: time)
         case .resign(let name):
             let d = try display(named: name)
-            guard let s = screenStacks[d].last, firstResponders[s] != nil else { return }
+            guard let s = presentationState.stacks[d].last, presentationState.firstResponders[s] != nil else { return }
             setFirstResponder(nil, inScreen: s, time: time)
         case .action(let name, let from):
             var start: Int?
@@ -90,17 +90,17 @@ extension Router {
     }
 
     /// A display's presentation stack: screens, bottom (its root screen) to top (the active one).
-    public func presentationStack(onDisplay display: Int) -> [Int] { screenStacks[display] }
+    public func presentationStack(onDisplay display: Int) -> [Int] { presentationState.stacks[display] }
 
     /// The presentation stacks, first responders and changed regions, by name.
     public var state: RouterState {
         let displays = layout.displays.indices.map { d in
-            RouterState.Display(name: layout.displays[d].name, stack: screenStacks[d].map { layout.screens[$0].name },
-                                firstResponder: screenStacks[d].last.flatMap { firstResponders[$0] }.map { layout.regions[$0].path })
+            RouterState.Display(name: layout.displays[d].name, stack: presentationState.stacks[d].map { layout.screens[$0].name },
+                                firstResponder: presentationState.stacks[d].last.flatMap { presentationState.firstResponders[$0] }.map { layout.regions[$0].path })
         }
         let screens = layout.screens.indices.map { s in
             RouterState.Screen(name: layout.screens[s].name, display: layout.displays[layout.screens[s].display].name,
-                               firstResponder: firstResponders[s].map { layout.regions[$0].path })
+                               firstResponder: presentationState.firstResponders[s].map { layout.regions[$0].path })
         }
         return RouterState(displays: displays, screens: screens, changedRegions: regionOverrides)
     }

@@ -43,7 +43,7 @@ extension Router {
         new.spec.displays.enumerated().map { d, display in
             guard let spec = display.idle else { return nil }
             var watch = IdleWatch(spec)
-            if let od = old?.display(named: display.name), od < idleWatches.count, let was = idleWatches[od] {
+            if let od = old?.display(named: display.name), od < idleState.watches.count, let was = idleState.watches[od] {
                 watch.lastInput = was.lastInput
                 watch.idleSince = was.idleSince
                 watch.activeSince = was.activeSince
@@ -56,30 +56,14 @@ extension Router {
     }
 
     /// Puts `watches` in place and finds the next deadline.
-    func setIdleWatches(_ watches: [IdleWatch?]) {
-        idleWatches = watches
-        watchesIdle = watches.contains { $0 != nil }
-        if !watchesIdle { heldContacts.removeAll() }
-        updateIdleDeadline()
-    }
+    func setIdleWatches(_ watches: [IdleWatch?]) { idleState.set(watches) }
 
-    func updateIdleDeadline() {
-        var next: Timestamp?
-        for case let w? in idleWatches {
-            if let d = w.deadline, next.map({ d < $0 }) ?? true { next = d }
-        }
-        idleDeadline = next
-    }
+    func updateIdleDeadline() { idleState.updateDeadline() }
 
     /// A device came on `display`: its countdown begins, if it had not.
-    func beginIdleCountdown(display d: Int, time: Timestamp) {
-        guard d < idleWatches.count, idleWatches[d] != nil, idleWatches[d]!.lastInput == nil else { return }
-        idleWatches[d]!.lastInput = time
-        idleWatches[d]!.activeSince = time
-        updateIdleDeadline()
-    }
+    func beginIdleCountdown(display d: Int, time: Timestamp) { idleState.beginCountdown(display: d, time: time) }
 
-    /// Sends `idle` for every display due by `deadline` (the earliest: ``idleDeadline``), in
+    /// Sends `idle` for every display due by `deadline` (the earliest: ``idleState.deadline``), in
     /// display order, at `time`.
     ///
     /// A display with a contact down (``hasContactDown(display:)``) does not go idle: someone is
@@ -87,14 +71,14 @@ extension Router {
     /// so it may send no input for longer than `after-s`. Its countdown starts again at the
     /// deadline; the lift (input) starts it again from the lift's time.
     func fireIdle(due deadline: Timestamp, at time: Timestamp) {
-        for d in idleWatches.indices {
-            guard let w = idleWatches[d], let due = w.deadline, due <= deadline else { continue }
+        for d in idleState.watches.indices {
+            guard let w = idleState.watches[d], let due = w.deadline, due <= deadline else { continue }
             if hasContactDown(display: d) {
-                idleWatches[d]!.lastInput = due
+                idleState.watches[d]!.lastInput = due
                 updateIdleDeadline()
                 continue
             }
-            idleWatches[d]!.idleSince = time
+            idleState.watches[d]!.idleSince = time
             updateIdleDeadline()
             routeActivity(.idle, display: d, time: time)
         }
@@ -105,7 +89,7 @@ extension Router {
     /// its wake touch.
     @inline(__always)
     func noteInput(device: DeviceID, time: Timestamp) -> Bool {
-        guard watchesIdle else { return false }
+        guard idleState.isWatching else { return false }
         return noteWatchedInput(device: device, time: time)
     }
 
@@ -113,17 +97,17 @@ extension Router {
     func noteWatchedInput(device: DeviceID, time: Timestamp) -> Bool {
         // One display (a kiosk's): every device's input is its (a device of an unknown display,
         // or not registered, lands on the first, as its touches do).
-        let d = idleWatches.count == 1 ? 0 : devices[device]?.display ?? 0
-        guard d < idleWatches.count, var w = idleWatches[d] else { return false }
+        let d = idleState.watches.count == 1 ? 0 : devices[device]?.display ?? 0
+        guard d < idleState.watches.count, var w = idleState.watches[d] else { return false }
         w.lastInput = time
         guard w.idleSince != nil else {
-            idleWatches[d] = w
-            if idleWatches.count == 1 { idleDeadline = time + w.after } else { updateIdleDeadline() }
+            idleState.watches[d] = w
+            if idleState.watches.count == 1 { idleState.deadline = time + w.after } else { updateIdleDeadline() }
             return false
         }
         w.idleSince = nil
         w.activeSince = time
-        idleWatches[d] = w
+        idleState.watches[d] = w
         updateIdleDeadline()
         routeActivity(.active, display: d, time: time)
         return w.swallowWakeTouch
@@ -143,11 +127,11 @@ extension Router {
     /// cancelled (a palm, a stuck contact) is no longer down for this: a stuck contact must not
     /// keep a display awake for ever.
     func hasContactDown(display d: Int) -> Bool {
-        let single = idleWatches.count == 1
+        let single = idleState.watches.count == 1
         func on(_ device: DeviceID) -> Bool { single || (devices[device]?.display ?? 0) == d }
-        for i in touches.indices where on(touches.key(at: i).device) { return true }
-        if orphanedContacts.contains(where: { on($0.device) }) { return true }
-        return heldContacts.contains { on($0.device) }
+        for i in touchState.table.indices where on(touchState.table.key(at: i).device) { return true }
+        if touchState.orphaned.contains(where: { on($0.device) }) { return true }
+        return idleState.heldContacts.contains { on($0.device) }
     }
 
     /// A device's frame as it came, before its contact filters (the session calls this for a
@@ -156,43 +140,43 @@ extension Router {
     /// let through. Its lift is input for the idle countdown (it starts again from the lift)
     /// but does not wake an idle display (it was not routed). Only while a display has `idle:`.
     public func noteContacts(_ frame: TouchFrameInput) {
-        guard watchesIdle else { return }
+        guard idleState.isWatching else { return }
         var lifted = false
         for sample in frame.contacts {
             let key = TouchKey(device: frame.device, contact: sample.contact)
             switch sample.change {
-            case .began: heldContacts.insert(key)
+            case .began: idleState.heldContacts.insert(key)
             case .moved: break
-            case .ended, .cancelled: if heldContacts.remove(key) != nil { lifted = true }
+            case .ended, .cancelled: if idleState.heldContacts.remove(key) != nil { lifted = true }
             }
         }
         guard lifted else { return }
         advanceTime(to: frame.time)
-        let d = idleWatches.count == 1 ? 0 : devices[frame.device]?.display ?? 0
-        guard d < idleWatches.count, idleWatches[d] != nil, idleWatches[d]!.idleSince == nil,
-              idleWatches[d]!.lastInput != nil else { return }
-        idleWatches[d]!.lastInput = frame.time
+        let d = idleState.watches.count == 1 ? 0 : devices[frame.device]?.display ?? 0
+        guard d < idleState.watches.count, idleState.watches[d] != nil, idleState.watches[d]!.idleSince == nil,
+              idleState.watches[d]!.lastInput != nil else { return }
+        idleState.watches[d]!.lastInput = frame.time
         updateIdleDeadline()
     }
 
     /// The touch that woke an idle display (`swallow-wake-touch`): not routed (nor forwarded),
     /// told as a `filtered` contact (`wake`); its later phases are ignored until it lifts.
     func swallowWakeTouch(_ key: TouchKey, _ sample: ContactSample, time: Timestamp) {
-        if touches[key] != nil { finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil) }
-        orphanedContacts.insert(key)
+        if touchState.table[key] != nil { finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil) }
+        touchState.orphaned.insert(key)
         filtered(FilteredContact(time: time, deviceID: key.device, device: devices[key.device]?.info.ruleName ?? "",
                                  filter: "wake", location: sample.location))
     }
 
     /// Walks `idle` or `active` from the display's top screen up its chain.
     func routeActivity(_ kind: EventKind, display d: Int, time: Timestamp) {
-        let screen = d < screenStacks.count ? screenStacks[d].last : nil
+        let screen = d < presentationState.stacks.count ? presentationState.stacks[d].last : nil
         walk(RoutedEvent(kind: kind, time: time, layout: layout, display: d, start: screen.map { .screen($0) } ?? .display(d)))
     }
 
     /// A display's idle state (nil: it has no `idle:`), for `status` and metrics.
     public func activity(ofDisplay d: Int) -> DisplayActivity? {
-        guard d < idleWatches.count, let w = idleWatches[d] else { return nil }
+        guard d < idleState.watches.count, let w = idleState.watches[d] else { return nil }
         return DisplayActivity(idle: w.idleSince != nil, since: w.idleSince ?? w.activeSince)
     }
 }

@@ -15,7 +15,7 @@ extension Router {
         let k = KeyKey(device: key.device, code: key.code)
         switch key.phase {
         case .down:
-            if let held = heldKeys[k] {
+            if let held = keyState.held[k] {
                 // A second down without an up: treat as a repeat of the held key.
                 if held.forwardedTo != nil || held.released { return false }
                 var repeated = key
@@ -31,21 +31,21 @@ extension Router {
                !heldModifiers(of: key.device, rightAltTypes: info.rightAltTypes).makesChord, let start {
                 held.isText = layout.firstTaker(of: .text, from: start, device: info, presentation: presentation, afterHandler: nil) != nil
             }
-            heldKeys[k] = held
+            keyState.held[k] = held
             if !held.modifiers.isEmpty, let start { pressReleasedModifiers(for: key, held: held, start: start) }
             let taker = routeKey(key, held: held)
             if let taker, held.layout.handlers[taker.handler].forwards {
-                heldKeys[k]?.forwardedTo = taker
+                keyState.held[k]?.forwardedTo = taker
             } else if !held.modifiers.isEmpty {
                 releaseForwardedModifiers(of: key.device, time: key.time)
             }
             return held.isText
         case .repeat:
-            guard let held = heldKeys[k], held.forwardedTo == nil, !held.released else { return false }
+            guard let held = keyState.held[k], held.forwardedTo == nil, !held.released else { return false }
             routeKey(key, held: held)
             return held.isText
         case .up, .cancelled:
-            guard let held = heldKeys.removeValue(forKey: k), !held.released else { return false }
+            guard let held = keyState.held.removeValue(forKey: k), !held.released else { return false }
             routeKey(key, held: held)
             return false
         }
@@ -56,7 +56,7 @@ extension Router {
     /// forwarded side sees the chord as it is held (Ctrl+W kept, Ctrl still held, then Ctrl+C
     /// forwarded: Ctrl down, C down).
     func pressReleasedModifiers(for key: KeyInput, held: HeldKey, start: ResponderID) {
-        let released = heldKeys.filter { $0.key.device == key.device && $0.value.released }
+        let released = keyState.held.filter { $0.key.device == key.device && $0.value.released }
         guard !released.isEmpty else { return }
         let state = devices[key.device]
         let info = held.isText ? state?.info : state?.keyInfo
@@ -66,7 +66,7 @@ extension Router {
         for (mk, var m) in released.sorted(by: { $0.key.code < $1.key.code }) {
             m.released = false
             m.forwardedTo = taker
-            heldKeys[mk] = m
+            keyState.held[mk] = m
             routeKey(KeyInput(device: key.device, time: key.time, code: mk.code, name: m.name, phase: .down), held: m)
         }
     }
@@ -75,7 +75,7 @@ extension Router {
     /// `rightAltTypes` (AltGr: a key pressed with it is text, not a chord).
     func heldModifiers(of device: DeviceID, rightAltTypes: Bool = false) -> KeyModifiers {
         var mods: KeyModifiers = []
-        for k in heldKeys.keys where k.device == device && !(rightAltTypes && k.code == 100) {
+        for k in keyState.held.keys where k.device == device && !(rightAltTypes && k.code == 100) {
             mods.formUnion(KeyModifiers.of(code: k.code))
         }
         return mods
@@ -85,10 +85,10 @@ extension Router {
     /// such modifier's up goes to its forwarder now (the forwarded side is to see no chord it
     /// did not get whole, and no key is left down behind it); its real up later is not routed.
     func releaseForwardedModifiers(of device: DeviceID, time: Timestamp) {
-        let mine = heldKeys.filter { $0.key.device == device && $0.value.forwardedTo != nil && !KeyModifiers.of(code: $0.key.code).isEmpty }
+        let mine = keyState.held.filter { $0.key.device == device && $0.value.forwardedTo != nil && !KeyModifiers.of(code: $0.key.code).isEmpty }
         for (k, held) in mine.sorted(by: { $0.key.code < $1.key.code }) {
-            heldKeys[k]?.released = true
-            heldKeys[k]?.forwardedTo = nil
+            keyState.held[k]?.released = true
+            keyState.held[k]?.forwardedTo = nil
             routeKey(KeyInput(device: device, time: time, code: k.code, name: held.name, phase: .up), held: held)
         }
     }
@@ -96,8 +96,8 @@ extension Router {
     /// Where a keyboard's events start on `display`: the first responder of its active screen
     /// (and that region), else the screen, else the display.
     func keyboardStart(display: Int) -> (start: ResponderID?, region: Int?) {
-        if display < screenStacks.count, let screen = screenStacks[display].last {
-            if let fr = firstResponders[screen] { return (.region(fr), fr) }
+        if display < presentationState.stacks.count, let screen = presentationState.stacks[display].last {
+            if let fr = presentationState.firstResponders[screen] { return (.region(fr), fr) }
             return (.screen(screen), nil)
         }
         if display < layout.displays.count { return (.display(display), nil) }

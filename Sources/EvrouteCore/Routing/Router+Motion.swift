@@ -17,7 +17,7 @@ extension Router {
         advanceTime(to: signals.time)
         // A shake or an orientation change is input; a resting accelerometer's
         // samples are not (they come all the time).
-        if watchesIdle, signals.orientation != nil || signals.shake != nil {
+        if idleState.isWatching, signals.orientation != nil || signals.shake != nil {
             _ = noteInput(device: signals.device, time: signals.time)
         }
         switch signals.shake {
@@ -25,11 +25,11 @@ extension Router {
             let display = devices[signals.device]?.display ?? 0
             let (start, region) = keyboardStart(display: display)
             let hold = ShakeHold(start: start, region: region, layout: layout, display: display, deadline: until)
-            if shakes.updateValue(hold, forKey: signals.device) != nil { shakingDevices -= 1 }
-            shakingDevices += 1
+            if gestures.shakes.updateValue(hold, forKey: signals.device) != nil { gestures.shakingDevices -= 1 }
+            gestures.shakingDevices += 1
             routeShake(.began, hold: hold, device: signals.device, time: signals.time)
         case .continues(let until)?:
-            shakes[signals.device]?.deadline = until
+            gestures.shakes[signals.device]?.deadline = until
         case nil:
             break
         }
@@ -43,8 +43,8 @@ extension Router {
 
     /// Ends a device's shake (`ended` when its window ran out, `cancelled` when the device went).
     func endShake(of device: DeviceID, _ phase: MotionPhase, at time: Timestamp) {
-        guard let hold = shakes.removeValue(forKey: device) else { return }
-        shakingDevices -= 1
+        guard let hold = gestures.shakes.removeValue(forKey: device) else { return }
+        gestures.shakingDevices -= 1
         routeShake(phase, hold: hold, device: device, time: time)
     }
 
@@ -62,9 +62,9 @@ extension Router {
 
     /// The earliest end of a shake in progress, if any.
     var nextShakeDeadline: Timestamp? {
-        guard shakingDevices > 0 else { return nil }
+        guard gestures.shakingDevices > 0 else { return nil }
         var next: Timestamp?
-        for (_, hold) in shakes {
+        for (_, hold) in gestures.shakes {
             if next.map({ hold.deadline < $0 }) ?? true { next = hold.deadline }
         }
         return next
@@ -72,9 +72,9 @@ extension Router {
 
     /// The shake due first by `time`, if any (device and deadline).
     func dueShake(by time: Timestamp) -> (device: DeviceID, deadline: Timestamp)? {
-        guard shakingDevices > 0 else { return nil }
+        guard gestures.shakingDevices > 0 else { return nil }
         var due: (device: DeviceID, deadline: Timestamp)?
-        for (id, hold) in shakes {
+        for (id, hold) in gestures.shakes {
             let d = hold.deadline
             if d <= time, due.map({ d < $0.deadline || (d == $0.deadline && id.rawValue < $0.device.rawValue) }) ?? true {
                 due = (id, d)

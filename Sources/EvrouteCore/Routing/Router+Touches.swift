@@ -3,11 +3,11 @@ extension Router {
     public func handle(_ frame: TouchFrameInput) {
         advanceTime(to: frame.time)
         // Input on an idle display sends `active` first; the touch that woke it may be swallowed.
-        let swallowWake = watchesIdle && noteTouchInput(frame)
-        inFrame = true
+        let swallowWake = idleState.isWatching && noteTouchInput(frame)
+        gestures.inFrame = true
         defer {
-            inFrame = false
-            if !movedRecognizers.isEmpty || !changedRecognizers.isEmpty { finishFrame(time: frame.time) }
+            gestures.inFrame = false
+            if !gestures.moved.isEmpty || !gestures.changed.isEmpty { finishFrame(time: frame.time) }
         }
         for sample in frame.contacts {
             let key = TouchKey(device: frame.device, contact: sample.contact)
@@ -15,10 +15,10 @@ extension Router {
             // drops such samples and warns; this is the core's own guard): a touch does not
             // begin or move there, and ends where it last was.
             guard sample.location.isFinite else {
-                if sample.change == .ended || sample.change == .cancelled, touches[key] != nil {
+                if sample.change == .ended || sample.change == .cancelled, touchState.table[key] != nil {
                     finishTouch(key, change: sample.change, location: nil, time: frame.time, sample: sample)
-                } else if sample.change == .ended || sample.change == .cancelled, !orphanedContacts.isEmpty {
-                    orphanedContacts.remove(key)
+                } else if sample.change == .ended || sample.change == .cancelled, !touchState.orphaned.isEmpty {
+                    touchState.orphaned.remove(key)
                 }
                 continue
             }
@@ -28,24 +28,24 @@ extension Router {
                     swallowWakeTouch(key, sample, time: frame.time)
                     continue
                 }
-                if !orphanedContacts.isEmpty { orphanedContacts.remove(key) }
-                if touches[key] != nil {
+                if !touchState.orphaned.isEmpty { touchState.orphaned.remove(key) }
+                if touchState.table[key] != nil {
                     finishTouch(key, change: .cancelled, location: nil, time: frame.time, sample: nil)
                 }
                 beginTouch(key, sample: sample, time: frame.time)
             case .moved:
-                if let i = touches.index(forKey: key) {
+                if let i = touchState.table.index(forKey: key) {
                     moveTouch(at: i, sample: sample, time: frame.time)
-                } else if orphanedContacts.isEmpty || !orphanedContacts.contains(key) {
+                } else if touchState.orphaned.isEmpty || !touchState.orphaned.contains(key) {
                     // A contact we never saw begin (a replay that starts mid-touch): it begins now.
                     beginTouch(key, sample: sample, time: frame.time)
                 }
             case .ended, .cancelled:
-                if sample.change == .cancelled, !heldContacts.isEmpty { heldContacts.remove(key) }
-                if touches[key] != nil {
+                if sample.change == .cancelled, !idleState.heldContacts.isEmpty { idleState.heldContacts.remove(key) }
+                if touchState.table[key] != nil {
                     finishTouch(key, change: sample.change, location: sample.location, time: frame.time, sample: sample)
-                } else if !orphanedContacts.isEmpty {
-                    orphanedContacts.remove(key)
+                } else if !touchState.orphaned.isEmpty {
+                    touchState.orphaned.remove(key)
                 }
             }
         }
@@ -54,47 +54,29 @@ extension Router {
     func beginTouch(_ key: TouchKey, sample: ContactSample, time: Timestamp) {
         let device = devices[key.device]
         let display = device?.display ?? 0
-        let screen = display < screenStacks.count ? screenStacks[display].last : nil
+        let screen = presentationState.activeScreen(onDisplay: display)
         let region = screen.flatMap { layout.hitTest(sample.location, inScreen: $0) }
 
         var blocked: TouchBlock?
         if let region {
-            let rk = RegionKey(layout: ObjectIdentifier(layout), region: region)
-            let ex = exclusive[display]
-            if let owner = ex.owner, owner != rk {
-                blocked = .exclusive
-            } else if layout.regions[region].exclusive, ex.touches > 0, ex.owner != rk {
-                blocked = .exclusive
-            } else if !layout.regions[region].multitouch, regionTouchCounts[rk, default: 0] > 0 {
-                blocked = .multitouch
-            }
-            if blocked == nil {
-                regionTouchCounts[rk, default: 0] += 1
-                exclusive[display].touches += 1
-                if layout.regions[region].exclusive { exclusive[display].owner = rk }
-            }
+            blocked = touchState.admit(RegionKey(layout: ObjectIdentifier(layout), region: region), display: display,
+                                       exclusive: layout.regions[region].exclusive, multitouch: layout.regions[region].multitouch)
         }
-
-        var tapCount = 1
-        if let last = lastTap[display], time - last.time <= tapPolicy.multiTapInterval,
-           last.location.distance(to: sample.location) <= tapPolicy.multiTapDistance {
-            tapCount = last.count + 1
-        }
+        let tapCount = touchState.tapCount(display: display, at: sample.location, time: time, policy: tapPolicy)
         let values = Touch.PhaseValues(phase: .began, location: sample.location, previousLocation: sample.location,
                                        timestamp: time, pressure: sample.pressure, majorRadius: sample.majorRadius,
                                        minorRadius: sample.minorRadius, toolType: sample.toolType, maxTravelSquared: 0)
-        let touch = Touch(id: nextTouchID, device: key.device, contact: key.contact, beganLocation: sample.location,
+        let touch = Touch(id: touchState.takeID(), device: key.device, contact: key.contact, beganLocation: sample.location,
                           beganTime: time, tapCount: tapCount, region: region, display: display, screen: screen,
                           layout: layout, blocked: blocked, values: values)
-        nextTouchID += 1
         let gesture = blocked == nil && region.map { layout.regionHasGestures[$0] } == true
             ? gestureEntry(for: touch, key: key, device: device?.info) : nil
-        touches.insert(LiveTouch(touch: touch, device: device?.info, gesture: gesture), forKey: key)
+        touchState.table.insert(LiveTouch(touch: touch, device: device?.info, gesture: gesture), forKey: key)
         deliver(touch, gesture: gesture, device: device?.info, time: time)
     }
 
     func moveTouch(_ key: TouchKey, sample: ContactSample, time: Timestamp) {
-        guard let i = touches.index(forKey: key) else { return }
+        guard let i = touchState.table.index(forKey: key) else { return }
         moveTouch(at: i, sample: sample, time: time)
     }
 
@@ -104,7 +86,7 @@ extension Router {
     /// written in place; its first taker is cached (``route(_:device:time:)``).
     func moveTouch(at i: TouchTable.Index, sample: ContactSample, time: Timestamp) {
         // A stationary touch is part of the frame, not an event of its own (as in UIKit).
-        guard let moved = touches.move(at: i, sample, time: time) else { return }
+        guard let moved = touchState.table.move(at: i, sample, time: time) else { return }
         if let gesture = moved.gesture {
             deliverThroughGestures(moved.touch, entry: gesture, device: moved.device, time: time)
         } else {
@@ -114,22 +96,16 @@ extension Router {
 
     /// Ends or cancels a touch, routes that last phase, and forgets it.
     func finishTouch(_ key: TouchKey, change: ContactChange, location: Point?, time: Timestamp, sample: ContactSample?) {
-        guard var live = touches.removeValue(forKey: key) else { return }
+        guard var live = touchState.table.removeValue(forKey: key) else { return }
         live.touch.finish(change == .ended ? .ended : .cancelled, at: location, time: time, sample: sample)
         let t = live.touch
         if let region = t.region, t.blocked == nil {
             // Counts are kept in the current layout (a layout change carries them over by path).
-            if let current = currentRegion(region, of: t.layout) {
-                let rk = RegionKey(layout: ObjectIdentifier(layout), region: current)
-                if let n = regionTouchCounts[rk] { regionTouchCounts[rk] = n > 1 ? n - 1 : nil }
-            }
-            if let d = currentDisplay(of: t) {
-                exclusive[d].touches = max(0, exclusive[d].touches - 1)
-                if exclusive[d].touches == 0 { exclusive[d].owner = nil }
-            }
+            let rk = currentRegion(region, of: t.layout).map { RegionKey(layout: ObjectIdentifier(layout), region: $0) }
+            touchState.release(rk, display: currentDisplay(of: t))
         }
         if t.phase == .ended, let d = currentDisplay(of: t) {
-            lastTap[d] = t.isTap(tapPolicy) ? TapMemory(location: t.location, time: time, count: t.tapCount) : nil
+            touchState.lastTap[d] = t.isTap(tapPolicy) ? TapMemory(location: t.location, time: time, count: t.tapCount) : nil
         }
         deliver(t, gesture: live.gesture, device: live.device, time: time)
     }
@@ -184,16 +160,16 @@ extension Router {
         let isTap = phase == .ended && touch.isTap(tapPolicy)
         let kind = EventKind.touch(phase, isTap: isTap)
         var first = FirstTaker.unknown
-        // A forwarded touch's later phases go to its forwarder (``forwardedTouches``).
-        let bound = forwardedTouches.isEmpty || phase == .began ? nil : forwardedTouches[s.id]
+        // A forwarded touch's later phases go to its forwarder (``touchState.forwarded``).
+        let bound = touchState.forwarded.isEmpty || phase == .began ? nil : touchState.forwarded[s.id]
         if let bound {
             first = .bound(bound)
         } else if phase == .moved, let start {
-            if let cached = s.movedTaker, cached.generation == chainGeneration {
+            if let cached = s.movedTaker, cached.generation == presentationState.generation {
                 first = .known(cached.taker)
             } else {
                 let found = s.layout.firstTaker(of: kind, from: start, device: device, presentation: presentation, afterHandler: nil)
-                s.movedTaker = CachedTaker(generation: chainGeneration, taker: found)
+                s.movedTaker = CachedTaker(generation: presentationState.generation, taker: found)
                 first = .known(found)
             }
         }
@@ -202,9 +178,9 @@ extension Router {
                                      device: device, touch: touch, details: nil), first: first)
         // A forwarding handler that takes the began takes the whole touch, to its end.
         if phase == .began {
-            if let taker, s.layout.handlers[taker.handler].forwards { forwardedTouches[id] = taker }
+            if let taker, s.layout.handlers[taker.handler].forwards { touchState.forwarded[id] = taker }
         } else if bound != nil, phase == .ended || phase == .cancelled {
-            forwardedTouches[id] = nil
+            touchState.forwarded[id] = nil
         }
     }
 

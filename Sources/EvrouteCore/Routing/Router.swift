@@ -6,16 +6,17 @@
 /// Not thread-safe by design: one event loop owns it.
 public final class Router {
     /// The current layout. Every change of it (reload, run-time region change) starts a new
-    /// chain generation (``chainGeneration``).
+    /// chain generation (``presentationState.generation``).
     public private(set) var layout: Layout {
         get { currentLayout }
         set {
             currentLayout = newValue
-            chainGeneration &+= 1
+            presentationState.generation &+= 1
         }
     }
-    // The public properties' storage (their accessors read it without dynamic exclusivity
-    // checks: see "The router's state" below).
+    // The public properties' storage. The router's state is owned by one event loop and never
+    // accessed concurrently or re-entrantly in overlapping ways, so the storage the event path
+    // reads skips Swift's dynamic exclusivity checks (docs/performance.md has what it is worth).
     @exclusivity(unchecked) private var currentLayout: Layout
     @exclusivity(unchecked) private var currentObserver: RouteObserver?
     @exclusivity(unchecked) private var currentDispatcher: HandlerDispatcher?
@@ -61,178 +62,45 @@ public final class Router {
         var keyInfo: DeviceInfo
     }
 
-    struct TouchKey: Hashable {
-        var device: DeviceID
-        var contact: Int
-
-        /// One word to hash instead of two (device and contact numbers are small).
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(UInt64(truncatingIfNeeded: device.rawValue) &<< 32 ^ UInt64(truncatingIfNeeded: contact))
-        }
-    }
-
-    struct KeyKey: Hashable {
-        var device: DeviceID
-        var code: Int
-    }
-
-    struct HeldKey {
-        /// The key's name, from its down (a cancel on unplug names the key with it).
-        var name: String
-        var start: ResponderID?
-        var region: Int?
-        var layout: Layout
-        var display: Int
-        /// The forwarding handler that took the down (``HandlerBinding/forwards``): the up goes
-        /// to it, and repeats go nowhere (the compositor behind it repeats keys itself).
-        var forwardedTo: Taker?
-        /// Whether the key types text someone takes: it routes as a typing key (no forwarder
-        /// takes it) and its text goes after it.
-        var isText = false
-        /// The chord modifiers held when it went down: every phase routes with them.
-        var modifiers: KeyModifiers = []
-        /// A forwarded modifier whose up was already sent to its forwarder (a chord partner
-        /// was kept): its real up is not routed again.
-        var released = false
-    }
-
-    struct RegionKey: Hashable {
-        var layout: ObjectIdentifier
-        var region: Int
-    }
-
-    struct ExclusiveState {
-        var owner: RegionKey?
-        var touches = 0
-    }
-
-    struct TapMemory {
-        var location: Point
-        var time: Timestamp
-        var count: Int
-    }
-
-    /// A touch the router follows, with what its phases reuse.
-    struct LiveTouch {
-        var touch: Touch
-        /// The info of its device as ``devices`` has it, kept here so that a move needs no
-        /// second lookup (``addDevice(_:time:)`` refreshes it).
-        var device: DeviceInfo?
-        /// Its state among its recognizers, when it is not blocked and its region (or an
-        /// ancestor) has any; the same object as in ``gestureTouches``.
-        var gesture: GestureTouch?
-    }
-
+    /// The state the router coordinates, each part its own type with its own invariants:
+    /// touches (active, forwarded, orphaned; per-region and exclusive counts; tap memory),
+    /// held keys, recognizers and their timers, idle watches, presentation and focus.
     @exclusivity(unchecked) var devices: [DeviceID: DeviceState] = [:]
-    /// Active touches: the one lookup a moved sample costs (none while its contact is
-    /// remembered, see ``TouchTable``).
-    @exclusivity(unchecked) var touches = TouchTable(capacity: 32)
-    @exclusivity(unchecked) var heldKeys: [KeyKey: HeldKey] = [:]
-    /// Touches a forwarding handler took (``HandlerBinding/forwards``), by touch id: every later
-    /// phase goes to that handler, and to nobody else (the delayed phases of a recognizer's
-    /// touches too: they are copies, so the binding is kept here, not in the touch).
-    @exclusivity(unchecked) var forwardedTouches: [Int: Taker] = [:]
-    var regionTouchCounts: [RegionKey: Int] = [:]
-    var exclusive: [ExclusiveState]
-    var lastTap: [TapMemory?]
-    /// Per display: screens, bottom (the active root screen) to top (the presented one).
-    /// Every change (present, dismiss, show, a layout swap) starts a new chain generation.
-    @exclusivity(unchecked) var screenStacks: [[Int]] {
-        didSet { chainGeneration &+= 1 }
-    }
-    /// Bumped whenever something a touch's chain depends on changes — the current layout and
-    /// the presentation stacks (a touch's own layout, region and handlers never change) — so a
-    /// touch's cached first taker (``CachedTaker``) is valid only for the generation it was
-    /// found in.
-    @exclusivity(unchecked) var chainGeneration: UInt64 = 0
-    @exclusivity(unchecked) var firstResponders: [Int?]
-    var nextTouchID = 1
+    @exclusivity(unchecked) var touchState: TouchState
+    var keyState = KeyState()
+    @exclusivity(unchecked) var gestures = GestureTracking()
+    @exclusivity(unchecked) var idleState = IdleState()
+    @exclusivity(unchecked) var presentationState: PresentationState
     /// Guards against handlers that send actions forever.
     var actionDepth = 0
-    /// Contacts whose touch a layout change cancelled while the finger stayed down: their
-    /// moves are ignored until it lifts (a cancelled touch does not come back as a new one).
-    @exclusivity(unchecked) var orphanedContacts: Set<TouchKey> = []
     /// Regions changed at run time since the config was loaded, by path (see Router+Changes).
     var overrides: [String: OverrideEntry] = [:]
-    /// Shakes in progress, by accelerometer (see Router+Motion).
-    @exclusivity(unchecked) var shakes: [DeviceID: ShakeHold] = [:]
-    /// Devices shaking now (their shakes' ends are timers).
-    @exclusivity(unchecked) var shakingDevices = 0
-
-    // Gesture recognizers (see Gestures/).
-    @exclusivity(unchecked) var recognizers: [GestureKey: GestureRecognizer] = [:]
-    /// The same recognizers in creation order, for deterministic iteration.
-    @exclusivity(unchecked) var recognizerList: [GestureRecognizer] = []
-    var recognizerOrder = 0
-    /// Touches seen by recognizers, by touch id.
-    @exclusivity(unchecked) var gestureTouches: [Int: GestureTouch] = [:]
-    /// Pending recognizer timers, by deadline then scheduling order.
-    @exclusivity(unchecked) var timers: [GestureTimer] = []
-    var timerSequence = 0
-    /// Continuous recognizers that changed during the frame being handled.
-    @exclusivity(unchecked) var changedRecognizers: [GestureRecognizer] = []
-    /// Recognizers whose touches moved during the frame being handled.
-    @exclusivity(unchecked) var movedRecognizers: [GestureRecognizer] = []
-    @exclusivity(unchecked) var inFrame = false
-
-    // Idle and active (see Router+Idle).
-    /// Per display: its idle watch when it has `idle:`, else nil.
-    @exclusivity(unchecked) var idleWatches: [IdleWatch?] = []
-    /// Whether some display has `idle:`: the one test input pays when none has.
-    @exclusivity(unchecked) var watchesIdle = false
-    /// The earliest deadline of an active display's idle watch, if any.
-    @exclusivity(unchecked) var idleDeadline: Timestamp?
-    /// Contacts down on devices with filters, as they came before the filters (``noteContacts(_:)``):
-    /// one holds its display's idle off. Each leaves at its end, at a filter's cancel of it, or
-    /// with its device.
-    @exclusivity(unchecked) var heldContacts: Set<TouchKey> = []
 
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
         currentLayout = layout
         self.clock = clock
         currentTapPolicy = tapPolicy
-        exclusive = Array(repeating: ExclusiveState(), count: layout.displays.count)
-        lastTap = Array(repeating: nil, count: layout.displays.count)
-        screenStacks = Router.initialStacks(layout)
-        firstResponders = Array(repeating: nil, count: layout.screens.count)
-        regionTouchCounts.reserveCapacity(32)
+        touchState = TouchState(displays: layout.displays.count)
+        presentationState = PresentationState(layout: layout)
         if layout.spec.displays.contains(where: { $0.idle != nil }) {
             setIdleWatches(makeIdleWatches(for: layout, from: nil, time: nil))
-        }
-    }
-
-    static func initialStacks(_ layout: Layout) -> [[Int]] {
-        layout.displays.map { d in
-            guard let initial = d.initialScreen else { return [] }
-            var stack = [initial]
-            // Screens declared as presented over the top one, in chain order.
-            var top = initial
-            while let next = layout.screens.indices.first(where: { layout.screens[$0].presentedOver == top && !stack.contains($0) }) {
-                stack.append(next)
-                top = next
-            }
-            return stack
         }
     }
 
     // MARK: Queries
 
     /// Active touches, in no particular order.
-    // The router's state is owned by one event loop and never accessed concurrently or
-    // re-entrantly in overlapping ways, so its stored properties skip Swift's dynamic
-    // exclusivity checks (about a third of the cost of a moved event otherwise).
-
-    public var activeTouches: [Touch] { touches.values.map(\.touch) }
+    public var activeTouches: [Touch] { touchState.table.values.map(\.touch) }
     /// The screen active (on top) on a display.
-    public func activeScreen(onDisplay display: Int) -> Int? { screenStacks[display].last }
+    public func activeScreen(onDisplay display: Int) -> Int? { presentationState.stacks[display].last }
     /// A screen's first responder region, if any.
-    public func firstResponder(ofScreen screen: Int) -> Int? { firstResponders[screen] }
+    public func firstResponder(ofScreen screen: Int) -> Int? { presentationState.firstResponders[screen] }
     /// Devices the router knows.
     public var knownDevices: [DeviceInfo] { devices.values.map(\.info) }
 
     /// The runtime presentation state, for chain walks.
     var presentation: RouterPresentation {
-        RouterPresentation(layout: layout, stacks: screenStacks)
+        RouterPresentation(layout: layout, stacks: presentationState.stacks)
     }
 
     func emit(_ record: RouteRecord) { observer?.record(record) }
@@ -264,14 +132,14 @@ public final class Router {
         var keyInfo = info
         if info.typesText { keyInfo.typesText = false }
         devices[info.id] = DeviceState(info: info, display: display, keyInfo: keyInfo)
-        if watchesIdle { beginIdleCountdown(display: display, time: time) }
+        if idleState.isWatching { beginIdleCountdown(display: display, time: time) }
         // The device's touches carry its info from now on (a device registered again, or a
         // touch of a device registered late).
-        if !touches.isEmpty {
-            for i in touches.indices where touches.key(at: i).device == info.id {
+        if !touchState.table.isEmpty {
+            for i in touchState.table.indices where touchState.table.key(at: i).device == info.id {
                 // A touch's remembered first taker depends on its device's rule (`devices:`).
-                if touches[i].device?.ruleName != info.ruleName { chainGeneration &+= 1 }
-                touches[i].device = info
+                if touchState.table[i].device?.ruleName != info.ruleName { presentationState.generation &+= 1 }
+                touchState.table[i].device = info
             }
         }
         emit(.deviceAdded(info, time: time))
@@ -282,17 +150,17 @@ public final class Router {
     public func removeDevice(_ id: DeviceID, time: Timestamp) {
         advanceTime(to: time)
         cancelTouches(ofDevice: id, time: time)
-        if !orphanedContacts.isEmpty { orphanedContacts = orphanedContacts.filter { $0.device != id } }
-        if !heldContacts.isEmpty { heldContacts = heldContacts.filter { $0.device != id } }
+        if !touchState.orphaned.isEmpty { touchState.orphaned = touchState.orphaned.filter { $0.device != id } }
+        if !idleState.heldContacts.isEmpty { idleState.heldContacts = idleState.heldContacts.filter { $0.device != id } }
         settleTimers(device: id, time: time)
         cancelHeldKeys(ofDevice: id, time: time)
-        if !shakes.isEmpty { endShake(of: id, .cancelled, at: time) }
+        if !gestures.shakes.isEmpty { endShake(of: id, .cancelled, at: time) }
         if let state = devices.removeValue(forKey: id) { emit(.deviceRemoved(state.info, time: time)) }
     }
 
     /// Cancels a device's touches, oldest first.
     func cancelTouches(ofDevice id: DeviceID, time: Timestamp) {
-        for (key, _) in touches.sortedByTouchID() where key.device == id {
+        for (key, _) in touchState.table.sortedByTouchID() where key.device == id {
             finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
         }
     }
@@ -300,8 +168,7 @@ public final class Router {
     /// Cancels a device's held keys (each routes its `cancelled` phase), in key-code order:
     /// the same order on every run (a dictionary's order is not).
     func cancelHeldKeys(ofDevice id: DeviceID, time: Timestamp) {
-        for (key, held) in heldKeys.filter({ $0.key.device == id }).sorted(by: { $0.key.code < $1.key.code }) {
-            heldKeys[key] = nil
+        for (key, held) in keyState.release(ofDevice: id) {
             // A modifier whose up its forwarder already got (a kept chord) is up there.
             if held.released { continue }
             routeKey(KeyInput(device: id, time: time, code: key.code, name: held.name, phase: .cancelled), held: held)
@@ -335,11 +202,11 @@ public final class Router {
     /// cancelled touches' phases.
     func swapLayout(to new: Layout, time: Timestamp) -> (cancelled: Int, unfocused: [Int]) {
         var cancelled = 0
-        for (key, live) in touches.sortedByTouchID() {
+        for (key, live) in touchState.table.sortedByTouchID() {
             let t = live.touch
             if let r = t.region, new.region(path: t.layout.regions[r].path) == nil {
                 finishTouch(key, change: .cancelled, location: nil, time: time, sample: nil)
-                orphanedContacts.insert(key)
+                touchState.orphaned.insert(key)
                 cancelled += 1
             }
         }
@@ -350,16 +217,16 @@ public final class Router {
             guard key.layout == ObjectIdentifier(old) else { return nil }
             return new.region(path: old.regions[key.region].path).map { RegionKey(layout: newID, region: $0) }
         }
-        var stacks = Router.initialStacks(new)
+        var stacks = PresentationState.initialStacks(new)
         for (d, display) in new.displays.enumerated() {
             guard let od = old.display(named: display.name) else { continue }
-            let names = screenStacks[od].map { old.screens[$0].name }
+            let names = presentationState.stacks[od].map { old.screens[$0].name }
             let mapped = names.compactMap { new.screen(named: $0) }.filter { new.screens[$0].display == d }
             if !mapped.isEmpty { stacks[d] = mapped }
         }
         var responders: [Int?] = Array(repeating: nil, count: new.screens.count)
         var unfocused: [Int] = []
-        for (s, fr) in firstResponders.enumerated() {
+        for (s, fr) in presentationState.firstResponders.enumerated() {
             guard let fr, let ns = new.screen(named: old.screens[s].name) else { continue }
             if let r = new.region(path: old.regions[fr].path), new.focusBlock(of: r) == nil {
                 responders[ns] = r
@@ -371,30 +238,30 @@ public final class Router {
         var newTaps: [TapMemory?] = Array(repeating: nil, count: new.displays.count)
         for (d, display) in new.displays.enumerated() {
             guard let od = old.display(named: display.name) else { continue }
-            newExclusive[d] = ExclusiveState(owner: exclusive[od].owner.flatMap(carried), touches: exclusive[od].touches)
-            newTaps[d] = lastTap[od]
+            newExclusive[d] = ExclusiveState(owner: touchState.exclusive[od].owner.flatMap(carried), touches: touchState.exclusive[od].touches)
+            newTaps[d] = touchState.lastTap[od]
         }
         var counts: [RegionKey: Int] = [:]
-        counts.reserveCapacity(regionTouchCounts.count)
-        for (key, n) in regionTouchCounts {
+        counts.reserveCapacity(touchState.regionCounts.count)
+        for (key, n) in touchState.regionCounts {
             if let k = carried(key) { counts[k, default: 0] += n }
         }
         layout = new
-        screenStacks = stacks
-        firstResponders = responders
-        exclusive = newExclusive
-        lastTap = newTaps
-        regionTouchCounts = counts
+        presentationState.stacks = stacks
+        presentationState.firstResponders = responders
+        touchState.exclusive = newExclusive
+        touchState.lastTap = newTaps
+        touchState.regionCounts = counts
         for (id, state) in devices {
             devices[id]?.display = new.display(named: state.info.display) ?? 0
         }
-        if watchesIdle || new.spec.displays.contains(where: { $0.idle != nil }) {
+        if idleState.isWatching || new.spec.displays.contains(where: { $0.idle != nil }) {
             setIdleWatches(makeIdleWatches(for: new, from: old, time: time))
         }
-        recognizerList.removeAll { rec in
+        gestures.list.removeAll { rec in
             guard rec.layout !== new, rec.state == .possible, rec.tracked.isEmpty, rec.pending == nil,
                   rec.timerDeadline == nil else { return false }
-            recognizers[GestureKey(layout: ObjectIdentifier(rec.layout), ref: rec.ref)] = nil
+            gestures.byKey[GestureKey(layout: ObjectIdentifier(rec.layout), ref: rec.ref)] = nil
             return true
         }
         return (cancelled, unfocused)
@@ -410,11 +277,11 @@ public final class Router {
     /// Shutdown: every active touch and held key is cancelled.
     public func cancelAll(time: Timestamp) {
         advanceTime(to: time)
-        for id in Set(touches.keys.map(\.device)).union(heldKeys.keys.map(\.device)) {
+        for id in Set(touchState.table.keys.map(\.device)).union(keyState.held.keys.map(\.device)) {
             cancelTouches(ofDevice: id, time: time)
             cancelHeldKeys(ofDevice: id, time: time)
         }
-        for id in shakes.keys.sorted(by: { $0.rawValue < $1.rawValue }) { endShake(of: id, .cancelled, at: time) }
+        for id in gestures.shakes.keys.sorted(by: { $0.rawValue < $1.rawValue }) { endShake(of: id, .cancelled, at: time) }
         settleTimers(device: nil, time: time)
     }
 

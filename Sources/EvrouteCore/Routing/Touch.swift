@@ -17,10 +17,9 @@ public enum TouchBlock: String, Sendable {
 /// touch.
 public struct Touch: Sendable {
     /// The parts that change from phase to phase.
-    @usableFromInline
     struct PhaseValues {
         var phase: TouchPhase
-        @usableFromInline var location: Point
+        var location: Point
         var previousLocation: Point
         var timestamp: Timestamp
         var pressure: Double?
@@ -36,9 +35,8 @@ public struct Touch: Sendable {
     /// A touch's fixed parts, its current phase values, and the router's cache of where its
     /// moved phase goes. Shared between copies of a `Touch`; the phase values are written only
     /// when it is uniquely referenced (``Touch/values``).
-    @usableFromInline
     final class Storage: @unchecked Sendable {
-        @usableFromInline let id: Int
+        let id: Int
         let device: DeviceID
         let contact: Int
         let beganLocation: Point
@@ -51,7 +49,7 @@ public struct Touch: Sendable {
         let blocked: TouchBlock?
         // The router is confined to one event loop, and writes `values` only through a uniquely
         // referenced storage: no dynamic exclusivity checks.
-        @exclusivity(unchecked) @usableFromInline var values: PhaseValues
+        @exclusivity(unchecked) var values: PhaseValues
         /// The first taker of the moved phase (``Router/route(_:device:time:)``): not part of the
         /// touch's value (it follows from the fields above and the router's chain generation),
         /// so the router may fill it in while the storage is shared.
@@ -82,7 +80,7 @@ public struct Touch: Sendable {
         }
     }
 
-    @usableFromInline var storage: Storage
+    var storage: Storage
 
     init(id: Int, device: DeviceID, contact: Int, beganLocation: Point, beganTime: Timestamp, tapCount: Int,
          region: Int?, display: Int, screen: Int?, layout: Layout, blocked: TouchBlock?, values: PhaseValues) {
