@@ -36,7 +36,7 @@ struct LogPluginType: PluginType {
 final class LogPlugin: Plugin {
     let spec: PluginSpec
     private let context: PluginContext
-    private(set) var statistics: PluginStatistics
+    @exclusivity(unchecked) private(set) var statistics: PluginStatistics
 
     /// The daemon's log (the context's, kept here: read per line).
     private let log: Log
@@ -131,7 +131,7 @@ final class LogPlugin: Plugin {
     }
 
     /// The whole seconds of the last line's time, written (see ``SecondsText``).
-    private var seconds = SecondsText()
+    @exclusivity(unchecked) private var seconds = SecondsText()
 
     /// `touch 3 began (412.5, 96) home/root/header/back → home/root/header/back [shell] device touch t=1508.125`.
     static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool = false) -> String {
@@ -425,8 +425,8 @@ final class LogLineTails {
         p.initialize(repeating: Entry(), count: LogLineTails.capacity)
         return p
     }()
-    private var current: Layout?
-    private var previous: Layout?
+    @exclusivity(unchecked) private var current: Layout?
+    @exclusivity(unchecked) private var previous: Layout?
 
     deinit {
         for i in 0..<LogLineTails.capacity { entries[i].bytes.deallocate() }

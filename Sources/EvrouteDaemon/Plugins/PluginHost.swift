@@ -35,7 +35,7 @@ public final class PluginHost: HandlerDispatcher {
     /// of its handlers (``HandlerBinding/index``), the running instance and its delivery count,
     /// so a dispatch costs no lookup by name. Events of a touch bound to an older layout take
     /// the lookup by name.
-    private var table = DispatchTable()
+    @exclusivity(unchecked) private var table = DispatchTable()
     private var context: PluginContext!
     private var unknownLogs = LogRateLimiter()
     private var isShutDown = false
@@ -332,5 +332,5 @@ private struct DispatchTable {
 
 /// A plugin's number of deliveries, counted in place by the dispatch table and the lookup by name.
 private final class DeliveryCount {
-    var value = 0
+    @exclusivity(unchecked) var value = 0
 }
