@@ -186,15 +186,18 @@ public final class PluginHost: HandlerDispatcher {
     // MARK: Dispatch
 
     /// (The current layout's handlers find their instance in the dispatch table; everything else
-    /// is out of line. A `log` instance takes its events from the table in place, on its concrete
-    /// type: the one plugin where a delivery record and a call through the protocol show in the
-    /// live path's instruction count; docs/performance.md.)
+    /// is out of line. A `log` instance, and a `socket` one without answers, take their events from
+    /// the table in place, on their concrete types: where a delivery record and a call through the
+    /// protocol show in the live and socket paths' instruction counts; docs/performance.md.)
     @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
         if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout) {
             table.instances[entry].count.value += 1
             if let log = table.instances[entry].log {
                 return log.deliverInPlace(event, handler: index, responder: responder)
+            }
+            if let socket = table.instances[entry].socket {
+                return socket.deliverInPlace(event, handler: index, responder: responder)
             }
             return deliver(event, handler: index, at: responder, to: table.instances[entry].plugin)
         }
@@ -295,11 +298,15 @@ private struct DispatchTable {
         let count: DeliveryCount
         /// ``plugin`` when it is a `log` (see `PluginHost.dispatch`).
         let log: LogPlugin?
+        /// ``plugin`` when it is a `socket` whose events never walk on (no answers): its line is
+        /// written from the event in place, as the log's.
+        let socket: SocketPlugin?
 
         init(plugin: any Plugin, count: DeliveryCount) {
             self.plugin = plugin
             self.count = count
             log = plugin as? LogPlugin
+            socket = (plugin as? SocketPlugin).flatMap { $0.config.answers ? nil : $0 }
         }
     }
     /// The layout the table is for (held: its identity is what events are checked against).

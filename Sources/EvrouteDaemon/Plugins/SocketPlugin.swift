@@ -181,21 +181,26 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
         }
     }
 
+    /// Without answers: the event's line written from the event as the host has it (no delivery
+    /// record), as event `id` drawn only when a client is there to read it.
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+        guard !clients.isEmpty else {
+            statistics.declined += 1
+            return .declined
+        }
+        PluginEventJSON.appendLine(for: event, handler: event.layout.handlers[handler], responder: responder,
+                                   id: context.drawEventID(), to: &frame)
+        lineWritten()
+        statistics.handled += 1
+        return .handled
+    }
+
     /// Writes the event's line into the frame's buffer; the frame's lines leave at the end of
     /// the wake-up, one write(2) per client (``writeQueued()``).
     /// Without answers, an event never walks on from here, and draws an id only when a client
     /// is there to read its line; with answers, every event offered draws one.
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        guard config.answers else {
-            guard !clients.isEmpty else {
-                statistics.declined += 1
-                return .declined
-            }
-            d.appendJSONLine(id: context.drawEventID(), to: &frame)
-            lineWritten()
-            statistics.handled += 1
-            return .handled
-        }
+        guard config.answers else { return deliverInPlace(d.event, handler: d.handlerIndex, responder: d.responder) }
         let id = context.drawEventID()
         guard !clients.isEmpty else {
             statistics.declined += 1
