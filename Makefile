@@ -80,17 +80,30 @@ test-unit: test-deps
 VM_CAPABLE := $(shell [ "$$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 && echo yes)
 
 TEST_SOAK_SECONDS ?= 60
+# After the unit tests, what waits on the clock runs side by side with what needs the CPU: the
+# soak (60 s of real-time replay, a sixth of a core) and the fuzz targets (15 s each, one core)
+# beside the VM's release build and image; then the VMs (two side by side, VM_JOBS) beside the
+# package check. Each part's output is printed whole when it ends (make --output-sync).
+TEST_PARALLEL = $(MAKE) --no-print-directory -j4 --output-sync=target
 test: test-unit
-	$(MAKE) soak SOAK_SECONDS=$(TEST_SOAK_SECONDS)
-	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 ifeq ($(EVROUTE_SKIP_VM),1)
+	$(TEST_PARALLEL) test-soak test-fuzz
 	@echo "real-kernel tests skipped (EVROUTE_SKIP_VM=1)"
 else ifeq ($(VM_CAPABLE),yes)
-	$(MAKE) test-vm
-	$(MAKE) deb-check BIN=$(VM_SCRATCH)/release/evroute
+	$(TEST_PARALLEL) test-soak test-fuzz vm-prepare
+	$(TEST_PARALLEL) vm-run-all test-deb-check
 else
+	$(TEST_PARALLEL) test-soak test-fuzz
 	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"
 endif
+
+.PHONY: test-soak test-fuzz test-deb-check
+test-soak:
+	$(MAKE) soak SOAK_SECONDS=$(TEST_SOAK_SECONDS)
+test-fuzz:
+	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+test-deb-check:
+	$(MAKE) deb-check BIN=$(VM_SCRATCH)/release/evroute
 
 # soak: the real daemon for SOAK_SECONDS (default 600) replaying every device's real recordings,
 # looped, at real time, with declining and churning ui socket clients, a process helper that

@@ -9,6 +9,9 @@
 #                             (no timeout; Ctrl-D or `poweroff -f` to leave)
 #     --bzimage               boot the compressed bzImage instead of vmlinux
 #     --append "ARGS"         extra kernel command line
+#     -j, --jobs N            split the scenarios over N VMs booted side by side (default 1,
+#                             or $EVROUTE_VM_JOBS); each VM gets its share by the scenarios'
+#                             "# weight: SECONDS" lines (5 when absent), in plan order
 #   SCENARIO: file name in vm/guest/scenarios without .sh, or a prefix (00, 10-evroute)
 #
 # Needs vm/out/vmlinux and vm/out/initramfs.gz (vm/build-initramfs.sh).
@@ -25,16 +28,19 @@ VM_DIR=$(cd "$(dirname "$0")" && pwd)
 OUT=$VM_DIR/out
 TIMEOUT=${EVROUTE_VM_TIMEOUT:-600}
 STO=60 DEBUG=0 SHELL_MODE=0 KERNEL=$OUT/vmlinux APPEND_EXTRA=""
+JOBS=${EVROUTE_VM_JOBS:-1}
 SCEN=""
+ARGS_KEPT=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t|--timeout) TIMEOUT=$2; shift 2 ;;
 	--scenario-timeout) STO=$2; shift 2 ;;
-	--debug) DEBUG=1; shift ;;
+	-j|--jobs) JOBS=$2; shift 2 ;;
+	--debug) DEBUG=1; ARGS_KEPT="$ARGS_KEPT --debug"; shift ;;
 	--shell) SHELL_MODE=1; shift ;;
-	--bzimage) KERNEL=$OUT/bzImage; shift ;;
+	--bzimage) KERNEL=$OUT/bzImage; ARGS_KEPT="$ARGS_KEPT --bzimage"; shift ;;
 	--append) APPEND_EXTRA=$2; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) SCEN="$SCEN${SCEN:+,}${1%.sh}"; shift ;;
 	esac
@@ -63,6 +69,59 @@ else
 		for f in "$w".sh "$w"*.sh; do [ -f "$f" ] && { echo "$f"; break; }; done
 	done)
 fi
+
+# ---- several VMs side by side: split the scenarios by weight (longest first onto the
+# lightest VM), run this script once per share, then one table for all
+case $JOBS in ''|*[!0-9]*) echo "run.sh: --jobs wants a number, got '$JOBS'" >&2; exit 2 ;; esac
+nfiles=$(echo $files | wc -w)
+if [ "$JOBS" -gt 1 ] && [ $SHELL_MODE = 0 ] && [ "$nfiles" -gt 1 ]; then
+	[ "$JOBS" -gt "$nfiles" ] && JOBS=$nfiles
+	shares=$(for f in $files; do
+		w=$(sed -n 's/^# weight: *\([0-9][0-9]*\).*/\1/p' "$f" | head -n1)
+		echo "${w:-5} ${f%.sh}"
+	done | sort -k1,1nr -k2,2 | awk -v jobs="$JOBS" '
+		{ best = 1; for (j = 2; j <= jobs; j++) if (load[j] < load[best]) best = j
+		  load[best] += $1; names[best] = names[best] " " $2 }
+		END { for (j = 1; j <= jobs; j++) print names[j] }')
+	cd - >/dev/null
+	stamp=$(date +%Y%m%d-%H%M%S)
+	start=$(date +%s.%N)
+	k=0 pids=""
+	for share in $(echo "$shares" | tr ' ' ','); do
+		k=$((k + 1))
+		share=$(echo "$share" | tr ',' '\n' | sed '/^$/d' | sort | tr '\n' ' ')
+		echo "run.sh: VM $k of $JOBS:$(echo " $share" | tr -s ' ')"
+		EVROUTE_VM_JOBS=1 EVROUTE_VM_LOG_NAME="console-$stamp-vm$k.log" \
+			"$0" --jobs 1 --timeout "$TIMEOUT" --scenario-timeout "$STO" $ARGS_KEPT \
+			${APPEND_EXTRA:+--append "$APPEND_EXTRA"} $share >"$OUT/vm$k.out" 2>&1 &
+		pids="$pids $!"
+	done
+	status=0 k=0
+	for p in $pids; do
+		k=$((k + 1))
+		wait "$p"; s=$?
+		# a missing result (2) outranks a failed scenario (1)
+		[ $s -gt $status ] && status=$s
+	done
+	k=0
+	for p in $pids; do
+		k=$((k + 1))
+		echo; echo "==== VM $k of $JOBS (vm/out/vm$k.out) ===="
+		cat "$OUT/vm$k.out"
+	done
+	end=$(date +%s.%N)
+	echo
+	echo "==== evroute VM results ($SCEN, $JOBS VMs side by side) ===="
+	printf '%-32s %-5s %7s  %s\n' SCENARIO RESULT TIME DETAIL
+	k=0
+	for p in $pids; do
+		k=$((k + 1))
+		sed -n '/^==== evroute VM results/,/^boot to/p' "$OUT/vm$k.out" | sed '1,2d;/^boot to/d;/^measurements:/d'
+	done | sort
+	echo "wall time: $(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", b-a}')s for $JOBS VMs; logs: $OUT/console-$stamp-vm*.log"
+	exit $status
+fi
+
 for f in $files; do QEMU_EXTRA="$QEMU_EXTRA $(sed -n 's/^# qemu: *//p' "$f")"; done
 cd - >/dev/null
 VGA="-vga none"
@@ -76,7 +135,7 @@ if [ $SHELL_MODE = 1 ]; then
 	exec "$@"
 fi
 
-LOG=$OUT/console-$(date +%Y%m%d-%H%M%S).log
+LOG=$OUT/${EVROUTE_VM_LOG_NAME:-console-$(date +%Y%m%d-%H%M%S).log}
 ln -sf "$(basename "$LOG")" "$OUT/console.log"
 start=$(date +%s.%N)
 # The console goes to the terminal and the log; -nographic's stdin is cut off.

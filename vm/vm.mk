@@ -6,6 +6,7 @@
 #   make test-vm VM_EVROUTE=none          without building/including evroute (its scenarios SKIP)
 #   make test-vm VM_EVROUTE=path/to/bin   with a given binary instead of building one
 #   make test-vm VM_RUN_ARGS=--debug      sh -x traces + udevd debug log in the console log
+#   make test-vm VM_JOBS=1                one VM for all scenarios (default 2 side by side)
 #   make vm-shell                         boot, run VM_SCENARIOS, then a shell on the console
 #   make vm-perf                          90-evroute-perf on the perf image (python3-evdev); vm/out/perf.txt
 #   make vm-image / vm-fetch / vm-evroute / vm-clean
@@ -14,16 +15,23 @@
 VM_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 VM_SCENARIOS ?=
 VM_RUN_ARGS ?=
+# VMs booted side by side by `make test-vm`, each with a share of the scenarios (vm/run.sh --jobs)
+VM_JOBS ?= 2
 VM_SWIFT ?= swift
 VM_SCRATCH ?= .build-vm
 VM_EVROUTE ?= $(VM_SCRATCH)/release/evroute
 # host commands and the Debian packages that provide them
 VM_HOST_TOOLS := qemu-system-x86_64:qemu-system-x86 cpio:cpio xz:xz-utils apt-get:apt dpkg-deb:dpkg
 
-.PHONY: test-vm vm-host-tools vm-fetch vm-evroute vm-image vm-run vm-shell vm-clean vm-distclean
+.PHONY: test-vm vm-prepare vm-run-all vm-host-tools vm-fetch vm-evroute vm-image vm-run vm-shell vm-clean vm-distclean
 
-test-vm: vm-host-tools vm-fetch vm-evroute vm-image
-	$(VM_DIR)/run.sh $(VM_RUN_ARGS) $(VM_SCENARIOS)
+test-vm: vm-prepare
+	$(MAKE) --no-print-directory vm-run-all
+
+# everything a run needs (`make test` builds it beside the soak and the fuzzing), then the run
+vm-prepare: vm-host-tools vm-fetch vm-evroute vm-image
+vm-run-all:
+	$(VM_DIR)/run.sh --jobs $(VM_JOBS) $(VM_RUN_ARGS) $(VM_SCENARIOS)
 
 vm-host-tools:
 	@missing=""; for t in $(VM_HOST_TOOLS); do \
@@ -49,7 +57,7 @@ else
 	@echo "vm: evroute binary: $(VM_EVROUTE) (not building)"
 endif
 
-vm-image: vm-fetch
+vm-image: vm-fetch vm-evroute
 	EVROUTE_BIN=$(if $(filter none,$(VM_EVROUTE)),,$(VM_EVROUTE)) $(VM_DIR)/build-initramfs.sh
 
 vm-run:

@@ -189,6 +189,19 @@ replay() {
 
 # rec_events FILE         number of E: lines
 rec_events() { grep -c '^E:' "$1"; }
+# rec_prefix FILE EVENTS   the recording (its description, then its E: lines) up to the first
+# frame at or after EVENTS events that ends with no protocol B contact down: a shorter replay
+# of the same panel that still begins and ends every touch it has
+rec_prefix() {
+	awk -v max="$2" 'BEGIN { slot = 0 }
+		!/^E:/ { print; next }
+		{ print; n++ }
+		$3 == "0003" && $4 == "002f" { slot = $5 + 0 }
+		$3 == "0003" && $4 == "0039" {
+			if ($5 + 0 >= 0) { if (!(slot in down)) active++; down[slot] = 1 }
+			else if (slot in down) { active--; delete down[slot] } }
+		$3 == "0000" && $4 == "0000" && n >= max && active == 0 { exit }' "$1"
+}
 # rec_count FILE TYPE CODE CMP   E: lines with this type/code (hex, 4 digits)
 # whose value satisfies the awk comparison CMP on v, e.g. "v >= 0"
 rec_count() {

@@ -8,6 +8,7 @@
 #   6. the synthetic-contact helpers (mt_down / mt_up, via evemu-event) make
 #      one more contact that libinput sees
 #
+# weight: 6
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: touchscreens/Atmel maXTouch Touchscreen.1-finger-fast-taps.events
 . /vm/lib.sh

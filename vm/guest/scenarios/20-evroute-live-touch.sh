@@ -5,6 +5,7 @@
 #   reports the touchscreen (device-added, kind touchscreen) and one touch
 #   "began" and one "ended" per contact of the recording, none cancelled, and
 #   the same number of contacts as libinput's TOUCH_DOWN / TOUCH_UP.
+# weight: 5
 # SKIP when the image has no evroute or its --help does not mention --dry-run.
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc

@@ -12,6 +12,7 @@
 #      "no device to route yet" again; A unplugged is said too ("was not routed"). Run as a
 #      user outside group input, the monitor says the nodes cannot be opened and points at
 #      the permissions on /dev/input.
+# weight: 12
 # SKIP when the image has no evroute or its --help does not mention --dry-run.
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc

@@ -7,6 +7,7 @@
 #   3. when evroute exits the grab is gone: a synthetic contact reaches evtest
 # Runs evroute with --dry-run, which today grabs like the daemon; if dry-run
 # is ever made not to grab, run this one without --dry-run.
+# weight: 7
 # SKIP when the image has no evroute or its help does not mention --dry-run.
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc

@@ -7,6 +7,7 @@
 # Compared: every "type":"touch" line without its "time" (kernel time differs).
 # A difference is a decoder bug on one side, or the kernel's filtering of
 # repeated values (see vm/README.md) showing through; the diff is printed.
+# weight: 11
 # SKIP when the image has no evroute or its help does not mention --replay.
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.1-finger-fast-taps.events

@@ -21,6 +21,7 @@
 # rec-single-touch: touchscreens/Atmel maXTouch Touchscreen.1-finger-fast-taps.events
 # rec-single-touch: touchscreens/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events
 # timeout: 180
+# weight: 33
 . /vm/lib.sh
 
 need evroute

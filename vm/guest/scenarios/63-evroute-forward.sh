@@ -23,6 +23,7 @@
 #      docs/deployment.md ignores the physical panel, not evroute's virtual one
 # SKIP when the image has no evroute or libinput.
 # timeout: 300
+# weight: 97
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events
@@ -111,7 +112,10 @@ forward_same B "$TS/Atmel maXTouch Touchscreen.desc" "$TS/Atmel maXTouch Touchsc
 forward_same B "$TS/Atmel maXTouch Touchscreen.desc" "$TS/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
 forward_same B-wacom "$TS/Wacom ISDv4 E6 Finger.desc" "$TS/Wacom ISDv4 E6 Finger.double-center-scroll.events"
 forward_same B-ep "$TS/EP0430M09.desc" "$TS/EP0430M09.2-finger-scroll-down.events"
-forward_same B-dth "$TS/Wacom DTH2242 Finger.events" "$TS/Wacom DTH2242 Finger.events"
+# the Wacom DTH2242 recording up to its first moment with no finger down after 10,000 events
+# (its dense multi-finger stretch, 14 of its 24 s): replayed twice, the whole would add 20 s
+rec_prefix "$TS/Wacom DTH2242 Finger.events" 10000 >dth.first-14s.events
+forward_same B-dth dth.first-14s.events dth.first-14s.events
 forward_same A "$TS/N-Trig MultiTouch.desc" "$TS/N-Trig MultiTouch.2-fingers-touch-release.events"
 forward_same ST "$ST/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events" "$ST/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events"
 

@@ -25,6 +25,7 @@
 #    on the daemon's timer — libinput sees TOUCH_DOWN before the finger lifts
 # SKIP when the image has no evroute or libinput.
 # timeout: 180
+# weight: 17
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events

@@ -12,6 +12,7 @@
 #    the next wake touch is swallowed too (still 1 TOUCH_DOWN)
 # SKIP when the image has no evroute or libinput.
 # timeout: 120
+# weight: 14
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 . /vm/lib.sh

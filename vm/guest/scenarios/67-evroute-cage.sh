@@ -21,6 +21,7 @@
 # fail-closed udev rule (LIBINPUT_IGNORE_DEVICE on the physical devices) while evroute
 # is in front. SKIP without cage, wev, seatd or evroute in the image.
 # timeout: 300
+# weight: 44
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: keyboards/Razer Razer BlackWidow 2013.keyboard.desc
 . /vm/lib.sh

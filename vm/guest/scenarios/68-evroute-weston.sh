@@ -15,6 +15,7 @@
 # SKIP without weston, wev or evroute, or without a DRM device (qemu without a display).
 # qemu: -vga std
 # timeout: 150
+# weight: 24
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 . /vm/lib.sh
 . /vm/wayland.sh

@@ -13,6 +13,7 @@
 #      ends in one frame)
 # SKIP when the image has no evroute or libinput.
 # timeout: 240
+# weight: 13
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 . /vm/lib.sh

@@ -14,6 +14,7 @@
 #   5. the same overflow under the daemon (grab.yaml, rule touch), stopped the
 #      same way: its log has the eventsDropped warning naming the rule and the
 #      node, the drops so far and the resync (one line per 10 s at most)
+# weight: 8
 # SKIP when the image has no evroute or its help does not mention --dry-run.
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc

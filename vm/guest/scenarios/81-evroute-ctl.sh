@@ -7,6 +7,7 @@
 #     still bound to home/root/left; a second replacement without `left` cancels A exactly once;
 #   - `evroute ctl state` shows the stack and the changed region; a bad command is refused
 #     (exit 1) and changes nothing; handler options travel with the events (`"page"`).
+# weight: 7
 # SKIP without evroute or the vm-unix helper.
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc

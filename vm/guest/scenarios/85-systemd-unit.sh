@@ -47,6 +47,7 @@
 #
 # boot: systemd
 # timeout: 200
+# weight: 42
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: keyboards/Razer Razer BlackWidow 2013.keyboard.desc
 . /vm/lib.sh
