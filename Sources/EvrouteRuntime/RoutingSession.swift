@@ -84,7 +84,13 @@ public final class RoutingSession: InputSink {
     /// device, a frame of a recording), so most reads find it without a hash.
     private var lastDevice: Device?
     /// The devices whose dispatchers can have deadlines, in arrival order (the first wins a tie).
-    var timedDevices: [Device] = []
+    var timedDevices: [Device] = [] {
+        didSet { dispatcherDue = .unknown }
+    }
+    /// The earliest of their deadlines, kept until a dispatcher says its own may have moved
+    /// (``dispatcherDeadlinesChanged()``): time moves at nearly every event, deadlines seldom.
+    private var dispatcherDue = DispatcherDue.none
+    private enum DispatcherDue { case none, at(Timestamp), unknown }
     /// The xkbcommon context, keymaps and compose table: the one given to ``init(layout:clock:keymaps:)``,
     /// else made when the first keyboard comes.
     lazy var keymaps: KeymapLibrary = givenKeymaps ?? KeymapLibrary()
@@ -114,8 +120,17 @@ public final class RoutingSession: InputSink {
     /// `line-timeout-ms`) and the router's deadlines (gestures, idle).
     @inline(__always)
     public func advanceTime(to time: Timestamp) {
-        if !timedDevices.isEmpty { expireDispatchers(until: time) }
+        switch dispatcherDue {
+        case .none: break
+        case .at(let due) where due > time: break
+        default: expireDispatchers(until: time)
+        }
         router.advanceTime(to: time)
+    }
+
+    /// A dispatcher's deadline may have moved (it took input that sets or clears one).
+    func dispatcherDeadlinesChanged() {
+        dispatcherDue = .unknown
     }
 
     /// The next time something is due without input: the router's (a gesture recognizer's timer,
@@ -138,10 +153,13 @@ public final class RoutingSession: InputSink {
     /// Fires, in deadline order, each dispatcher deadline up to `time`, the router's time
     /// moved to each first (its own deadlines before it fire first).
     private func expireDispatchers(until time: Timestamp) {
-        while let due = earliestDispatcherDeadline(), due.deadline <= time {
+        var next = earliestDispatcherDeadline()
+        while let due = next, due.deadline <= time {
             router.advanceTime(to: due.deadline)
             due.device.dispatcher.expire(at: due.deadline, in: self)
+            next = earliestDispatcherDeadline()
         }
+        dispatcherDue = next.map { .at($0.deadline) } ?? .none
     }
 
     // MARK: InputSink

@@ -24,11 +24,11 @@ struct EdgeRejectFilterTests {
     func run(_ input: [TouchFrameInput], _ filters: [any ContactFilterOptions]) -> ([ContactSample], [FilteredContact]) {
         var rule = DeviceRuleSpec(name: "touch", match: DeviceMatch(kind: .touchscreen))
         rule.filters = filters
-        let stages = TouchFrameFilters.make(for: rule, displaySize: Self.screen)
+        var stages = TouchFrameFilters.make(for: rule, displaySize: Self.screen)
         var out: [ContactSample] = []
         var filtered: [FilteredContact] = []
         for var frame in input {
-            for stage in stages { stage.filter(&frame, &filtered) }
+            stages.filter(&frame, &filtered)
             out += frame.contacts
         }
         return (out, filtered)

@@ -25,11 +25,11 @@ private func rule(_ filters: any ContactFilterOptions...) -> DeviceRuleSpec {
 
 /// Runs frames through the rule's filters as the session does: (frames routed, filtered).
 private func run(_ input: [TouchFrameInput], _ rule: DeviceRuleSpec) -> ([TouchFrameInput], [FilteredContact]) {
-    let filters = TouchFrameFilters.make(for: rule, displaySize: screen)
+    var filters = TouchFrameFilters.make(for: rule, displaySize: screen)
     var out: [TouchFrameInput] = []
     var filtered: [FilteredContact] = []
     for var frame in input {
-        for filter in filters { filter.filter(&frame, &filtered) }
+        filters.filter(&frame, &filtered)
         if !frame.contacts.isEmpty { out.append(frame) }
     }
     return (out, filtered)
@@ -208,17 +208,18 @@ struct TouchFrameFilterTests {
 
     @Test func aContactHeldStillIsDeliveredAtItsDeadline() {
         // Evdev sends nothing while a finger rests still: the bound runs out on the event clock.
-        let filters = TouchFrameFilters.make(for: rule(GhostTapFilterOptions(maxDurationMs: 20)), displaySize: screen)
+        var filters = TouchFrameFilters.make(for: rule(GhostTapFilterOptions(maxDurationMs: 20)), displaySize: screen)
         var filtered: [FilteredContact] = []
         var down = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 1_000_000),
                                    contacts: [ContactSample(contact: 3, change: .began, location: Point(x: 9, y: 9))])
-        filters[0].filter(&down, &filtered)
+        filters.filter(&down, &filtered)
         #expect(down.contacts.isEmpty)
-        #expect(filters[0].deadline == Timestamp(microseconds: 1_020_000))
-        var due = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 1_020_000), contacts: [])
-        filters[0].expire(&due, &filtered)
-        #expect(due.contacts.map(\.change) == [.began])
-        #expect(filters[0].deadline == nil && filtered.isEmpty)
+        #expect(filters.deadline == Timestamp(microseconds: 1_020_000))
+        #expect(filters.expire(device: DeviceID(1), at: Timestamp(microseconds: 1_019_999), &filtered) == nil)
+        let due = filters.expire(device: DeviceID(1), at: Timestamp(microseconds: 1_020_000), &filtered)
+        #expect(due?.time == Timestamp(microseconds: 1_020_000))
+        #expect(due?.contacts.map(\.change) == [.began])
+        #expect(filters.deadline == nil && filtered.isEmpty)
     }
 
     @Test func aContactThatNeverMovesIsCancelledAtItsStuckDeadlineAndThenIgnored() throws {
@@ -243,15 +244,14 @@ struct TouchFrameFilterTests {
         // The drag moved past the hysteresis all along: untouched.
         #expect(lives(out).filter { $0.key != 900 }.values.allSatisfy { $0.last?.change != .cancelled })
         // A contact resting with no frame at all is cancelled on the deadline (the session's timer).
-        let filters = TouchFrameFilters.make(for: rule(StuckFilterOptions(seconds: 2)), displaySize: screen)
+        var filters = TouchFrameFilters.make(for: rule(StuckFilterOptions(seconds: 2)), displaySize: screen)
         var filtered: [FilteredContact] = []
         var down = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 5_000_000),
                                    contacts: [ContactSample(contact: 7, change: .began, location: Point(x: 1, y: 1))])
-        filters[0].filter(&down, &filtered)
-        #expect(filters[0].deadline == Timestamp(microseconds: 7_000_000))
-        var due = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 7_000_000), contacts: [])
-        filters[0].expire(&due, &filtered)
-        #expect(due.contacts.map(\.change) == [.cancelled] && filtered.map(\.filter) == ["stuck"])
+        filters.filter(&down, &filtered)
+        #expect(filters.deadline == Timestamp(microseconds: 7_000_000))
+        let due = filters.expire(device: DeviceID(1), at: Timestamp(microseconds: 7_000_000), &filtered)
+        #expect(due?.contacts.map(\.change) == [.cancelled] && filtered.map(\.filter) == ["stuck"])
     }
 
     @Test func noFiltersMakeAnEmptyList() {

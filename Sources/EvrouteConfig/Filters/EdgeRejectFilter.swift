@@ -4,25 +4,24 @@ import EvrouteJSON
 /// `edge-reject: { margin }`: a contact that begins within `margin` display units of its
 /// display's edge (a bezel resting on the panel's border) is dropped whole, as `ignore` drops
 /// one; a contact that begins farther in and then moves near the edge is kept.
-final class EdgeRejectFilter: TouchFrameFilter {
-    let margin: Double
-    let display: Size
-    let rule: String
+struct EdgeRejectFilter: TouchFrameFilter {
+    private let fixed: FixedSettings<(margin: Double, display: Size, rule: String)>
     private var removed = RemovedContacts()
+    var margin: Double { fixed.value.margin }
+    var display: Size { fixed.value.display }
+    var rule: String { fixed.value.rule }
 
     init(margin: Double, display: Size, rule: String) {
-        self.margin = margin
-        self.display = display
-        self.rule = rule
+        fixed = FixedSettings((margin, display, rule))
     }
 
     func nearEdge(_ p: Point) -> Bool {
         p.x < margin || p.y < margin || p.x > display.width - margin || p.y > display.height - margin
     }
 
-    func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+    mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
         let (time, device) = (frame.time, frame.device)
-        frame.contacts.removeAll { sample in
+        frame.removeContacts { sample in
             if removed.drops(sample) { return true }
             guard sample.change == .began, nearEdge(sample.location) else { return false }
             removed.insert(sample.contact)

@@ -5,18 +5,18 @@ import EvrouteJSON
 /// (event time). One that lifts before is a ghost tap and is dropped whole (never begun); one
 /// that outlives it is delivered, at the first frame at or past the bound, with its held
 /// samples in order (its `began` first). A contact cancelled while held is dropped too.
-final class GhostTapFilter: TouchFrameFilter {
-    let maxDuration: Timestamp.Duration
-    let rule: String
+struct GhostTapFilter: TouchFrameFilter {
+    private let fixed: FixedSettings<(maxDuration: Timestamp.Duration, rule: String)>
     /// The contacts held back, each with its samples so far (the first is its `began`).
     private var held: [(contact: Int, since: Timestamp, samples: [ContactSample])] = []
+    var maxDuration: Timestamp.Duration { fixed.value.maxDuration }
+    var rule: String { fixed.value.rule }
 
     init(maxDurationMs: Int, rule: String) {
-        self.maxDuration = .milliseconds(Int64(maxDurationMs))
-        self.rule = rule
+        fixed = FixedSettings((.milliseconds(Int64(maxDurationMs)), rule))
     }
 
-    func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+    mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
         let (time, device) = (frame.time, frame.device)
         if held.isEmpty, !frame.contacts.contains(where: { $0.change == .began }) { return }
         var out: [ContactSample] = []
@@ -47,6 +47,8 @@ final class GhostTapFilter: TouchFrameFilter {
         frame.contacts = out
     }
 
+    var hasDeadline: Bool { true }
+
     /// The first held contact's bound.
     var deadline: Timestamp? {
         guard let first = held.min(by: { $0.since < $1.since }) else { return nil }
@@ -54,12 +56,12 @@ final class GhostTapFilter: TouchFrameFilter {
     }
 
     /// A contact held still (no frame from the panel) is delivered when its bound runs out.
-    func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+    mutating func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
         release(&frame.contacts, at: frame.time)
     }
 
     /// Contacts held long enough go out, with what was held, in order.
-    private func release(_ out: inout [ContactSample], at time: Timestamp) {
+    private mutating func release(_ out: inout [ContactSample], at time: Timestamp) {
         var i = 0
         while i < held.count {
             if time - held[i].since >= maxDuration {

@@ -3,30 +3,25 @@ import EvrouteJSON
 
 /// `ignore: [[x, y, w, h], …]`: a contact that begins in one of the rectangles (a bezel, a
 /// corner that taps by itself) is dropped whole; one that begins elsewhere and moves in is kept.
-final class IgnoreFilter: TouchFrameFilter {
-    let areas: [Rect]
-    let rule: String
+struct IgnoreFilter: TouchFrameFilter {
+    private let fixed: FixedSettings<(areas: [Rect], rule: String)>
     private var removed = RemovedContacts()
+    var areas: [Rect] { fixed.value.areas }
+    var rule: String { fixed.value.rule }
 
     init(_ areas: [Rect], rule: String) {
-        self.areas = areas
-        self.rule = rule
+        fixed = FixedSettings((areas, rule))
     }
 
-    func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+    mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
         let (time, device) = (frame.time, frame.device)
-        var kept: [ContactSample] = []
-        kept.reserveCapacity(frame.contacts.count)
-        for sample in frame.contacts {
-            if removed.drops(sample) { continue }
-            if sample.change == .began, areas.contains(where: { $0.contains(sample.location) }) {
-                removed.insert(sample.contact)
-                filtered.append(FilteredContact(sample, time, device, rule: rule, filter: IgnoreFilterOptions.name))
-                continue
-            }
-            kept.append(sample)
+        frame.removeContacts { sample in
+            if removed.drops(sample) { return true }
+            guard sample.change == .began, areas.contains(where: { $0.contains(sample.location) }) else { return false }
+            removed.insert(sample.contact)
+            filtered.append(FilteredContact(sample, time, device, rule: rule, filter: IgnoreFilterOptions.name))
+            return true
         }
-        frame.contacts = kept
     }
 }
 

@@ -5,15 +5,15 @@ import EvrouteJSON
 /// of at least `size` is a palm. One that is a palm when it begins is never begun (dropped
 /// whole); one that turns into a palm after it began is cancelled there, and its later samples
 /// are dropped.
-final class PalmFilter: TouchFrameFilter {
+struct PalmFilter: TouchFrameFilter {
     static let toolPalm = 2   // MT_TOOL_PALM
-    let spec: PalmFilterOptions
-    let rule: String
+    private let fixed: FixedSettings<(spec: PalmFilterOptions, rule: String)>
     private var removed = RemovedContacts()
+    var spec: PalmFilterOptions { fixed.value.spec }
+    var rule: String { fixed.value.rule }
 
     init(_ spec: PalmFilterOptions, rule: String) {
-        self.spec = spec
-        self.rule = rule
+        fixed = FixedSettings((spec, rule))
     }
 
     func isPalm(_ sample: ContactSample) -> Bool {
@@ -22,7 +22,7 @@ final class PalmFilter: TouchFrameFilter {
         return false
     }
 
-    func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+    mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
         let (time, device) = (frame.time, frame.device)
         var index = 0
         while index < frame.contacts.count {

@@ -3,19 +3,19 @@ import EvrouteJSON
 
 /// `pressure: { min }`: a contact that begins lighter than `min` (raw device units) is dropped
 /// whole (a panel's faint phantom contacts). A contact with no pressure reported is kept.
-final class PressureFilter: TouchFrameFilter {
-    let min: Double
-    let rule: String
+struct PressureFilter: TouchFrameFilter {
+    private let fixed: FixedSettings<(min: Double, rule: String)>
     private var removed = RemovedContacts()
+    var min: Double { fixed.value.min }
+    var rule: String { fixed.value.rule }
 
     init(min: Double, rule: String) {
-        self.min = min
-        self.rule = rule
+        fixed = FixedSettings((min, rule))
     }
 
-    func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+    mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
         let (time, device) = (frame.time, frame.device)
-        frame.contacts.removeAll { sample in
+        frame.removeContacts { sample in
             if removed.drops(sample) { return true }
             guard sample.change == .began, let p = sample.pressure, p < min else { return false }
             removed.insert(sample.contact)

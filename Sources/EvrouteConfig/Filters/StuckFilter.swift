@@ -4,10 +4,7 @@ import EvrouteJSON
 /// `stuck-after-s`: a contact that has not moved farther than the jitter hysteresis for this
 /// long (dirt on an IR frame, a contact that never lifts) is cancelled, on the event clock even
 /// when no frame comes (the session's deadline); what the device says of it afterwards is dropped.
-final class StuckFilter: TouchFrameFilter {
-    let after: Timestamp.Duration
-    let hysteresis: Double
-    let rule: String
+struct StuckFilter: TouchFrameFilter {
     private struct Down {
         var contact: Int
         /// Where it was when it last moved past the hysteresis, and when.
@@ -15,14 +12,18 @@ final class StuckFilter: TouchFrameFilter {
         var since: Timestamp
         var last: Point
     }
+    private let fixed: FixedSettings<(after: Timestamp.Duration, hysteresis: Double, rule: String)>
     private var down: [Down] = []
     private var removed = RemovedContacts()
+    var after: Timestamp.Duration { fixed.value.after }
+    var hysteresis: Double { fixed.value.hysteresis }
+    var rule: String { fixed.value.rule }
 
     init(after seconds: Double, hysteresis: Double, rule: String) {
-        after = .seconds(seconds)
-        self.hysteresis = hysteresis
-        self.rule = rule
+        fixed = FixedSettings((.seconds(seconds), hysteresis, rule))
     }
+
+    var hasDeadline: Bool { true }
 
     var deadline: Timestamp? {
         var next: Timestamp?
@@ -30,42 +31,44 @@ final class StuckFilter: TouchFrameFilter {
         return next
     }
 
-    func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
-        var out: [ContactSample] = []
-        out.reserveCapacity(frame.contacts.count)
-        cancelStuck(at: frame.time, frame.device, into: &out, &filtered)
-        for sample in frame.contacts {
-            if removed.drops(sample) { continue }
+    mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+        var cancels: [ContactSample] = []
+        cancelStuck(at: frame.time, frame.device, into: &cancels, &filtered)
+        let (time, hysteresis) = (frame.time, self.hysteresis)
+        frame.removeContacts { sample in
+            if removed.drops(sample) { return true }
             switch sample.change {
             case .began:
                 down.removeAll { $0.contact == sample.contact }
-                down.append(Down(contact: sample.contact, anchor: sample.location, since: frame.time, last: sample.location))
+                down.append(Down(contact: sample.contact, anchor: sample.location, since: time, last: sample.location))
             case .moved:
                 if let i = down.firstIndex(where: { $0.contact == sample.contact }) {
                     let dx = sample.location.x - down[i].anchor.x, dy = sample.location.y - down[i].anchor.y
                     if dx * dx + dy * dy > hysteresis * hysteresis {
                         down[i].anchor = sample.location
-                        down[i].since = frame.time
+                        down[i].since = time
                     }
                     down[i].last = sample.location
                 } else {
-                    down.append(Down(contact: sample.contact, anchor: sample.location, since: frame.time, last: sample.location))
+                    down.append(Down(contact: sample.contact, anchor: sample.location, since: time, last: sample.location))
                 }
             case .ended, .cancelled:
-                down.removeAll { $0.contact == sample.contact }
+                if let i = down.firstIndex(where: { $0.contact == sample.contact }) { down.remove(at: i) }
             }
-            out.append(sample)
+            return false
         }
-        frame.contacts = out
+        // What it cancels comes before the frame's own samples.
+        if !cancels.isEmpty { frame.contacts.insert(contentsOf: cancels, at: 0) }
     }
 
-    func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
+    mutating func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {
         cancelStuck(at: frame.time, frame.device, into: &frame.contacts, &filtered)
     }
 
-    private func cancelStuck(at time: Timestamp, _ device: DeviceID, into out: inout [ContactSample],
-                             _ filtered: inout [FilteredContact]) {
-        guard !down.isEmpty else { return }
+    private mutating func cancelStuck(at time: Timestamp, _ device: DeviceID, into out: inout [ContactSample],
+                                      _ filtered: inout [FilteredContact]) {
+        let (after, rule) = (self.after, self.rule)
+        guard !down.isEmpty, down.contains(where: { $0.since + after <= time }) else { return }
         down.removeAll { d in
             guard d.since + after <= time else { return false }
             out.append(ContactSample(contact: d.contact, change: .cancelled, location: d.last))

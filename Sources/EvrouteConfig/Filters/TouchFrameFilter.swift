@@ -4,25 +4,89 @@ import EvrouteJSON
 /// A contact filter: a stage of a touch device's chain between its decoder (contacts decoded
 /// and mapped to display coordinates) and the router, which may change, hold back or drop
 /// contacts of each frame (a frame left without contacts is not routed). One per device, made
-/// when the device arrives (it may keep state across frames); it runs on the loop's thread.
+/// when the device arrives (it may keep state across frames): a value in the device's
+/// ``ContactFilterChain``, which its touch dispatcher owns.
 ///
 /// A contact that had begun (was passed on) is never dropped silently: its filter turns its
 /// sample into `cancelled` and drops what follows; every drop or cancel is told as a
 /// ``FilteredContact`` appended to `filtered`.
-public protocol TouchFrameFilter: AnyObject {
+///
+/// A filter works on the frame in place and writes to it only to change it (the frame's
+/// contact list is shared with the decoder until then): ``TouchFrameInput/removeContacts(where:)``.
+public protocol TouchFrameFilter {
     /// Filters one frame of the device's contacts, in place.
-    func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact])
+    mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact])
+    /// Whether it ever has a ``deadline`` (one that holds contacts back); false: never asked.
+    var hasDeadline: Bool { get }
     /// When the filter must act although no frame comes (a held contact's bound), on the event
     /// clock; nil: never. The session arms its one timer for it (``expire(_:_:)`` then).
     var deadline: Timestamp? { get }
     /// The deadline came: `frame` is an empty frame of the device at that time; the filter adds
     /// what it releases then (later filters then see the frame, as any other).
-    func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact])
+    mutating func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact])
 }
 
 extension TouchFrameFilter {
+    public var hasDeadline: Bool { false }
     public var deadline: Timestamp? { nil }
-    public func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {}
+    public mutating func expire(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) {}
+}
+
+/// A stage's settings, fixed when its device arrives, behind one reference: with them there, a
+/// stage's value (the reference and its changing state) fits an existential's inline buffer of
+/// three words, so its chain changes it in place with no box to check.
+final class FixedSettings<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A device's contact filters, in the order they run: one value its touch dispatcher owns and
+/// changes once per frame. Empty when its rule configures none (then a frame costs a count test).
+public struct ContactFilterChain {
+    private var stages: [any TouchFrameFilter]
+    /// The stages that may have a deadline (by index), the only ones asked for it.
+    private let timed: [Int]
+    /// The earliest deadline of a stage, on the event clock, as of the last frame; nil: none.
+    public private(set) var deadline: Timestamp?
+
+    init(_ stages: [any TouchFrameFilter]) {
+        self.stages = stages
+        self.timed = stages.indices.filter { stages[$0].hasDeadline }
+    }
+
+    public var isEmpty: Bool { stages.isEmpty }
+    public var count: Int { stages.count }
+    /// Whether a stage may hold contacts back until a deadline.
+    public var hasDeadlines: Bool { !timed.isEmpty }
+
+    /// One frame through every stage, in order; what they drop or cancel is appended to
+    /// `filtered`. Returns the chain's ``deadline`` after it.
+    @discardableResult
+    public mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) -> Timestamp? {
+        for i in stages.indices { stages[i].filter(&frame, &filtered) }
+        if !timed.isEmpty { deadline = due?.deadline }
+        return deadline
+    }
+
+    /// The earliest stage's deadline (the first in order on a tie), and which stage.
+    private var due: (index: Int, deadline: Timestamp)? {
+        var due: (index: Int, deadline: Timestamp)?
+        for i in timed {
+            if let d = stages[i].deadline, due.map({ d < $0.deadline }) ?? true { due = (i, d) }
+        }
+        return due
+    }
+
+    /// If a stage's deadline is at or before `time`: an empty frame of `device` at that deadline
+    /// through the due stage's `expire`, then through the stages after it (nil: none was due).
+    public mutating func expire(device: DeviceID, at time: Timestamp, _ filtered: inout [FilteredContact]) -> TouchFrameInput? {
+        guard let deadline, deadline <= time, let due else { return nil }
+        var frame = TouchFrameInput(device: device, time: due.deadline, contacts: [])
+        stages[due.index].expire(&frame, &filtered)
+        for i in stages.indices where i > due.index { stages[i].filter(&frame, &filtered) }
+        self.deadline = self.due?.deadline
+        return frame
+    }
 }
 
 /// A filter type: one file declares its config key, reads and checks its value, says what
@@ -82,13 +146,13 @@ public enum TouchFrameFilters {
     }
 
     /// The filters, in order, for a touch device that `rule` took, on a display of `displaySize`.
-    public static func make(for rule: DeviceRuleSpec, displaySize: Size) -> [any TouchFrameFilter] {
-        if rule.filters.isEmpty { return [] }
+    public static func make(for rule: DeviceRuleSpec, displaySize: Size) -> ContactFilterChain {
+        if rule.filters.isEmpty { return ContactFilterChain([]) }
         var stages: [any TouchFrameFilter] = []
         for case let filter as any ContactFilterType in rule.filters {
             stages.append(filter.stage(rule: rule.name, display: displaySize, among: rule.filters))
         }
-        return stages
+        return ContactFilterChain(stages)
     }
 
     /// A rule's `filters:` as `tree` shows them: a mapping of the configured filters, in the
@@ -97,6 +161,25 @@ public enum TouchFrameFilters {
         var members: [(String, JSONValue)] = []
         for case let filter as any ContactFilterType in filters { members.append((filter.keyName, filter.fact)) }
         return .object(members)
+    }
+}
+
+extension TouchFrameInput {
+    /// Removes the samples `drop` says (asked once per sample, in order), keeping the others in
+    /// order; the list is not written when nothing goes.
+    mutating func removeContacts(where drop: (ContactSample) -> Bool) {
+        let count = contacts.count
+        var i = 0
+        while i < count, !drop(contacts[i]) { i += 1 }
+        guard i < count else { return }
+        var kept = i
+        i += 1
+        while i < count {
+            let sample = contacts[i]
+            if !drop(sample) { contacts[kept] = sample; kept += 1 }
+            i += 1
+        }
+        for _ in kept..<count { contacts.removeLast() }
     }
 }
 

@@ -24,12 +24,13 @@ final class KeyDispatcher: DeviceDispatcher {
             // An axis event routes nothing: time moves at the others.
             if event.type == EventType.abs { continue }
             session.advanceTime(to: event.time)
-            if event.type == EventType.key { key(event, router: session.router) }
+            if event.type == EventType.key { key(event, in: session) }
         }
     }
 
     /// One `EV_KEY` event, time already at it.
-    func key(_ event: InputEvent, router: Router) {
+    func key(_ event: InputEvent, in session: RoutingSession) {
+        let router = session.router
         guard let key = keys?.feed(event) else { return }
         guard let text else { router.handle(key); return }
         let typed = text.feed(key)
@@ -38,6 +39,7 @@ final class KeyDispatcher: DeviceDispatcher {
             if let line = line!.feed(typed, at: key.time) {
                 router.handle(TextInput(device: device, time: key.time, text: line))
             }
+            session.dispatcherDeadlinesChanged()
             return
         }
         // The key first; its text only when the router found a taker for text and no chord.

@@ -17,7 +17,7 @@ final class MotionDispatcher: DeviceDispatcher {
             // An axis event only updates the stage (samples go out on `SYN_REPORT`).
             if event.type != EventType.abs { session.advanceTime(to: event.time) }
             if let signals = stage.feed(event, spec: session.layout.spec.motion) { session.router.handle(signals) }
-            if event.type == EventType.key, let keys { keys.key(event, router: session.router) }
+            if event.type == EventType.key, let keys { keys.key(event, in: session) }
         }
     }
 

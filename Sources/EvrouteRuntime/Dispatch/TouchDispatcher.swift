@@ -10,13 +10,20 @@ final class TouchDispatcher: DeviceDispatcher {
     let info: DeviceInfo
     let decoder: TouchDecoder
     /// The frames' contact filters, in order (``TouchFrameFilters``; empty: none).
-    let filters: [any TouchFrameFilter]
+    private(set) var filters: ContactFilterChain
+    /// Whether there are filters, and whether one of them has deadlines (read without
+    /// touching the chain: a device without filters pays a test per frame).
+    private let filtering: Bool, filterDeadlines: Bool
+    /// The filters' earliest deadline as of their last frame (kept here: asked at every event).
+    private var filterDeadline: Timestamp?
     let keys: KeyDispatcher?
 
-    init(info: DeviceInfo, decoder: TouchDecoder, filters: [any TouchFrameFilter], keys: KeyDispatcher?) {
+    init(info: DeviceInfo, decoder: TouchDecoder, filters: ContactFilterChain, keys: KeyDispatcher?) {
         self.info = info
         self.decoder = decoder
         self.filters = filters
+        self.filtering = !filters.isEmpty
+        self.filterDeadlines = filters.hasDeadlines
         self.keys = keys
     }
 
@@ -31,13 +38,13 @@ final class TouchDispatcher: DeviceDispatcher {
                 continue
             }
             session.advanceTime(to: event.time)
-            if let frame = decoder.feed(event) { route(frame, session.router) }
+            if let frame = decoder.feed(event) { route(frame, session) }
             if event.type == EventType.syn {
                 // Warnings come up while a frame is read and are told at its end (a frame's
                 // events share their time), or when the device goes.
                 if decoder.hasWarnings { reportWarnings(session, at: event.time) }
             } else if event.type == EventType.key, let keys {
-                keys.key(event, router: session.router)
+                keys.key(event, in: session)
             }
             i += 1
         }
@@ -45,13 +52,18 @@ final class TouchDispatcher: DeviceDispatcher {
 
     /// A frame through the filters to the router; what they drop or cancel goes to the router
     /// too (counted, observed, never routed).
-    private func route(_ frame: TouchFrameInput, _ router: Router) {
+    private func route(_ frame: TouchFrameInput, _ session: RoutingSession) {
+        let router = session.router
         var frame = frame
-        if !filters.isEmpty {
+        if filtering {
             // The contacts as they came: one the filters hold back is still a finger on the display.
             router.noteContacts(frame)
             var filtered: [FilteredContact] = []
-            for filter in filters { filter.filter(&frame, &filtered) }
+            let deadline = filters.filter(&frame, &filtered)
+            if filterDeadlines, deadline != filterDeadline {
+                filterDeadline = deadline
+                session.dispatcherDeadlinesChanged()
+            }
             for contact in filtered { router.filtered(contact) }
         }
         if !frame.contacts.isEmpty { router.handle(frame) }
@@ -61,19 +73,10 @@ final class TouchDispatcher: DeviceDispatcher {
         for warning in decoder.takeWarnings() { session.onDeviceWarning?(info, warning, time) }
     }
 
-    var hasDeadlines: Bool { !filters.isEmpty || (keys?.hasDeadlines ?? false) }
-
-    /// The earliest filter's deadline (the first in order on a tie), and which.
-    private var due: (index: Int, deadline: Timestamp)? {
-        var due: (index: Int, deadline: Timestamp)?
-        for (i, filter) in filters.enumerated() {
-            if let d = filter.deadline, due.map({ d < $0.deadline }) ?? true { due = (i, d) }
-        }
-        return due
-    }
+    var hasDeadlines: Bool { filterDeadlines || (keys?.hasDeadlines ?? false) }
 
     var deadline: Timestamp? {
-        let own = due?.deadline
+        let own = filterDeadline
         guard let keyDeadline = keys?.deadline else { return own }
         return own.map { min($0, keyDeadline) } ?? keyDeadline
     }
@@ -81,15 +84,13 @@ final class TouchDispatcher: DeviceDispatcher {
     /// The due filter's `expire`, on an empty frame of the device at the deadline, then the
     /// filters after it; routed as any frame.
     func expire(at time: Timestamp, in session: RoutingSession) {
-        guard let due, due.deadline <= time else {
+        var filtered: [FilteredContact] = []
+        guard let due = filterDeadline, due <= time, let frame = filters.expire(device: info.id, at: time, &filtered) else {
             keys?.expire(at: time, in: session)
             return
         }
+        filterDeadline = filters.deadline
         let router = session.router
-        var frame = TouchFrameInput(device: info.id, time: due.deadline, contacts: [])
-        var filtered: [FilteredContact] = []
-        filters[due.index].expire(&frame, &filtered)
-        for filter in filters[(due.index + 1)...] { filter.filter(&frame, &filtered) }
         for contact in filtered { router.filtered(contact) }
         if !frame.contacts.isEmpty { router.handle(frame) }
     }
@@ -97,7 +98,7 @@ final class TouchDispatcher: DeviceDispatcher {
     /// Every contact is cancelled (through the filters: one they hold goes with them).
     func removeAll(at time: Timestamp, in session: RoutingSession) {
         keys?.removeAll(at: time, in: session)
-        if let frame = decoder.cancelAll(at: time) { route(frame, session.router) }
+        if let frame = decoder.cancelAll(at: time) { route(frame, session) }
         if decoder.hasWarnings { reportWarnings(session, at: time) }
     }
 
