@@ -10,8 +10,9 @@ public struct LayoutSpec: Sendable {
     public var fallbackHandlers: [HandlerSpec]
     /// The top-level `motion:` section (accelerometers), if any.
     public var motion: MotionSpec?
-    /// The top-level `metrics:` section (the Prometheus text file), if any.
-    public var metrics: MetricsSpec?
+    /// Top-level sections the core does not read (the daemon's `metrics:`), by section name,
+    /// as their readers typed them (EvrouteConfig gives each a typed property).
+    public var sections: [String: any Sendable] = [:]
     /// The file the spec came from (for messages), if any.
     public var source: String?
 
