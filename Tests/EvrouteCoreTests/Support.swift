@@ -15,7 +15,7 @@ func handler(_ plugin: String, _ on: EventFilter..., options: [String: ConfigVal
 
 /// One display `main` 1000×1000, the given screens, plugin `p` (exec) declared.
 func makeLayout(_ screens: [ScreenSpec], app: [HandlerSpec] = [], fallback: [HandlerSpec] = [],
-                devices: [DeviceRuleSpec] = []) throws -> Layout {
+                devices: [DeviceRouteSpec] = []) throws -> Layout {
     try Layout.compile(LayoutSpec(displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
                                   devices: devices,
                                   plugins: [PluginSpec(name: "p", type: .exec), PluginSpec(name: "q", type: .exec)],

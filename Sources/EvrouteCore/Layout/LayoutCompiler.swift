@@ -151,14 +151,12 @@ struct LayoutCompiler {
             if let first = ruleNames[r.name] { error("duplicate device rule name '\(r.name)'\(firstDefined(first, r.location))", r.location) }
             else { ruleNames[r.name] = r.location }
             ruleDisplays.append(max(resolveDisplay(r.display, owner: "device rule '\(r.name)'", location: r.displayLocation ?? r.location), 0))
-            if ![0, 90, 180, 270].contains(r.rotate) { error("'rotate' must be 0, 90, 180 or 270, found \(r.rotate)", r.location) }
-            if let c = r.calibration, c.count != 6 { error("'calibration' needs 6 numbers, found \(c.count)", r.location) }
         }
         checkActionTargets()
         if !errors.isEmpty { throw Diagnostics(errors) }
         let layout = Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
                             applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
-                            deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
+                            deviceRuleDisplays: ruleDisplays,
                             pluginTypes: catalog, pluginOptions: pluginOptions, handlerOptions: handlerOptions,
                             warnings: warnings, pluginErrors: pluginErrors)
         // What needs the compiled chains: responders no walk reaches (before the layout is handed out).
