@@ -33,7 +33,8 @@ let package = Package(
 
         // MARK: Config
         // libyaml's event parser through CYaml; the node tree is built in Swift (no Foundation).
-        .target(name: "EvrouteConfig", dependencies: ["EvrouteCore", "EvrouteJSON", "CYaml"]),
+        // Input: the device rules it reads are the input layer's (`DeviceRuleSpec`).
+        .target(name: "EvrouteConfig", dependencies: ["EvrouteCore", "EvrouteInput", "EvrouteJSON", "CYaml"]),
 
         // MARK: C shims over the system libraries
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
@@ -85,7 +86,7 @@ let package = Package(
         // product links it.
         .target(name: "EvrouteTestSupport", dependencies: ["EvrouteCore", "EvrouteSystem", "CLinux", "EvrouteConfig", "EvrouteInput", "EvrouteDaemon"], path: "Tests/EvrouteTestSupport"),
         .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
-        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteTestSupport", "EvrouteConfig", "EvrouteCore", "EvrouteDaemon"],
+        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteTestSupport", "EvrouteConfig", "EvrouteCore", "EvrouteInput", "EvrouteDaemon"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
         .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),

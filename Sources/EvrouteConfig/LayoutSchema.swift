@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 
 /// Every key of the layout file, declared once: the reader takes its lists of known keys and its
 /// numeric ranges from here, and `evroute.yaml(5)` is made from it (``ManualPage``), so the two

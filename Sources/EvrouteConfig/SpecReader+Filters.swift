@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 
 extension SpecReader {
     /// The keys `filters:` takes: one per filter type (``TouchFrameFilters/types``).
@@ -18,7 +19,7 @@ extension SpecReader {
 
     /// Each rule's filters checked against its display (the one it names, or the only one).
     func checkFilters(_ spec: LayoutSpec) {
-        for rule in spec.devices where !rule.filters.isEmpty {
+        for rule in spec.deviceRules where !rule.filters.isEmpty {
             let display = rule.display.map { name in spec.displays.first { $0.name == name } }
                 ?? (spec.displays.count == 1 ? spec.displays.first : nil)
             guard let display else { continue }

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 
 extension SpecReader {
     // The known keys of each mapping, from the schema (``LayoutSchema``).
@@ -24,7 +25,7 @@ extension SpecReader {
         guard let root else { return spec }
         guard let f = fields(root, "the top level of the config", known: Self.topKeys) else { return spec }
         if let v = f["displays"] { spec.displays = items(v, "'displays'", display) }
-        if let v = f["devices"] { spec.devices = items(v, "'devices'", deviceRule) }
+        if let v = f["devices"] { spec.deviceRules = items(v, "'devices'", deviceRule) }
         if let v = f["plugins"] { spec.plugins = items(v, "'plugins'", plugin) }
         if let v = f["screens"] { spec.screens = items(v, "'screens'", screen) }
         if let v = f["application"] { spec.applicationHandlers = handlerHolder(v, "'application'") }

@@ -4,6 +4,7 @@ import Glibc
 import EvrouteCommandLine
 import EvrouteConfig
 import EvrouteCore
+import EvrouteInput
 import EvrouteDaemon
 import EvrouteJSON
 import EvrouteRuntime

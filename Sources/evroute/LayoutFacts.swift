@@ -1,5 +1,6 @@
 import EvrouteConfig
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// What `tree` says of a device rule and of a gesture, in one place for its three outputs

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// `evroute tree --format json`: the whole compiled layout as one JSON document — displays, their

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// Renders a layout as an indented tree.

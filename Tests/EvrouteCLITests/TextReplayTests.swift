@@ -170,7 +170,7 @@ struct TextReplayTests {
         let path = try Typist.write(["KEY_Y"], start: 10, name: "k.events", in: dir)
         // Built without the config reader's xkb-data check, as on a host without xkb-data.
         var spec = try ConfigLoader.parse(yaml: Self.yaml(scanner: "text: line"), file: "text.yaml")
-        spec.devices[0].keymap = KeymapSpec(layout: "no-such-layout")
+        spec.deviceRules[0].keymap = KeymapSpec(layout: "no-such-layout")
         let layout = try ConfigLoader.compile(spec, file: "text.yaml")
         let sink = MemorySink()
         let dry = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())

@@ -1,6 +1,7 @@
 import EvrouteConfig
 import EvrouteTestSupport
 import EvrouteCore
+import EvrouteInput
 import Testing
 
 /// The example configs, the built-in default and the broken fixtures, loaded from disk.
@@ -34,7 +35,7 @@ import Testing
         #expect(all.contains { $0.next != nil })
         #expect(all.flatMap(\.gestures).contains { $0.kind == .longPress && $0.action == "open-admin" })
         #expect(!spec.applicationHandlers.isEmpty && !spec.fallbackHandlers.isEmpty)
-        #expect(spec.devices.first?.match.vendor == 0x222a)
+        #expect(spec.deviceRules.first?.match.vendor == 0x222a)
     }
 
     @Test func builtInDefault() throws {
@@ -42,8 +43,8 @@ import Testing
         #expect(spec.displays.count == 1)
         #expect(spec.displays[0].name == "main")
         #expect(spec.displays[0].size == Size(width: 1920, height: 1080))
-        #expect(Set(spec.devices.compactMap(\.match.kind)) == [.touchscreen, .keyboard])
-        #expect(spec.devices.allSatisfy { $0.display == "main" })
+        #expect(Set(spec.deviceRules.compactMap(\.match.kind)) == [.touchscreen, .keyboard])
+        #expect(spec.deviceRules.allSatisfy { $0.display == "main" })
         #expect(spec.screens.map(\.name) == ["default"])
         #expect(spec.screens[0].root.frame == Rect(x: 0, y: 0, width: 1920, height: 1080))
         #expect(spec.screens[0].root.regions.isEmpty)

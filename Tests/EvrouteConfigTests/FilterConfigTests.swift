@@ -1,5 +1,6 @@
 import EvrouteConfig
 import EvrouteCore
+import EvrouteInput
 import Testing
 
 /// A device rule's `filters:`: each filter read, defaults, and every error
@@ -19,7 +20,7 @@ struct FilterConfigTests {
     }
 
     @Test func noFiltersByDefault() throws {
-        #expect(try parseValid(config("")).devices[0].filters.isEmpty)
+        #expect(try parseValid(config("")).deviceRules[0].filters.isEmpty)
     }
 
     @Test func everyFilterIsRead() throws {
@@ -31,7 +32,7 @@ struct FilterConfigTests {
               palm: { tool: true, size: 30 }
               pressure: { min: 12 }
               stuck-after-s: 600
-        """)).devices[0]
+        """)).deviceRules[0]
         // In the order they run: ignore, pressure, palm, ghost-taps, jitter, stuck-after-s.
         #expect(rule.filters.count == 6)
         #expect(rule.filters[0] as? IgnoreFilterOptions == IgnoreFilterOptions([Rect(x: 0, y: 0, width: 20, height: 480), Rect(x: 780, y: 0, width: 20, height: 480)]))
@@ -41,11 +42,11 @@ struct FilterConfigTests {
         #expect(rule.filters[4] as? JitterFilterOptions == JitterFilterOptions(hysteresis: 3))
         #expect(rule.filters[5] as? StuckFilterOptions == StuckFilterOptions(seconds: 600))
         // Rules with different filters are different rules (a reload reopens the device).
-        #expect(rule != (try parseValid(config("")).devices[0]))
+        #expect(rule != (try parseValid(config("")).deviceRules[0]))
     }
 
     @Test func emptyMappingsTakeTheDefaults() throws {
-        let rule = try parseValid(config("    filters: { ghost-taps: {}, jitter: {}, palm: {} }")).devices[0]
+        let rule = try parseValid(config("    filters: { ghost-taps: {}, jitter: {}, palm: {} }")).deviceRules[0]
         #expect(rule.filters.count == 3)
         #expect(rule.filters[0] as? PalmFilterOptions == PalmFilterOptions(tool: true, size: nil))
         #expect(rule.filters[1] as? GhostTapFilterOptions == GhostTapFilterOptions(maxDurationMs: GhostTapFilterOptions.defaultMaxDurationMs))

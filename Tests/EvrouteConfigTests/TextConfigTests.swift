@@ -1,5 +1,6 @@
 import EvrouteConfig
 import EvrouteCore
+import EvrouteInput
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ struct TextConfigTests {
 
     @Test func defaultsAreUsTextOn() throws {
         let spec = try parseValid(config(""))
-        let rule = spec.devices[1]
+        let rule = spec.deviceRules[1]
         #expect(rule.keymap == KeymapSpec(layout: "us"))
         #expect(rule.text == .on)
         #expect(rule.lineTimeoutMs == 300)
@@ -36,7 +37,7 @@ struct TextConfigTests {
             text: line
             line-timeout-ms: 50
         """))
-        let rule = spec.devices[1]
+        let rule = spec.deviceRules[1]
         #expect(rule.keymap == KeymapSpec(layout: "de", variant: "nodeadkeys", options: ["compose:ralt", "ctrl:nocaps"]))
         #expect(rule.keymap.description == "de(nodeadkeys) +compose:ralt,ctrl:nocaps")
         #expect(rule.text == .line)
@@ -44,18 +45,18 @@ struct TextConfigTests {
         #expect(rule.keymapLocation?.line == 6)
         // A layout alone; options as one comma-separated string; text as a bool.
         let short = try parseValid(config("    keymap: fr\n    text: false"))
-        #expect(short.devices[1].keymap == KeymapSpec(layout: "fr"))
-        #expect(short.devices[1].text == .off)
+        #expect(short.deviceRules[1].keymap == KeymapSpec(layout: "fr"))
+        #expect(short.deviceRules[1].text == .off)
         let joined = try parseValid(config("    keymap: { layout: \"us,de\", options: \"compose:ralt, ctrl:nocaps\" }\n    text: true"))
-        #expect(joined.devices[1].keymap.options == ["compose:ralt", "ctrl:nocaps"])
-        #expect(joined.devices[1].text == .on)
+        #expect(joined.deviceRules[1].keymap.options == ["compose:ralt", "ctrl:nocaps"])
+        #expect(joined.deviceRules[1].text == .on)
     }
 
     @Test func rulesDifferWhenTheirTextDiffers() throws {
-        let a = try parseValid(config("    keymap: de")).devices[1]
-        let b = try parseValid(config("    keymap: us")).devices[1]
-        let c = try parseValid(config("    text: line")).devices[1]
-        let d = try parseValid(config("")).devices[1]
+        let a = try parseValid(config("    keymap: de")).deviceRules[1]
+        let b = try parseValid(config("    keymap: us")).deviceRules[1]
+        let c = try parseValid(config("    text: line")).deviceRules[1]
+        let d = try parseValid(config("")).deviceRules[1]
         #expect(a != b && c != d && b == d)
     }
 

@@ -1,5 +1,6 @@
 import EvrouteConfig
 import EvrouteCore
+import EvrouteInput
 import Testing
 
 @Suite struct ValidConfigTests {
@@ -56,17 +57,17 @@ import Testing
         #expect(d.location == EvrouteCore.SourceLocation(file: "test.yaml", line: 2, column: 11))
         #expect(d.initialScreenLocation == EvrouteCore.SourceLocation(file: "test.yaml", line: 4, column: 13))
 
-        #expect(spec.devices.map(\.name) == ["touch", "keys"])
-        let touch = spec.devices[0]
+        #expect(spec.deviceRules.map(\.name) == ["touch", "keys"])
+        let touch = spec.deviceRules[0]
         #expect(touch.match == DeviceMatch(kind: .touchscreen, name: "ILITEK*", udev: ["ID_BUS": "usb"]))
         #expect(touch.display == "main")
         #expect(touch.rotate == 90)
         #expect(touch.calibration == [1, 0, 0, 0, 1, 0.5])
         #expect(touch.grab)
         #expect(touch.displayLocation?.line == 8)
-        #expect(spec.devices[1].rotate == 0)
-        #expect(spec.devices[1].grab == false)
-        #expect(spec.devices[1].calibration == nil)
+        #expect(spec.deviceRules[1].rotate == 0)
+        #expect(spec.deviceRules[1].grab == false)
+        #expect(spec.deviceRules[1].calibration == nil)
 
         #expect(spec.plugins.map(\.name) == ["shell", "ui"])
         #expect(spec.plugins[0].type == .exec)
@@ -174,18 +175,18 @@ import Testing
           - { name: c, match: { vendor: "046d" } }
           - { name: d, match: {} }
         """)
-        #expect(spec.devices[0].match.vendor == 0x046d)
-        #expect(spec.devices[0].match.product == 0xc52b)
-        #expect(spec.devices[1].match.vendor == 0x046d)
-        #expect(spec.devices[1].match.product == 50475)
-        #expect(spec.devices[2].match.vendor == 0x046d)
-        #expect(spec.devices[3].match == DeviceMatch())
+        #expect(spec.deviceRules[0].match.vendor == 0x046d)
+        #expect(spec.deviceRules[0].match.product == 0xc52b)
+        #expect(spec.deviceRules[1].match.vendor == 0x046d)
+        #expect(spec.deviceRules[1].match.product == 50475)
+        #expect(spec.deviceRules[2].match.vendor == 0x046d)
+        #expect(spec.deviceRules[3].match == DeviceMatch())
     }
 
     @Test func everyDeviceKindIsAccepted() throws {
         for kind in DeviceKind.allCases {
             let spec = try parseValid("devices:\n  - { name: x, match: { kind: \(kind.rawValue) } }\n")
-            #expect(spec.devices[0].match.kind == kind)
+            #expect(spec.deviceRules[0].match.kind == kind)
         }
     }
 

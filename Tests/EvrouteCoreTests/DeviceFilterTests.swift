@@ -20,7 +20,7 @@ struct DeviceFilterTests {
                 filtered(handler("q", .text), ["scanner"]),
             ]) { $0.focusable = true },
         ]))], fallback: [handler("log", .any)],
-           devices: ["touch", "keys", "pen", "scanner"].map { DeviceRuleSpec(name: $0, match: DeviceMatch()) })
+           devices: ["touch", "keys", "pen", "scanner"].map { DeviceRouteSpec(name: $0) })
     }
 
     func router() throws -> (Router, Trace) {

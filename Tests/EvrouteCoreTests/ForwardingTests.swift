@@ -174,24 +174,6 @@ struct ForwardingTests {
         #expect(keys == ["down fw", "cancelled fw"])
     }
 
-    @Test func aForwardingHandlerTakesWholeTouchesAndKeysOnly() throws {
-        for (filter, spelling) in [(EventFilter.touchBegan, "touch-began"), (.touchEnded, "touch-ended"), (.tap, "tap"),
-                                   (.action("x"), "action:x"), (.any, "any")] {
-            let root = region("root", 0, 0, 1000, 1000, handlers: [handler("fw", filter)])
-            #expect {
-                _ = try compileForwarding(LayoutSpec(displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
-                                                  plugins: [PluginSpec(name: "fw", type: .forward)],
-                                                  screens: [screen("home", root)]))
-            } throws: { error in
-                "\(error)".contains("'\(spelling)'") && "\(error)".contains("forwards")
-            }
-        }
-        // `touch`, `key` and `key:NAME` compile.
-        let root = region("root", 0, 0, 1000, 1000, handlers: [handler("fw", .touch, .key, .keyNamed("KEY_A"))])
-        _ = try compileForwarding(LayoutSpec(displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
-                                          plugins: [PluginSpec(name: "fw", type: .forward)], screens: [screen("home", root)]))
-    }
-
     @Test func theJSONSaysForwardedOnlyForForwardedEvents() throws {
         let (r, t) = makeRouter(try layout())
         r.touch(1, .began, 700, 100, at: 0)

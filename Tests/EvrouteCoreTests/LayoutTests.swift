@@ -36,7 +36,7 @@ struct LayoutTests {
         #expect(PluginKind("exec").isHosted && PluginKind.exec == "exec")
         #expect(stubPluginTypes.typeNames == [.log, .exec, .action, .focus, .present, .dismiss])
         #expect(stubPluginTypes.builtInInstances == [.log, .action, .focus, .present, .dismiss])
-        #expect(PluginCatalog.routingOnly.builtInInstances == [.action, .focus, .present, .dismiss])
+        #expect(PluginTypeTable.routingOnly.builtInInstances == [.action, .focus, .present, .dismiss])
         #expect("\(PluginKind.present)" == "present")
         // Every kind with a built-in instance can be used undeclared, named like its type.
         let layout = try makeLayout([screen("s", region("root", 0, 0, 10, 10))])

@@ -15,7 +15,7 @@ func handler(_ plugin: String, _ on: EventFilter..., options: [String: ConfigVal
 
 /// One display `main` 1000×1000, the given screens, plugin `p` (exec) declared.
 func makeLayout(_ screens: [ScreenSpec], app: [HandlerSpec] = [], fallback: [HandlerSpec] = [],
-                devices: [DeviceRuleSpec] = []) throws -> Layout {
+                devices: [DeviceRouteSpec] = []) throws -> Layout {
     try Layout.compile(LayoutSpec(displays: [DisplaySpec(name: "main", size: Size(width: 1000, height: 1000))],
                                   devices: devices,
                                   plugins: [PluginSpec(name: "p", type: .exec), PluginSpec(name: "q", type: .exec)],
@@ -110,23 +110,17 @@ extension Router {
 
 /// The core knows no hosted plugin type: these tests compile with two of their own, named like
 /// the daemon's (`exec` with no checks, `log` with a built-in instance).
-struct StubHostedType: HostedPluginType {
-    let name: PluginKind
-    var hasBuiltInInstance = false
-    var forwards = false
-}
-
 extension PluginKind {
     static let exec: PluginKind = "exec"
     static let log: PluginKind = "log"
     static let forward: PluginKind = "forward"
 }
 
-let stubPluginTypes = PluginCatalog([StubHostedType(name: .log, hasBuiltInInstance: true), StubHostedType(name: .exec)])
+let stubPluginTypes = PluginTypeTable(hosted: [.log, .exec], builtInInstances: [.log])
 
-/// ``stubPluginTypes`` and a forwarding type, `forward`.
-let forwardingPluginTypes = PluginCatalog([StubHostedType(name: .log, hasBuiltInInstance: true), StubHostedType(name: .exec),
-                                           StubHostedType(name: .forward, forwards: true)])
+/// ``stubPluginTypes`` and a forwarding type, `forward` (its handlers forward; no other check).
+let forwardingPluginTypes = PluginTypeTable(hosted: [.log, .exec, .forward], builtInInstances: [.log],
+                                            checkHandler: { _, type, _, _ in HandlerCheckResult(forwards: type == .forward) })
 
 extension Layout {
     /// Compiles with ``stubPluginTypes``.

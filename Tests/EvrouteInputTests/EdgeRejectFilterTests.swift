@@ -85,7 +85,7 @@ struct EdgeRejectFilterTests {
     }
 
     @Test func marginIsRead() throws {
-        let rule = try ConfigLoader.parse(yaml: layout("{ edge-reject: { margin: 12 } }"), file: "test.yaml").devices[0]
+        let rule = try ConfigLoader.parse(yaml: layout("{ edge-reject: { margin: 12 } }"), file: "test.yaml").deviceRules[0]
         #expect(rule.filters.count == 1 && (rule.filters[0] as? EdgeRejectFilterOptions)?.margin == 12)
     }
 

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// `edge-reject: { margin }`: a contact that begins within `margin` display units of its

@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// `ghost-taps: { max-duration-ms }`: a new contact is held back for up to `max-duration-ms`

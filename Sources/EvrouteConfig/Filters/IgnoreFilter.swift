@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// `ignore: [[x, y, w, h], …]`: a contact that begins in one of the rectangles (a bezel, a

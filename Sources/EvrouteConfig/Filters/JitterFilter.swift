@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// `jitter: { hysteresis }`: a move that stays within `hysteresis` display units of the

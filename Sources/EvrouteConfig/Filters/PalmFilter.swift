@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// `palm: { tool, size }`: a contact that reports MT_TOOL_PALM (with `tool`) or a touch major

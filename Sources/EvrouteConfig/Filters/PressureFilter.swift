@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// `pressure: { min }`: a contact that begins lighter than `min` (raw device units) is dropped

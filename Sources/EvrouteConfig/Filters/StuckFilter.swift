@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// `stuck-after-s`: a contact that has not moved farther than the jitter hysteresis for this

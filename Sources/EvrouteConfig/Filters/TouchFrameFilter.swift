@@ -1,4 +1,5 @@
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 
 /// A contact filter: a stage of a touch device's chain between its decoder (contacts decoded

@@ -64,9 +64,6 @@ public struct GestureSpec: Sendable {
         self.location = location
     }
 
-    /// The config keys every gesture takes.
-    public static let commonKeys = ["name", "type", "cancels-touches", "delays-touches-began", "delays-touches-ended",
-                                    "require-to-fail", "simultaneous-with", "action"]
     /// The config keys only some kinds of gesture take, and which.
     public static let kindKeys: [(key: String, kinds: [Kind])] = [
         ("taps", [.tap]),

@@ -18,14 +18,13 @@ public final class Layout: @unchecked Sendable {
     public let motionHandlers: [Int]
     /// Declared plugins plus the built-in instances.
     public let plugins: [PluginSpec]
-    public let deviceRules: [DeviceRuleSpec]
     /// The plugin types it was compiled with (a run-time change compiles against the same).
-    public let pluginTypes: PluginCatalog
-    /// Each hosted plugin instance's options, typed and checked by its type (by instance name;
-    /// absent for a type without options).
+    public let pluginTypes: PluginTypeTable
+    /// Each hosted plugin instance's options, typed and checked by its type's check (by
+    /// instance name; absent for a type without options). Opaque to the core.
     public let pluginOptions: [String: any Sendable]
     /// What a hosted type's check made of a handler's own options, by handler index (an `exec`
-    /// handler's argv).
+    /// handler's argv). Opaque to the core.
     public let handlerOptions: [Int: any Sendable]
     /// What compiles but probably does not do what was meant (a child sticking out of its parent, …).
     /// (Set only while it is compiled, before anything else sees it.)
@@ -34,7 +33,7 @@ public final class Layout: @unchecked Sendable {
     /// errors for a config (``EvrouteConfig``'s loader) and for the daemon's plugin host, not
     /// for routing alone.
     public let pluginErrors: [Diagnostic]
-    /// For each device rule, its display index.
+    /// For each device rule (``LayoutSpec/devices``), its display index.
     public let deviceRuleDisplays: [Int]
 
     let displayByName: [String: Int]
@@ -51,8 +50,8 @@ public final class Layout: @unchecked Sendable {
 
     init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
          handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int], motionHandlers: [Int] = [],
-         plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int],
-         pluginTypes: PluginCatalog = .routingOnly, pluginOptions: [String: any Sendable] = [:],
+         plugins: [PluginSpec], deviceRuleDisplays: [Int],
+         pluginTypes: PluginTypeTable = .routingOnly, pluginOptions: [String: any Sendable] = [:],
          handlerOptions: [Int: any Sendable] = [:], warnings: [Diagnostic] = [], pluginErrors: [Diagnostic] = []) {
         self.pluginErrors = pluginErrors
         self.spec = spec
@@ -68,7 +67,6 @@ public final class Layout: @unchecked Sendable {
         self.fallbackHandlers = fallbackHandlers
         self.motionHandlers = motionHandlers
         self.plugins = plugins
-        self.deviceRules = deviceRules
         self.deviceRuleDisplays = deviceRuleDisplays
         displayByName = Dictionary(displays.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         screenByName = Dictionary(screens.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })

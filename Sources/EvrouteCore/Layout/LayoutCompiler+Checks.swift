@@ -1,6 +1,7 @@
-// The compiler's checks of what a config's names and options refer to: plugin options (typed
-// by their types' own checks, handed in through the ``PluginCatalog``, once, for `check`, start
-// and reload alike), handler targets and options, and warnings.
+// The compiler's checks of what a config's names and options refer to: plugin types by name
+// (their options are checked by the hosted types' own checks, handed in through the
+// ``PluginTypeTable``, once, for `check`, start and reload alike), handler targets and the
+// routing built-ins' options, and warnings.
 
 extension LayoutCompiler {
     mutating func warn(_ message: String, _ location: SourceLocation?) {
@@ -23,25 +24,18 @@ extension LayoutCompiler {
 
     // MARK: Plugin options
 
-    /// The typed options of a plugin instance (its type's, ``HostedPluginType/readOptions(_:)``);
-    /// errors for an unknown type, unknown keys and bad values.
+    /// The typed options of a plugin instance (its hosted type's check); errors for an unknown
+    /// type, and the check's own.
     mutating func checkOptions(of p: PluginSpec) -> (any Sendable)? {
         if p.type.isRoutingBuiltIn { return nil }
-        guard let type = catalog.hosted(p.type) else {
+        guard catalog.hosted.contains(p.type) else {
             let names = catalog.typeNames.map(\.rawValue)
             error("unknown plugin type '\(p.type)' (expected one of: \(names.joined(separator: ", ")))\(guess(p.type.rawValue, in: names))", p.location)
             return nil
         }
-        let known = type.pluginOptionKeys
-        for key in p.options.keys.sorted() where !known.contains(key) {
-            let expected = known.isEmpty ? "a \(p.type) plugin takes no options" : "expected one of: \(known.joined(separator: ", "))"
-            error("unknown option '\(key)' for plugin '\(p.name)' (\(expected))\(guess(key, in: known))",
-                  p.optionLocations[key] ?? p.location)
-        }
-        var r = PluginOptionReader(plugin: p.name, options: p.options, locations: p.optionLocations, location: p.location)
-        let options = type.readOptions(&r)
-        errors += r.errors
-        return options
+        let checked = catalog.checkPlugin(p)
+        errors += checked.errors
+        return checked.options
     }
 
     // MARK: Handlers
@@ -99,19 +93,18 @@ extension LayoutCompiler {
         }
     }
 
-    /// The options a handler's plugin reads itself (typed; targets that exist; a hosted type's
-    /// own check, which may keep typed options per handler), and warnings for options its
-    /// plugin will not read.
-    mutating func checkHandlerOptions(_ h: HandlerSpec, type: PluginKind, owner: ResponderID, index: Int) {
+    /// The options a handler's plugin reads itself: a hosted type's own check (which may keep
+    /// typed options per handler, and says whether the handler forwards; returned), or a routing
+    /// built-in's (typed; targets that exist), and warnings for options its plugin will not read.
+    mutating func checkHandlerOptions(_ h: HandlerSpec, type: PluginKind, owner: ResponderID, index: Int) -> HandlerCheckResult? {
         func at(_ key: String) -> SourceLocation? { h.optionLocations[key] ?? h.location }
-        let hosted = catalog.hosted(type)
-        if let hosted {
-            var check = HandlerOptionCheck(handler: h, declared: spec.plugins.first { $0.name == h.plugin },
-                                           pluginOptions: pluginOptions[h.plugin])
-            hosted.checkHandler(&check)
-            errors += check.errors
-            pluginErrors += check.runErrors
-            if let o = check.options { handlerOptions[index] = o }
+        if catalog.hosted.contains(type) {
+            let checked = catalog.checkHandler(h, type, spec.plugins.first { $0.name == h.plugin }, pluginOptions[h.plugin])
+            errors += checked.errors
+            warnings += checked.warnings
+            pluginErrors += checked.runErrors
+            if let o = checked.options { handlerOptions[index] = o }
+            return checked
         }
         switch type {
         case .action:
@@ -143,16 +136,15 @@ extension LayoutCompiler {
             }
         default: break
         }
-        guard hosted?.handlerOptionsAreFreeForm != true else { return }
-        let reads = catalog.handlerOptionKeys(of: type)
+        // A routing built-in's (an unknown type's reads none, and is already an error).
+        let reads = type.routingHandlerOptionKeys
         for key in h.options.keys.sorted() where !reads.contains(key) {
             let readList = reads.isEmpty ? "it reads none" : "it reads: \(reads.joined(separator: ", "))"
-            if hosted?.pluginOptionKeys.contains(key) == true {
-                warn("'\(key)' is an option of the \(type) plugin, not of its handlers: the handler's '\(key)' is not read (declare it on the plugin)", at(key))
-            } else if let g = Spelling.closest(to: key, in: reads) {
+            if let g = Spelling.closest(to: key, in: reads) {
                 warn("handler option '\(key)' is not read by the \(type) plugin (\(readList)); did you mean '\(g)'?", at(key))
             }
         }
+        return nil
     }
 
     /// Every action sent (by an `action` handler or a gesture's `action:`) must be one some

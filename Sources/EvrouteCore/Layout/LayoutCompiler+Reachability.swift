@@ -221,7 +221,7 @@ extension LayoutCompiler {
         }
 
         // Grabbed devices: nothing else on the machine gets their events, so something here must.
-        for (i, rule) in layout.deviceRules.enumerated() where rule.grab {
+        for (i, rule) in layout.spec.devices.enumerated() where rule.grab {
             let display = i < layout.deviceRuleDisplays.count ? layout.deviceRuleDisplays[i] : 0
             func onDisplay(_ h: HandlerBinding) -> Bool {
                 switch h.owner {
@@ -263,7 +263,7 @@ extension LayoutCompiler {
                     }
                 }
             }
-            let kind = rule.match.kind
+            let kind = rule.kind
             let touchLike = kind == .touchscreen || kind == .touchpad || kind == .tablet
             let keyLike = kind == .keyboard || kind == .key
             if keyLike && !takesKeys && !someKeys.isEmpty {

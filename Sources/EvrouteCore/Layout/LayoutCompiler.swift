@@ -1,9 +1,9 @@
 extension Layout {
     /// Checks a spec and compiles it. Throws ``Diagnostics`` listing every semantic error
     /// (duplicate names, unknown plugins, displays, screens and `next` targets, cycles, bad values),
-    /// each with the spec's source location when it has one. `pluginTypes` are the plugin
-    /// types the layout may use and their option checks (the daemon's registry).
-    public static func compile(_ spec: LayoutSpec, pluginTypes: PluginCatalog) throws(Diagnostics) -> Layout {
+    /// each with the spec's source location when it has one. `pluginTypes` are the hosted plugin
+    /// types the layout may use and their option checks (made from the daemon's registry).
+    public static func compile(_ spec: LayoutSpec, pluginTypes: PluginTypeTable) throws(Diagnostics) -> Layout {
         var c = LayoutCompiler(spec: spec, pluginTypes: pluginTypes)
         return try c.run()
     }
@@ -12,7 +12,7 @@ extension Layout {
 /// The work of ``Layout/compile(_:)``: one pass per part of the spec, errors collected.
 struct LayoutCompiler {
     let spec: LayoutSpec
-    let catalog: PluginCatalog
+    let catalog: PluginTypeTable
     var errors: [Diagnostic] = []
     var handlers: [HandlerBinding] = []
     var regions: [RegionNode] = []
@@ -34,7 +34,7 @@ struct LayoutCompiler {
     let regionNames: [[String]]
     let gestureNames: [String]
 
-    init(spec: LayoutSpec, pluginTypes: PluginCatalog) {
+    init(spec: LayoutSpec, pluginTypes: PluginTypeTable) {
         self.spec = spec
         catalog = pluginTypes
         func names(_ r: RegionSpec, _ out: inout [String], _ gestures: inout [String]) {
@@ -151,14 +151,12 @@ struct LayoutCompiler {
             if let first = ruleNames[r.name] { error("duplicate device rule name '\(r.name)'\(firstDefined(first, r.location))", r.location) }
             else { ruleNames[r.name] = r.location }
             ruleDisplays.append(max(resolveDisplay(r.display, owner: "device rule '\(r.name)'", location: r.displayLocation ?? r.location), 0))
-            if ![0, 90, 180, 270].contains(r.rotate) { error("'rotate' must be 0, 90, 180 or 270, found \(r.rotate)", r.location) }
-            if let c = r.calibration, c.count != 6 { error("'calibration' needs 6 numbers, found \(c.count)", r.location) }
         }
         checkActionTargets()
         if !errors.isEmpty { throw Diagnostics(errors) }
         let layout = Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
                             applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
-                            deviceRules: spec.devices, deviceRuleDisplays: ruleDisplays,
+                            deviceRuleDisplays: ruleDisplays,
                             pluginTypes: catalog, pluginOptions: pluginOptions, handlerOptions: handlerOptions,
                             warnings: warnings, pluginErrors: pluginErrors)
         // What needs the compiled chains: responders no walk reaches (before the layout is handed out).
@@ -197,11 +195,10 @@ struct LayoutCompiler {
                      i < h.onLocations.count ? h.onLocations[i] : h.location)
             }
             checkIdleKinds(of: h, owner: owner)
-            checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
-            let forwards = catalog.hosted(type)?.forwards ?? false
-            if forwards { checkForwardingKinds(of: h, type: catalog.hosted(type)) }
+            let hosted = checkHandlerOptions(h, type: type, owner: owner, index: handlers.count)
             let b = HandlerBinding(index: handlers.count, spec: h, pluginType: type,
-                                   ownOptionKeys: catalog.handlerOptionKeys(of: type), owner: owner, forwards: forwards)
+                                   ownOptionKeys: type.isRoutingBuiltIn ? type.routingHandlerOptionKeys : hosted?.ownOptionKeys ?? [],
+                                   owner: owner, forwards: hosted?.forwards ?? false)
             if !h.onLocations.isEmpty { onLocations[b.index] = h.onLocations }
             handlers.append(b)
             out.append(b.index)
@@ -218,26 +215,6 @@ struct LayoutCompiler {
             warn("a handler on '\(h.on[i])' never gets an event: no display has 'idle:' (give one 'idle: { after-s: 120 }')", place)
         } else if case .region = owner {
             warn("a handler on '\(h.on[i])' on a region never gets an event: idle and active start at the display's top screen (put it on the screen, 'application:' or 'fallback:')", place)
-        }
-    }
-
-    /// A forwarding handler takes whole touches and keys: `touch`, `key`, `key:NAME`.
-    /// A single phase would forward part of a touch (a `began` with no end); anything else has
-    /// nothing to forward.
-    /// Other events only where the type says the handler makes something of them
-    /// (``HostedPluginType/forwardsAlso(_:handler:)``: `forward`'s `press:` and `type-text:`).
-    mutating func checkForwardingKinds(of h: HandlerSpec, type: (any HostedPluginType)?) {
-        for (i, f) in h.on.enumerated() {
-            if type?.forwardsAlso(f, handler: h) == true { continue }
-            switch f {
-            case .touch, .key, .keyNamed, .chord: continue
-            case .touchBegan, .touchMoved, .touchEnded, .touchCancelled, .tap:
-                error("plugin '\(h.plugin)' forwards whole touches: take 'touch', not '\(f)' (a touch is forwarded from its began to its end, or not at all)",
-                      i < h.onLocations.count ? h.onLocations[i] : h.location)
-            default:
-                error("plugin '\(h.plugin)' forwards touches and keys only: take 'touch', 'key' or 'key:NAME', not '\(f)'\(f == .text ? " (or give the handler 'type-text: true' to type the text on the virtual keyboard)" : " (or give the handler 'press: KEY' to press a key on the virtual keyboard on it)")",
-                      i < h.onLocations.count ? h.onLocations[i] : h.location)
-            }
         }
     }
 

@@ -1,5 +1,5 @@
 // Specs are equal when they describe the same thing; where they were written (their source
-// locations) does not count, as for ``DeviceRuleSpec``. A ``LayoutChange`` compares this way.
+// locations) does not count. A ``LayoutChange`` compares this way.
 
 extension RegionSpec: Equatable {
     public static func == (a: RegionSpec, b: RegionSpec) -> Bool {

@@ -3,19 +3,21 @@
 /// ``Layout/compile(_:)`` can name `file:line:col` in its errors.
 public struct LayoutSpec: Sendable {
     public var displays: [DisplaySpec]
-    public var devices: [DeviceRuleSpec]
+    /// The device rules, as routing sees them.
+    public var devices: [DeviceRouteSpec]
     public var plugins: [PluginSpec]
     public var screens: [ScreenSpec]
     public var applicationHandlers: [HandlerSpec]
     public var fallbackHandlers: [HandlerSpec]
     /// The top-level `motion:` section (accelerometers), if any.
     public var motion: MotionSpec?
-    /// The top-level `metrics:` section (the Prometheus text file), if any.
-    public var metrics: MetricsSpec?
+    /// What the core does not read (the daemon's `metrics:`, the device rules' input side), by name,
+    /// as their readers typed them (EvrouteConfig gives each a typed property).
+    public var sections: [String: any Sendable] = [:]
     /// The file the spec came from (for messages), if any.
     public var source: String?
 
-    public init(displays: [DisplaySpec] = [], devices: [DeviceRuleSpec] = [], plugins: [PluginSpec] = [],
+    public init(displays: [DisplaySpec] = [], devices: [DeviceRouteSpec] = [], plugins: [PluginSpec] = [],
                 screens: [ScreenSpec] = [], applicationHandlers: [HandlerSpec] = [],
                 fallbackHandlers: [HandlerSpec] = [], source: String? = nil) {
         self.displays = displays
@@ -76,85 +78,36 @@ public struct IdleSpec: Sendable {
     public var after: Timestamp.Duration { .seconds(afterSeconds) }
 }
 
-/// Which devices a device rule takes. Every given field must match.
-public struct DeviceMatch: Sendable, Hashable {
-    public var kind: DeviceKind?
-    /// A shell-style glob on the kernel name (`*`, `?`, `[…]`).
-    public var name: String?
-    public var vendor: Int?
-    public var product: Int?
-    /// udev properties, each value a glob.
-    public var udev: [String: String]
-
-    public init(kind: DeviceKind? = nil, name: String? = nil, vendor: Int? = nil, product: Int? = nil,
-                udev: [String: String] = [:]) {
-        self.kind = kind
-        self.name = name
-        self.vendor = vendor
-        self.product = product
-        self.udev = udev
-    }
-}
-
-/// A device rule: which devices, mapped onto which display, how.
-public struct DeviceRuleSpec: Sendable {
+/// A device rule as routing sees it: the name handlers take its devices' events by
+/// (`devices:`), the display its devices' input goes to, what events they make (their kind,
+/// their text mode) and whether they are grabbed (a grabbed device whose events nothing on its
+/// display takes is warned about). What else a rule says — which devices it takes, how their
+/// input is read — is the input layer's (EvrouteInput's `DeviceRuleSpec`, which makes this
+/// route and is kept beside it in ``LayoutSpec/sections``).
+public struct DeviceRouteSpec: Sendable {
     public var name: String
-    public var match: DeviceMatch
     public var display: String?
-    /// Clockwise rotation: 0, 90, 180 or 270.
-    public var rotate: Int
-    /// libinput's 2×3 calibration matrix in normalized coordinates; nil = identity
-    /// (or the device's `LIBINPUT_CALIBRATION_MATRIX` udev property).
-    public var calibration: [Double]?
-    /// Take the device exclusively (EVIOCGRAB).
+    /// The kind of device the rule takes (nil: any).
+    public var kind: DeviceKind?
+    /// How its keys make text.
+    public var text: TextMode
+    /// Its devices are taken exclusively (EVIOCGRAB).
     public var grab: Bool
-    /// Let the daemon's log name this device's typing keys (`log-keys: true`); by default
-    /// they are written `KEY_***` (``KeyNames/isTyping(_:)``).
-    public var logKeys: Bool = false
-    /// The keymap text is typed with (default `us`).
-    public var keymap: KeymapSpec = .default
-    /// Text events as keys are typed (default), one per line (scanners), or none.
-    public var text: TextMode = .on
-    /// `text: line`: the silence (milliseconds) after which a line without Enter is sent;
-    /// 0 waits for Enter.
-    public var lineTimeoutMs: Int = DeviceRuleSpec.defaultLineTimeoutMs
-    /// `filters:` for its touch devices, in the order they run; empty: none.
-    public var filters: [any ContactFilterOptions] = []
-    /// Where `keymap` was written (messages about it at device add).
-    public var keymapLocation: SourceLocation?
-    /// Where `grab` was written (the warning about a grabbed device nothing takes).
-    public var grabLocation: SourceLocation?
     public var location: SourceLocation?
     public var displayLocation: SourceLocation?
+    /// Where `grab` was written (the warning about a grabbed device nothing takes).
+    public var grabLocation: SourceLocation?
 
-    public init(name: String, match: DeviceMatch, display: String? = nil, rotate: Int = 0,
-                calibration: [Double]? = nil, grab: Bool = false,
-                location: SourceLocation? = nil, displayLocation: SourceLocation? = nil) {
+    public init(name: String, display: String? = nil, kind: DeviceKind? = nil, text: TextMode = .on, grab: Bool = false,
+                location: SourceLocation? = nil, displayLocation: SourceLocation? = nil, grabLocation: SourceLocation? = nil) {
         self.name = name
-        self.match = match
         self.display = display
-        self.rotate = rotate
-        self.calibration = calibration
+        self.kind = kind
+        self.text = text
         self.grab = grab
         self.location = location
         self.displayLocation = displayLocation
-    }
-}
-
-extension DeviceRuleSpec {
-    /// A scanner's line is sent after this much silence when no Enter comes (milliseconds).
-    public static let defaultLineTimeoutMs = 300
-}
-
-extension DeviceRuleSpec: Equatable {
-    /// Two rules are equal when they take the same devices the same way; where they are
-    /// written (their source locations) and what the log may show (`logKeys`, read per event)
-    /// do not count. A reload compares rule lists this way to decide whether to reopen devices.
-    public static func == (a: DeviceRuleSpec, b: DeviceRuleSpec) -> Bool {
-        a.name == b.name && a.match == b.match && a.display == b.display && a.rotate == b.rotate
-            && a.calibration == b.calibration && a.grab == b.grab
-            && a.keymap == b.keymap && a.text == b.text && a.lineTimeoutMs == b.lineTimeoutMs
-            && a.filters.count == b.filters.count && zip(a.filters, b.filters).allSatisfy { $0.isEqual(to: $1) }
+        self.grabLocation = grabLocation
     }
 }
 

@@ -3,8 +3,8 @@
 /// Two families: the **routing built-ins** (`action`, `focus`, `present`, `dismiss`) act on
 /// routing itself, inside the router, so they run in a dry-run too; each has a built-in
 /// instance named like the type. The **hosted** types are whatever the layout was compiled
-/// with (``PluginCatalog``: the daemon registers `log`, `exec`, `socket` and `process`); the core
-/// knows only their names, never their options.
+/// with (``PluginTypeTable``: the daemon registers `log`, `exec`, `socket`, `process` and
+/// `forward`); the core knows only their names, never their options.
 public struct PluginKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The type's name, as the config spells it.
     public let rawValue: String
@@ -31,8 +31,9 @@ public struct PluginKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Run by a plugin host (never in a dry-run): any type but the routing built-ins.
     public var isHosted: Bool { !isRoutingBuiltIn }
 
-    /// The handler-level options a routing built-in reads itself (checked by the compiler).
-    var routingHandlerOptionKeys: [String] {
+    /// The handler-level options a routing built-in reads itself (checked by the compiler);
+    /// none for any other type.
+    public var routingHandlerOptionKeys: [String] {
         switch self {
         case .action: ["action"]
         case .focus: ["region", "resign"]

@@ -17,7 +17,7 @@ public struct HandlerBinding: Sendable {
     /// A plugin type that acts on routing itself (``PluginKind/isRoutingBuiltIn``: `action`,
     /// `focus`, `present`, `dismiss`): it runs in the router, even in dry-run.
     public let isBuiltIn: Bool
-    /// Its type forwards (``HostedPluginType/forwards``): it takes a touch's `began` and a key's
+    /// Its type forwards (``HandlerCheckResult/forwards``): it takes a touch's `began` and a key's
     /// down only by walking; the router then binds the touch or key to it (``Router``), so its
     /// later phases come to it and to nobody else, and those of touches and keys it did not
     /// take never do.

@@ -1,3 +1,4 @@
+import EvrouteConfig
 import EvrouteCore
 import EvrouteJSON
 import EvrouteRuntime

@@ -1,5 +1,6 @@
 import EvrouteConfig
 import EvrouteCore
+import EvrouteInput
 import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem

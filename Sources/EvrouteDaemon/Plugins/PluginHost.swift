@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 import EvrouteJSON

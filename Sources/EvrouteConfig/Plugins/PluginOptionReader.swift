@@ -1,3 +1,5 @@
+import EvrouteCore
+
 /// The vocabulary a plugin type's option checks are written in (``HostedPluginType``): typed
 /// values read out of an option map, each bad one reported as a ``Diagnostic`` at its value.
 /// (The schemas themselves, which keys and what they mean, are the plugin types' own.)

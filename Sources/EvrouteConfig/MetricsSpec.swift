@@ -1,3 +1,5 @@
+import EvrouteCore
+
 /// The top-level `metrics:` section (docs/config.md): where the daemon writes its
 /// Prometheus text file, and how often.
 public struct MetricsSpec: Sendable, Equatable {
@@ -22,5 +24,13 @@ public struct MetricsSpec: Sendable, Equatable {
 
     public static func == (a: MetricsSpec, b: MetricsSpec) -> Bool {
         a.textfile == b.textfile && a.intervalSeconds == b.intervalSeconds
+    }
+}
+
+extension LayoutSpec {
+    /// The top-level `metrics:` section (the Prometheus text file), if any.
+    public var metrics: MetricsSpec? {
+        get { sections["metrics"] as? MetricsSpec }
+        set { if let newValue { sections["metrics"] = newValue } else { sections["metrics"] = nil } }
     }
 }
