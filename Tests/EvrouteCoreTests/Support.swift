@@ -129,8 +129,8 @@ let forwardingPluginTypes = PluginCatalog([StubHostedType(name: .log, hasBuiltIn
                                            StubHostedType(name: .forward, forwards: true)])
 
 extension Layout {
-    /// Compiles with ``stubPluginTypes``.
+    /// Compiles with ``stubPluginTypes`` and the tests' key names (``testKeyNames``).
     static func compile(_ spec: LayoutSpec) throws(Diagnostics) -> Layout {
-        try compile(spec, pluginTypes: stubPluginTypes)
+        try compile(spec, pluginTypes: stubPluginTypes, keyNames: testKeyNames)
     }
 }

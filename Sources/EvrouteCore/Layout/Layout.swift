@@ -21,6 +21,8 @@ public final class Layout: @unchecked Sendable {
     public let deviceRules: [DeviceRuleSpec]
     /// The plugin types it was compiled with (a run-time change compiles against the same).
     public let pluginTypes: PluginCatalog
+    /// The key names it was checked against (a run-time change checks against the same).
+    public let keyNames: any KeyNaming
     /// Each hosted plugin instance's options, typed and checked by its type (by instance name;
     /// absent for a type without options).
     public let pluginOptions: [String: any Sendable]
@@ -52,11 +54,12 @@ public final class Layout: @unchecked Sendable {
     init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
          handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int], motionHandlers: [Int] = [],
          plugins: [PluginSpec], deviceRules: [DeviceRuleSpec], deviceRuleDisplays: [Int],
-         pluginTypes: PluginCatalog = .routingOnly, pluginOptions: [String: any Sendable] = [:],
+         pluginTypes: PluginCatalog = .routingOnly, keyNames: any KeyNaming = KeyNames.provider, pluginOptions: [String: any Sendable] = [:],
          handlerOptions: [Int: any Sendable] = [:], warnings: [Diagnostic] = [], pluginErrors: [Diagnostic] = []) {
         self.pluginErrors = pluginErrors
         self.spec = spec
         self.pluginTypes = pluginTypes
+        self.keyNames = keyNames
         self.pluginOptions = pluginOptions
         self.handlerOptions = handlerOptions
         self.warnings = warnings
