@@ -203,5 +203,5 @@ struct FieldNames: EventFieldWriter {
 
 /// Compiles with ``forwardingPluginTypes``.
 func compileForwarding(_ spec: LayoutSpec) throws -> Layout {
-    try Layout.compile(spec, pluginTypes: forwardingPluginTypes)
+    try Layout.compile(spec, pluginTypes: forwardingPluginTypes, keyNames: testKeyNames)
 }

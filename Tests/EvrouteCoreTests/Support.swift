@@ -123,8 +123,8 @@ let forwardingPluginTypes = PluginTypeTable(hosted: [.log, .exec, .forward], bui
                                             checkHandler: { _, type, _, _ in HandlerCheckResult(forwards: type == .forward) })
 
 extension Layout {
-    /// Compiles with ``stubPluginTypes``.
+    /// Compiles with ``stubPluginTypes`` and the tests' key names (``testKeyNames``).
     static func compile(_ spec: LayoutSpec) throws(Diagnostics) -> Layout {
-        try compile(spec, pluginTypes: stubPluginTypes)
+        try compile(spec, pluginTypes: stubPluginTypes, keyNames: testKeyNames)
     }
 }

@@ -1,6 +1,7 @@
 import EvrouteConfig
 import EvrouteCore
 @testable import EvrouteDaemon
+import EvrouteTestSupport
 import Testing
 
 /// `forward`'s `press:`: a key or chord typed on the virtual keyboard when an action, gesture,
@@ -21,7 +22,7 @@ struct ForwardPressTests {
     }
 
     func compile(_ handler: String) throws(Diagnostics) -> Layout {
-        try ConfigLoader.compile(yaml: yaml(handler), file: "k.yaml", pluginTypes: PluginTypes.all).layout
+        try ConfigLoader.compile(yaml: yaml(handler), file: "k.yaml").layout
     }
 
     @Test func pressOnAnActionOrIdleCompilesToItsCodes() throws {

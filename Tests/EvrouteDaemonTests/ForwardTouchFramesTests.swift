@@ -3,6 +3,7 @@ import Testing
 import EvrouteCore
 import EvrouteInput
 import EvrouteConfig
+import EvrouteTestSupport
 
 /// The frames the `forward` plugin writes to a virtual touchscreen, read as evtest would print
 /// them (one line per frame), and a reader that keeps slot state as the kernel and libevdev do.
@@ -182,7 +183,7 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
               handlers: [{ plugin: desktop, on: touch }]
         """
         do {
-            let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "test.yaml", pluginTypes: PluginTypes.all)
+            let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "test.yaml")
             return ConfigLoader.warnings(of: layout, file: "test.yaml").map(\.description)
         } catch {
             return error.errors.map(\.description)

@@ -292,6 +292,7 @@ struct MetricsTests {
         }
         func errors(_ textfile: String, control: String? = nil) -> [String] {
             let path = scratch.write("evroute.yaml", config(textfile, socket: scratch.file("ui.sock")))
+            useLibevdevKeyNames()
             return ConfigLoader.check(path: path, pluginTypes: PluginTypes.all, controlSocket: control).errors.map(\.description)
         }
         let configPath = scratch.file("evroute.yaml")

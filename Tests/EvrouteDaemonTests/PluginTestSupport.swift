@@ -143,8 +143,9 @@ extension PluginRig {
 }
 
 extension Layout {
-    /// Compiles with the daemon's plugin types (``PluginTypes/all``).
+    /// Compiles with the daemon's plugin types (``PluginTypes/all``) and libevdev's key names.
     static func compile(_ spec: LayoutSpec) throws(Diagnostics) -> Layout {
-        try compile(spec, pluginTypes: PluginTypes.all)
+        useLibevdevKeyNames()
+        return try compile(spec, pluginTypes: PluginTypes.all)
     }
 }

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import EvrouteDaemon
 import EvrouteSystem
+import EvrouteCore
+import EvrouteInput
 
 /// The evroute daemon run inside the test process: ``Daemon/run(options:log:)`` on a thread of
 /// its own with its own event loop, exactly as the `evroute` binary runs it (the same config
@@ -23,6 +25,7 @@ public final class InProcessDaemon: @unchecked Sendable {
     /// Starts the daemon with `options`; its log (at `options.logLevel`) goes to `logPath`.
     public init(_ options: DaemonOptions, logPath: String) throws {
         self.logPath = logPath
+        KeyNames.useLibevdev()  // as the binary does at start
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw TestSupportError("pipe: \(String(cString: strerror(errno)))") }
         done = (fds[0], fds[1])

@@ -53,6 +53,8 @@ final class MoveFixture {
 let moveMetrics: [BenchmarkMetric] = [.wallClock, .throughput, .instructions, .mallocCountTotal]
 
 let benchmarks: @Sendable () -> Void = {
+    // Layouts are checked against libevdev's key names, as the executable does.
+    KeyNames.useLibevdev()
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal],
                                            warmupIterations: 3,
                                            maxDuration: .seconds(2),

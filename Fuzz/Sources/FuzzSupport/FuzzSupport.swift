@@ -137,5 +137,7 @@ public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePo
                       _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt {
     var argc = argc
     var argv = argv
+    // Configs are checked against libevdev's key names, as the executable does.
+    KeyNames.useLibevdev()
     return LLVMFuzzerRunDriver(&argc, &argv, test)
 }

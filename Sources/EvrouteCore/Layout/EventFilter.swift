@@ -137,7 +137,8 @@ public struct KeyChord: Hashable, Sendable, CustomStringConvertible {
 extension KeyChord {
     /// Reads a chord as a layout writes it (`press: "alt+KEY_HOME"`): the chord, or what is
     /// wrong with it (a modifier or key name not known, with a did-you-mean).
-    public static func read(_ s: String) -> Result<KeyChord, ChordError> {
+    /// `keyNames`: the table the key must be in (the host's registered one unless handed one).
+    public static func read(_ s: String, keyNames: any KeyNaming = KeyNames.provider) -> Result<KeyChord, ChordError> {
         let mods = KeyModifiers.names.map(\.name)
         func guess(_ w: String, _ in: [String]) -> String {
             let lower = `in`.map { $0.lowercased() }
@@ -153,9 +154,9 @@ extension KeyChord {
             }
         }
         let chord = KeyChord(parsing: s)!
-        guard KeyNames.isKnown(chord.key), chord.key.hasPrefix("KEY_") || chord.key.hasPrefix("BTN_") else {
-            let canonical = KeyNames.aliases[chord.key]
-            let hint = canonical.map { "; libevdev names it '\($0)'" } ?? guess(chord.key, KeyNames.ordered)
+        guard keyNames.isKnown(chord.key), chord.key.hasPrefix("KEY_") || chord.key.hasPrefix("BTN_") else {
+            let canonical = keyNames.canonicalName(of: chord.key)
+            let hint = canonical.map { "; libevdev names it '\($0)'" } ?? guess(chord.key, keyNames.allNames)
             return .failure(ChordError("unknown key '\(chord.key)' in '\(s)' (a key name of libevdev's table, e.g. KEY_F5)\(hint)"))
         }
         return .success(chord)

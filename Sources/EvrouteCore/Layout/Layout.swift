@@ -20,6 +20,8 @@ public final class Layout: @unchecked Sendable {
     public let plugins: [PluginSpec]
     /// The plugin types it was compiled with (a run-time change compiles against the same).
     public let pluginTypes: PluginTypeTable
+    /// The key names it was checked against (a run-time change checks against the same).
+    public let keyNames: any KeyNaming
     /// Each hosted plugin instance's options, typed and checked by its type's check (by
     /// instance name; absent for a type without options). Opaque to the core.
     public let pluginOptions: [String: any Sendable]
@@ -51,11 +53,12 @@ public final class Layout: @unchecked Sendable {
     init(spec: LayoutSpec, displays: [DisplayNode], screens: [ScreenNode], regions: [RegionNode],
          handlers: [HandlerBinding], applicationHandlers: [Int], fallbackHandlers: [Int], motionHandlers: [Int] = [],
          plugins: [PluginSpec], deviceRuleDisplays: [Int],
-         pluginTypes: PluginTypeTable = .routingOnly, pluginOptions: [String: any Sendable] = [:],
+         pluginTypes: PluginTypeTable = .routingOnly, keyNames: any KeyNaming = KeyNames.provider, pluginOptions: [String: any Sendable] = [:],
          handlerOptions: [Int: any Sendable] = [:], warnings: [Diagnostic] = [], pluginErrors: [Diagnostic] = []) {
         self.pluginErrors = pluginErrors
         self.spec = spec
         self.pluginTypes = pluginTypes
+        self.keyNames = keyNames
         self.pluginOptions = pluginOptions
         self.handlerOptions = handlerOptions
         self.warnings = warnings

@@ -40,7 +40,7 @@ extension LayoutCompiler {
 
     // MARK: Handlers
 
-    /// `key:NAME` must be a key libevdev names; `gesture:NAME` a gesture of the layout.
+    /// `key:NAME` must be a key the handed-in table names (``KeyNaming``); `gesture:NAME` a gesture of the layout.
     mutating func checkTargets(of h: HandlerSpec) {
         for (i, filter) in h.on.enumerated() {
             let at = i < h.onLocations.count ? h.onLocations[i] : h.location
@@ -55,13 +55,13 @@ extension LayoutCompiler {
                 case .missingKey:
                     error("chord 'key:\(name)' names no key after its last '+' (e.g. key:ctrl+KEY_W)", at)
                 }
-            case .chord(_, let key) where !KeyNames.isKnown(key):
-                error("unknown key '\(key)' in chord '\(filter)' (not a key name of libevdev's table, e.g. KEY_W, KEY_F4)\(guess(KeyNames.aliases[key] ?? key, in: KeyNames.ordered, prefix: ""))", at)
-            case .keyNamed(let name) where !KeyNames.isKnown(name):
-                if let canonical = KeyNames.aliases[name] {
+            case .chord(_, let key) where !keyNames.isKnown(key):
+                error("unknown key '\(key)' in chord '\(filter)' (not a key name of libevdev's table, e.g. KEY_W, KEY_F4)\(guess(keyNames.canonicalName(of: key) ?? key, in: keyNames.allNames, prefix: ""))", at)
+            case .keyNamed(let name) where !keyNames.isKnown(name):
+                if let canonical = keyNames.canonicalName(of: name) {
                     error("key '\(name)' is named '\(canonical)' by libevdev (the name its events carry): write 'key:\(canonical)'", at)
                 } else {
-                    error("unknown key '\(name)' in 'on' (not a key name of libevdev's table, e.g. KEY_ENTER, KEY_F12, BTN_LEFT)\(guess(name, in: KeyNames.ordered, prefix: "key:"))", at)
+                    error("unknown key '\(name)' in 'on' (not a key name of libevdev's table, e.g. KEY_ENTER, KEY_F12, BTN_LEFT)\(guess(name, in: keyNames.allNames, prefix: "key:"))", at)
                 }
             case .gesture(let name) where !gestureNames.contains(name):
                 let declared = gestureNames.isEmpty ? "the layout declares no gestures" : "gestures: \(gestureNames.joined(separator: ", "))"

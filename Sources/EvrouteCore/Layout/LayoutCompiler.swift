@@ -2,9 +2,12 @@ extension Layout {
     /// Checks a spec and compiles it. Throws ``Diagnostics`` listing every semantic error
     /// (duplicate names, unknown plugins, displays, screens and `next` targets, cycles, bad values),
     /// each with the spec's source location when it has one. `pluginTypes` are the hosted plugin
-    /// types the layout may use and their option checks (made from the daemon's registry).
-    public static func compile(_ spec: LayoutSpec, pluginTypes: PluginTypeTable) throws(Diagnostics) -> Layout {
-        var c = LayoutCompiler(spec: spec, pluginTypes: pluginTypes)
+    /// types the layout may use and their option checks (made from the daemon's registry);
+    /// `keyNames` the key names `key:` handlers may take (the host's registered table unless
+    /// handed one).
+    public static func compile(_ spec: LayoutSpec, pluginTypes: PluginTypeTable,
+                               keyNames: any KeyNaming = KeyNames.provider) throws(Diagnostics) -> Layout {
+        var c = LayoutCompiler(spec: spec, pluginTypes: pluginTypes, keyNames: keyNames)
         return try c.run()
     }
 }
@@ -13,6 +16,7 @@ extension Layout {
 struct LayoutCompiler {
     let spec: LayoutSpec
     let catalog: PluginTypeTable
+    let keyNames: any KeyNaming
     var errors: [Diagnostic] = []
     var handlers: [HandlerBinding] = []
     var regions: [RegionNode] = []
@@ -34,9 +38,10 @@ struct LayoutCompiler {
     let regionNames: [[String]]
     let gestureNames: [String]
 
-    init(spec: LayoutSpec, pluginTypes: PluginTypeTable) {
+    init(spec: LayoutSpec, pluginTypes: PluginTypeTable, keyNames: any KeyNaming) {
         self.spec = spec
         catalog = pluginTypes
+        self.keyNames = keyNames
         func names(_ r: RegionSpec, _ out: inout [String], _ gestures: inout [String]) {
             out.append(r.name)
             gestures += r.gestures.map(\.name)
@@ -157,7 +162,7 @@ struct LayoutCompiler {
         let layout = Layout(spec: spec, displays: displays, screens: screens, regions: regions, handlers: handlers,
                             applicationHandlers: app, fallbackHandlers: fallback, motionHandlers: motion, plugins: plugins,
                             deviceRuleDisplays: ruleDisplays,
-                            pluginTypes: catalog, pluginOptions: pluginOptions, handlerOptions: handlerOptions,
+                            pluginTypes: catalog, keyNames: keyNames, pluginOptions: pluginOptions, handlerOptions: handlerOptions,
                             warnings: warnings, pluginErrors: pluginErrors)
         // What needs the compiled chains: responders no walk reaches (before the layout is handed out).
         layout.warnings += reachabilityWarnings(layout, onLocations: onLocations)

@@ -131,7 +131,7 @@ extension Router {
         if kind != .children && before == after { return }
         let new: Layout
         do {
-            new = try Layout.compile(spec, pluginTypes: layout.pluginTypes)
+            new = try Layout.compile(spec, pluginTypes: layout.pluginTypes, keyNames: layout.keyNames)
         } catch {
             throw .doesNotCompile(path: path, change: kind, errors: error.errors)
         }
