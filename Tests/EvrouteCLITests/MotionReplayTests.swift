@@ -11,9 +11,8 @@ import EvrouteTestSupport
 /// orientation changes there too, a shake from the first responder up the chain.
 @Suite("Motion in the dry-run")
 struct MotionReplayTests {
-    static let devices = packageRoot + "/Tests/EvrouteCLITests/Fixtures/devices"
-    static let sensors = devices + "/motion-sensors.desc"
-    static let noResolution = devices + "/accelerometer-no-resolution.desc"
+    static let sensors = deviceFixtures + "/motion-sensors.desc"
+    static let noResolution = deviceFixtures + "/accelerometer-no-resolution.desc"
 
     static let yaml = """
         displays: [{ name: main, size: [800, 480] }]
@@ -47,16 +46,14 @@ struct MotionReplayTests {
 
     func run(_ events: [InputEvent], description: String = sensors, warnings: inout [String]) throws -> [[String: Any]] {
         let dir = try Typist.scratch()
-        let d = try EvemuRecording.loadDescription(path: description)
-        let url = dir.appendingPathComponent("motion.events")
-        try EvemuWriter.write(description: d, events: events).write(to: url, atomically: true, encoding: .utf8)
+        let path = try writeRecording(description: description, events: events, name: "motion.events", in: dir)
         let (_, layout) = try ConfigLoader.compile(yaml: Self.yaml, file: "motion.yaml")
         let sink = MemorySink()
         let dry = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
         var said: [String] = []
         dry.warn = { said.append($0) }
         dry.session.router.setFirstResponder(layout.region(path: "home/root/game"))
-        try dry.runReplays(paths: [url.path], descriptionPath: nil)
+        try dry.runReplays(paths: [path], descriptionPath: nil)
         warnings = said
         return try sink.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
@@ -115,12 +112,10 @@ struct MotionReplayTests {
     @Test("The text trace")
     func textTrace() throws {
         let dir = try Typist.scratch()
-        let d = try EvemuRecording.loadDescription(path: Self.sensors)
-        let url = dir.appendingPathComponent("m.events")
-        try EvemuWriter.write(description: d, events: Self.frames([(0, 1, 0.05)], start: 1)).write(to: url, atomically: true, encoding: .utf8)
+        let recording = try writeRecording(description: Self.sensors, events: Self.frames([(0, 1, 0.05)], start: 1), name: "m.events", in: dir)
         let configPath = dir.appendingPathComponent("m.yaml").path
         try Self.yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let r = try runEvroute(["--config", configPath, "--dry-run", "--replay", url.path])
+        let r = try runEvroute(["--config", configPath, "--dry-run", "--replay", recording])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("tilt       motion (0.0, 1.0, 0.05) g"), "\(r.out)")
         #expect(r.out.contains("tilt       orientation portrait"), "\(r.out)")

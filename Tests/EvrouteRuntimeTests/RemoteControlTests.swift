@@ -10,9 +10,8 @@ import EvrouteTestSupport
 /// whose media keys go to the first responder, up the chain, like any key (`key:NAME`).
 @Suite("Remote-control events")
 struct RemoteControlTests {
-    static let devices = packageRoot + "/Tests/EvrouteCLITests/Fixtures/devices"
-    static let consumerControl = devices + "/consumer-control.desc"
-    static let irReceiver = devices + "/ir-receiver.desc"
+    static let consumerControl = deviceFixtures + "/consumer-control.desc"
+    static let irReceiver = deviceFixtures + "/ir-receiver.desc"
     static let razerMultimedia = Typist.keyboards + "/Razer Razer BlackWidow 2013.keyboard-multimedia.desc"
 
     static let yaml = """
@@ -38,10 +37,7 @@ struct RemoteControlTests {
 
     /// A recording of `description` pressing `keys` from `start`.
     static func recording(_ description: String, _ keys: [String], start: Double, name: String, in dir: URL) throws -> String {
-        let d = try EvemuRecording.loadDescription(path: description)
-        let url = dir.appendingPathComponent(name)
-        try EvemuWriter.write(description: d, events: try Typist.events(keys, start: start)).write(to: url, atomically: true, encoding: .utf8)
-        return url.path
+        try Typist.write(keys, start: start, name: name, in: dir, description: description)
     }
 
     @Test func classification() throws {

@@ -9,6 +9,19 @@ public func recordingFiles(_ folder: String) -> [String] {
         .filter { $0.hasSuffix(".events") }.sorted().map { dir + "/" + $0 }
 }
 
+/// The synthesized device descriptions the tests share (a consumer-control interface, an IR
+/// receiver, a DualShock 4's motion sensors, …).
+public let deviceFixtures = packageRoot + "/Tests/EvrouteCLITests/Fixtures/devices"
+
+/// Writes a recording of the device described at `descriptionPath` sending `events` into
+/// `directory` as `name`; its path.
+public func writeRecording(description descriptionPath: String, events: [InputEvent], name: String, in directory: URL) throws -> String {
+    let description = try EvemuRecording.loadDescription(path: descriptionPath)
+    let url = directory.appendingPathComponent(name)
+    try EvemuWriter.write(description: description, events: events).write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+}
+
 /// Synthesized keyboard recordings: a real keyboard's description (from the real recordings)
 /// with key presses written by ``EvemuWriter``, as a barcode scanner or a person types them.
 public enum Typist {
@@ -58,11 +71,7 @@ public enum Typist {
     /// Writes a recording of the Razer keyboard typing `keys` into `directory`; its path.
     public static func write(_ keys: [String], start: Double, step: Double = 0.008, name: String, in directory: URL,
                              description descriptionPath: String = razerDescription) throws -> String {
-        let description = try EvemuRecording.loadDescription(path: descriptionPath)
-        let text = EvemuWriter.write(description: description, events: try events(keys, start: start, step: step))
-        let url = directory.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
+        try writeRecording(description: descriptionPath, events: try events(keys, start: start, step: step), name: name, in: directory)
     }
 
     public static func scratch() throws -> URL {
