@@ -68,11 +68,14 @@ final class LogPlugin: Plugin {
     func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
-        if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation {
-            // Most lines: a touch phase, written in one reservation through a pointer.
+        if case .touch(let phase, false) = event.kind {
+            // Most lines: a touch phase, its head from the encoder, written in one reservation
+            // through a pointer.
             let maximum = LogPlugin.touchHeadMaximum + tail.count + 3 + SecondsText.maximumLength
             guard let p = log.reserveLine(.info, maximum: maximum) else { return .handled }
-            var n = LogPlugin.writeTouchHead(id: t.id, phase: phase, at: t.location, to: p)
+            var head = TouchLineHead(p)
+            EventEncoder.encodeTouchLine(event, phase: phase, isTap: false, withPlace: false, into: &head)
+            var n = head.count
             LogLineTails.copy(tail, to: p + n)
             n += tail.count
             n += LogPlugin.copy(" t=", to: p + n)
@@ -98,28 +101,11 @@ final class LogPlugin: Plugin {
         return .handled
     }
 
-    /// The most bytes ``writeTouchHead(id:phase:at:to:)`` writes.
+    /// The most bytes ``TouchLineHead`` writes (a touch phase's head, `touch 3 began (412.5, 96)`).
     static let touchHeadMaximum = 6 + JSONText.maximumIntegerLength + 1 + 10 + 2 + 2 * coordinateMaximum + 2 + 1
     /// The most bytes ``writeCoordinate(_:to:)`` writes: a sign, 16 digits, `.` and 3 decimals,
     /// or the 24 of the shortest form of a double beyond those.
     static let coordinateMaximum = 24
-
-    /// Writes `touch 3 began (412.5, 96)` at `p`; returns the length (at most
-    /// ``touchHeadMaximum``).
-    @inline(__always)
-    static func writeTouchHead(id: Int, phase: TouchPhase, at location: Point, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        var n = copy("touch ", to: p)
-        n += JSONText.writeInteger(Int64(id), to: p + n)
-        p[n] = UInt8(ascii: " ")
-        n += 1
-        n += copy(phaseName(phase), to: p + n)
-        n += copy(" (", to: p + n)
-        n += writeCoordinate(location.x, to: p + n)
-        n += copy(", ", to: p + n)
-        n += writeCoordinate(location.y, to: p + n)
-        p[n] = UInt8(ascii: ")")
-        return n + 1
-    }
 
     /// Copies a literal of the program's own; returns its length.
     /// (Byte by byte: these are a few bytes, and a `memcpy` call costs more than the copy.)
@@ -344,6 +330,59 @@ struct LogLineHead: EventFieldWriter {
         LogPlugin.coordinate(z, into: &line)
         line.append(") g")
     }
+}
+
+/// The head of a touch phase's log line (`touch 3 began (412.5, 96)`: the encoder's
+/// ``EventEncoder/encodeTouchLine(_:phase:isTap:withPlace:into:)`` fields without the place), as
+/// ``LogLineHead`` writes it, at a pointer into the log's reservation: at most
+/// ``LogPlugin/touchHeadMaximum`` bytes (a tap's count, which the encoder adds for taps, is not
+/// written here: taps go through ``LogLineHead``).
+struct TouchLineHead: EventFieldWriter {
+    private let p: UnsafeMutablePointer<UInt8>
+    /// The bytes written.
+    private(set) var count = 0
+
+    @inline(__always)
+    init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
+
+    @inline(__always)
+    private mutating func append(_ literal: StaticString) { count += LogPlugin.copy(literal, to: p + count) }
+
+    @inline(__always)
+    mutating func field(_ field: EventField, _ value: String?) {
+        // `touch`, the first word (the place's fields are not asked for).
+        if field == .type { append("touch") }
+    }
+
+    @inline(__always)
+    mutating func field(_ field: EventField, integer value: Int) {
+        guard field == .touch else { return }
+        p[count] = UInt8(ascii: " ")
+        count += 1 + JSONText.writeInteger(Int64(value), to: p + count + 1)
+    }
+
+    @inline(__always)
+    mutating func field(_ field: EventField, phase value: TouchPhase) {
+        p[count] = UInt8(ascii: " ")
+        count += 1
+        append(LogPlugin.phaseName(value))
+    }
+
+    @inline(__always)
+    mutating func field(_ field: EventField, point value: Point) {
+        append(" (")
+        count += LogPlugin.writeCoordinate(value.x, to: p + count)
+        append(", ")
+        count += LogPlugin.writeCoordinate(value.y, to: p + count)
+        p[count] = UInt8(ascii: ")")
+        count += 1
+    }
+
+    mutating func field(_ field: EventField, number value: Double?) {}
+    mutating func field(_ field: EventField, bool value: Bool) {}
+    mutating func field(_ field: EventField, time value: Timestamp) {}
+    mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {}
+    mutating func options(of handler: HandlerBinding) {}
 }
 
 /// A time as the log writes it (``TimestampText/seconds(_:to:)``'s text, `1508.125`: seconds,
