@@ -223,39 +223,35 @@ public final class Log: @unchecked Sendable {
         endLine(level)
     }
 
-    /// The per-event path's way to write a line whose length it bounds: room for `maximum`
-    /// bytes of text after the line's prefix (nil, and nothing written, when `level` is above
-    /// the threshold). Write the text there (no newline) and hand its length to
-    /// ``commitLine(_:level:)`` before anything else is logged. No closure, no ``LogLine``.
-    /// (Inlined into the caller, with ``commitLine(_:level:)``: the per-event line's path makes
-    /// no call into the log while the line waits for the flush.)
+    /// The per-event path's way to write a line whose length it bounds: `write` appends at most
+    /// `maximum` bytes of text (no newline) after the line's prefix, in the log's own buffer
+    /// (not called, and nothing written, when `level` is above the threshold). No ``LogLine``.
+    /// (Inlined into the caller: the per-event line's path makes no call into the log while
+    /// the line waits for the flush.)
     @inlinable @inline(__always)
-    public func reserveLine(_ level: Level, maximum: Int) -> UnsafeMutablePointer<UInt8>? {
-        guard level <= threshold else { return nil }
-        guard level == .info, !native else {
+    public func writeLine(_ level: Level, maximum: Int, _ write: (inout OutputSpan<UInt8>) -> Void) {
+        guard level <= threshold else { return }
+        if level == .info, !native {
+            // Room for the prefix's three words, the text and the newline.
+            let p = pending.reserve(24 + maximum + 1)
+            let raw = UnsafeMutableRawPointer(p)
+            raw.storeBytes(of: infoPrefix.0, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: infoPrefix.1, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: infoPrefix.2, toByteOffset: 16, as: UInt64.self)
+            pending.advance(infoPrefixLength)
+        } else {
             writePrefix(level)
-            return pending.reserve(maximum + 1)
         }
-        // Room for the prefix's three words, the text and the newline.
-        let p = pending.reserve(24 + maximum + 1)
-        let raw = UnsafeMutableRawPointer(p)
-        raw.storeBytes(of: infoPrefix.0, toByteOffset: 0, as: UInt64.self)
-        raw.storeBytes(of: infoPrefix.1, toByteOffset: 8, as: UInt64.self)
-        raw.storeBytes(of: infoPrefix.2, toByteOffset: 16, as: UInt64.self)
-        pending.advance(infoPrefixLength)
-        return p + infoPrefixLength
-    }
-
-    /// Ends a line begun with ``reserveLine(_:maximum:)`` after `length` bytes of text (the
-    /// newline goes in the room reserved for it).
-    @inlinable @inline(__always)
-    public func commitLine(_ length: Int, level: Level) {
+        let room = UnsafeMutableBufferPointer(start: pending.reserve(maximum + 1), count: maximum)
+        var text = OutputSpan(buffer: room, initializedCount: 0)
+        write(&text)
+        let length = text.finalize(for: room)
         if native {
             pending.advance(length)
             endEntry()
         } else {
-            let end = pending.base + pending.length + length
-            end.pointee = 0x0A
+            // The newline, in the room reserved for it.
+            (pending.base + pending.length + length).pointee = 0x0A
             pending.advance(length + 1)
         }
         lineEnded(level)
@@ -706,18 +702,20 @@ public struct LogLine {
         prepared.withUnsafeBufferPointer { buffer.append($0) }
     }
 
-    /// Appends prepared UTF-8 (as ``append(prepared:)-([UInt8])``) from memory lent for the call.
+    /// Appends prepared UTF-8 (as ``append(prepared:)-([UInt8])``) lent for the call.
     @inlinable @inline(__always)
-    public mutating func append(prepared: UnsafeBufferPointer<UInt8>) {
-        buffer.append(prepared)
+    public mutating func append(prepared: Span<UInt8>) {
+        prepared.withUnsafeBufferPointer { buffer.append($0) }
     }
 
-    /// Lets `body` write at most `maximum` bytes in place (no newline); it returns how many it
-    /// wrote. For numbers: `line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(…, to: $0) }`.
+    /// Lets `body` append at most `maximum` bytes in place (no newline). For numbers:
+    /// `line.write(maximum: JSONText.maximumFixedLength) { $0.append(fixed: …, decimals: 6) }`.
     @inlinable @inline(__always)
-    public mutating func write(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        let n = body(buffer.reserve(maximum))
-        buffer.advance(n)
+    public mutating func write(maximum: Int, _ body: (inout OutputSpan<UInt8>) -> Void) {
+        let room = UnsafeMutableBufferPointer(start: buffer.reserve(maximum), count: maximum)
+        var text = OutputSpan(buffer: room, initializedCount: 0)
+        body(&text)
+        buffer.advance(text.finalize(for: room))
     }
 
     /// Appends `text`, each newline as ` ⏎ `.
