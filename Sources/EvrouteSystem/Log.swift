@@ -51,13 +51,29 @@ public final class Log: @unchecked Sendable {
         get { currentThreshold }
         set { currentThreshold = newValue }
     }
-    /// The storage of ``threshold`` and ``buffered``: read at every line, on the loop's thread
-    /// only, so without dynamic exclusivity checks.
-    @exclusivity(unchecked) @usableFromInline internal var currentThreshold: Level
-    @exclusivity(unchecked) @usableFromInline internal var currentlyBuffered = false
+    /// What every line reads (``threshold``, ``buffered``, ``native``), in one place: read at
+    /// every line, on the loop's thread only, so without dynamic exclusivity checks.
+    @usableFromInline struct LineState {
+        @usableFromInline var threshold: Level
+        @usableFromInline var buffered = false
+        @usableFromInline var native = false
+        @usableFromInline init(threshold: Level) { self.threshold = threshold }
+    }
+    @exclusivity(unchecked) @usableFromInline internal var lineState: LineState
+    @inlinable var currentThreshold: Level {
+        get { lineState.threshold }
+        set { lineState.threshold = newValue }
+    }
+    @inlinable var currentlyBuffered: Bool {
+        get { lineState.buffered }
+        set { lineState.buffered = newValue }
+    }
     /// Whether entries go to ``journal`` (journald's native protocol): ``pending`` then holds
     /// entries, each a 4-byte length (host order) and the entry's fields.
-    @exclusivity(unchecked) @usableFromInline internal var native = false
+    @inlinable var native: Bool {
+        get { lineState.native }
+        set { lineState.native = newValue }
+    }
     /// journald's socket, while entries go there.
     private var journal: JournalSocket?
     /// Where the entry being written begins in ``pending``, and its `MESSAGE` value.
@@ -107,7 +123,7 @@ public final class Log: @unchecked Sendable {
     /// stream (`JOURNAL_STREAM`); when the socket cannot be opened, lines go to `fd` after one
     /// notice.
     public init(threshold: Level = .info, fd: Int32 = 2, maximumBacklog: Int = 1 << 18, journalSocket: String? = nil) {
-        currentThreshold = threshold
+        lineState = LineState(threshold: threshold)
         self.fd = fd
         self.maximumBacklog = maximumBacklog
         toJournal = Log.isJournal(fd: fd)
@@ -115,7 +131,7 @@ public final class Log: @unchecked Sendable {
         if toJournal, let journalSocket {
             do throws(SystemError) {
                 journal = try JournalSocket(path: journalSocket)
-                native = true
+                lineState.native = true
             } catch {
                 journalFailure = error
             }
@@ -602,16 +618,36 @@ public final class Log: @unchecked Sendable {
 /// to one thread.
 public final class LogBuffer {
     public var base: UnsafeMutablePointer<UInt8> { start }
-    /// ``base``'s storage (read per line, on one thread: no dynamic exclusivity checks).
-    @exclusivity(unchecked) @usableFromInline var start: UnsafeMutablePointer<UInt8>
+    /// ``base``, the bytes collected and the room, in one place (read per line, on one thread:
+    /// no dynamic exclusivity checks).
+    @usableFromInline struct Storage {
+        @usableFromInline var start: UnsafeMutablePointer<UInt8>
+        @usableFromInline var length = 0
+        @usableFromInline var capacity: Int
+        @usableFromInline init(start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+            self.start = start
+            self.capacity = capacity
+        }
+    }
+    @exclusivity(unchecked) @usableFromInline var storage: Storage
+    @inlinable var start: UnsafeMutablePointer<UInt8> {
+        get { storage.start }
+        set { storage.start = newValue }
+    }
     /// The bytes collected.
     public var count: Int { length }
-    @exclusivity(unchecked) @usableFromInline var length = 0
-    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @inlinable var length: Int {
+        get { storage.length }
+        set { storage.length = newValue }
+    }
+    @inlinable var capacity: Int {
+        get { storage.capacity }
+        set { storage.capacity = newValue }
+    }
 
     public init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        start = .allocate(capacity: self.capacity)
+        let capacity = max(capacity, 64)
+        storage = Storage(start: .allocate(capacity: capacity), capacity: capacity)
     }
 
     deinit { base.deallocate() }
