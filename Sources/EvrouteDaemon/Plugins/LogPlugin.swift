@@ -36,7 +36,15 @@ struct LogPluginType: PluginType {
 final class LogPlugin: Plugin {
     let spec: PluginSpec
     private let context: PluginContext
-    @exclusivity(unchecked) private(set) var statistics: PluginStatistics
+    var statistics: PluginStatistics { perLine.statistics }
+    /// What each line updates: the statistics and the time's whole seconds kept written (see
+    /// ``SecondsText``). One value, read and written per line on the loop's thread only: no
+    /// dynamic exclusivity checks.
+    private struct PerLine {
+        var statistics: PluginStatistics
+        var seconds = SecondsText()
+    }
+    @exclusivity(unchecked) private var perLine: PerLine
 
     /// The daemon's log (the context's, kept here: read per line).
     private let log: Log
@@ -45,7 +53,7 @@ final class LogPlugin: Plugin {
         self.spec = spec
         self.context = context
         log = context.log
-        statistics = PluginStatistics(name: spec.name, type: spec.type)
+        perLine = PerLine(statistics: PluginStatistics(name: spec.name, type: spec.type))
     }
 
     func start() {}
@@ -66,7 +74,7 @@ final class LogPlugin: Plugin {
     /// host's table calls it on the concrete type, during the router's walk, with no delivery
     /// record (the log line is most of what the daemon does per event; see `PluginHost.dispatch`).
     func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
-        statistics.handled += 1
+        perLine.statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
         if case .touch(let phase, false) = event.kind {
             // Most lines: a touch phase, its head from the encoder, written in one reservation
@@ -80,7 +88,7 @@ final class LogPlugin: Plugin {
                     out = head.out
                     tails.copy(tail, to: &out)
                     out.append(" t=")
-                    seconds.write(event.time, to: &out)
+                    perLine.seconds.write(event.time, to: &out)
                 }
             }
             return .handled
@@ -99,7 +107,7 @@ final class LogPlugin: Plugin {
             EventEncoder.encode(event, handledBy: nil, handler: nil, as: .line, into: &head)
             line = head.line
             line.append(prepared: tails.entries[tail].bytes)
-            LogPlugin.describeTime(event.time, seconds: &seconds, into: &line)
+            LogPlugin.describeTime(event.time, seconds: &perLine.seconds, into: &line)
         }
         return .handled
     }
@@ -110,8 +118,6 @@ final class LogPlugin: Plugin {
     /// shortest form of a double beyond those (at most 24 bytes, in room for any number).
     static let coordinateMaximum = JSONText.maximumNumberLength
 
-    /// The whole seconds of the last line's time, written (see ``SecondsText``).
-    @exclusivity(unchecked) private var seconds = SecondsText()
 
     /// `touch 3 began (412.5, 96) home/root/header/back → home/root/header/back [shell] device touch t=1508.125`.
     static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool = false) -> String {
