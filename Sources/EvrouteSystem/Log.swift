@@ -617,7 +617,7 @@ public final class Log: @unchecked Sendable {
 /// uniqueness or bounds bookkeeping per byte, unlike an array), for the log's lines. Confined
 /// to one thread.
 public final class LogBuffer {
-    public var base: UnsafeMutablePointer<UInt8> { start }
+    @inlinable var base: UnsafeMutablePointer<UInt8> { start }
     /// ``base``, the bytes collected and the room, in one place (read per line, on one thread:
     /// no dynamic exclusivity checks).
     @usableFromInline struct Storage {
@@ -655,18 +655,18 @@ public final class LogBuffer {
     /// Room for `n` more bytes at the end; write them there, then ``advance(_:)``.
     @inlinable @inline(__always)
     @discardableResult
-    public func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+    func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
         if length + n > capacity { grow(to: length + n) }
         return base + length
     }
 
     /// Counts `n` bytes written at ``reserve(_:)``'s place.
     @inlinable @inline(__always)
-    public func advance(_ n: Int) { length += n }
+    func advance(_ n: Int) { length += n }
 
     /// Appends `bytes`.
     @inlinable @inline(__always)
-    public func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count).update(from: source, count: bytes.count)
         length += bytes.count
@@ -783,7 +783,7 @@ extension LogLine {
     /// controls U+0080–U+009F, CSI among them) and every byte that is not part of valid UTF-8 as
     /// `\xNN`. The log's one escaper for peer text (``Log/escaped(_:)-(String)`` makes a `String`
     /// of it); runs that need no escape are copied in one piece.
-    public mutating func append(peer bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func append(peer bytes: UnsafeBufferPointer<UInt8>) {
         var i = 0, runStart = 0
         while i < bytes.count {
             let c = bytes[i]
