@@ -32,21 +32,20 @@ public enum JSONText {
     @inlinable
     public static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { appendEscaped($0, to: &out) }
+        appendEscaped(s.utf8.span, to: &out)
         out.append(UInt8(ascii: "\""))
     }
 
     /// Appends UTF-8 `bytes` escaped as in ``appendString(_:to:)``, without quotes. Runs that
     /// need no escape are copied in one piece.
     @inlinable
-    public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    public static func appendEscaped(_ bytes: Span<UInt8>, to out: inout [UInt8]) {
         var runStart = 0
         var i = 0
         while i < bytes.count {
             let c = bytes[i]
             if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
-            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            if runStart < i { out.append(span: bytes.extracting(runStart..<i)) }
             out.append(UInt8(ascii: "\\"))
             switch c {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(c)
@@ -63,79 +62,49 @@ public enum JSONText {
             i += 1
             runStart = i
         }
-        if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        if runStart < bytes.count { out.append(span: bytes.extracting(runStart..<bytes.count)) }
     }
 
     /// Whether `bytes` hold a byte ``appendEscaped(_:to:)`` escapes (a control character, `"`
     /// or `\\`): when not, the string's JSON is its bytes between quotes.
     @inlinable
-    public static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for c in bytes where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return true }
+    public static func needsEscape(_ bytes: Span<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return true }
+            i += 1
+        }
         return false
-    }
-
-    /// Writes `bytes` between quotes at `p`, as they are (they must need no escape:
-    /// ``needsEscape(_:)``); returns the length, `bytes.count + 2`.
-    @inlinable
-    public static func writeQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        p[0] = UInt8(ascii: "\"")
-        if let from = bytes.baseAddress { (p + 1).initialize(from: from, count: bytes.count) }
-        p[bytes.count + 1] = UInt8(ascii: "\"")
-        return bytes.count + 2
     }
 
     @inlinable
     static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 
-    // MARK: Numbers
+    // MARK: Numbers (their bytes written by the byte writer, ``JSONWriter``'s file:
+    // `OutputSpan<UInt8>.append(integer:)` and the rest)
 
     /// Appends `v` in `style` (non-finite: `null`).
     @inlinable
     public static func appendNumber(_ v: Double, style: JSONNumberStyle, to out: inout [UInt8]) {
-        withStackBuffer(maximumNumberLength, { writeNumber(v, style: style, to: $0) }) { out.append(contentsOf: $0) }
+        out.append(addingCapacity: maximumNumberLength) { $0.append(number: v, style: style) }
     }
 
-    /// The most bytes ``writeNumber(_:style:to:)`` writes (the longest shortest form of a
-    /// `Double`, `-2.2250738585072014e-308`, is 24).
+    /// The most bytes `OutputSpan<UInt8>.append(number:style:)` writes (the longest shortest
+    /// form of a `Double`, `-2.2250738585072014e-308`, is 24).
     public static let maximumNumberLength = 40
-
-    /// Writes `v` in `style` (non-finite: `null`) at `p`; returns the length (at most
-    /// ``maximumNumberLength``).
-    @inlinable
-    public static func writeNumber(_ v: Double, style: JSONNumberStyle, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        guard v.isFinite else { return writeNull(to: p) }
-        if abs(v) < integralLimit {
-            switch style {
-            case .thousandths:
-                return writeFixed(Int64((v * 1000).rounded()), decimals: 3, to: p)
-            case .shortest:
-                if v.rounded() == v { return writeInteger(Int64(v), to: p) }
-            }
-        }
-        // The shortest round-trip form (Swift's `description`): `0.1`, `1e+16`, `5e-324`.
-        var length = 0
-        for c in v.description.utf8 where length < maximumNumberLength { p[length] = c; length += 1 }
-        return length
-    }
-
-    /// Writes `null` at `p`; returns 4.
-    @inlinable
-    public static func writeNull(to p: UnsafeMutablePointer<UInt8>) -> Int {
-        p[0] = UInt8(ascii: "n"); p[1] = UInt8(ascii: "u"); p[2] = UInt8(ascii: "l"); p[3] = UInt8(ascii: "l")
-        return 4
-    }
 
     /// Appends `v` in decimal (`Int64.min` too).
     @inlinable
     public static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
-        withStackBuffer(maximumIntegerLength, { writeInteger(v, to: $0) }) { out.append(contentsOf: $0) }
+        out.append(addingCapacity: maximumIntegerLength) { $0.append(integer: v) }
     }
 
     /// Appends `v` in decimal.
     @inlinable
     public static func appendInteger(_ v: UInt64, to out: inout [UInt8]) {
         if v < 10 { out.append(UInt8(truncatingIfNeeded: 0x30 + v)); return }
-        withStackBuffer(maximumIntegerLength, { writeInteger(v, to: $0) }) { out.append(contentsOf: $0) }
+        out.append(addingCapacity: maximumIntegerLength) { $0.append(integer: v) }
     }
 
     /// Appends a fixed-point decimal: `units` of 10^-`decimals` (1...18), trailing zeros of the
@@ -143,92 +112,13 @@ public enum JSONText {
     /// `(96000, 3)` → `96.0`, `(-1, 3)` → `-0.001`.
     @inlinable
     public static func appendFixed(_ units: Int64, decimals: Int, to out: inout [UInt8]) {
-        withStackBuffer(maximumFixedLength, { writeFixed(units, decimals: decimals, to: $0) }) { out.append(contentsOf: $0) }
+        out.append(addingCapacity: maximumFixedLength) { $0.append(fixed: units, decimals: decimals) }
     }
 
-    // MARK: Numbers into memory (the formatter itself; the appends above and writers that
-    // keep their own buffers, like the log's, go through these)
-
-    /// The most bytes ``writeInteger(_:to:)-(Int64,_)`` and ``writeInteger(_:to:)-(UInt64,_)`` write.
+    /// The most bytes `OutputSpan<UInt8>.append(integer:)` writes.
     public static let maximumIntegerLength = 20
-    /// The most bytes ``writeFixed(_:decimals:to:)`` writes.
+    /// The most bytes `OutputSpan<UInt8>.append(fixed:decimals:)` writes.
     public static let maximumFixedLength = 40
-
-    /// Writes `v` in decimal at `p`; returns the length (at most ``maximumIntegerLength``).
-    /// (Always inlined, with the unsigned form: the log's line writes two or three per event.)
-    @inlinable @inline(__always)
-    public static func writeInteger(_ v: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        guard v < 0 else { return writeInteger(v.magnitude, to: p) }
-        p[0] = UInt8(ascii: "-")
-        return 1 + writeInteger(v.magnitude, to: p + 1)
-    }
-
-    /// Writes `v` in decimal at `p`; returns the length (at most ``maximumIntegerLength``).
-    @inlinable @inline(__always)
-    public static func writeInteger(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        if v < 10 { p[0] = UInt8(truncatingIfNeeded: 0x30 + v); return 1 }
-        var length = 2
-        var limit: UInt64 = 100
-        while length < 20 && v >= limit { length += 1; limit = limit &* 10 }
-        writeDigits(v, count: length, endingAt: p + length)
-        return length
-    }
-
-    /// Writes a fixed-point decimal (as ``appendFixed(_:decimals:to:)`` appends it) at `p`;
-    /// returns the length (at most ``maximumFixedLength``).
-    @inlinable
-    public static func writeFixed(_ units: Int64, decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        precondition((1...18).contains(decimals), "1...18 decimals")
-        var scale: UInt64 = 1
-        for _ in 0..<decimals { scale = scale &* 10 }
-        let m = units.magnitude
-        var length = 0
-        if units < 0 { p[0] = UInt8(ascii: "-"); length = 1 }
-        length += writeInteger(m / scale, to: p + length)
-        p[length] = UInt8(ascii: ".")
-        length += 1
-        var fraction = m % scale
-        if fraction == 0 { p[length] = UInt8(ascii: "0"); return length + 1 }
-        var digits = decimals
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        writeDigits(fraction, count: digits, endingAt: p + length + digits)
-        return length + digits
-    }
-
-    /// Writes the last `count` decimal digits of `v` (leading zeros included) so that they end
-    /// just before `end`, two digits per division.
-    @inlinable @inline(__always)
-    public static func writeDigits(_ v: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
-        let pairs = digitPairs.utf8Start
-        var n = v
-        var p = end
-        var left = count
-        while left >= 2 {
-            let r = Int(truncatingIfNeeded: n % 100)
-            n /= 100
-            p -= 2
-            p[0] = pairs[2 &* r]
-            p[1] = pairs[2 &* r &+ 1]
-            left -= 2
-        }
-        if left == 1 { (p - 1).pointee = UInt8(truncatingIfNeeded: 0x30 + n % 10) }
-    }
-
-    /// "00", "01", … "99" in a row: the two digits of each value below 100.
-    @usableFromInline
-    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-
-    /// Runs `write` on `capacity` bytes of stack and `use` on what it wrote.
-    @inlinable
-    static func withStackBuffer(_ capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int,
-                                _ use: (UnsafeBufferPointer<UInt8>) -> Void) {
-        // 48 bytes: more than any of the maximum lengths.
-        var tmp: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &tmp) { raw in
-            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            use(UnsafeBufferPointer(start: p, count: write(p)))
-        }
-    }
 
     /// `v` in `style`, as text (for log lines, environment variables and tables that show
     /// numbers the way the JSON does).

@@ -92,8 +92,8 @@ public struct JSONWriter {
         if scratch != nil {
             var plain = s
             let written = plain.withUTF8 { u -> Bool in
-                guard u.count <= Self.scratchCapacity - 2, !JSONText.needsEscape(u) else { return false }
-                emit(maximum: u.count + 2) { JSONText.writeQuoted(u, to: $0) }
+                guard u.count <= Self.scratchCapacity - 2, !ByteStore.needsEscape(u) else { return false }
+                emit(maximum: u.count + 2) { ByteStore.writeQuoted(u, to: $0) }
                 return true
             }
             if written { return }
@@ -176,8 +176,8 @@ public struct JSONWriter {
         let keyCount = needsComma ? k.count : k.count - 1
         var plain = s
         let written = plain.withUTF8 { u -> Bool in
-            guard keyCount + u.count + 2 <= 256, !JSONText.needsEscape(u) else { return false }
-            keyed(k, maxValue: u.count + 2) { JSONText.writeQuoted(u, to: $0) }
+            guard keyCount + u.count + 2 <= 256, !ByteStore.needsEscape(u) else { return false }
+            keyed(k, maxValue: u.count + 2) { ByteStore.writeQuoted(u, to: $0) }
             return true
         }
         if !written {
@@ -202,13 +202,13 @@ public struct JSONWriter {
     /// The key (as ``key(commaQuoted:)`` takes it) and the integer `v`, in one append.
     @inlinable
     public mutating func field(commaQuoted k: [UInt8], integer v: Int64) {
-        keyed(k, maxValue: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
+        keyed(k, maxValue: JSONText.maximumIntegerLength) { ByteStore.writeInteger(v, to: $0) }
     }
 
     /// The key (as ``key(commaQuoted:)`` takes it) and the integer `v`, in one append.
     @inlinable
     public mutating func field(commaQuoted k: [UInt8], integer v: UInt64) {
-        keyed(k, maxValue: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
+        keyed(k, maxValue: JSONText.maximumIntegerLength) { ByteStore.writeInteger(v, to: $0) }
     }
 
     /// The key (as ``key(commaQuoted:)`` takes it) and the number `v` in `style` (the trace's
@@ -216,8 +216,8 @@ public struct JSONWriter {
     @inlinable
     public mutating func field(commaQuoted k: [UInt8], number v: Double?, style: JSONNumberStyle = .thousandths) {
         keyed(k, maxValue: JSONText.maximumNumberLength) { p in
-            guard let v else { return JSONText.writeNull(to: p) }
-            return JSONText.writeNumber(v, style: style, to: p)
+            guard let v else { return ByteStore.writeNull(to: p) }
+            return ByteStore.writeNumber(v, style: style, to: p)
         }
     }
 
@@ -225,13 +225,13 @@ public struct JSONWriter {
     /// ``appendTime(_:)`` writes them, in one append.
     @inlinable
     public mutating func field(commaQuoted k: [UInt8], time microseconds: Int64) {
-        keyed(k, maxValue: JSONText.maximumFixedLength) { JSONText.writeFixed(microseconds, decimals: 6, to: $0) }
+        keyed(k, maxValue: JSONText.maximumFixedLength) { ByteStore.writeFixed(microseconds, decimals: 6, to: $0) }
     }
 
     /// The key (as ``key(commaQuoted:)`` takes it) and `null`, in one append.
     @inlinable
     public mutating func field(commaQuotedNull k: [UInt8]) {
-        keyed(k, maxValue: 4) { JSONText.writeNull(to: $0) }
+        keyed(k, maxValue: 4) { ByteStore.writeNull(to: $0) }
     }
 
     /// `,"name":` for the object key `name` (no escape needed), for ``key(commaQuoted:)``.
@@ -266,7 +266,7 @@ public struct JSONWriter {
     @inlinable
     public mutating func number(_ v: Double, style: JSONNumberStyle = .thousandths) {
         separate()
-        emit(maximum: JSONText.maximumNumberLength) { JSONText.writeNumber(v, style: style, to: $0) }
+        emit(maximum: JSONText.maximumNumberLength) { ByteStore.writeNumber(v, style: style, to: $0) }
         needsComma = true
     }
 
@@ -274,7 +274,7 @@ public struct JSONWriter {
     @inlinable
     public mutating func integer(_ v: Int64) {
         separate()
-        emit(maximum: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
+        emit(maximum: JSONText.maximumIntegerLength) { ByteStore.writeInteger(v, to: $0) }
         needsComma = true
     }
 
@@ -282,7 +282,7 @@ public struct JSONWriter {
     @inlinable
     public mutating func integer(_ v: UInt64) {
         separate()
-        emit(maximum: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
+        emit(maximum: JSONText.maximumIntegerLength) { ByteStore.writeInteger(v, to: $0) }
         needsComma = true
     }
 
@@ -295,7 +295,7 @@ public struct JSONWriter {
     @inlinable
     public mutating func appendTime(_ microseconds: Int64) {
         separate()
-        emit(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(microseconds, decimals: 6, to: $0) }
+        emit(maximum: JSONText.maximumFixedLength) { ByteStore.writeFixed(microseconds, decimals: 6, to: $0) }
         needsComma = true
     }
 
@@ -384,4 +384,309 @@ public struct JSONWriter {
         key(k)
         appendTime(t)
     }
+}
+
+// MARK: The byte writer
+
+/// Text bytes written into room reserved for them (`OutputSpan<UInt8>.withBytes(maximum:_:)`
+/// checks the room once): numbers (``JSONText``'s formatter), literals, prepared bytes. The
+/// one writer of bytes through memory: the log's lines, the JSON writer's gathered writes and
+/// ``JSONText``'s appends all write through it, with these typed appends. Each append stays
+/// within the room its reservation counted (checked in debug builds).
+public struct ByteWriter {
+    @usableFromInline let start: UnsafeMutablePointer<UInt8>
+    @usableFromInline let room: Int
+    @usableFromInline var written = 0
+
+    @inlinable @inline(__always)
+    init(start: UnsafeMutablePointer<UInt8>, room: Int) {
+        self.start = start
+        self.room = room
+    }
+
+    /// The bytes written.
+    @inlinable
+    public var count: Int { written }
+
+    /// Lets `write` put at most `maximum` bytes at the end; it returns how many it wrote.
+    @inlinable @inline(__always)
+    mutating func store(maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        assert(written + maximum <= room, "a byte writer's room too small")
+        written &+= write(start + written)
+    }
+
+    @inlinable @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        assert(written < room, "a byte writer's room too small")
+        start[written] = byte
+        written &+= 1
+    }
+
+    /// Appends a literal of the program's own, byte by byte (a few bytes: a `memcpy` call costs
+    /// more than the copy).
+    @inlinable @inline(__always)
+    public mutating func append(_ literal: StaticString) {
+        let n = literal.utf8CodeUnitCount, s = literal.utf8Start
+        store(maximum: n) { p in
+            for i in 0..<n { p[i] = s[i] }
+            return n
+        }
+    }
+
+    /// Appends `v` in decimal (at most ``JSONText/maximumIntegerLength`` bytes).
+    @inlinable @inline(__always)
+    public mutating func append(integer v: Int64) {
+        store(maximum: JSONText.maximumIntegerLength) { ByteStore.writeInteger(v, to: $0) }
+    }
+
+    /// Appends `v` in decimal (at most ``JSONText/maximumIntegerLength`` bytes).
+    @inlinable @inline(__always)
+    public mutating func append(integer v: UInt64) {
+        store(maximum: JSONText.maximumIntegerLength) { ByteStore.writeInteger(v, to: $0) }
+    }
+
+    /// Appends the last `count` decimal digits of `v`, leading zeros included.
+    @inlinable @inline(__always)
+    public mutating func append(digits v: UInt64, count: Int) {
+        store(maximum: count) { p in
+            ByteStore.writeDigits(v, count: count, endingAt: p + count)
+            return count
+        }
+    }
+
+    /// Appends a fixed-point decimal as ``JSONText/appendFixed(_:decimals:to:)`` does (at most
+    /// ``JSONText/maximumFixedLength`` bytes).
+    @inlinable
+    public mutating func append(fixed units: Int64, decimals: Int) {
+        store(maximum: JSONText.maximumFixedLength) { ByteStore.writeFixed(units, decimals: decimals, to: $0) }
+    }
+
+    /// Appends `v` in `style` (non-finite: `null`; at most ``JSONText/maximumNumberLength`` bytes).
+    @inlinable
+    public mutating func append(number v: Double, style: JSONNumberStyle) {
+        store(maximum: JSONText.maximumNumberLength) { ByteStore.writeNumber(v, style: style, to: $0) }
+    }
+
+    /// Appends `null`.
+    @inlinable
+    public mutating func appendNull() {
+        store(maximum: 4) { ByteStore.writeNull(to: $0) }
+    }
+
+    /// Appends `bytes` as they are.
+    @inlinable
+    public mutating func append(bytes: Span<UInt8>) {
+        bytes.withUnsafeBufferPointer { source in
+            store(maximum: source.count) { p in
+                if let from = source.baseAddress { p.update(from: from, count: source.count) }
+                return source.count
+            }
+        }
+    }
+
+    /// Appends `bytes` between quotes, as they are (they must need no escape:
+    /// ``JSONText/needsEscape(_:)``).
+    @inlinable
+    public mutating func append(quoted bytes: Span<UInt8>) {
+        bytes.withUnsafeBufferPointer { source in
+            store(maximum: source.count + 2) { ByteStore.writeQuoted(source, to: $0) }
+        }
+    }
+
+    /// Appends the first `count` bytes of `words` (at most their 24) by storing all three
+    /// words: the room must hold 24 bytes (no `memcpy` call for a few bytes kept as words).
+    @inlinable @inline(__always)
+    public mutating func append(words: (UInt64, UInt64, UInt64), count: Int) {
+        store(maximum: 24) { p in
+            let raw = UnsafeMutableRawPointer(p)
+            raw.storeBytes(of: words.0, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: words.2, toByteOffset: 16, as: UInt64.self)
+            return count
+        }
+    }
+
+    /// Appends the first `count` bytes of `words` a word at a time: up to 7 bytes after them are
+    /// stored too, so the room must hold all of `words` (a few dozen bytes: a `memcpy` call
+    /// costs more than the copy).
+    @inlinable @inline(__always)
+    public mutating func append(words: [UInt64], count: Int) {
+        precondition(count <= words.count &* 8, "more bytes than words")
+        words.withUnsafeBufferPointer { source in
+            store(maximum: source.count &* 8) { p in
+                let to = UnsafeMutableRawPointer(p)
+                var i = 0
+                while i < source.count {
+                    to.storeBytes(of: source[i], toByteOffset: i &* 8, as: UInt64.self)
+                    i &+= 1
+                }
+                return count
+            }
+        }
+    }
+}
+
+extension OutputSpan where Element == UInt8 {
+    /// Lets `write` append at most `maximum` bytes through a ``ByteWriter`` (the room checked
+    /// once, here: stops the program when it is short).
+    @inlinable @inline(__always)
+    public mutating func withBytes(maximum: Int, _ write: (inout ByteWriter) -> Void) {
+        withUnsafeMutableBufferPointer { buffer, count in
+            precondition(buffer.count - count >= maximum, "a text reservation too small")
+            var w = ByteWriter(start: buffer.baseAddress! + count, room: maximum)
+            write(&w)
+            count += w.written
+        }
+    }
+
+    /// Appends `v` in decimal (at most ``JSONText/maximumIntegerLength`` bytes).
+    @inlinable
+    public mutating func append(integer v: Int64) { withBytes(maximum: JSONText.maximumIntegerLength) { $0.append(integer: v) } }
+
+    /// Appends `v` in decimal (at most ``JSONText/maximumIntegerLength`` bytes).
+    @inlinable
+    public mutating func append(integer v: UInt64) { withBytes(maximum: JSONText.maximumIntegerLength) { $0.append(integer: v) } }
+
+    /// Appends a fixed-point decimal (``JSONText/appendFixed(_:decimals:to:)``).
+    @inlinable
+    public mutating func append(fixed units: Int64, decimals: Int) {
+        withBytes(maximum: JSONText.maximumFixedLength) { $0.append(fixed: units, decimals: decimals) }
+    }
+
+    /// Appends `v` in `style` (non-finite: `null`).
+    @inlinable
+    public mutating func append(number v: Double, style: JSONNumberStyle) {
+        withBytes(maximum: JSONText.maximumNumberLength) { $0.append(number: v, style: style) }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends the bytes of `span`.
+    @inlinable
+    public mutating func append(span: Span<UInt8>) {
+        span.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+}
+
+extension JSONText {
+    /// A number's text in words: the bytes of `v` in decimal and then `suffix`, and how many
+    /// there are (at most 21 of the 24), for ``ByteWriter/append(words:count:)-(UInt64,UInt64,UInt64),_``.
+    public static func decimalWords(_ v: Int64, then suffix: UInt8) -> (words: (UInt64, UInt64, UInt64), count: Int) {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let count = withUnsafeMutableBytes(of: &words) { raw in
+            let t = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let n = ByteStore.writeInteger(v, to: t)
+            t[n] = suffix
+            return n + 1
+        }
+        return (words, count)
+    }
+}
+
+/// The formatter's bytes stored through pointers (the byte writer's inside: nothing else
+/// writes bytes this way). Each returns the length written.
+@usableFromInline
+enum ByteStore {
+    /// ``JSONText/needsEscape(_:)`` of memory lent for the call.
+    @inlinable
+    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for c in bytes where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return true }
+        return false
+    }
+
+    /// Writes `bytes` between quotes (``JSONText/needsEscape(_:)`` must be false).
+    @inlinable
+    static func writeQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "\"")
+        if let from = bytes.baseAddress { (p + 1).initialize(from: from, count: bytes.count) }
+        p[bytes.count + 1] = UInt8(ascii: "\"")
+        return bytes.count + 2
+    }
+
+    /// `v` in `style` (non-finite: `null`; at most ``JSONText/maximumNumberLength``).
+    @inlinable
+    static func writeNumber(_ v: Double, style: JSONNumberStyle, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard v.isFinite else { return writeNull(to: p) }
+        if abs(v) < JSONText.integralLimit {
+            switch style {
+            case .thousandths:
+                return writeFixed(Int64((v * 1000).rounded()), decimals: 3, to: p)
+            case .shortest:
+                if v.rounded() == v { return writeInteger(Int64(v), to: p) }
+            }
+        }
+        // The shortest round-trip form (Swift's `description`): `0.1`, `1e+16`, `5e-324`.
+        var length = 0
+        for c in v.description.utf8 where length < JSONText.maximumNumberLength { p[length] = c; length += 1 }
+        return length
+    }
+
+    @inlinable
+    static func writeNull(to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "n"); p[1] = UInt8(ascii: "u"); p[2] = UInt8(ascii: "l"); p[3] = UInt8(ascii: "l")
+        return 4
+    }
+
+    /// `v` in decimal (at most ``JSONText/maximumIntegerLength``). (Always inlined, with the
+    /// unsigned form: the log's line writes two or three per event.)
+    @inlinable @inline(__always)
+    static func writeInteger(_ v: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard v < 0 else { return writeInteger(v.magnitude, to: p) }
+        p[0] = UInt8(ascii: "-")
+        return 1 + writeInteger(v.magnitude, to: p + 1)
+    }
+
+    @inlinable @inline(__always)
+    static func writeInteger(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        if v < 10 { p[0] = UInt8(truncatingIfNeeded: 0x30 + v); return 1 }
+        var length = 2
+        var limit: UInt64 = 100
+        while length < 20 && v >= limit { length += 1; limit = limit &* 10 }
+        writeDigits(v, count: length, endingAt: p + length)
+        return length
+    }
+
+    /// A fixed-point decimal (``JSONText/appendFixed(_:decimals:to:)``; at most
+    /// ``JSONText/maximumFixedLength``).
+    @inlinable
+    static func writeFixed(_ units: Int64, decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        precondition((1...18).contains(decimals), "1...18 decimals")
+        var scale: UInt64 = 1
+        for _ in 0..<decimals { scale = scale &* 10 }
+        let m = units.magnitude
+        var length = 0
+        if units < 0 { p[0] = UInt8(ascii: "-"); length = 1 }
+        length += writeInteger(m / scale, to: p + length)
+        p[length] = UInt8(ascii: ".")
+        length += 1
+        var fraction = m % scale
+        if fraction == 0 { p[length] = UInt8(ascii: "0"); return length + 1 }
+        var digits = decimals
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        writeDigits(fraction, count: digits, endingAt: p + length + digits)
+        return length + digits
+    }
+
+    /// The last `count` decimal digits of `v` (leading zeros included), ending just before
+    /// `end`, two digits per division.
+    @inlinable @inline(__always)
+    static func writeDigits(_ v: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var n = v
+        var p = end
+        var left = count
+        while left >= 2 {
+            let r = Int(truncatingIfNeeded: n % 100)
+            n /= 100
+            p -= 2
+            p[0] = pairs[2 &* r]
+            p[1] = pairs[2 &* r &+ 1]
+            left -= 2
+        }
+        if left == 1 { (p - 1).pointee = UInt8(truncatingIfNeeded: 0x30 + n % 10) }
+    }
+
+    /// "00", "01", … "99" in a row: the two digits of each value below 100.
+    @usableFromInline
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 }

@@ -70,10 +70,10 @@ public enum TimestampText {
     /// The most bytes a time's text takes.
     public static let maximumLength = JSONText.maximumFixedLength
 
-    /// `1508.125`, `100.0`, `-0.000001` at `p`; returns the length.
+    /// Appends `1508.125`, `100.0`, `-0.000001` (at most ``maximumLength`` bytes).
     @inlinable
-    public static func seconds(_ t: Timestamp, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        JSONText.writeFixed(t.microseconds, decimals: 6, to: p)
+    public static func seconds(_ t: Timestamp, to out: inout OutputSpan<UInt8>) {
+        out.append(fixed: t.microseconds, decimals: 6)
     }
 }
 
@@ -125,30 +125,36 @@ public enum HandlerOptions {
         }
     }
 
-    private static func writeMembers(_ map: [String: ConfigValue], _ keys: UnsafeBufferPointer<String>, to json: inout JSONWriter) {
+    private static func writeMembers(_ map: [String: ConfigValue], _ keys: Span<String>, to json: inout JSONWriter) {
         json.beginObject()
-        for key in keys {
-            json.key(key)
-            write(map[key]!, to: &json)
+        for i in keys.indices {
+            json.key(keys[i])
+            write(map[keys[i]]!, to: &json)
         }
         json.endObject()
     }
 
-    /// Calls `body` with the keys of `map` that pass `include`, sorted, in temporary (stack)
-    /// storage.
+    /// Calls `body` with the keys of `map` that pass `include`, sorted: up to 20 in inline
+    /// (stack) storage, sorted in place; more in an array.
     private static func withSortedKeys(_ map: [String: ConfigValue], _ include: (String) -> Bool,
-                                       _ body: (UnsafeBufferPointer<String>) -> Void) {
-        withUnsafeTemporaryAllocation(of: String.self, capacity: map.count) { buffer in
-            var n = 0
-            for key in map.keys where include(key) {
-                buffer.initializeElement(at: n, to: key)
-                n += 1
-            }
-            var keys = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
-            keys.sort()
-            body(UnsafeBufferPointer(keys))
-            keys.deinitialize()
+                                       _ body: (Span<String>) -> Void) {
+        guard map.count <= 20 else {
+            body(map.keys.filter(include).sorted().span)
+            return
         }
+        var keys = InlineArray<20, String>(repeating: "")
+        var n = 0
+        for key in map.keys where include(key) {
+            // Insertion sort: a handler's options are a few keys.
+            var i = n
+            while i > 0 && keys[i - 1] > key {
+                keys[i] = keys[i - 1]
+                i -= 1
+            }
+            keys[i] = key
+            n += 1
+        }
+        body(keys.span.extracting(0..<n))
     }
 
     /// The travelling options for people: `{button: settings, page: 2}`; nil when there are

@@ -17,14 +17,13 @@ import EvrouteJSON
 /// records) with what the monitor adds: a device's `node`, the steps counted on an event that
 /// ends a life (`moves`, `repeats`, `changes`), the region under a finger (`over`).
 public final class MonitorWriter: RouteReport {
-    public let sink: OutputSink
-    public let format: TraceFormat
+    public var sink: OutputSink { out.sink }
+    public var format: TraceFormat { out.format }
     /// Where the summary goes with the JSON format: standard error (every line on standard
     /// output is an object), as the JSON trace's.
-    public let errors: OutputSink
-    private var text = ""
-    private var json = JSONWriter()
-    private var firstTime: Timestamp?
+    public var errors: OutputSink { out.errors }
+    /// The trace's writer of lines, in the monitor's configuration (its own stamps and words).
+    private let out: RecordLines
     /// What is in progress — a touch down, a key held, a gesture begun —, by ``Life``: its
     /// steps (moves, repeats, `changed` states) are counted and said when it ends.
     private var lives: [Life: LifeState] = [:]
@@ -65,15 +64,13 @@ public final class MonitorWriter: RouteReport {
     private static let starts: Set<String> = [TouchPhase.began.rawValue, KeyPhase.down.rawValue]
 
     public init(sink: OutputSink, format: TraceFormat = .text, errors: OutputSink = FileDescriptorSink(fd: 2)) {
-        self.sink = sink
-        self.format = format
-        self.errors = errors
+        out = RecordLines(format: format, sink: sink, errors: errors)
     }
 
     public var reportsIgnoredLiveDevices: Bool { true }
     public func attach(_ source: LiveInputSource) { self.source = source }
     /// Recordings aligned onto another's clock: said first, as the trace's header says it.
-    public func clocksAligned(_ alignments: [ClockAlignment]) { TraceWriter.clocksAligned(alignments, format: format, sink: sink) }
+    public func clocksAligned(_ alignments: [ClockAlignment]) { out.clocksAligned(alignments) }
     public func attach(_ replay: ReplayDriver) {
         for device in replay.devices { nodes[device.id] = device.path }
     }
@@ -244,24 +241,17 @@ public final class MonitorWriter: RouteReport {
         line(time, "device", message)
     }
 
-    public func summary(_ line: String) { TraceWriter.summary(line, format: format, sink: sink, errors: errors) }
+    public func summary(_ line: String) { out.summary(line) }
 
-    public func flush() { sink.flush() }
-    public var hasPendingOutput: Bool { sink.hasPending }
+    public func flush() { out.flush() }
+    public var hasPendingOutput: Bool { out.hasPendingOutput }
 
     private func node(_ id: DeviceID) -> String {
         nodes[id] ?? source?.device(id)?.path ?? "device \(id.rawValue)"
     }
 
     /// One JSON line: `fields` inside an object.
-    private func write(_ fields: (inout JSONWriter) -> Void) {
-        json.reset()
-        json.beginObject()
-        fields(&json)
-        json.endObject()
-        json.endLine()
-        sink.write(json.bytes)
-    }
+    private func write(_ fields: (inout JSONWriter) -> Void) { out.object(fields) }
 
     /// A record as the JSON trace writes it, then what the monitor adds.
     private func object(_ record: RouteRecord, _ more: (inout JSONWriter) -> Void) {
@@ -279,15 +269,14 @@ public final class MonitorWriter: RouteReport {
         }
     }
 
+    /// A line of text: the time since the first line to 1/1000 (never before it), what it is
+    /// about in a column, the message.
     private func line(_ time: Timestamp, _ what: String, _ message: String) {
-        let first = firstTime ?? time
-        if firstTime == nil { firstTime = time }
-        let d = max(0, time.microseconds - first.microseconds)
-        text.removeAll(keepingCapacity: true)
-        let stamp = Timestamp(microseconds: d).text(decimals: 3)
-        text += String(repeating: " ", count: max(0, 9 - stamp.count)) + stamp + "  "
-        text += what + String(repeating: " ", count: max(1, 8 - what.count)) + message + "\n"
-        sink.write(Array(text.utf8))
+        let stamp = Timestamp(microseconds: max(0, out.sinceFirst(time).microseconds)).text(decimals: 3)
+        out.line { text in
+            text += String(repeating: " ", count: max(0, 9 - stamp.count)) + stamp + "  "
+            text += what + String(repeating: " ", count: max(1, 8 - what.count)) + message
+        }
     }
 
 }

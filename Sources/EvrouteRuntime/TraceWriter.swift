@@ -2,17 +2,103 @@ import EvrouteCore
 import EvrouteInput
 import EvrouteJSON
 
-/// Prints each routing decision as a line of text or JSON (the dry-run trace).
-public final class TraceWriter: RouteReport {
-    public let format: TraceFormat
-    public let sink: OutputSink
+/// The one writer of the dry-run trace's and the monitor's lines (``TraceWriter`` and
+/// ``MonitorWriter`` are its two configurations: they choose what each record says): lines of
+/// text with times relative to the first one written, or one JSON object per line; the header
+/// of aligned clocks; the summary (after the text, or beside the JSON lines on `errors`).
+final class RecordLines {
+    let format: TraceFormat
+    let sink: OutputSink
+    /// Where what is not a record's line goes with the JSON format (the summary): standard error.
+    let errors: OutputSink
     private var json = JSONWriter()
     private var text = ""
-    /// Text mode prints times relative to the first record.
+    /// The time text lines are relative to: the first one's.
     private var firstTime: Timestamp?
 
+    init(format: TraceFormat, sink: OutputSink, errors: OutputSink) {
+        self.format = format
+        self.sink = sink
+        self.errors = errors
+    }
+
+    /// `t` after the first time asked for (the first is 0 after itself).
+    func sinceFirst(_ t: Timestamp) -> Timestamp {
+        let first = firstTime ?? t
+        if firstTime == nil { firstTime = t }
+        return Timestamp(microseconds: t.microseconds - first.microseconds)
+    }
+
+    /// One line of text: `body` appends it (no newline) to an emptied buffer.
+    func line(_ body: (inout String) -> Void) {
+        text.removeAll(keepingCapacity: true)
+        body(&text)
+        text.append("\n")
+        sink.write(Array(text.utf8))
+    }
+
+    /// One JSON line: `fields` inside an object (`combining`: gathered in stack memory first,
+    /// ``JSONWriter/combiningWrites(_:)``, for the lines written per event).
+    func object(combining: Bool = false, _ fields: (inout JSONWriter) -> Void) {
+        json.reset()
+        if combining {
+            json.combiningWrites { json in
+                json.beginObject()
+                fields(&json)
+                json.endObject()
+                json.endLine()
+            }
+        } else {
+            json.beginObject()
+            fields(&json)
+            json.endObject()
+            json.endLine()
+        }
+        sink.write(json.bytes)
+    }
+
+    /// The header: one line per recording aligned onto another's clock, before any record — in
+    /// text a `#` comment, in JSON a `replay-clock` object.
+    func clocksAligned(_ alignments: [ClockAlignment]) {
+        for a in alignments {
+            switch format {
+            case .text:
+                sink.write(Array("# \(a)\n".utf8))
+            case .json:
+                object { json in
+                    json.field("type", "replay-clock")
+                    json.field("recording", a.recording)
+                    json.field("recorded-start", time: a.recordedStart.microseconds)
+                    json.field("aligned-start", time: a.alignedStart.microseconds)
+                }
+            }
+        }
+    }
+
+    /// The summary line at the end of a replay: the text's last line; beside the JSON lines, on
+    /// ``errors`` (the JSON lines stay the docs/events.md contract, one event each).
+    func summary(_ line: String) {
+        switch format {
+        case .text: sink.write(Array((line + "\n").utf8))
+        case .json:
+            sink.flush()
+            errors.write(Array((line + "\n").utf8))
+            errors.flush()
+        }
+    }
+
+    func flush() { sink.flush() }
+    var hasPendingOutput: Bool { sink.hasPending }
+}
+
+/// Prints each routing decision as a line of text or JSON (the dry-run trace).
+public final class TraceWriter: RouteReport {
+    public var format: TraceFormat { out.format }
+    public var sink: OutputSink { out.sink }
+    private let out: RecordLines
+
     /// Where what is not a trace line goes with the JSON format (the summary): standard error.
-    public let errors: OutputSink
+    public var errors: OutputSink { out.errors }
 
     /// `--verbose`: the text trace also has each gesture's `failed` (a recognizer giving up: one
     /// line for nearly every touch, so left out by default). The JSON trace always has it.
@@ -20,24 +106,16 @@ public final class TraceWriter: RouteReport {
 
     public init(format: TraceFormat, sink: OutputSink, errors: OutputSink = FileDescriptorSink(fd: 2), verbose: Bool = false) {
         self.verbose = verbose
-        self.format = format
-        self.sink = sink
-        self.errors = errors
+        out = RecordLines(format: format, sink: sink, errors: errors)
     }
 
     public func record(_ record: RouteRecord) {
         switch format {
         case .json:
-            json.bytes.removeAll(keepingCapacity: true)
-            writeJSON(record)
-            json.bytes.append(UInt8(ascii: "\n"))
-            sink.write(json.bytes)
+            out.object { Self.fields(of: record, into: &$0) }
         case .text:
             if !verbose, case .gestureState(_, .failed, _, _, _, _, _) = record { return }
-            text.removeAll(keepingCapacity: true)
-            writeText(record)
-            text.append("\n")
-            sink.write(Array(text.utf8))
+            out.line { writeText(record, into: &$0) }
         }
     }
 
@@ -49,20 +127,10 @@ public final class TraceWriter: RouteReport {
             record(.routed(copy event, handledBy: responder, handler: binding))
             return
         }
-        sink.write(json(forRouted: event, handledBy: responder, handler: binding))
-    }
-
-    /// The JSON object (one line, with its newline) the trace prints for a routed event, read in
-    /// place.
-    private func json(forRouted event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: HandlerBinding?) -> [UInt8] {
-        json.reset()
-        json.combiningWrites { json in
-            json.beginObject()
-            EventEncoder.encode(event, handledBy: responder, handler: handler, as: .json, into: &json)
-            json.endObject()
-            json.endLine()
+        // The JSON object (one line, with its newline), read in place.
+        out.object(combining: true) { json in
+            EventEncoder.encode(event, handledBy: responder, handler: binding, as: .json, into: &json)
         }
-        return json.bytes
     }
 
     /// A device's input that could not be taken as sent: a warning on standard error (the
@@ -75,43 +143,11 @@ public final class TraceWriter: RouteReport {
 
     /// The trace's header: one line per recording aligned onto another's clock, before any
     /// record — in text a `#` comment, in JSON a `replay-clock` object.
-    public func clocksAligned(_ alignments: [ClockAlignment]) { Self.clocksAligned(alignments, format: format, sink: sink) }
-
-    /// The header, for the trace and the monitor alike.
-    static func clocksAligned(_ alignments: [ClockAlignment], format: TraceFormat, sink: OutputSink) {
-        for a in alignments {
-            switch format {
-            case .text:
-                sink.write(Array("# \(a)\n".utf8))
-            case .json:
-                var json = JSONWriter()
-                json.beginObject()
-                json.field("type", "replay-clock")
-                json.field("recording", a.recording)
-                json.field("recorded-start", time: a.recordedStart.microseconds)
-                json.field("aligned-start", time: a.alignedStart.microseconds)
-                json.endObject()
-                json.bytes.append(UInt8(ascii: "\n"))
-                sink.write(json.bytes)
-            }
-        }
-    }
+    public func clocksAligned(_ alignments: [ClockAlignment]) { out.clocksAligned(alignments) }
 
     /// The summary line at the end of a replay: the text trace's last line; beside the JSON
     /// trace, on standard error (the JSON lines stay the docs/events.md contract, one event each).
-    public func summary(_ line: String) { Self.summary(line, format: format, sink: sink, errors: errors) }
-
-    /// Where a replay's summary line goes, for the trace and the monitor alike: after the text,
-    /// or beside the JSON lines on `errors`.
-    static func summary(_ line: String, format: TraceFormat, sink: OutputSink, errors: OutputSink) {
-        switch format {
-        case .text: sink.write(Array((line + "\n").utf8))
-        case .json:
-            sink.flush()
-            errors.write(Array((line + "\n").utf8))
-            errors.flush()
-        }
-    }
+    public func summary(_ line: String) { out.summary(line) }
 
     /// A replayed device that matched no rule (printed so an integrator sees why it is silent):
     /// the text says which rule wants what; the JSON line keeps its fixed `reason`.
@@ -119,27 +155,16 @@ public final class TraceWriter: RouteReport {
         let kind = kind ?? .other
         switch format {
         case .json:
-            json.bytes.removeAll(keepingCapacity: true)
-            json.beginObject()
-            Self.deviceIgnoredFields(name: name, kind: kind, reason: "no device rule matches", time: time, into: &json)
-            json.endObject()
-            json.bytes.append(UInt8(ascii: "\n"))
-            sink.write(json.bytes)
+            out.object { Self.deviceIgnoredFields(name: name, kind: kind, reason: "no device rule matches", time: time, into: &$0) }
         case .text:
-            sink.write(Array("\(stamp(time))  device ignored: \"\(name)\" (\(kind.rawValue)): \(reason)\n".utf8))
+            out.line { $0 += "\(stamp(time))  device ignored: \"\(name)\" (\(kind.rawValue)): \(reason)" }
         }
     }
 
-    public func flush() { sink.flush() }
-    public var hasPendingOutput: Bool { sink.hasPending }
+    public func flush() { out.flush() }
+    public var hasPendingOutput: Bool { out.hasPendingOutput }
 
     // MARK: JSON
-
-    private func writeJSON(_ record: RouteRecord) {
-        json.beginObject()
-        Self.fields(of: record, into: &json)
-        json.endObject()
-    }
 
     /// A `device-ignored` object's fields (inside an object the caller opens): the trace's, and
     /// the JSON monitor's before the fields it adds.
@@ -202,11 +227,7 @@ public final class TraceWriter: RouteReport {
 
     // MARK: Text
 
-    private func stamp(_ t: Timestamp) -> String {
-        let first = firstTime ?? t
-        if firstTime == nil { firstTime = t }
-        return pad(left: "+" + Timestamp(microseconds: t.microseconds - first.microseconds).text(), 12)
-    }
+    private func stamp(_ t: Timestamp) -> String { pad(left: "+" + out.sinceFirst(t).text(), 12) }
 
     /// The region column fits the layout's longest region path, so arrows line up.
     private var regionWidth = (layout: ObjectIdentifier?.none, width: 28)
@@ -228,7 +249,7 @@ public final class TraceWriter: RouteReport {
         return "→ \(e.layout.describe(by)) [\(handler.plugin)]" + (handler.forwards ? " forwarded" : "") + (HandlerOptions.text(of: handler).map { " " + $0 } ?? "")
     }
 
-    private func writeText(_ record: RouteRecord) {
+    private func writeText(_ record: RouteRecord, into text: inout String) {
         switch record {
         case .deviceAdded(let info, let time):
             text += "\(stamp(time))  \(pad(info.ruleName, 10)) device added    \"\(info.name)\" (\(info.kind.rawValue)) on display \(info.display)"

@@ -51,13 +51,29 @@ public final class Log: @unchecked Sendable {
         get { currentThreshold }
         set { currentThreshold = newValue }
     }
-    /// The storage of ``threshold`` and ``buffered``: read at every line, on the loop's thread
-    /// only, so without dynamic exclusivity checks.
-    @exclusivity(unchecked) @usableFromInline internal var currentThreshold: Level
-    @exclusivity(unchecked) @usableFromInline internal var currentlyBuffered = false
+    /// What every line reads (``threshold``, ``buffered``, ``native``), in one place: read at
+    /// every line, on the loop's thread only, so without dynamic exclusivity checks.
+    @usableFromInline struct LineState {
+        @usableFromInline var threshold: Level
+        @usableFromInline var buffered = false
+        @usableFromInline var native = false
+        @usableFromInline init(threshold: Level) { self.threshold = threshold }
+    }
+    @exclusivity(unchecked) @usableFromInline internal var lineState: LineState
+    @inlinable var currentThreshold: Level {
+        get { lineState.threshold }
+        set { lineState.threshold = newValue }
+    }
+    @inlinable var currentlyBuffered: Bool {
+        get { lineState.buffered }
+        set { lineState.buffered = newValue }
+    }
     /// Whether entries go to ``journal`` (journald's native protocol): ``pending`` then holds
     /// entries, each a 4-byte length (host order) and the entry's fields.
-    @exclusivity(unchecked) @usableFromInline internal var native = false
+    @inlinable var native: Bool {
+        get { lineState.native }
+        set { lineState.native = newValue }
+    }
     /// journald's socket, while entries go there.
     private var journal: JournalSocket?
     /// Where the entry being written begins in ``pending``, and its `MESSAGE` value.
@@ -107,7 +123,7 @@ public final class Log: @unchecked Sendable {
     /// stream (`JOURNAL_STREAM`); when the socket cannot be opened, lines go to `fd` after one
     /// notice.
     public init(threshold: Level = .info, fd: Int32 = 2, maximumBacklog: Int = 1 << 18, journalSocket: String? = nil) {
-        currentThreshold = threshold
+        lineState = LineState(threshold: threshold)
         self.fd = fd
         self.maximumBacklog = maximumBacklog
         toJournal = Log.isJournal(fd: fd)
@@ -115,7 +131,7 @@ public final class Log: @unchecked Sendable {
         if toJournal, let journalSocket {
             do throws(SystemError) {
                 journal = try JournalSocket(path: journalSocket)
-                native = true
+                lineState.native = true
             } catch {
                 journalFailure = error
             }
@@ -223,39 +239,35 @@ public final class Log: @unchecked Sendable {
         endLine(level)
     }
 
-    /// The per-event path's way to write a line whose length it bounds: room for `maximum`
-    /// bytes of text after the line's prefix (nil, and nothing written, when `level` is above
-    /// the threshold). Write the text there (no newline) and hand its length to
-    /// ``commitLine(_:level:)`` before anything else is logged. No closure, no ``LogLine``.
-    /// (Inlined into the caller, with ``commitLine(_:level:)``: the per-event line's path makes
-    /// no call into the log while the line waits for the flush.)
+    /// The per-event path's way to write a line whose length it bounds: `write` appends at most
+    /// `maximum` bytes of text (no newline) after the line's prefix, in the log's own buffer
+    /// (not called, and nothing written, when `level` is above the threshold). No ``LogLine``.
+    /// (Inlined into the caller: the per-event line's path makes no call into the log while
+    /// the line waits for the flush.)
     @inlinable @inline(__always)
-    public func reserveLine(_ level: Level, maximum: Int) -> UnsafeMutablePointer<UInt8>? {
-        guard level <= threshold else { return nil }
-        guard level == .info, !native else {
+    public func writeLine(_ level: Level, maximum: Int, _ write: (inout OutputSpan<UInt8>) -> Void) {
+        guard level <= threshold else { return }
+        if level == .info, !native {
+            // Room for the prefix's three words, the text and the newline.
+            let p = pending.reserve(24 + maximum + 1)
+            let raw = UnsafeMutableRawPointer(p)
+            raw.storeBytes(of: infoPrefix.0, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: infoPrefix.1, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: infoPrefix.2, toByteOffset: 16, as: UInt64.self)
+            pending.advance(infoPrefixLength)
+        } else {
             writePrefix(level)
-            return pending.reserve(maximum + 1)
         }
-        // Room for the prefix's three words, the text and the newline.
-        let p = pending.reserve(24 + maximum + 1)
-        let raw = UnsafeMutableRawPointer(p)
-        raw.storeBytes(of: infoPrefix.0, toByteOffset: 0, as: UInt64.self)
-        raw.storeBytes(of: infoPrefix.1, toByteOffset: 8, as: UInt64.self)
-        raw.storeBytes(of: infoPrefix.2, toByteOffset: 16, as: UInt64.self)
-        pending.advance(infoPrefixLength)
-        return p + infoPrefixLength
-    }
-
-    /// Ends a line begun with ``reserveLine(_:maximum:)`` after `length` bytes of text (the
-    /// newline goes in the room reserved for it).
-    @inlinable @inline(__always)
-    public func commitLine(_ length: Int, level: Level) {
+        let room = UnsafeMutableBufferPointer(start: pending.reserve(maximum + 1), count: maximum)
+        var text = OutputSpan(buffer: room, initializedCount: 0)
+        write(&text)
+        let length = text.finalize(for: room)
         if native {
             pending.advance(length)
             endEntry()
         } else {
-            let end = pending.base + pending.length + length
-            end.pointee = 0x0A
+            // The newline, in the room reserved for it.
+            (pending.base + pending.length + length).pointee = 0x0A
             pending.advance(length + 1)
         }
         lineEnded(level)
@@ -605,17 +617,37 @@ public final class Log: @unchecked Sendable {
 /// uniqueness or bounds bookkeeping per byte, unlike an array), for the log's lines. Confined
 /// to one thread.
 public final class LogBuffer {
-    public var base: UnsafeMutablePointer<UInt8> { start }
-    /// ``base``'s storage (read per line, on one thread: no dynamic exclusivity checks).
-    @exclusivity(unchecked) @usableFromInline var start: UnsafeMutablePointer<UInt8>
+    @inlinable var base: UnsafeMutablePointer<UInt8> { start }
+    /// ``base``, the bytes collected and the room, in one place (read per line, on one thread:
+    /// no dynamic exclusivity checks).
+    @usableFromInline struct Storage {
+        @usableFromInline var start: UnsafeMutablePointer<UInt8>
+        @usableFromInline var length = 0
+        @usableFromInline var capacity: Int
+        @usableFromInline init(start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+            self.start = start
+            self.capacity = capacity
+        }
+    }
+    @exclusivity(unchecked) @usableFromInline var storage: Storage
+    @inlinable var start: UnsafeMutablePointer<UInt8> {
+        get { storage.start }
+        set { storage.start = newValue }
+    }
     /// The bytes collected.
     public var count: Int { length }
-    @exclusivity(unchecked) @usableFromInline var length = 0
-    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @inlinable var length: Int {
+        get { storage.length }
+        set { storage.length = newValue }
+    }
+    @inlinable var capacity: Int {
+        get { storage.capacity }
+        set { storage.capacity = newValue }
+    }
 
     public init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        start = .allocate(capacity: self.capacity)
+        let capacity = max(capacity, 64)
+        storage = Storage(start: .allocate(capacity: capacity), capacity: capacity)
     }
 
     deinit { base.deallocate() }
@@ -623,18 +655,18 @@ public final class LogBuffer {
     /// Room for `n` more bytes at the end; write them there, then ``advance(_:)``.
     @inlinable @inline(__always)
     @discardableResult
-    public func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+    func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
         if length + n > capacity { grow(to: length + n) }
         return base + length
     }
 
     /// Counts `n` bytes written at ``reserve(_:)``'s place.
     @inlinable @inline(__always)
-    public func advance(_ n: Int) { length += n }
+    func advance(_ n: Int) { length += n }
 
     /// Appends `bytes`.
     @inlinable @inline(__always)
-    public func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count).update(from: source, count: bytes.count)
         length += bytes.count
@@ -706,18 +738,20 @@ public struct LogLine {
         prepared.withUnsafeBufferPointer { buffer.append($0) }
     }
 
-    /// Appends prepared UTF-8 (as ``append(prepared:)-([UInt8])``) from memory lent for the call.
+    /// Appends prepared UTF-8 (as ``append(prepared:)-([UInt8])``) lent for the call.
     @inlinable @inline(__always)
-    public mutating func append(prepared: UnsafeBufferPointer<UInt8>) {
-        buffer.append(prepared)
+    public mutating func append(prepared: Span<UInt8>) {
+        prepared.withUnsafeBufferPointer { buffer.append($0) }
     }
 
-    /// Lets `body` write at most `maximum` bytes in place (no newline); it returns how many it
-    /// wrote. For numbers: `line.write(maximum: JSONText.maximumFixedLength) { JSONText.writeFixed(…, to: $0) }`.
+    /// Lets `body` append at most `maximum` bytes in place (no newline). For numbers:
+    /// `line.write(maximum: JSONText.maximumFixedLength) { $0.append(fixed: …, decimals: 6) }`.
     @inlinable @inline(__always)
-    public mutating func write(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        let n = body(buffer.reserve(maximum))
-        buffer.advance(n)
+    public mutating func write(maximum: Int, _ body: (inout OutputSpan<UInt8>) -> Void) {
+        let room = UnsafeMutableBufferPointer(start: buffer.reserve(maximum), count: maximum)
+        var text = OutputSpan(buffer: room, initializedCount: 0)
+        body(&text)
+        buffer.advance(text.finalize(for: room))
     }
 
     /// Appends `text`, each newline as ` ⏎ `.
@@ -749,7 +783,7 @@ extension LogLine {
     /// controls U+0080–U+009F, CSI among them) and every byte that is not part of valid UTF-8 as
     /// `\xNN`. The log's one escaper for peer text (``Log/escaped(_:)-(String)`` makes a `String`
     /// of it); runs that need no escape are copied in one piece.
-    public mutating func append(peer bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func append(peer bytes: UnsafeBufferPointer<UInt8>) {
         var i = 0, runStart = 0
         while i < bytes.count {
             let c = bytes[i]

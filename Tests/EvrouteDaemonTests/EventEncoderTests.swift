@@ -110,11 +110,12 @@ struct EventEncoderTests {
         let times: [Int64] = [0, 1, 999_999, 1_000_000, 1_500_000, 1_500_010, 1_508_125_000, 3_600_000_000_001, -1, -1_500_000]
         for us in times {
             let t = Timestamp(microseconds: us)
-            var log = [UInt8](repeating: 0, count: TimestampText.maximumLength)
-            var one = [UInt8](repeating: 0, count: TimestampText.maximumLength)
-            let n = log.withUnsafeMutableBufferPointer { seconds.write(t, to: $0.baseAddress!) }
-            let m = one.withUnsafeMutableBufferPointer { TimestampText.seconds(t, to: $0.baseAddress!) }
-            #expect(log[..<n] == one[..<m], "\(us)")
+            var log: [UInt8] = [], one: [UInt8] = []
+            log.append(addingCapacity: SecondsText.maximumLength) { text in
+                text.withBytes(maximum: SecondsText.maximumLength) { seconds.write(t, to: &$0) }
+            }
+            one.append(addingCapacity: TimestampText.maximumLength) { TimestampText.seconds(t, to: &$0) }
+            #expect(log == one, "\(us)")
         }
         #expect(Timestamp(microseconds: 1_508_125_000).text() == "1508.125000")
         #expect(Timestamp(microseconds: 1_508_125_999).text(decimals: 3) == "1508.125")

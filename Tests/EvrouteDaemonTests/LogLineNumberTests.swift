@@ -46,7 +46,9 @@ import EvrouteTestSupport
                               -1, -1_500_000, 86_400_000_000, 86_400_000_001]
         for us in times {
             var line = LogLine()
-            line.write(maximum: SecondsText.maximumLength) { seconds.write(Timestamp(microseconds: us), to: $0) }
+            line.write(maximum: SecondsText.maximumLength) { text in
+                text.withBytes(maximum: SecondsText.maximumLength) { seconds.write(Timestamp(microseconds: us), to: &$0) }
+            }
             var expected: [UInt8] = []
             JSONText.appendFixed(us, decimals: 6, to: &expected)
             #expect(line.bytes == expected, "\(us)")

@@ -181,16 +181,16 @@ struct LogJournalTests {
         #expect(Self.text(fields, "PRIORITY") == "3")
     }
 
-    @Test("a per-event line written in place (reserveLine, buffered) becomes an entry at the flush")
+    @Test("a per-event line written in place (writeLine, buffered) becomes an entry at the flush")
     func reservedLine() throws {
         let journal = try FakeJournal()
         let log = Log(threshold: .info, fd: journal.streamFD, journalSocket: journal.socketPath)
         log.buffered = true
         let text = Array("touch-began 12 34".utf8)
         for _ in 0..<3 {
-            let p = try #require(log.reserveLine(.info, maximum: 64))
-            for (i, b) in text.enumerated() { p[i] = b }
-            log.commitLine(text.count, level: .info)
+            log.writeLine(.info, maximum: 64) { out in
+                for b in text { out.append(b) }
+            }
         }
         log.log(.info) { line in line.append("in place") }
         #expect(journal.receive().isEmpty, "info entries wait for the flush")

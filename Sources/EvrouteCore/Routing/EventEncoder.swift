@@ -86,6 +86,14 @@ public protocol EventFieldWriter {
     /// The handler's travelling options (the keys its plugin does not read itself), when it took
     /// the event.
     mutating func options(of handler: HandlerBinding)
+    /// A touch's phase (``EventEncoding/line``); unless the writer says otherwise, its raw value
+    /// as a string.
+    mutating func field(_ field: EventField, phase value: TouchPhase)
+}
+
+extension EventFieldWriter {
+    @inlinable
+    public mutating func field(_ field: EventField, phase value: TouchPhase) { self.field(field, value.rawValue) }
 }
 
 /// Turns a routed event into its fields: the only place that switches over event kinds to
@@ -205,15 +213,7 @@ public enum EventEncoder {
         let region = e.regionPath
         switch e.kind {
         case .touch(let phase, let isTap):
-            w.field(.device, e.device?.ruleName)
-            let t = e.touchIDAndLocation
-            w.field(.type, "touch")
-            w.field(.touch, integer: t?.id ?? 0)
-            w.field(.phase, phase.rawValue)
-            w.field(.location, point: t?.location ?? Point(x: 0, y: 0))
-            w.field(.region, region ?? "(no region)")
-            if let b = e.touch?.blocked { w.field(.blocked, b.rawValue) }
-            if isTap { w.field(.tapCount, integer: e.touch?.tapCount ?? 1) }
+            encodeTouchLine(e, phase: phase, isTap: isTap, withPlace: true, into: &w)
         case .key(let name, let phase):
             w.field(.device, e.device?.ruleName)
             w.field(.type, "key")
@@ -258,6 +258,27 @@ public enum EventEncoder {
             w.field(.state, e.kind == .idle ? "idle" : "active")
             w.field(.region, "-")
         }
+    }
+
+    /// ``EventEncoding/line`` of a touch phase (`e.kind` is `.touch(phase, isTap)`): the device,
+    /// `touch`, its number, the phase, the location, the region (`(no region)`), how it was
+    /// blocked and a tap's count. Without the place (`withPlace` false: the device, the region
+    /// and the blocking left out), what happened only: the head of the log's line, whose tail
+    /// says where. (Inlined into the log's writer: most of the daemon's lines are these.)
+    @inlinable @inline(__always)
+    public static func encodeTouchLine<W: EventFieldWriter>(_ e: borrowing RoutedEvent, phase: TouchPhase, isTap: Bool,
+                                                            withPlace: Bool, into w: inout W) {
+        if withPlace { w.field(.device, e.device?.ruleName) }
+        let t = e.touchIDAndLocation
+        w.field(.type, "touch")
+        w.field(.touch, integer: t?.id ?? 0)
+        w.field(.phase, phase: phase)
+        w.field(.location, point: t?.location ?? Point(x: 0, y: 0))
+        if withPlace {
+            w.field(.region, e.regionPath ?? "(no region)")
+            if let b = e.touch?.blocked { w.field(.blocked, b.rawValue) }
+        }
+        if isTap { w.field(.tapCount, integer: e.touch?.tapCount ?? 1) }
     }
 
     /// A filtered contact's fields: JSON `{"type":"filtered","time","device","filter","x","y"}`;

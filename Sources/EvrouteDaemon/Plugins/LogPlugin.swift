@@ -37,7 +37,15 @@ struct LogPluginType: PluginType {
 final class LogPlugin: Plugin {
     let spec: PluginSpec
     private let context: PluginContext
-    @exclusivity(unchecked) private(set) var statistics: PluginStatistics
+    var statistics: PluginStatistics { perLine.statistics }
+    /// What each line updates: the statistics and the time's whole seconds kept written (see
+    /// ``SecondsText``). One value, read and written per line on the loop's thread only: no
+    /// dynamic exclusivity checks.
+    private struct PerLine {
+        var statistics: PluginStatistics
+        var seconds = SecondsText()
+    }
+    @exclusivity(unchecked) private var perLine: PerLine
 
     /// The daemon's log (the context's, kept here: read per line).
     private let log: Log
@@ -46,7 +54,7 @@ final class LogPlugin: Plugin {
         self.spec = spec
         self.context = context
         log = context.log
-        statistics = PluginStatistics(name: spec.name, type: spec.type)
+        perLine = PerLine(statistics: PluginStatistics(name: spec.name, type: spec.type))
     }
 
     func start() {}
@@ -67,72 +75,50 @@ final class LogPlugin: Plugin {
     /// host's table calls it on the concrete type, during the router's walk, with no delivery
     /// record (the log line is most of what the daemon does per event; see `PluginHost.dispatch`).
     func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
-        statistics.handled += 1
+        perLine.statistics.handled += 1
         let tail = tails.tail(of: event, responder: responder, handler: handler)
-        if case .touch(let phase, false) = event.kind, let t = event.touchIDAndLocation {
-            // Most lines: a touch phase, written in one reservation through a pointer.
-            let maximum = LogPlugin.touchHeadMaximum + tail.count + 3 + SecondsText.maximumLength
-            guard let p = log.reserveLine(.info, maximum: maximum) else { return .handled }
-            var n = LogPlugin.writeTouchHead(id: t.id, phase: phase, at: t.location, to: p)
-            LogLineTails.copy(tail, to: p + n)
-            n += tail.count
-            n += LogPlugin.copy(" t=", to: p + n)
-            n += seconds.write(event.time, to: p + n)
-            log.commitLine(n, level: .info)
+        if case .touch(let phase, false) = event.kind {
+            // Most lines: a touch phase, its head from the encoder, written in one reservation
+            // (its room checked once).
+            let words = tails.entries[tail].words.count &* 8
+            let maximum = LogPlugin.touchHeadMaximum + words + 3 + SecondsText.maximumLength
+            log.writeLine(.info, maximum: maximum) { text in
+                text.withBytes(maximum: maximum) { out in
+                    var head = TouchLineHead(out)
+                    EventEncoder.encodeTouchLine(event, phase: phase, isTap: false, withPlace: false, into: &head)
+                    out = head.out
+                    tails.copy(tail, to: &out)
+                    out.append(" t=")
+                    perLine.seconds.write(event.time, to: &out)
+                }
+            }
             return .handled
         }
         return deliverOther(event, handler: handler, tail: tail)
     }
 
     /// ``deliver(_:handler:responder:)`` for events other than a touch phase (and taps).
+    /// `tail`: the line's tail in ``tails``.
     @inline(never)
-    private func deliverOther(_ event: borrowing RoutedEvent, handler: Int, tail: UnsafeBufferPointer<UInt8>) -> HandlerVerdict {
+    private func deliverOther(_ event: borrowing RoutedEvent, handler: Int, tail: Int) -> HandlerVerdict {
         let showKeycodes = context.showKeycodes
         log.log(.info) { line in
             var head = showKeycodes ? LogLineHead(line: line, showKeys: true)
                 : LogLineHead(line: line, askingFor: event.layout.handlers[handler], layout: event.layout, rule: event.device?.ruleName)
             EventEncoder.encode(event, handledBy: nil, handler: nil, as: .line, into: &head)
             line = head.line
-            line.append(prepared: tail)
-            LogPlugin.describeTime(event.time, seconds: &seconds, into: &line)
+            line.append(prepared: tails.entries[tail].bytes)
+            LogPlugin.describeTime(event.time, seconds: &perLine.seconds, into: &line)
         }
         return .handled
     }
 
-    /// The most bytes ``writeTouchHead(id:phase:at:to:)`` writes.
+    /// The most bytes ``TouchLineHead`` writes (a touch phase's head, `touch 3 began (412.5, 96)`).
     static let touchHeadMaximum = 6 + JSONText.maximumIntegerLength + 1 + 10 + 2 + 2 * coordinateMaximum + 2 + 1
-    /// The most bytes ``writeCoordinate(_:to:)`` writes: a sign, 16 digits, `.` and 3 decimals,
-    /// or the 24 of the shortest form of a double beyond those.
-    static let coordinateMaximum = 24
+    /// The room ``writeCoordinate(_:to:)`` needs: a sign, 16 digits, `.` and 3 decimals, or the
+    /// shortest form of a double beyond those (at most 24 bytes, in room for any number).
+    static let coordinateMaximum = JSONText.maximumNumberLength
 
-    /// Writes `touch 3 began (412.5, 96)` at `p`; returns the length (at most
-    /// ``touchHeadMaximum``).
-    @inline(__always)
-    static func writeTouchHead(id: Int, phase: TouchPhase, at location: Point, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        var n = copy("touch ", to: p)
-        n += JSONText.writeInteger(Int64(id), to: p + n)
-        p[n] = UInt8(ascii: " ")
-        n += 1
-        n += copy(phaseName(phase), to: p + n)
-        n += copy(" (", to: p + n)
-        n += writeCoordinate(location.x, to: p + n)
-        n += copy(", ", to: p + n)
-        n += writeCoordinate(location.y, to: p + n)
-        p[n] = UInt8(ascii: ")")
-        return n + 1
-    }
-
-    /// Copies a literal of the program's own; returns its length.
-    /// (Byte by byte: these are a few bytes, and a `memcpy` call costs more than the copy.)
-    @inline(__always)
-    static func copy(_ literal: StaticString, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        let n = literal.utf8CodeUnitCount, s = literal.utf8Start
-        for i in 0..<n { p[i] = s[i] }
-        return n
-    }
-
-    /// The whole seconds of the last line's time, written (see ``SecondsText``).
-    @exclusivity(unchecked) private var seconds = SecondsText()
 
     /// `touch 3 began (412.5, 96) home/root/header/back → home/root/header/back [shell] device touch t=1508.125`.
     static func describe(_ e: RoutedEvent, responder: ResponderID, handler: HandlerBinding, showKeys: Bool = false) -> String {
@@ -181,7 +167,9 @@ final class LogPlugin: Plugin {
     /// When: ` t=1508.125` (`seconds` keeps the whole seconds written, for the next line).
     static func describeTime(_ t: Timestamp, seconds: inout SecondsText, into line: inout LogLine) {
         line.append(" t=")
-        line.write(maximum: SecondsText.maximumLength) { seconds.write(t, to: $0) }
+        line.write(maximum: SecondsText.maximumLength) { text in
+            text.withBytes(maximum: SecondsText.maximumLength) { seconds.write(t, to: &$0) }
+        }
     }
 
     /// Whether the handler or the device rule `rule` (of `layout`) says `log-keys: true` (asked
@@ -194,42 +182,39 @@ final class LogPlugin: Plugin {
 
     /// A coordinate to 1/1000, without a fraction when whole: `412.5`, `96`, `389.589`.
     static func coordinate(_ v: Double, into line: inout LogLine) {
-        line.write(maximum: coordinateMaximum) { writeCoordinate(v, to: $0) }
+        line.write(maximum: coordinateMaximum) { text in
+            text.withBytes(maximum: coordinateMaximum) { writeCoordinate(v, to: &$0) }
+        }
     }
 
-    /// Writes a coordinate as ``coordinate(_:into:)`` describes it at `p`; returns the length
-    /// (at most ``coordinateMaximum``). Not finite, or too large for 1/1000: JSON's shortest form.
+    /// Appends a coordinate as ``coordinate(_:into:)`` describes it (room: ``coordinateMaximum``).
+    /// Not finite, or too large for 1/1000: JSON's shortest form.
     @inline(__always)
-    static func writeCoordinate(_ v: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        guard v.isFinite, abs(v) < JSONText.integralLimit else { return writeShortest(v, to: p) }
+    static func writeCoordinate(_ v: Double, to out: inout ByteWriter) {
+        guard v.isFinite, abs(v) < JSONText.integralLimit else { return writeShortest(v, to: &out) }
         // Rounded half away from zero, as `rounded()` does, without its libm call: the
         // truncation and the remainder are exact below 2^52 (above, `x` is whole).
         let x = v * 1000
         var units = Int64(x)
         let rest = x - Double(units)
         if rest >= 0.5 { units += 1 } else if rest <= -0.5 { units -= 1 }
-        var n = 0
-        if units < 0 { p[0] = UInt8(ascii: "-"); n = 1 }
+        if units < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = units.magnitude
-        n += JSONText.writeInteger(magnitude / 1000, to: p + n)
+        out.append(integer: magnitude / 1000)
         var fraction = magnitude % 1000
-        guard fraction != 0 else { return n }
+        guard fraction != 0 else { return }
         // `.5`, `.25`, `.589`: the trailing zeros left out.
-        p[n] = UInt8(ascii: ".")
+        out.append(UInt8(ascii: "."))
         var digits = 3
         while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        JSONText.writeDigits(fraction, count: digits, endingAt: p + n + 1 + digits)
-        return n + 1 + digits
+        out.append(digits: fraction, count: digits)
     }
 
     /// The rare coordinate that is not finite or not below ``JSONText/integralLimit``, in JSON's
     /// shortest form (`null`, `1e+16`: at most 24 bytes).
     @inline(never)
-    static func writeShortest(_ v: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        var bytes: [UInt8] = []
-        JSONText.appendNumber(v, style: .shortest, to: &bytes)
-        p.update(from: bytes, count: bytes.count)
-        return bytes.count
+    static func writeShortest(_ v: Double, to out: inout ByteWriter) {
+        out.append(number: v, style: .shortest)
     }
 
     /// The phase's name (its raw value) as a literal: no `String` per line.
@@ -244,7 +229,7 @@ final class LogPlugin: Plugin {
     }
 
     static func integer(_ v: Int64, into line: inout LogLine) {
-        line.write(maximum: JSONText.maximumIntegerLength) { JSONText.writeInteger(v, to: $0) }
+        line.write(maximum: JSONText.maximumIntegerLength) { $0.append(integer: v) }
     }
 }
 
@@ -347,38 +332,78 @@ struct LogLineHead: EventFieldWriter {
     }
 }
 
+/// The head of a touch phase's log line (`touch 3 began (412.5, 96)`: the encoder's
+/// ``EventEncoder/encodeTouchLine(_:phase:isTap:withPlace:into:)`` fields without the place), as
+/// ``LogLineHead`` writes it, into the log's reservation: at most ``LogPlugin/touchHeadMaximum``
+/// bytes (a tap's count, which the encoder adds for taps, is not written here: taps go through
+/// ``LogLineHead``).
+struct TouchLineHead: EventFieldWriter {
+    /// Where the head is written (taken back by the caller when the encoder is done).
+    var out: ByteWriter
+
+    @inline(__always)
+    init(_ out: ByteWriter) { self.out = out }
+
+    @inline(__always)
+    mutating func field(_ field: EventField, _ value: String?) {
+        // `touch`, the first word (the place's fields are not asked for).
+        if field == .type { out.append("touch") }
+    }
+
+    @inline(__always)
+    mutating func field(_ field: EventField, integer value: Int) {
+        guard field == .touch else { return }
+        out.append(UInt8(ascii: " "))
+        out.append(integer: Int64(value))
+    }
+
+    @inline(__always)
+    mutating func field(_ field: EventField, phase value: TouchPhase) {
+        out.append(UInt8(ascii: " "))
+        out.append(LogPlugin.phaseName(value))
+    }
+
+    @inline(__always)
+    mutating func field(_ field: EventField, point value: Point) {
+        out.append(" (")
+        LogPlugin.writeCoordinate(value.x, to: &out)
+        out.append(", ")
+        LogPlugin.writeCoordinate(value.y, to: &out)
+        out.append(UInt8(ascii: ")"))
+    }
+
+    mutating func field(_ field: EventField, number value: Double?) {}
+    mutating func field(_ field: EventField, bool value: Bool) {}
+    mutating func field(_ field: EventField, time value: Timestamp) {}
+    mutating func field(_ field: EventField, x: Double, y: Double, z: Double) {}
+    mutating func options(of handler: HandlerBinding) {}
+}
+
 /// A time as the log writes it (``TimestampText/seconds(_:to:)``'s text, `1508.125`: seconds,
 /// then the microseconds without their trailing zeros, `.0` when there are none), with the
 /// whole seconds kept written from the line before: they change once a second, the fraction
 /// every line. (Tests hold it to ``TimestampText``.)
 struct SecondsText {
-    /// The most bytes ``write(_:to:)`` writes.
+    /// The room ``write(_:to:)`` needs.
     static let maximumLength = JSONText.maximumFixedLength
     private var seconds: Int64 = -1
-    /// The whole seconds and the `.`, written.
+    /// The whole seconds and the `.`, written, as words (see ``ByteWriter/append(words:count:)-(UInt64,UInt64,UInt64),_``).
     private var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
     private var textLength = 0
 
-    /// Writes `time` at `p`; returns the length (at most ``maximumLength``). (Inlined: one per
-    /// line; the whole seconds, written once a second, are not.)
+    /// Appends `time` (room: ``maximumLength``). (Inlined: one per line; the whole seconds,
+    /// written once a second, are not.)
     @inline(__always)
-    mutating func write(_ time: Timestamp, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    mutating func write(_ time: Timestamp, to out: inout ByteWriter) {
         let us = time.microseconds
-        guard us >= 0 else { return SecondsText.writeNegative(us, to: p) }
+        guard us >= 0 else { return SecondsText.writeNegative(us, to: &out) }
         let whole = us / 1_000_000, fraction = UInt64(us % 1_000_000)
         if whole != seconds { writeWhole(whole) }
-        let n = textLength
-        // All 24 bytes, as three words (no `memcpy` call; ``maximumLength`` leaves room), of
-        // which `n` count.
-        let raw = UnsafeMutableRawPointer(p)
-        raw.storeBytes(of: text.0, toByteOffset: 0, as: UInt64.self)
-        raw.storeBytes(of: text.1, toByteOffset: 8, as: UInt64.self)
-        raw.storeBytes(of: text.2, toByteOffset: 16, as: UInt64.self)
-        guard fraction != 0 else { p[n] = UInt8(ascii: "0"); return n + 1 }
+        out.append(words: text, count: textLength)
+        guard fraction != 0 else { return out.append(UInt8(ascii: "0")) }
         var digits = 6, rest = fraction
         while rest % 10 == 0 { rest /= 10; digits -= 1 }
-        JSONText.writeDigits(rest, count: digits, endingAt: p + n + digits)
-        return n + digits
+        out.append(digits: rest, count: digits)
     }
 
     /// Keeps `whole` seconds and the `.` written (at most 13 digits below 2^63 µs: 24 bytes
@@ -386,18 +411,13 @@ struct SecondsText {
     @inline(never)
     private mutating func writeWhole(_ whole: Int64) {
         seconds = whole
-        textLength = withUnsafeMutableBytes(of: &text) { raw in
-            let t = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let n = JSONText.writeInteger(whole, to: t)
-            t[n] = UInt8(ascii: ".")
-            return n + 1
-        }
+        (text, textLength) = JSONText.decimalWords(whole, then: UInt8(ascii: "."))
     }
 
-    /// A time before the clock's zero (a recording's), in full.
+    /// A time before the clock's zero (a recording's), in full (``TimestampText``'s text).
     @inline(never)
-    private static func writeNegative(_ us: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        TimestampText.seconds(Timestamp(microseconds: us), to: p)
+    private static func writeNegative(_ us: Int64, to out: inout ByteWriter) {
+        out.append(fixed: us, decimals: 6)
     }
 }
 
@@ -410,80 +430,61 @@ struct SecondsText {
 final class LogLineTails {
     static let capacity = 64
 
-    private struct Entry {
+    struct Entry {
         /// nil: empty. (Held, so that its identity, compared as `layoutID`, stays its own.)
         var layout: Layout?
         var layoutID: ObjectIdentifier?
         var handler = -1
         var region = -1
         var device: DeviceID?
-        var bytes = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        /// The tail's text.
+        var bytes: [UInt8] = []
+        /// ``bytes`` as whole words in memory order, the last one's spare bytes zero (copied a
+        /// word at a time: ``ByteWriter/append(words:count:)-([UInt64],_)``).
+        var words: [UInt64] = []
     }
 
-    /// The entries, in memory of their own (no copy-on-write check per line).
-    private let entries: UnsafeMutablePointer<Entry> = {
-        let p = UnsafeMutablePointer<Entry>.allocate(capacity: LogLineTails.capacity)
-        p.initialize(repeating: Entry(), count: LogLineTails.capacity)
-        return p
-    }()
-    @exclusivity(unchecked) private var current: Layout?
-    @exclusivity(unchecked) private var previous: Layout?
+    /// The entries, by slot (``capacity`` of them).
+    @exclusivity(unchecked) private(set) var entries = [Entry](repeating: Entry(), count: LogLineTails.capacity)
+    private var current: Layout?
+    private var previous: Layout?
 
-    deinit {
-        for i in 0..<LogLineTails.capacity { entries[i].bytes.deallocate() }
-        entries.deinitialize(count: LogLineTails.capacity)
-        entries.deallocate()
-    }
-
-    /// The tail's bytes, lent: valid until the next call. Their memory is whole words long
-    /// (see ``copy(_:to:)``).
+    /// The slot in ``entries`` that holds the tail of `e`'s place, made when it was not there.
     /// (Inlined into the line's writer, and comparing identities without retaining anything:
     /// a found tail costs no call; one not yet made is made out of line.)
     @inline(__always)
-    func tail(of e: borrowing RoutedEvent, responder: ResponderID, handler index: Int) -> UnsafeBufferPointer<UInt8> {
+    func tail(of e: borrowing RoutedEvent, responder: ResponderID, handler index: Int) -> Int {
         let layout = ObjectIdentifier(e.layout)
         let region = e.region ?? -1, device = e.device?.id
         let slot = (index &* 0x9E37 ^ region &* 0x85EB ^ (device?.rawValue ?? 0) &* 0x27D4) & (LogLineTails.capacity - 1)
-        let entry = entries + slot
-        if entry.pointee.layoutID == layout, entry.pointee.handler == index, entry.pointee.region == region,
-           entry.pointee.device == device {
-            return UnsafeBufferPointer(entry.pointee.bytes)
+        if entries[slot].layoutID == layout, entries[slot].handler == index, entries[slot].region == region,
+           entries[slot].device == device {
+            return slot
         }
-        return make(e, responder: responder, handler: index, region: region, device: device, at: entry)
+        make(e, responder: responder, handler: index, region: region, device: device, at: slot)
+        return slot
     }
 
-    /// Writes the tail of a place not seen (or whose slot another took) into `entry`.
+    /// Appends the tail in `slot` (from ``tail(of:responder:handler:)``) a word at a time: the
+    /// room must hold its whole words.
+    @inline(__always)
+    func copy(_ slot: Int, to out: inout ByteWriter) {
+        out.append(words: entries[slot].words, count: entries[slot].bytes.count)
+    }
+
+    /// Writes the tail of a place not seen (or whose slot another took) into slot `slot`.
     @inline(never)
     private func make(_ e: borrowing RoutedEvent, responder: ResponderID, handler index: Int, region: Int, device: DeviceID?,
-                      at entry: UnsafeMutablePointer<Entry>) -> UnsafeBufferPointer<UInt8> {
+                      at slot: Int) {
         if e.layout !== current { seeLayout(e.layout) }
         var line = LogLine()
         LogPlugin.describeTail(e, responder: responder, handler: e.layout.handlers[index], into: &line)
         let made = line.bytes
-        entry.pointee.bytes.deallocate()
-        // Whole words, the last one's spare bytes zero: copy(_:to:) reads words.
-        let words = (made.count + 7) / 8
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: words * 8)
-        _ = bytes.initialize(from: made)
-        for i in made.count..<words * 8 { bytes[i] = 0 }
-        entry.pointee = Entry(layout: e.layout, layoutID: ObjectIdentifier(e.layout), handler: index, region: region,
-                              device: device, bytes: UnsafeMutableBufferPointer(rebasing: bytes[0..<made.count]))
-        return UnsafeBufferPointer(entry.pointee.bytes)
-    }
-
-    /// Copies a tail (from ``tail(of:responder:handler:)``) to `p` a word at a time — a tail is
-    /// a few dozen bytes, and a `memcpy` call costs more than the copy. Up to 7 bytes after the
-    /// tail are written too: `p` must have that room (the line's reservation holds the time
-    /// after it).
-    @inline(__always)
-    static func copy(_ tail: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>) {
-        guard let source = tail.baseAddress else { return }
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(p)
-        var offset = 0
-        while offset < tail.count {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
-            offset &+= 8
-        }
+        var words = [UInt64](repeating: 0, count: (made.count + 7) / 8)
+        for (i, byte) in made.enumerated() { words[i / 8] |= UInt64(byte) << (8 * UInt64(i % 8)) }
+        for i in words.indices { words[i] = UInt64(littleEndian: words[i]) }
+        entries[slot] = Entry(layout: e.layout, layoutID: ObjectIdentifier(e.layout), handler: index, region: region,
+                              device: device, bytes: made, words: words)
     }
 
     /// A layout other than the current one: it becomes current; entries of layouts before the
@@ -496,7 +497,6 @@ final class LogLineTails {
         previous = current
         current = layout
         for i in 0..<LogLineTails.capacity where entries[i].layout != nil && entries[i].layout !== current && entries[i].layout !== previous {
-            entries[i].bytes.deallocate()
             entries[i] = Entry()
         }
     }
