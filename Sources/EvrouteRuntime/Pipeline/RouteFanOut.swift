@@ -14,10 +14,15 @@ public final class RouteFanOut: RouteObserver {
     private let routedSinks: [RouteObserver]
     public let observesRoutedEvents: Bool
 
+    /// The member that wants routed events when it is the only one (the daemon's metrics sink):
+    /// called straight, without the loop over the members.
+    private let onlyRoutedSink: RouteObserver?
+
     public init(_ sinks: [RouteObserver]) {
         self.sinks = sinks
         routedSinks = sinks.filter(\.observesRoutedEvents)
         observesRoutedEvents = !routedSinks.isEmpty
+        onlyRoutedSink = routedSinks.count == 1 ? routedSinks[0] : nil
     }
 
     public func record(_ record: RouteRecord) {
@@ -25,6 +30,10 @@ public final class RouteFanOut: RouteObserver {
     }
 
     public func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
+        if let onlyRoutedSink {
+            onlyRoutedSink.routed(event, handledBy: responder, handler: handler)
+            return
+        }
         for sink in routedSinks { sink.routed(event, handledBy: responder, handler: handler) }
     }
 }
