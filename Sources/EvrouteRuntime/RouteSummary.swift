@@ -36,7 +36,7 @@ public final class RouteSummary: RouteObserver {
         }
     }
 
-    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+    public func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
         count(event, by: responder)
     }
 

@@ -69,8 +69,8 @@ public final class TouchTrails: RouteObserver {
         if case .routed(let event, let by, let h) = record { see(event, by: by, forwarded: h?.forwards == true) }
     }
 
-    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-        see(event, by: responder, forwarded: handler.map { event.layout.handlers[$0].forwards } ?? false)
+    public func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
+        see(event, by: responder, forwarded: handler.map { event.layout[handler: $0].forwards } ?? false)
     }
 
     /// A touch phase extends its trail (or starts one).

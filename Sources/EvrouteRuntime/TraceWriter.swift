@@ -121,10 +121,10 @@ public final class TraceWriter: RouteReport {
 
     /// A routed event, lent by the router: the JSON line written from it in place (the text
     /// format builds the record: it is for people, one screen at a time).
-    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-        let binding = handler.map { event.layout.handlers[$0] }
+    public func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
+        let binding = handler.map { event.layout[handler: $0] }
         guard case .json = format else {
-            record(.routed(copy event, handledBy: responder, handler: binding))
+            record(.routed(event, handledBy: responder, handler: binding))
             return
         }
         // The JSON object (one line, with its newline), read in place.

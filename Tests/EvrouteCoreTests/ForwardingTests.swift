@@ -45,8 +45,8 @@ struct ForwardingTests {
         final class FailingForwarder: HandlerDispatcher {
             var failing = false
             var offered: [String] = []
-            func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
-                let handler = event.layout.handlers[index]
+            func dispatch(_ event: RoutedEvent, toHandler handler: HandlerIndex, at responder: ResponderID) -> HandlerVerdict {
+                let handler = event.layout[handler: handler]
                 offered.append(handler.plugin)
                 return failing && handler.plugin == "fw" ? .declined : .handled
             }

@@ -85,8 +85,8 @@ struct MovedPathTests {
     final class Alternating: HandlerDispatcher {
         var offers = 0
         var taken: [(RoutedEvent, HandlerBinding)] = []
-        func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
-            let handler = event.layout.handlers[index]
+        func dispatch(_ event: RoutedEvent, toHandler handler: HandlerIndex, at responder: ResponderID) -> HandlerVerdict {
+            let handler = event.layout[handler: handler]
             guard handler.plugin == "q" else { taken.append((event, handler)); return .handled }
             offers += 1
             if offers % 2 == 0 { return .declined }
@@ -230,8 +230,8 @@ struct MovedPathTests {
             func record(_ record: RouteRecord) {
                 if case .routed = record { routedRecords += 1 } else { otherRecords += 1 }
             }
-            func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-                events.append((copy event, responder, handler.map { event.layout.handlers[$0].plugin }))
+            func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
+                events.append((event, responder, handler.map { event.layout[handler: $0].plugin }))
             }
         }
         let router = Router(layout: try presented())

@@ -68,8 +68,8 @@ struct RoutingTests {
     @Test func handlerDeclinesAndTheWalkGoesOn() throws {
         final class Declining: HandlerDispatcher {
             var offered: [String] = []
-            func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
-            let handler = event.layout.handlers[index]
+            func dispatch(_ event: RoutedEvent, toHandler handler: HandlerIndex, at responder: ResponderID) -> HandlerVerdict {
+            let handler = event.layout[handler: handler]
                 offered.append(handler.plugin)
                 return handler.plugin == "q" ? .declined : .handled
             }

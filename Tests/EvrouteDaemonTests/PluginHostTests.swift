@@ -125,7 +125,7 @@ struct PluginHostTests {
         let event = RoutedEvent(kind: .key(name: "KEY_A", phase: .down), time: .zero, layout: layout, display: 0, start: .region(button), region: button)
         let n = 2000
         let start = MonotonicClock.now()
-        for _ in 0..<n { _ = rig.host.dispatch(event, toHandler: handler.index, at: .region(button)) }
+        for _ in 0..<n { _ = rig.host.dispatch(event, toHandler: handler.handlerIndex, at: .region(button)) }
         let perEvent = Double((MonotonicClock.now() - start).microseconds) / Double(n)
         print("socket dispatch (JSON + id + write to one client): \(perEvent) µs/event")
         #expect(rig.stats("ui").delivered == n)

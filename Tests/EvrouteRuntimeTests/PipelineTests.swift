@@ -100,7 +100,7 @@ struct RouteFanOutTests {
         }
         var observesRoutedEvents: Bool { wantsRouted }
         func record(_ record: RouteRecord) { journal.lines.append("\(name) record") }
-        func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+        func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
             journal.lines.append("\(name) routed")
         }
     }
@@ -113,15 +113,17 @@ struct RouteFanOutTests {
         #expect(RouteFanOut([Member("log", wantsRouted: false, journal), Member("trace", wantsRouted: true, journal)]).observesRoutedEvents)
     }
 
-    @Test("one member wanting routed events is lent them directly; two or more through the fan-out")
-    func routedEventsGoStraightToTheOnlyMemberThatWantsThem() {
+    @Test("routed events go to the members that want them, in order, and to no other")
+    func routedEventsGoToTheMembersThatWantThem() throws {
         let journal = PipelineTests.Journal()
+        let layout = try PipelineTests.demoLayout()
+        let event = RoutedEvent(kind: .action("go"), time: Timestamp(microseconds: 1), layout: layout)
         let log = Member("log", wantsRouted: false, journal), metrics = Member("metrics", wantsRouted: true, journal)
-        let one = RouteFanOut([log, metrics])
-        #expect(one.routedEventsObserver === metrics)
-        let two = RouteFanOut([log, metrics, Member("trace", wantsRouted: true, journal)])
-        #expect(two.routedEventsObserver === two)
-        #expect(log.routedEventsObserver === log)
+        RouteFanOut([log, metrics]).routed(event, handledBy: nil, handler: nil)
+        #expect(journal.lines == ["metrics routed"])
+        journal.lines = []
+        RouteFanOut([Member("trace", wantsRouted: true, journal), log, metrics]).routed(event, handledBy: nil, handler: nil)
+        #expect(journal.lines == ["trace routed", "metrics routed"])
     }
 
     @Test("records to every member in order; routed events through the router to those that want them")

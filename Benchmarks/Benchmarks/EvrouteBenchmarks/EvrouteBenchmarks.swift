@@ -155,7 +155,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Replay Wacom DTH2242: route + JSON (parsed)", configuration: replayConfig) { _ in
         let sink = MemorySink()
         let run = DryRun(layout: Fixtures.kiosk, format: .json, sink: sink, errors: sink)
-        run.run(ReplaySource(recordings: [recording]))
+        do { try run.run(ReplaySource(recordings: [recording])) } catch { fatalError("\(error)") }
         blackHole(sink.bytes.count)
     }
 

@@ -139,6 +139,6 @@ enum Fixtures {
 final class NullObserver: RouteObserver {
     var count = 0
     func record(_ record: RouteRecord) { count &+= 1 }
-    func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) { count &+= 1 }
+    func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) { count &+= 1 }
 
 }

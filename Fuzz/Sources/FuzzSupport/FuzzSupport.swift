@@ -96,7 +96,7 @@ public final class TouchLifecycle: RouteObserver {
     /// Touches that began and have not ended.
     public var open: [Int] { touches.filter { !$0.value }.map(\.key).sorted() }
 
-    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+    public func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
         guard case .touch(let phase, _) = event.kind else { otherRecords += 1; return }
         guard let id = event.touch?.id else { fatalError("a touch \(phase) event without its touch") }
         let ended = touches[id]

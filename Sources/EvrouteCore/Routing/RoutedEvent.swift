@@ -143,32 +143,50 @@ public enum RouteRecord: Sendable {
     case filtered(FilteredContact)
 }
 
+/// A handler of a layout, by its position in ``Layout/handlers``: what the router names the
+/// handler that took an event by (plain data: passing it copies no reference, where the
+/// ``HandlerBinding`` it stands for holds one). ``Layout/subscript(handler:)`` gives the binding.
+public struct HandlerIndex: Hashable, Sendable {
+    /// The position in ``Layout/handlers`` (``HandlerBinding/index``).
+    public let rawValue: Int
+
+    @inline(__always)
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
+extension HandlerBinding {
+    /// This binding's position in its layout, typed.
+    public var handlerIndex: HandlerIndex { HandlerIndex(index) }
+}
+
+extension Layout {
+    /// The handler at `handler`.
+    @inline(__always)
+    public subscript(handler handler: HandlerIndex) -> HandlerBinding { handlers[handler.rawValue] }
+}
+
 /// Receives every decision the router makes.
 public protocol RouteObserver: AnyObject {
     func record(_ record: RouteRecord)
-    /// An event walked its chain: what a `.routed` record says, with the event lent instead of
-    /// moved into a record (`handler` indexes `event.layout.handlers`). The router calls this,
-    /// not ``record(_:)``, for every routed event the observer wants: one per touch move, so an
-    /// observer that sees many implements it and reads the event in place (building the record,
-    /// as the default does, copies the event and its binding, reference counts and all).
-    func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?)
-    /// Whether it wants a `.routed` record for every event (read when it becomes the router's
-    /// observer). An observer that only counts says no and reads ``Router/routeCounts``: the
-    /// router then builds no record per event. True unless implemented.
+    /// An event walked its chain: what a `.routed` record says, with the handler named by its
+    /// index in `event.layout` (``Layout/subscript(handler:)``). The router calls this, not
+    /// ``record(_:)``, for every routed event when ``observesRoutedEvents``: one per touch move,
+    /// so an observer that sees many implements it and reads the event where it is (building
+    /// the record, as the default does, copies the event and its binding, reference counts and
+    /// all).
+    func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?)
+    /// Whether it wants each routed event (read when it becomes the router's observer). An
+    /// observer that only counts says no and reads ``Router/routeCounts``: the router then
+    /// calls it for no routed event. True unless implemented.
     var observesRoutedEvents: Bool { get }
-    /// Who the router lends routed events to on this observer's behalf (read with
-    /// ``observesRoutedEvents``): itself unless implemented; a fan-out with one member that
-    /// wants them names that member, so no hop is run per event.
-    var routedEventsObserver: RouteObserver { get }
 }
 
 extension RouteObserver {
     public var observesRoutedEvents: Bool { true }
-    public var routedEventsObserver: RouteObserver { self }
 
     /// Builds the `.routed` record and hands it to ``record(_:)``.
-    public func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
-        record(.routed(copy event, handledBy: responder, handler: handler.map { event.layout.handlers[$0] }))
+    public func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
+        record(.routed(event, handledBy: responder, handler: handler.map { event.layout[handler: $0] }))
     }
 }
 
@@ -185,7 +203,6 @@ public enum HandlerVerdict: Sendable {
 /// it; without a dispatcher (dry-run), that handler counts as having handled it.
 /// A dispatcher must never block: routing waits for nothing.
 public protocol HandlerDispatcher: AnyObject {
-    /// Offers `event` to a handler of its layout — `handler` indexes `event.layout.handlers`
-    /// (an index, not the binding: the walk lends nothing it would have to copy) — at `responder`.
-    func dispatch(_ event: RoutedEvent, toHandler handler: Int, at responder: ResponderID) -> HandlerVerdict
+    /// Offers `event` to a handler of its layout (`event.layout[handler: handler]`) at `responder`.
+    func dispatch(_ event: RoutedEvent, toHandler handler: HandlerIndex, at responder: ResponderID) -> HandlerVerdict
 }

@@ -16,7 +16,8 @@ public final class Router {
     }
     // The public properties' storage. The router's state is owned by one event loop and never
     // accessed concurrently or re-entrantly in overlapping ways, so the storage the event path
-    // reads skips Swift's dynamic exclusivity checks (docs/performance.md has what it is worth).
+    // reads skips Swift's dynamic exclusivity checks, privately (docs/performance.md has what it
+    // is worth).
     @exclusivity(unchecked) private var currentLayout: Layout
     @exclusivity(unchecked) private var currentObserver: RouteObserver?
     @exclusivity(unchecked) private var currentDispatcher: HandlerDispatcher?
@@ -30,13 +31,12 @@ public final class Router {
         get { currentObserver }
         set {
             currentObserver = newValue
-            routedObserver = newValue.flatMap { $0.observesRoutedEvents ? $0.routedEventsObserver : nil }
+            routedObserver = newValue.flatMap { $0.observesRoutedEvents ? $0 : nil }
         }
     }
-    /// Who is lent each routed event: nil when ``observer`` does not want them
+    /// Who is told each routed event: nil when ``observer`` does not want them
     /// (``RouteObserver/observesRoutedEvents``: a routed event is then only counted,
-    /// ``routeCounts``, and nothing is built for it), else the observer's
-    /// ``RouteObserver/routedEventsObserver``.
+    /// ``routeCounts``, and nothing is built for it), else the observer.
     @exclusivity(unchecked) private var routedObserver: RouteObserver?
     /// Runs handlers; nil for dry-run (the first taker counts as handled, nothing runs). Kept
     /// by the router like ``observer``; a dispatcher that needs the router must not keep it
@@ -65,12 +65,33 @@ public final class Router {
     /// The state the router coordinates, each part its own type with its own invariants:
     /// touches (active, forwarded, orphaned; per-region and exclusive counts; tap memory),
     /// held keys, recognizers and their timers, idle watches, presentation and focus.
-    @exclusivity(unchecked) var devices: [DeviceID: DeviceState] = [:]
-    @exclusivity(unchecked) var touchState: TouchState
+    /// (Each an accessor over private storage without dynamic exclusivity checks, as above.)
+    var devices: [DeviceID: DeviceState] {
+        @inline(__always) get { deviceStorage }
+        @inline(__always) _modify { yield &deviceStorage }
+    }
+    var touchState: TouchState {
+        @inline(__always) get { touchStorage }
+        @inline(__always) _modify { yield &touchStorage }
+    }
     var keyState = KeyState()
-    @exclusivity(unchecked) var gestures = GestureTracking()
-    @exclusivity(unchecked) var idleState = IdleState()
-    @exclusivity(unchecked) var presentationState: PresentationState
+    var gestures: GestureTracking {
+        @inline(__always) get { gestureStorage }
+        @inline(__always) _modify { yield &gestureStorage }
+    }
+    var idleState: IdleState {
+        @inline(__always) get { idleStorage }
+        @inline(__always) _modify { yield &idleStorage }
+    }
+    var presentationState: PresentationState {
+        @inline(__always) get { presentationStorage }
+        @inline(__always) _modify { yield &presentationStorage }
+    }
+    @exclusivity(unchecked) private var deviceStorage: [DeviceID: DeviceState] = [:]
+    @exclusivity(unchecked) private var touchStorage: TouchState
+    @exclusivity(unchecked) private var gestureStorage = GestureTracking()
+    @exclusivity(unchecked) private var idleStorage = IdleState()
+    @exclusivity(unchecked) private var presentationStorage: PresentationState
     /// Guards against handlers that send actions forever.
     var actionDepth = 0
     /// Regions changed at run time since the config was loaded, by path (see Router+Changes).
@@ -80,8 +101,8 @@ public final class Router {
         currentLayout = layout
         self.clock = clock
         currentTapPolicy = tapPolicy
-        touchState = TouchState(displays: layout.displays.count)
-        presentationState = PresentationState(layout: layout)
+        touchStorage = TouchState(displays: layout.displays.count)
+        presentationStorage = PresentationState(layout: layout)
         if layout.spec.displays.contains(where: { $0.idle != nil }) {
             setIdleWatches(makeIdleWatches(for: layout, from: nil, time: nil))
         }
@@ -120,7 +141,7 @@ public final class Router {
         if case .touch = event.kind { counts.touchEvents += 1 } else { counts.count(event.kind) }
         if responder != nil { counts.handled += 1 } else { counts.unhandled += 1 }
         guard let routedObserver else { return }
-        routedObserver.routed(event, handledBy: responder, handler: handler)
+        routedObserver.routed(event, handledBy: responder, handler: handler.map(HandlerIndex.init))
     }
 
     // MARK: Devices
@@ -329,7 +350,7 @@ public final class Router {
         }
         while let f = found {
             if event.layout.handlers[f.handler].isBuiltIn { return (f, true) }
-            if let dispatcher, case .declined = dispatcher.dispatch(event, toHandler: f.handler, at: f.responder) {
+            if let dispatcher, case .declined = dispatcher.dispatch(event, toHandler: HandlerIndex(f.handler), at: f.responder) {
                 if bound { return nil }
                 found = event.layout.firstTaker(of: event.kind, from: start, device: event.device, presentation: presentation,
                                                 afterHandler: f.handler, modifiers: Self.modifiers(of: event))

@@ -47,13 +47,12 @@ public struct Touch: Sendable {
         let screen: Int?
         let layout: Layout
         let blocked: TouchBlock?
-        // The router is confined to one event loop, and writes `values` only through a uniquely
-        // referenced storage: no dynamic exclusivity checks.
-        @exclusivity(unchecked) var values: PhaseValues
+        // Written only through a uniquely referenced storage.
+        var values: PhaseValues
         /// The first taker of the moved phase (``Router/route(_:device:time:)``): not part of the
         /// touch's value (it follows from the fields above and the router's chain generation),
         /// so the router may fill it in while the storage is shared.
-        @exclusivity(unchecked) var movedTaker: CachedTaker?
+        var movedTaker: CachedTaker?
 
         init(id: Int, device: DeviceID, contact: Int, beganLocation: Point, beganTime: Timestamp, tapCount: Int,
              region: Int?, display: Int, screen: Int?, layout: Layout, blocked: TouchBlock?, values: PhaseValues) {

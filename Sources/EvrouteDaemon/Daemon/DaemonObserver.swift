@@ -60,7 +60,7 @@ final class DaemonObserver: RouteObserver {
         }
     }
 
-    func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {}
+    func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {}
 
     /// A filtered contact's log line: the encoder's ``EventEncoding/line`` words as the log
     /// writes an event's (``LogLineHead``: `filtered stuck (412.5, 96)`), the device rule and

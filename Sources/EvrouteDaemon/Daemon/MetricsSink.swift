@@ -95,7 +95,7 @@ final class MetricsSink: RouteObserver {
         case .deviceRemoved(let info, _):
             devicesGone[info.ruleName, default: 0] += 1
         case .routed(let event, let responder, let binding):
-            routed(event, handledBy: responder, handler: binding?.index)
+            routed(event, handledBy: responder, handler: binding?.handlerIndex)
         case .filtered(let contact):
             // What a device rule's filters dropped or cancelled: counted where it happens.
             recordFiltered(device: contact.device, filter: contact.filter)
@@ -104,7 +104,7 @@ final class MetricsSink: RouteObserver {
         }
     }
 
-    func routed(_ event: borrowing RoutedEvent, handledBy responder: ResponderID?, handler: Int?) {
+    func routed(_ event: RoutedEvent, handledBy responder: ResponderID?, handler: HandlerIndex?) {
         // The kind read without binding its payload (a key's or gesture's name is not copied,
         // nor the device's info: its id is read in place).
         let kind: Int
@@ -131,7 +131,7 @@ final class MetricsSink: RouteObserver {
             return
         }
         if ObjectIdentifier(event.layout) != countedID { count(layout: event.layout) }
-        handledCounts[handler &* MetricsSink.kinds.count &+ kind] &+= 1
+        handledCounts[handler.rawValue &* MetricsSink.kinds.count &+ kind] &+= 1
         if measuresLatency, event.device != nil {
             let t: Timestamp
             if let n = wakeupNow { t = n } else { t = now(); wakeupNow = t }

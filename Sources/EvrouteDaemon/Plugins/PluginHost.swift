@@ -36,7 +36,7 @@ public final class PluginHost: HandlerDispatcher {
     /// of its handlers (``HandlerBinding/index``), the running instance and its delivery count,
     /// so a dispatch costs no lookup by name. Events of a touch bound to an older layout take
     /// the lookup by name.
-    @exclusivity(unchecked) private var table = DispatchTable()
+    private var table = DispatchTable()
     private var context: PluginContext!
     private var unknownLogs = LogRateLimiter()
     private var isShutDown = false
@@ -191,7 +191,8 @@ public final class PluginHost: HandlerDispatcher {
     /// the table in place, on their concrete types: where a delivery record and a call through the
     /// protocol show in the live and socket paths' instruction counts; docs/performance.md.)
     @inline(__always)
-    public func dispatch(_ event: RoutedEvent, toHandler index: Int, at responder: ResponderID) -> HandlerVerdict {
+    public func dispatch(_ event: RoutedEvent, toHandler handler: HandlerIndex, at responder: ResponderID) -> HandlerVerdict {
+        let index = handler.rawValue
         if event.layout === table.layout, let entry = table.entry(forHandler: index, of: event.layout) {
             table.instances[entry].count.value += 1
             if let log = table.instances[entry].log {
@@ -340,5 +341,5 @@ private struct DispatchTable {
 
 /// A plugin's number of deliveries, counted in place by the dispatch table and the lookup by name.
 private final class DeliveryCount {
-    @exclusivity(unchecked) var value = 0
+    var value = 0
 }

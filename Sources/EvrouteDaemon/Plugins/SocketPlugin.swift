@@ -76,18 +76,15 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
     let spec: PluginSpec
     let config: SocketOptions
     private let context: PluginContext
-    // The per-event state (the statistics, the frame's buffer and its flag) is touched only by
-    // this plugin's own methods on the loop, never re-entered: no dynamic exclusivity check per
-    // event (three per line before).
-    @exclusivity(unchecked) private(set) var statistics: PluginStatistics
+    private(set) var statistics: PluginStatistics
     private var listener: UnixListener?
     private var clients: [ObjectIdentifier: LineConnection] = [:]
     private let pending: PendingAnswers
     /// The event lines of this wake-up, written straight here (one encoding per event, whatever
     /// the number of clients); they leave at its end, one write(2) per client (``writeQueued()``).
-    @exclusivity(unchecked) private var frame = JSONWriter(capacity: 16 * 1024)
+    private var frame = JSONWriter(capacity: 16 * 1024)
     /// Whether ``frame`` holds lines and the end-of-frame write is registered.
-    @exclusivity(unchecked) private var frameQueued = false
+    private var frameQueued = false
     /// With `answers`: the ids of the events queued since the last write. When no client is
     /// left to take them, they are declined, as an event delivered with no client is.
     private var frameIDs: [UInt64] = []

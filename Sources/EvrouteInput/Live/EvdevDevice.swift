@@ -81,7 +81,6 @@ public final class EvdevDevice {
     deinit {
         close()
         rawEvents.deallocate()
-        events.deallocate()
     }
 
     /// Takes the device exclusively (EVIOCGRAB 1). `EBUSY`: another process holds it.
@@ -125,7 +124,7 @@ public final class EvdevDevice {
     /// Reads every pending event, as ``readAvailable(into:)`` does, and hands each read's events
     /// to `deliver` where they were converted (a buffer the device keeps: valid during the call
     /// only). The live path: nothing is copied or allocated per read.
-    public func readAvailable(_ deliver: (UnsafeBufferPointer<InputEvent>) -> Void) -> EvdevReadResult {
+    public func readAvailable(_ deliver: (InputBatch) -> Void) -> EvdevReadResult {
         var result = EvdevReadResult()
         guard fileDescriptor.isValid else {
             result.failure = SystemError(errno: EBADF, call: "read", path: path)
@@ -147,17 +146,17 @@ public final class EvdevDevice {
             for i in 0..<count {
                 let event = InputEvent(rawEvents[i])
                 if event.type == EventType.syn && event.code == SynCode.dropped {
-                    if i > 0 { deliver(UnsafeBufferPointer(start: events, count: i)) }
+                    if i > 0 { events.withBatch(count: i, deliver) }
                     result.eventCount += i
                     var sync: [InputEvent] = []
                     resync(after: event, into: &sync, result: &result)
-                    sync.withUnsafeBufferPointer(deliver)
+                    InputBatch.with(sync, deliver)
                     return result
                 }
                 if event.type == EventType.key { keysDown.set(event.code, event.value != 0) }
                 events[i] = event
             }
-            deliver(UnsafeBufferPointer(start: events, count: count))
+            events.withBatch(count: count, deliver)
             result.eventCount += count
             if count < EvdevDevice.readBatch { return result }
         }
@@ -167,7 +166,7 @@ public final class EvdevDevice {
     public static let readBatch = 64
     /// What one `read(2)` fills, and the same events converted (allocated once, freed by deinit).
     private let rawEvents = UnsafeMutablePointer<input_event>.allocate(capacity: EvdevDevice.readBatch)
-    private let events = UnsafeMutablePointer<InputEvent>.allocate(capacity: EvdevDevice.readBatch)
+    private let events = InputBuffer(capacity: EvdevDevice.readBatch)
     /// The keys this reader has seen down (for the key differences of a resync).
     private var keysDown = KeyBits()
 

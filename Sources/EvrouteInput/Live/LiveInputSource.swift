@@ -176,7 +176,7 @@ public final class LiveInputSource {
         let id = entry.info.id
         let result: EvdevReadResult
         if let sink {
-            result = entry.device.readAvailable { sink.events(InputBatch(borrowing: $0), from: id) }
+            result = entry.device.readAvailable { sink.events($0, from: id) }
         } else {
             result = entry.device.readAvailable { _ in }
         }

@@ -3,8 +3,8 @@ import EvrouteCore
 /// What a device's protocol decoders share: the frame being built (its contacts in display
 /// coordinates, in one reused buffer), the contact numbers, and the count and warnings of input
 /// that could not be taken. Confined to the event loop like the ``TouchDecoder`` that owns it, so
-/// its private per-frame state skips dynamic exclusivity checks (the live path's profile shows
-/// them; docs/performance.md).
+/// the private state it touches per event (the frame's contacts, the warnings flag) skips dynamic
+/// exclusivity checks (docs/performance.md has what it is worth).
 final class TouchFrameBuilder {
     let device: DeviceID
     /// Device → display mapping (never used for a device without touch axes).
@@ -17,13 +17,13 @@ final class TouchFrameBuilder {
     private let reportsToolType: Bool
     /// The frame being built; a returned frame shares it until the next one starts.
     @exclusivity(unchecked) private var contacts: [ContactSample] = []
-    @exclusivity(unchecked) private var nextContact = 1
+    private var nextContact = 1
     /// Contacts the decoder could not track (beyond the slot or per-frame limits).
-    @exclusivity(unchecked) private(set) var droppedContacts = 0
+    private(set) var droppedContacts = 0
     /// Samples dropped because their point was not finite.
-    @exclusivity(unchecked) private(set) var droppedSamples = 0
-    @exclusivity(unchecked) private var pendingWarnings: [TouchDecoder.Warning] = []
-    @exclusivity(unchecked) private var warnedKinds: UInt8 = 0
+    private(set) var droppedSamples = 0
+    private var pendingWarnings: [TouchDecoder.Warning] = []
+    private var warnedKinds: UInt8 = 0
 
     init(device: DeviceID, mapper: CoordinateMapper, reportsPressure: Bool, reportsMajor: Bool, reportsMinor: Bool,
          reportsToolType: Bool) {
@@ -94,14 +94,15 @@ final class TouchFrameBuilder {
     /// Records `warning` however often its kind came before (the caller bounds how often).
     func tell(_ warning: TouchDecoder.Warning) {
         pendingWarnings.append(warning)
-        hasWarnings = true
+        warningsWaiting = true
     }
 
     /// Whether warnings wait to be taken (a stored flag: it is checked after every event).
-    @exclusivity(unchecked) private(set) var hasWarnings = false
+    var hasWarnings: Bool { warningsWaiting }
+    @exclusivity(unchecked) private var warningsWaiting = false
 
     func takeWarnings() -> [TouchDecoder.Warning] {
-        defer { pendingWarnings.removeAll(); hasWarnings = false }
+        defer { pendingWarnings.removeAll(); warningsWaiting = false }
         return pendingWarnings
     }
 }
