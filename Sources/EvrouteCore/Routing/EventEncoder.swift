@@ -102,7 +102,7 @@ extension EventFieldWriter {
 public enum EventEncoder {
     /// Writes the fields of `e`, taken by `handledBy` (nil: by nothing) through `handler`, in
     /// `encoding` into `w`.
-    public static func encode<W: EventFieldWriter>(_ e: borrowing RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?,
+    public static func encode<W: EventFieldWriter>(_ e: RoutedEvent, handledBy: ResponderID?, handler: HandlerBinding?,
                                                    as encoding: EventEncoding, into w: inout W) {
         if case .line = encoding {
             encodeLine(e, into: &w)
@@ -266,7 +266,7 @@ public enum EventEncoder {
     /// and the blocking left out), what happened only: the head of the log's line, whose tail
     /// says where. (Inlined into the log's writer: most of the daemon's lines are these.)
     @inlinable @inline(__always)
-    public static func encodeTouchLine<W: EventFieldWriter>(_ e: borrowing RoutedEvent, phase: TouchPhase, isTap: Bool,
+    public static func encodeTouchLine<W: EventFieldWriter>(_ e: RoutedEvent, phase: TouchPhase, isTap: Bool,
                                                             withPlace: Bool, into w: inout W) {
         if withPlace { w.field(.device, e.device?.ruleName) }
         let t = e.touchIDAndLocation
