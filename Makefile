@@ -80,19 +80,25 @@ test-unit: test-deps
 VM_CAPABLE := $(shell [ "$$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 && echo yes)
 
 TEST_SOAK_SECONDS ?= 60
-# After the unit tests, what waits on the clock runs side by side with what needs the CPU: the
-# soak (60 s of real-time replay, a sixth of a core) and the fuzz targets (15 s each, one core)
-# beside the VM's release build and image; then the VMs (two side by side, VM_JOBS) beside the
-# package check. Each part's output is printed whole when it ends (make --output-sync).
+# What waits on the clock runs side by side with what needs the CPU: the unit tests beside the
+# VM's release build and image; then the soak (60 s of real-time replay, a sixth of a core) and
+# the fuzz targets (15 s each, one core) beside the VMs (two side by side, VM_JOBS, each mostly
+# waiting on replays at their recorded pace) and the package check. Each part's output is
+# printed whole when it ends (make --output-sync). Packages are installed first, one apt-get at
+# a time, and the Swift packages resolved once (Package.resolved written before two builds read it).
 TEST_PARALLEL = $(MAKE) --no-print-directory -j4 --output-sync=target
-test: test-unit
+test: test-deps
 ifeq ($(EVROUTE_SKIP_VM),1)
+	$(MAKE) --no-print-directory test-unit
 	$(TEST_PARALLEL) test-soak test-fuzz
 	@echo "real-kernel tests skipped (EVROUTE_SKIP_VM=1)"
 else ifeq ($(VM_CAPABLE),yes)
-	$(TEST_PARALLEL) test-soak test-fuzz vm-prepare
-	$(TEST_PARALLEL) vm-run-all test-deb-check
+	$(MAKE) --no-print-directory vm-host-tools
+	$(SWIFT) package --scratch-path $(BUILD) resolve
+	$(TEST_PARALLEL) test-unit vm-prepare
+	$(TEST_PARALLEL) test-soak test-fuzz vm-run-all test-deb-check
 else
+	$(MAKE) --no-print-directory test-unit
 	$(TEST_PARALLEL) test-soak test-fuzz
 	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"
 endif
