@@ -16,7 +16,7 @@ public final class Router {
     }
     // The public properties' storage. The router's state is owned by one event loop and never
     // accessed concurrently or re-entrantly in overlapping ways, so the storage the event path
-    // reads skips Swift's dynamic exclusivity checks, privately (docs/performance.md has what it
+    // reads skips Swift's dynamic exclusivity checks, privately (docs/performance-design.md has what it
     // is worth).
     @exclusivity(unchecked) private var currentLayout: Layout
     @exclusivity(unchecked) private var currentObserver: RouteObserver?

@@ -189,7 +189,7 @@ public final class PluginHost: HandlerDispatcher {
     /// (The current layout's handlers find their instance in the dispatch table; everything else
     /// is out of line. A `log` instance, and a `socket` one without answers, take their events from
     /// the table in place, on their concrete types: where a delivery record and a call through the
-    /// protocol show in the live and socket paths' instruction counts; docs/performance.md.)
+    /// protocol show in the live and socket paths' instruction counts; docs/performance-design.md.)
     @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler handler: HandlerIndex, at responder: ResponderID) -> HandlerVerdict {
         let index = handler.rawValue

@@ -4,7 +4,7 @@ import EvrouteCore
 /// coordinates, in one reused buffer), the contact numbers, and the count and warnings of input
 /// that could not be taken. Confined to the event loop like the ``TouchDecoder`` that owns it, so
 /// the private state it touches per event (the frame's contacts, the warnings flag) skips dynamic
-/// exclusivity checks (docs/performance.md has what it is worth).
+/// exclusivity checks (docs/performance-design.md has what it is worth).
 final class TouchFrameBuilder {
     let device: DeviceID
     /// Device → display mapping (never used for a device without touch axes).
