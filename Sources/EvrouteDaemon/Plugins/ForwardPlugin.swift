@@ -273,9 +273,14 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// One forwarded touchscreen.
     final class Screen {
         let source: PresentDevice
+        let id: DeviceID
+        /// The source's mapper, kept here (not read out of ``source`` per event).
+        let mapper: CoordinateMapper?
         let device: UinputDevice
         /// Its frames (slots, positions, what is queued).
         var frames: ForwardTouchFrames
+        /// How the touch in each slot ends when evroute ends it early.
+        var cancels: [ForwardCancel]
         /// Read once from the device's spec (not per event): its position axes' maxima (display
         /// coordinates are clamped to them).
         let maximumX: Double
@@ -283,15 +288,32 @@ final class ForwardOutputs: EndOfFrameWriter {
 
         init(source: PresentDevice, device: UinputDevice, slots: Int) {
             self.source = source
+            id = source.info.id
+            mapper = source.mapper
             self.device = device
             frames = ForwardTouchFrames(slots: slots, hasPressure: device.spec.absinfo[AbsCode.mtPressure] != nil)
+            cancels = Array(repeating: .palm, count: frames.slots.count)
             maximumX = Double(device.spec.absinfo[AbsCode.mtPositionX]?.maximum ?? 0)
             maximumY = Double(device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0)
         }
+
+        /// The slot of router touch `touch`, if it is forwarded here (a look through the few
+        /// slots: no table kept beside them).
+        func slot(of touch: Int) -> Int? { frames.slots.firstIndex { $0 == touch } }
     }
-    private(set) var screens: [DeviceID: Screen] = [:]
-    /// Router touch id → its screen, slot, and how it ends when evroute ends it early.
-    private var touches: [Int: (device: DeviceID, slot: Int, cancel: ForwardCancel)] = [:]
+    private(set) var screens: [DeviceID: Screen] = [:] {
+        didSet { lastScreen = nil }
+    }
+    /// The screen last looked up: a wake-up's touches are mostly one device's.
+    private var lastScreen: Screen?
+
+    /// The virtual touchscreen forwarding device `id`.
+    private func screen(_ id: DeviceID) -> Screen? {
+        if let last = lastScreen, last.id == id { return last }
+        let found = screens[id]
+        lastScreen = found
+        return found
+    }
     private var keyboard: UinputDevice?
     private var keyFrame = VirtualFrameBuffer()
     /// Forwarded keys held down (device, code).
@@ -360,7 +382,6 @@ final class ForwardOutputs: EndOfFrameWriter {
     func deviceRemoved(_ device: PresentDevice) {
         guard let screen = screens.removeValue(forKey: device.info.id) else { return }
         write(screen)
-        for (id, place) in touches where place.device == device.info.id { touches[id] = nil }
         screen.device.destroy()
         context.log.info("forward: \"\(Log.escaped(screen.device.spec.name))\" removed (its source went)")
     }
@@ -391,28 +412,30 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// ends if evroute ends it early (the forwarding instance's option, kept with the touch).
     func touch(_ t: Touch, phase: TouchPhase, time: Timestamp, cancel mode: ForwardCancel = .palm) -> Bool {
         guard instances > 0 else { return false }
+        guard let screen = screen(t.device) else { return false }
         if phase == .began {
-            guard let screen = screens[t.device], let slot = screen.frames.freeSlot(),
-                  let (x, y) = place(t.location, on: screen) else { return false }
+            guard let slot = screen.frames.freeSlot(), let (x, y) = place(t.location, on: screen) else { return false }
             startFrame(screen, time: time)
-            touches[t.id] = (t.device, slot, mode)
+            screen.cancels[slot] = mode
             nextTrackingID = nextTrackingID >= 65535 ? 0 : nextTrackingID + 1
             screen.frames.begin(slot: slot, touch: t.id, trackingID: nextTrackingID, x: x, y: y, pressure: t.pressure)
             return true
         }
-        guard let place = touches[t.id], let screen = screens[place.device] else { return false }
-        startFrame(screen, time: time)
-        let slot = place.slot
+        guard let slot = screen.slot(of: t.id) else { return false }
         switch phase {
         case .moved, .stationary:
-            guard let (x, y) = self.place(t.location, on: screen) else { return true }
+            guard let (x, y) = self.place(t.location, on: screen) else {
+                startFrame(screen, time: time)
+                return true
+            }
+            startFrame(screen, time: time)
             screen.frames.move(slot: slot, x: x, y: y, pressure: t.pressure)
         case .ended:
+            startFrame(screen, time: time)
             screen.frames.end(slot: slot)
-            touches[t.id] = nil
         case .cancelled:
-            screen.frames.cancel(slot: slot, mode: place.cancel)
-            touches[t.id] = nil
+            startFrame(screen, time: time)
+            screen.frames.cancel(slot: slot, mode: screen.cancels[slot])
         case .began:
             break
         }
@@ -424,7 +447,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     private func place(_ p: Point, on screen: Screen) -> (Int32, Int32)? {
         switch coordinates {
         case .device:
-            return screen.source.mapper?.unmap(p)
+            return screen.mapper?.unmap(p)
         case .display:
             guard p.x.isFinite, p.y.isFinite else { return nil }
             return (Int32(min(max(p.x.rounded(), 0), screen.maximumX)), Int32(min(max(p.y.rounded(), 0), screen.maximumY)))
@@ -588,11 +611,13 @@ final class ForwardOutputs: EndOfFrameWriter {
         // Typing not done is dropped (every stroke written was whole: nothing is left down).
         if let t = typingTimer { context.loop.cancel(t); typingTimer = nil }
         typing.removeAll()
-        for (id, place) in touches.sorted(by: { $0.key < $1.key }) {
-            guard let screen = screens[place.device] else { continue }
+        var forwarded: [(id: Int, screen: Screen, slot: Int)] = []
+        for screen in screens.values {
+            for (slot, id) in screen.frames.slots.enumerated() { if let id { forwarded.append((id, screen, slot)) } }
+        }
+        for (_, screen, slot) in forwarded.sorted(by: { $0.id < $1.id }) {
             startFrame(screen, time: screen.frames.lastTime ?? .zero)
-            screen.frames.cancel(slot: place.slot, mode: place.cancel)
-            touches[id] = nil
+            screen.frames.cancel(slot: slot, mode: screen.cancels[slot])
         }
         for hold in heldKeys.sorted(by: { ($0.device.rawValue, $0.code) < ($1.device.rawValue, $1.code) }) {
             keyFrame.append(EventType.key, UInt16(hold.code), 0)

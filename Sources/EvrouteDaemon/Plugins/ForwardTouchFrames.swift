@@ -26,12 +26,17 @@ struct ForwardTouchFrames {
     /// The time of the source frame being queued (a phase of another time ends it).
     private var frameTime: Timestamp?
     private(set) var open = false
-    /// Slots written in the open frame.
-    private var written: Set<Int> = []
+    /// Slots written in the open frame, a bit each (a virtual touchscreen has at most
+    /// ``maximumSlots``).
+    private var written: UInt64 = 0
     /// `BTN_TOUCH` as last written.
     private var touching = false
 
+    /// The most slots a virtual touchscreen has (``VirtualDeviceSpec/touchscreen(mirroring:displaySize:)``).
+    static let maximumSlots = 64
+
     init(slots: Int, hasPressure: Bool) {
+        let slots = min(slots, Self.maximumSlots)
         self.slots = Array(repeating: nil, count: slots)
         positions = Array(repeating: (0, 0), count: slots)
         self.hasPressure = hasPressure
@@ -49,11 +54,12 @@ struct ForwardTouchFrames {
 
     /// Slot `slot` gets its next phase: a frame that already holds one for it ends first.
     private mutating func touchSlot(_ slot: Int) {
-        if written.contains(slot) {
+        let bit: UInt64 = 1 << UInt64(slot)
+        if written & bit != 0 {
             endFrame()
             open = true
         }
-        written.insert(slot)
+        written |= bit
         frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
     }
 
@@ -107,7 +113,7 @@ struct ForwardTouchFrames {
     mutating func endFrame() {
         guard open else { return }
         open = false
-        written.removeAll(keepingCapacity: true)
+        written = 0
         let first = slots.firstIndex { $0 != nil }
         let touching = first != nil
         if touching != self.touching {
