@@ -277,10 +277,11 @@ final class ForwardOutputs: EndOfFrameWriter {
         /// The source's mapper, kept here (not read out of ``source`` per event).
         let mapper: CoordinateMapper?
         let device: UinputDevice
-        /// Its frames (slots, positions, what is queued).
-        var frames: ForwardTouchFrames
-        /// How the touch in each slot ends when evroute ends it early.
-        var cancels: [ForwardCancel]
+        // Its frames (slots, positions, what is queued), and how the touch in each slot ends
+        // when evroute ends it early. Unchecked: only this screen's methods touch them, none
+        // calls out while it holds them (docs/performance.md: forwarding).
+        @exclusivity(unchecked) private var frames: ForwardTouchFrames
+        @exclusivity(unchecked) private var cancels: [ForwardCancel]
         /// Read once from the device's spec (not per event): its position axes' maxima (display
         /// coordinates are clamped to them).
         let maximumX: Double
@@ -300,11 +301,55 @@ final class ForwardOutputs: EndOfFrameWriter {
         /// The slot of router touch `touch`, if it is forwarded here (a look through the few
         /// slots: no table kept beside them).
         func slot(of touch: Int) -> Int? { frames.slots.firstIndex { $0 == touch } }
+        func freeSlot() -> Int? { frames.freeSlot() }
+        /// The touches forwarded here: (router touch id, slot).
+        var forwarded: [(id: Int, slot: Int)] {
+            frames.slots.enumerated().compactMap { slot, id in id.map { ($0, slot) } }
+        }
+        /// Whether a frame is open or queued (to write at the end of the wake-up).
+        var hasQueued: Bool { frames.open || !frames.frame.isEmpty }
+
+        /// A phase of `time`: a queued frame of another time ends first.
+        func start(time: Timestamp) { frames.start(time: time) }
+
+        func begin(slot: Int, touch: Int, trackingID: Int32, x: Int32, y: Int32, pressure: Double?,
+                   cancel mode: ForwardCancel, time: Timestamp) {
+            frames.start(time: time)
+            cancels[slot] = mode
+            frames.begin(slot: slot, touch: touch, trackingID: trackingID, x: x, y: y, pressure: pressure)
+        }
+
+        func move(slot: Int, x: Int32, y: Int32, pressure: Double?, time: Timestamp) {
+            frames.start(time: time)
+            frames.move(slot: slot, x: x, y: y, pressure: pressure)
+        }
+
+        func end(slot: Int, time: Timestamp) {
+            frames.start(time: time)
+            frames.end(slot: slot)
+        }
+
+        /// evroute ends the touch early, as its forwarder's `cancel` said; at `time`, or (nil)
+        /// at the time of the last frame.
+        func cancel(slot: Int, time: Timestamp?) {
+            frames.start(time: time ?? frames.lastTime ?? .zero)
+            frames.cancel(slot: slot, mode: cancels[slot])
+        }
+
+        /// Ends the open frame and writes what is queued in one write(2); on a failure the
+        /// queued frames are dropped.
+        func write() throws(SystemError) {
+            frames.endFrame()
+            guard !frames.frame.isEmpty else { return }
+            do { try frames.frame.write(to: device) } catch {
+                frames.frame.removeAll()
+                throw error
+            }
+        }
     }
-    private(set) var screens: [DeviceID: Screen] = [:] {
-        didSet { lastScreen = nil }
-    }
-    /// The screen last looked up: a wake-up's touches are mostly one device's.
+    private var screens: [DeviceID: Screen] = [:]
+    /// The screen last looked up: a wake-up's touches are mostly one device's. Emptied
+    /// whenever a screen comes or goes.
     private var lastScreen: Screen?
 
     /// The virtual touchscreen forwarding device `id`.
@@ -366,6 +411,7 @@ final class ForwardOutputs: EndOfFrameWriter {
                 let made = try UinputDevice(spec)
                 let slots = Int((spec.absinfo[AbsCode.mtSlot]?.maximum ?? 9) + 1)
                 screens[device.info.id] = Screen(source: device, device: made, slots: slots)
+                lastScreen = nil
                 context.log.info("forward: \"\(Log.escaped(spec.name))\" made for \"\(Log.escaped(device.info.name))\" (rule \(device.info.ruleName))\(made.devnode.map { " at \($0)" } ?? "")")
             } catch {
                 fail("cannot make the virtual touchscreen for \"\(Log.escaped(device.info.name))\": \(error); its touches are not forwarded")
@@ -381,6 +427,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// then its virtual touchscreen. The keyboard stays (shared by every keyboard).
     func deviceRemoved(_ device: PresentDevice) {
         guard let screen = screens.removeValue(forKey: device.info.id) else { return }
+        lastScreen = nil
         write(screen)
         screen.device.destroy()
         context.log.info("forward: \"\(Log.escaped(screen.device.spec.name))\" removed (its source went)")
@@ -414,31 +461,29 @@ final class ForwardOutputs: EndOfFrameWriter {
         guard instances > 0 else { return false }
         guard let screen = screen(t.device) else { return false }
         if phase == .began {
-            guard let slot = screen.frames.freeSlot(), let (x, y) = place(t.location, on: screen) else { return false }
-            startFrame(screen, time: time)
-            screen.cancels[slot] = mode
+            guard let slot = screen.freeSlot(), let (x, y) = place(t.location, on: screen) else { return false }
             nextTrackingID = nextTrackingID >= 65535 ? 0 : nextTrackingID + 1
-            screen.frames.begin(slot: slot, touch: t.id, trackingID: nextTrackingID, x: x, y: y, pressure: t.pressure)
+            screen.begin(slot: slot, touch: t.id, trackingID: nextTrackingID, x: x, y: y, pressure: t.pressure,
+                         cancel: mode, time: time)
+            queueFlush()
             return true
         }
         guard let slot = screen.slot(of: t.id) else { return false }
         switch phase {
         case .moved, .stationary:
-            guard let (x, y) = self.place(t.location, on: screen) else {
-                startFrame(screen, time: time)
-                return true
+            if let (x, y) = self.place(t.location, on: screen) {
+                screen.move(slot: slot, x: x, y: y, pressure: t.pressure, time: time)
+            } else {
+                screen.start(time: time)
             }
-            startFrame(screen, time: time)
-            screen.frames.move(slot: slot, x: x, y: y, pressure: t.pressure)
         case .ended:
-            startFrame(screen, time: time)
-            screen.frames.end(slot: slot)
+            screen.end(slot: slot, time: time)
         case .cancelled:
-            startFrame(screen, time: time)
-            screen.frames.cancel(slot: slot, mode: screen.cancels[slot])
+            screen.cancel(slot: slot, time: time)
         case .began:
             break
         }
+        queueFlush()
         return true
     }
 
@@ -454,11 +499,6 @@ final class ForwardOutputs: EndOfFrameWriter {
         }
     }
 
-    /// A phase of `time`: a queued frame of another time ends first.
-    private func startFrame(_ screen: Screen, time: Timestamp) {
-        screen.frames.start(time: time)
-        queueFlush()
-    }
 
     // MARK: Keys
 
@@ -579,7 +619,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// The wake-up's frames, one write(2) per virtual device.
     func flush() {
         flushQueued = false
-        for screen in screens.values where screen.frames.open || !screen.frames.frame.isEmpty { write(screen) }
+        for screen in screens.values where screen.hasQueued { write(screen) }
         if !keyFrame.isEmpty, let keyboard {
             do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
         }
@@ -587,11 +627,8 @@ final class ForwardOutputs: EndOfFrameWriter {
     }
 
     private func write(_ screen: Screen) {
-        screen.frames.endFrame()
-        guard !screen.frames.frame.isEmpty else { return }
-        do { try screen.frames.frame.write(to: screen.device) } catch {
+        do throws(SystemError) { try screen.write() } catch {
             fail("writing to \"\(Log.escaped(screen.device.spec.name))\": \(error)")
-            screen.frames.frame.removeAll()
         }
     }
 
@@ -613,11 +650,11 @@ final class ForwardOutputs: EndOfFrameWriter {
         typing.removeAll()
         var forwarded: [(id: Int, screen: Screen, slot: Int)] = []
         for screen in screens.values {
-            for (slot, id) in screen.frames.slots.enumerated() { if let id { forwarded.append((id, screen, slot)) } }
+            for (id, slot) in screen.forwarded { forwarded.append((id, screen, slot)) }
         }
         for (_, screen, slot) in forwarded.sorted(by: { $0.id < $1.id }) {
-            startFrame(screen, time: screen.frames.lastTime ?? .zero)
-            screen.frames.cancel(slot: slot, mode: screen.cancels[slot])
+            screen.cancel(slot: slot, time: nil)
+            queueFlush()
         }
         for hold in heldKeys.sorted(by: { ($0.device.rawValue, $0.code) < ($1.device.rawValue, $1.code) }) {
             keyFrame.append(EventType.key, UInt16(hold.code), 0)
@@ -627,6 +664,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         flush()
         for screen in screens.values { screen.device.destroy() }
         screens.removeAll()
+        lastScreen = nil
         keyboard?.destroy()
         keyboard = nil
     }
