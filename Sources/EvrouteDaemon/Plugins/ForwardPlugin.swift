@@ -342,7 +342,7 @@ final class ForwardOutputs: EndOfFrameWriter {
             frames.endFrame()
             guard !frames.frame.isEmpty else { return }
             do { try frames.frame.write(to: device) } catch {
-                frames.frame.removeAll()
+                frames.dropQueued()
                 throw error
             }
         }

@@ -31,6 +31,11 @@ struct ForwardTouchFrames {
     private var written: UInt64 = 0
     /// `BTN_TOUCH` as last written.
     private var touching = false
+    /// The slot `ABS_MT_SLOT` last selected on the device (nil: not known). The kernel keeps
+    /// the selected slot across frames and passes no `ABS_MT_SLOT` on (it emits one itself
+    /// before a value of another slot than the last it reported): selecting the slot already
+    /// selected is written for nothing, so it is not.
+    private var selectedSlot: Int?
 
     /// The most slots a virtual touchscreen has (``VirtualDeviceSpec/touchscreen(mirroring:displaySize:)``).
     static let maximumSlots = 64
@@ -43,6 +48,13 @@ struct ForwardTouchFrames {
     }
 
     var lastTime: Timestamp? { frameTime }
+
+    /// The queued frames were not written (the write failed): which slot the device has
+    /// selected is no longer known.
+    mutating func dropQueued() {
+        frame.removeAll()
+        selectedSlot = nil
+    }
     func freeSlot() -> Int? { slots.firstIndex { $0 == nil } }
 
     /// A phase of `time`: a queued frame of another time ends first.
@@ -60,7 +72,10 @@ struct ForwardTouchFrames {
             open = true
         }
         written |= bit
-        frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+        if selectedSlot != slot {
+            frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+            selectedSlot = slot
+        }
     }
 
     mutating func begin(slot: Int, touch: Int, trackingID: Int32, x: Int32, y: Int32, pressure: Double?) {
