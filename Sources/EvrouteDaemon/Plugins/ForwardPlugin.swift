@@ -279,7 +279,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         let device: UinputDevice
         // Its frames (slots, positions, what is queued), and how the touch in each slot ends
         // when evroute ends it early. Unchecked: only this screen's methods touch them, none
-        // calls out while it holds them (docs/performance.md: forwarding).
+        // calls out while it holds them (docs/performance-vm.md, "Per source frame, counted").
         @exclusivity(unchecked) private var frames: ForwardTouchFrames
         @exclusivity(unchecked) private var cancels: [ForwardCancel]
         /// Read once from the device's spec (not per event): its position axes' maxima (display
