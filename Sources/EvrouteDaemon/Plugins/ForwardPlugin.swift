@@ -275,7 +275,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         let source: PresentDevice
         let id: DeviceID
         /// The source's mapper, kept here (not read out of ``source`` per event).
-        let mapper: CoordinateMapper?
+        let mapper: CoordinateMapper
         let device: UinputDevice
         // Its frames (slots, positions, what is queued), and how the touch in each slot ends
         // when evroute ends it early. Unchecked: only this screen's methods touch them, none
@@ -287,10 +287,10 @@ final class ForwardOutputs: EndOfFrameWriter {
         let maximumX: Double
         let maximumY: Double
 
-        init(source: PresentDevice, device: UinputDevice, slots: Int) {
+        init(source: PresentDevice, mapper: CoordinateMapper, device: UinputDevice, slots: Int) {
             self.source = source
             id = source.info.id
-            mapper = source.mapper
+            self.mapper = mapper
             self.device = device
             frames = ForwardTouchFrames(slots: slots, hasPressure: device.spec.absinfo[AbsCode.mtPressure] != nil)
             cancels = Array(repeating: .palm, count: frames.slots.count)
@@ -410,7 +410,7 @@ final class ForwardOutputs: EndOfFrameWriter {
             do {
                 let made = try UinputDevice(spec)
                 let slots = Int((spec.absinfo[AbsCode.mtSlot]?.maximum ?? 9) + 1)
-                screens[device.info.id] = Screen(source: device, device: made, slots: slots)
+                screens[device.info.id] = Screen(source: device, mapper: mapper, device: made, slots: slots)
                 lastScreen = nil
                 context.log.info("forward: \"\(Log.escaped(spec.name))\" made for \"\(Log.escaped(device.info.name))\" (rule \(device.info.ruleName))\(made.devnode.map { " at \($0)" } ?? "")")
             } catch {
@@ -492,7 +492,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     private func place(_ p: Point, on screen: Screen) -> (Int32, Int32)? {
         switch coordinates {
         case .device:
-            return screen.mapper?.unmap(p)
+            return screen.mapper.unmap(p)
         case .display:
             guard p.x.isFinite, p.y.isFinite else { return nil }
             return (Int32(min(max(p.x.rounded(), 0), screen.maximumX)), Int32(min(max(p.y.rounded(), 0), screen.maximumY)))

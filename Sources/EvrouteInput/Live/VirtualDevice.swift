@@ -267,7 +267,7 @@ public final class UinputDevice {
 /// A frame's worth of events for a virtual device, built in place (`struct input_event`s; the
 /// kernel stamps them when they are written) and written whole.
 public struct VirtualFrameBuffer {
-    private var events: [input_event] = []
+    @usableFromInline var events: [input_event] = []
 
     public init() {}
 
@@ -276,15 +276,14 @@ public struct VirtualFrameBuffer {
     /// The queued events as (type, code, value), in order (for tests and logs).
     public var queued: [(type: UInt16, code: UInt16, value: Int32)] { events.map { ($0.type, $0.code, $0.value) } }
 
+    /// Inlinable: the forwarder appends a few events per touch phase.
+    @inlinable
     public mutating func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        var e = input_event()
-        e.type = type
-        e.code = code
-        e.value = value
-        events.append(e)
+        events.append(input_event(time: timeval(), type: type, code: code, value: value))
     }
 
     /// Ends the frame (`SYN_REPORT`).
+    @inlinable
     public mutating func report() { append(EventType.syn, SynCode.report, 0) }
 
     /// Writes every frame to `device` in one write(2), then empties the buffer (the buffer keeps its room).
