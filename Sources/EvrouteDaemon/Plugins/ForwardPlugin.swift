@@ -620,10 +620,12 @@ final class ForwardOutputs: EndOfFrameWriter {
     func flush() {
         flushQueued = false
         for screen in screens.values where screen.hasQueued { write(screen) }
-        if !keyFrame.isEmpty, let keyboard {
-            do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
+        if !keyFrame.isEmpty {
+            if let keyboard {
+                do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
+            }
+            keyFrame.removeAll()
         }
-        keyFrame.removeAll()
     }
 
     private func write(_ screen: Screen) {
