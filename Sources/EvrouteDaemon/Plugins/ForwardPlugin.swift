@@ -273,25 +273,92 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// One forwarded touchscreen.
     final class Screen {
         let source: PresentDevice
+        let id: DeviceID
+        /// The source's mapper, kept here (not read out of ``source`` per event).
+        let mapper: CoordinateMapper
         let device: UinputDevice
-        /// Its frames (slots, positions, what is queued).
-        var frames: ForwardTouchFrames
+        // Its frames (slots, positions, what is queued), and how the touch in each slot ends
+        // when evroute ends it early. Unchecked: only this screen's methods touch them, none
+        // calls out while it holds them (docs/performance-vm.md, "Per source frame, counted").
+        @exclusivity(unchecked) private var frames: ForwardTouchFrames
+        @exclusivity(unchecked) private var cancels: [ForwardCancel]
         /// Read once from the device's spec (not per event): its position axes' maxima (display
         /// coordinates are clamped to them).
         let maximumX: Double
         let maximumY: Double
 
-        init(source: PresentDevice, device: UinputDevice, slots: Int) {
+        init(source: PresentDevice, mapper: CoordinateMapper, device: UinputDevice, slots: Int) {
             self.source = source
+            id = source.info.id
+            self.mapper = mapper
             self.device = device
             frames = ForwardTouchFrames(slots: slots, hasPressure: device.spec.absinfo[AbsCode.mtPressure] != nil)
+            cancels = Array(repeating: .palm, count: frames.slots.count)
             maximumX = Double(device.spec.absinfo[AbsCode.mtPositionX]?.maximum ?? 0)
             maximumY = Double(device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0)
         }
+
+        /// The slot of router touch `touch`, if it is forwarded here (a look through the few
+        /// slots: no table kept beside them).
+        func slot(of touch: Int) -> Int? { frames.slots.firstIndex { $0 == touch } }
+        func freeSlot() -> Int? { frames.freeSlot() }
+        /// The touches forwarded here: (router touch id, slot).
+        var forwarded: [(id: Int, slot: Int)] {
+            frames.slots.enumerated().compactMap { slot, id in id.map { ($0, slot) } }
+        }
+        /// Whether a frame is open or queued (to write at the end of the wake-up).
+        var hasQueued: Bool { frames.open || !frames.frame.isEmpty }
+
+        /// A phase of `time`: a queued frame of another time ends first.
+        func start(time: Timestamp) { frames.start(time: time) }
+
+        func begin(slot: Int, touch: Int, trackingID: Int32, x: Int32, y: Int32, pressure: Double?,
+                   cancel mode: ForwardCancel, time: Timestamp) {
+            frames.start(time: time)
+            cancels[slot] = mode
+            frames.begin(slot: slot, touch: touch, trackingID: trackingID, x: x, y: y, pressure: pressure)
+        }
+
+        func move(slot: Int, x: Int32, y: Int32, pressure: Double?, time: Timestamp) {
+            frames.start(time: time)
+            frames.move(slot: slot, x: x, y: y, pressure: pressure)
+        }
+
+        func end(slot: Int, time: Timestamp) {
+            frames.start(time: time)
+            frames.end(slot: slot)
+        }
+
+        /// evroute ends the touch early, as its forwarder's `cancel` said; at `time`, or (nil)
+        /// at the time of the last frame.
+        func cancel(slot: Int, time: Timestamp?) {
+            frames.start(time: time ?? frames.lastTime ?? .zero)
+            frames.cancel(slot: slot, mode: cancels[slot])
+        }
+
+        /// Ends the open frame and writes what is queued in one write(2); on a failure the
+        /// queued frames are dropped.
+        func write() throws(SystemError) {
+            frames.endFrame()
+            guard !frames.frame.isEmpty else { return }
+            do { try frames.frame.write(to: device) } catch {
+                frames.dropQueued()
+                throw error
+            }
+        }
     }
-    private(set) var screens: [DeviceID: Screen] = [:]
-    /// Router touch id → its screen, slot, and how it ends when evroute ends it early.
-    private var touches: [Int: (device: DeviceID, slot: Int, cancel: ForwardCancel)] = [:]
+    private var screens: [DeviceID: Screen] = [:]
+    /// The screen last looked up: a wake-up's touches are mostly one device's. Emptied
+    /// whenever a screen comes or goes.
+    private var lastScreen: Screen?
+
+    /// The virtual touchscreen forwarding device `id`.
+    private func screen(_ id: DeviceID) -> Screen? {
+        if let last = lastScreen, last.id == id { return last }
+        let found = screens[id]
+        lastScreen = found
+        return found
+    }
     private var keyboard: UinputDevice?
     private var keyFrame = VirtualFrameBuffer()
     /// Forwarded keys held down (device, code).
@@ -343,7 +410,8 @@ final class ForwardOutputs: EndOfFrameWriter {
             do {
                 let made = try UinputDevice(spec)
                 let slots = Int((spec.absinfo[AbsCode.mtSlot]?.maximum ?? 9) + 1)
-                screens[device.info.id] = Screen(source: device, device: made, slots: slots)
+                screens[device.info.id] = Screen(source: device, mapper: mapper, device: made, slots: slots)
+                lastScreen = nil
                 context.log.info("forward: \"\(Log.escaped(spec.name))\" made for \"\(Log.escaped(device.info.name))\" (rule \(device.info.ruleName))\(made.devnode.map { " at \($0)" } ?? "")")
             } catch {
                 fail("cannot make the virtual touchscreen for \"\(Log.escaped(device.info.name))\": \(error); its touches are not forwarded")
@@ -359,8 +427,8 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// then its virtual touchscreen. The keyboard stays (shared by every keyboard).
     func deviceRemoved(_ device: PresentDevice) {
         guard let screen = screens.removeValue(forKey: device.info.id) else { return }
+        lastScreen = nil
         write(screen)
-        for (id, place) in touches where place.device == device.info.id { touches[id] = nil }
         screen.device.destroy()
         context.log.info("forward: \"\(Log.escaped(screen.device.spec.name))\" removed (its source went)")
     }
@@ -391,31 +459,31 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// ends if evroute ends it early (the forwarding instance's option, kept with the touch).
     func touch(_ t: Touch, phase: TouchPhase, time: Timestamp, cancel mode: ForwardCancel = .palm) -> Bool {
         guard instances > 0 else { return false }
+        guard let screen = screen(t.device) else { return false }
         if phase == .began {
-            guard let screen = screens[t.device], let slot = screen.frames.freeSlot(),
-                  let (x, y) = place(t.location, on: screen) else { return false }
-            startFrame(screen, time: time)
-            touches[t.id] = (t.device, slot, mode)
+            guard let slot = screen.freeSlot(), let (x, y) = place(t.location, on: screen) else { return false }
             nextTrackingID = nextTrackingID >= 65535 ? 0 : nextTrackingID + 1
-            screen.frames.begin(slot: slot, touch: t.id, trackingID: nextTrackingID, x: x, y: y, pressure: t.pressure)
+            screen.begin(slot: slot, touch: t.id, trackingID: nextTrackingID, x: x, y: y, pressure: t.pressure,
+                         cancel: mode, time: time)
+            queueFlush()
             return true
         }
-        guard let place = touches[t.id], let screen = screens[place.device] else { return false }
-        startFrame(screen, time: time)
-        let slot = place.slot
+        guard let slot = screen.slot(of: t.id) else { return false }
         switch phase {
         case .moved, .stationary:
-            guard let (x, y) = self.place(t.location, on: screen) else { return true }
-            screen.frames.move(slot: slot, x: x, y: y, pressure: t.pressure)
+            if let (x, y) = self.place(t.location, on: screen) {
+                screen.move(slot: slot, x: x, y: y, pressure: t.pressure, time: time)
+            } else {
+                screen.start(time: time)
+            }
         case .ended:
-            screen.frames.end(slot: slot)
-            touches[t.id] = nil
+            screen.end(slot: slot, time: time)
         case .cancelled:
-            screen.frames.cancel(slot: slot, mode: place.cancel)
-            touches[t.id] = nil
+            screen.cancel(slot: slot, time: time)
         case .began:
             break
         }
+        queueFlush()
         return true
     }
 
@@ -424,18 +492,13 @@ final class ForwardOutputs: EndOfFrameWriter {
     private func place(_ p: Point, on screen: Screen) -> (Int32, Int32)? {
         switch coordinates {
         case .device:
-            return screen.source.mapper?.unmap(p)
+            return screen.mapper.unmap(p)
         case .display:
             guard p.x.isFinite, p.y.isFinite else { return nil }
             return (Int32(min(max(p.x.rounded(), 0), screen.maximumX)), Int32(min(max(p.y.rounded(), 0), screen.maximumY)))
         }
     }
 
-    /// A phase of `time`: a queued frame of another time ends first.
-    private func startFrame(_ screen: Screen, time: Timestamp) {
-        screen.frames.start(time: time)
-        queueFlush()
-    }
 
     // MARK: Keys
 
@@ -556,19 +619,18 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// The wake-up's frames, one write(2) per virtual device.
     func flush() {
         flushQueued = false
-        for screen in screens.values where screen.frames.open || !screen.frames.frame.isEmpty { write(screen) }
-        if !keyFrame.isEmpty, let keyboard {
-            do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
+        for screen in screens.values where screen.hasQueued { write(screen) }
+        if !keyFrame.isEmpty {
+            if let keyboard {
+                do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
+            }
+            keyFrame.removeAll()
         }
-        keyFrame.removeAll()
     }
 
     private func write(_ screen: Screen) {
-        screen.frames.endFrame()
-        guard !screen.frames.frame.isEmpty else { return }
-        do { try screen.frames.frame.write(to: screen.device) } catch {
+        do throws(SystemError) { try screen.write() } catch {
             fail("writing to \"\(Log.escaped(screen.device.spec.name))\": \(error)")
-            screen.frames.frame.removeAll()
         }
     }
 
@@ -588,11 +650,13 @@ final class ForwardOutputs: EndOfFrameWriter {
         // Typing not done is dropped (every stroke written was whole: nothing is left down).
         if let t = typingTimer { context.loop.cancel(t); typingTimer = nil }
         typing.removeAll()
-        for (id, place) in touches.sorted(by: { $0.key < $1.key }) {
-            guard let screen = screens[place.device] else { continue }
-            startFrame(screen, time: screen.frames.lastTime ?? .zero)
-            screen.frames.cancel(slot: place.slot, mode: place.cancel)
-            touches[id] = nil
+        var forwarded: [(id: Int, screen: Screen, slot: Int)] = []
+        for screen in screens.values {
+            for (id, slot) in screen.forwarded { forwarded.append((id, screen, slot)) }
+        }
+        for (_, screen, slot) in forwarded.sorted(by: { $0.id < $1.id }) {
+            screen.cancel(slot: slot, time: nil)
+            queueFlush()
         }
         for hold in heldKeys.sorted(by: { ($0.device.rawValue, $0.code) < ($1.device.rawValue, $1.code) }) {
             keyFrame.append(EventType.key, UInt16(hold.code), 0)
@@ -602,6 +666,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         flush()
         for screen in screens.values { screen.device.destroy() }
         screens.removeAll()
+        lastScreen = nil
         keyboard?.destroy()
         keyboard = nil
     }

@@ -26,18 +26,35 @@ struct ForwardTouchFrames {
     /// The time of the source frame being queued (a phase of another time ends it).
     private var frameTime: Timestamp?
     private(set) var open = false
-    /// Slots written in the open frame.
-    private var written: Set<Int> = []
+    /// Slots written in the open frame, a bit each (a virtual touchscreen has at most
+    /// ``maximumSlots``).
+    private var written: UInt64 = 0
     /// `BTN_TOUCH` as last written.
     private var touching = false
+    /// The slot `ABS_MT_SLOT` last selected on the device (nil: not known). The kernel keeps
+    /// the selected slot across frames and passes no `ABS_MT_SLOT` on (it emits one itself
+    /// before a value of another slot than the last it reported): selecting the slot already
+    /// selected is written for nothing, so it is not.
+    private var selectedSlot: Int?
+
+    /// The most slots a virtual touchscreen has (``VirtualDeviceSpec/touchscreen(mirroring:displaySize:)``).
+    static let maximumSlots = 64
 
     init(slots: Int, hasPressure: Bool) {
+        let slots = min(slots, Self.maximumSlots)
         self.slots = Array(repeating: nil, count: slots)
         positions = Array(repeating: (0, 0), count: slots)
         self.hasPressure = hasPressure
     }
 
     var lastTime: Timestamp? { frameTime }
+
+    /// The queued frames were not written (the write failed): which slot the device has
+    /// selected is no longer known.
+    mutating func dropQueued() {
+        frame.removeAll()
+        selectedSlot = nil
+    }
     func freeSlot() -> Int? { slots.firstIndex { $0 == nil } }
 
     /// A phase of `time`: a queued frame of another time ends first.
@@ -49,12 +66,16 @@ struct ForwardTouchFrames {
 
     /// Slot `slot` gets its next phase: a frame that already holds one for it ends first.
     private mutating func touchSlot(_ slot: Int) {
-        if written.contains(slot) {
+        let bit: UInt64 = 1 << UInt64(slot)
+        if written & bit != 0 {
             endFrame()
             open = true
         }
-        written.insert(slot)
-        frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+        written |= bit
+        if selectedSlot != slot {
+            frame.append(EventType.abs, AbsCode.mtSlot, Int32(slot))
+            selectedSlot = slot
+        }
     }
 
     mutating func begin(slot: Int, touch: Int, trackingID: Int32, x: Int32, y: Int32, pressure: Double?) {
@@ -107,7 +128,7 @@ struct ForwardTouchFrames {
     mutating func endFrame() {
         guard open else { return }
         open = false
-        written.removeAll(keepingCapacity: true)
+        written = 0
         let first = slots.firstIndex { $0 != nil }
         let touching = first != nil
         if touching != self.touching {

@@ -171,11 +171,34 @@ public final class UinputDevice {
     public let syspath: String
     private var uinput: OpaquePointer?
     private let fd: FileDescriptor
+    /// Open while the device is (made through uinput, or the benchmark's stand-in).
+    private var live = false
+    /// The benchmark's stand-in, when this device is one.
+    private let standIn: Bool
+
+    /// The benchmark hook: when the environment names a file in
+    /// `EVROUTE_BENCH_UINPUT_STANDIN` (scripts/bench-forward-path.sh gives `/dev/null`), a virtual
+    /// device is that file opened for writing instead of a uinput device, so that forwarding runs
+    /// (frames built and written, one write(2) each) on a machine without `/dev/uinput`. Not a
+    /// setting: no command-line option or configuration key names it.
+    static let standInPath: String? = getenv("EVROUTE_BENCH_UINPUT_STANDIN").map { String(cString: $0) }
+    private static let standIns = Mutex<Int>(0)
 
     /// Creates the device; `SystemError` names `/dev/uinput` (ENOENT: no uinput module; EACCES:
     /// no permission).
     public init(_ spec: VirtualDeviceSpec) throws(SystemError) {
         self.spec = spec
+        if let path = Self.standInPath, !path.isEmpty {
+            standIn = true
+            fd = try SystemCall.open(path, flags: O_WRONLY | O_CLOEXEC)
+            devnode = path
+            let n = Self.standIns.withLock { n in n += 1; return n }
+            syspath = "/sys/devices/virtual/input/evroute-bench-standin\(n)"
+            live = true
+            OwnVirtualDevices.add(syspath)
+            return
+        }
+        standIn = false
         guard let dev = libevdev_new() else { throw SystemError(errno: ENOMEM, call: "libevdev_new", path: nil) }
         defer { libevdev_free(dev) }
         libevdev_set_name(dev, spec.name)
@@ -204,6 +227,7 @@ public final class UinputDevice {
             throw SystemError(errno: rc < 0 ? -rc : EIO, call: "libevdev_uinput_create_from_device", path: "/dev/uinput")
         }
         uinput = created
+        live = true
         fd = FileDescriptor(rawValue: libevdev_uinput_get_fd(created))
         devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
         // Its sysfs path is how this process knows it for its own (``OwnVirtualDevices``): a
@@ -211,6 +235,7 @@ public final class UinputDevice {
         guard let path = libevdev_uinput_get_syspath(created).map({ String(cString: $0) }) else {
             libevdev_uinput_destroy(created)
             uinput = nil
+            live = false
             throw SystemError(errno: ENODEV, call: "libevdev_uinput_get_syspath", path: devnode ?? "/dev/uinput")
         }
         syspath = path
@@ -219,15 +244,20 @@ public final class UinputDevice {
 
     /// Writes `events` (whole frames, each ending in `SYN_REPORT`) in one write(2).
     public func write(_ events: UnsafeRawBufferPointer) throws(SystemError) {
-        guard uinput != nil, events.count > 0 else { return }
+        guard live, events.count > 0 else { return }
         try SystemCall.writeAll(fd, events, path: devnode ?? "/dev/uinput")
     }
 
     /// Removes the device (readers see it unplugged); idempotent.
     public func destroy() {
-        guard let u = uinput else { return }
-        uinput = nil
-        libevdev_uinput_destroy(u)
+        guard live else { return }
+        live = false
+        if standIn {
+            try? SystemCall.close(fd, path: devnode)
+        } else if let u = uinput {
+            uinput = nil
+            libevdev_uinput_destroy(u)
+        }
         OwnVirtualDevices.remove(syspath)
     }
 
@@ -237,7 +267,7 @@ public final class UinputDevice {
 /// A frame's worth of events for a virtual device, built in place (`struct input_event`s; the
 /// kernel stamps them when they are written) and written whole.
 public struct VirtualFrameBuffer {
-    private var events: [input_event] = []
+    @usableFromInline var events: [input_event] = []
 
     public init() {}
 
@@ -246,15 +276,14 @@ public struct VirtualFrameBuffer {
     /// The queued events as (type, code, value), in order (for tests and logs).
     public var queued: [(type: UInt16, code: UInt16, value: Int32)] { events.map { ($0.type, $0.code, $0.value) } }
 
+    /// Inlinable: the forwarder appends a few events per touch phase.
+    @inlinable
     public mutating func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        var e = input_event()
-        e.type = type
-        e.code = code
-        e.value = value
-        events.append(e)
+        events.append(input_event(time: timeval(), type: type, code: code, value: value))
     }
 
     /// Ends the frame (`SYN_REPORT`).
+    @inlinable
     public mutating func report() { append(EventType.syn, SynCode.report, 0) }
 
     /// Writes every frame to `device` in one write(2), then empties the buffer (the buffer keeps its room).

@@ -9,9 +9,13 @@
 #     reading the virtual device as a compositor would; per 10,000 replayed events;
 #   latency: vm-fwlat writes one finger's frames into the source node at 100 Hz and waits
 #     for each on the virtual device: source write -> the virtual event's kernel timestamp
-#     (p50/p90/p99 of 2,000 frames).
+#     (p50/p90/p99 of 2,000 frames);
+#   per-frame facts: one more paced replay each, strace -f -c attached to each of the
+#     forwarder's processes and evemu-record on its virtual device: events and frames
+#     written, and system calls by kind, per source frame (counts: not load-dependent).
 # Output: PERF lines pass=forward, ratio=evroute_forward_vs_ts_uinput,
-# ratio=evroute_forward_vs_interception and the latency ratios (vm/out/perf.txt).
+# ratio=evroute_forward_vs_interception, the latency ratios, pass=forward-frames and
+# pass=forward-syscalls (vm/out/perf.txt).
 #
 # manual: not in the default run; `make vm-perf` runs it after 90-evroute-perf
 # timeout: 600
@@ -108,6 +112,53 @@ if command -v ts_uinput >/dev/null && command -v interception >/dev/null && comm
 		note "forward $f: ${per10k} ms CPU per 10,000 events (mean of $ROUNDS); added latency p50=${fp50} us p99=${fp99} us (n=$n, lost $lost)"
 		fw_summary="$fw_summary${fw_summary:+, }$f ${per10k} ms p50 ${fp50} us"
 	done
+	# per-frame facts: each forwarder once more, on one paced replay, with `strace -f -c`
+	# attached to each of its processes and evemu-record reading its virtual device: the
+	# source frames replayed; the events and frames written on the virtual device per source
+	# frame; the system calls per source frame, by kind. Counts, not time (strace slows the
+	# forwarder: these do not depend on the machine's load, the CPU above does).
+	FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC_FILE")
+	perf pass=forward-frames source_frames=$FRAMES source_events=$EVENTS source_events_per_frame=$(awk -v e="$EVENTS" -v f="$FRAMES" 'BEGIN { printf "%.2f", e / f }')
+	if command -v strace >/dev/null; then
+		for f in $FORWARDERS; do
+			create_device "$REC_FILE"
+			fw_start $f
+			[ -n "$FW_NODE" ] || { fw_stop; remove_device; continue; }
+			start_reader fw-record "$FW_NODE" evemu-record "$FW_NODE"
+			tracers="" procs=""
+			for p in $FW_PIDS; do
+				comm=$(cat /proc/$p/comm)
+				strace -f -c -o "strace.$f.$comm" -p "$p" 2>/dev/null &
+				tracers="$tracers $!" procs="$procs $comm"
+			done
+			sleep 2
+			replay "$DEVNODE" "$REC_FILE"
+			sleep 2
+			for t in $tracers; do kill -INT "$t" 2>/dev/null; done
+			for t in $tracers; do wait "$t" 2>/dev/null; done
+			stop_reader fw-record
+			fw_stop
+			remove_device
+			out_events=$(count_lines fw-record.out '^E:')
+			out_frames=$(count_lines fw-record.out '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)')
+			perf pass=forward-frames forwarder=$f source_frames=$FRAMES events_written=$out_events frames_written=$out_frames \
+				events_per_source_frame=$(awk -v a="$out_events" -v b="$FRAMES" 'BEGIN { printf "%.2f", a / b }') \
+				frames_per_source_frame=$(awk -v a="$out_frames" -v b="$FRAMES" 'BEGIN { printf "%.2f", a / b }')
+			for comm in $procs; do
+				[ -s "strace.$f.$comm" ] || { note "$f $comm: no strace summary"; continue; }
+				# rows: % time, seconds, usecs/call, calls, [errors], syscall
+				total=$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { n += $4 } END { print n + 0 }' "strace.$f.$comm")
+				kinds=$(awk -v fr="$FRAMES" '$1 ~ /^[0-9.]+$/ && $NF != "total" { print $4, $NF }' "strace.$f.$comm" | sort -rn |
+					awk -v fr="$FRAMES" '{ printf "%s%s:%.2f", (NR > 1 ? "," : ""), $2, $1 / fr }')
+				pf=$(awk -v t="$total" -v fr="$FRAMES" 'BEGIN { printf "%.2f", t / fr }')
+				perf pass=forward-syscalls forwarder=$f process=$comm source_frames=$FRAMES syscalls=$total per_source_frame=$pf by_kind=$kinds
+				note "forward $f ($comm): $total system calls for $FRAMES source frames ($pf per frame): $kinds"
+			done
+			note "forward $f: $out_events events in $out_frames frames written for $FRAMES source frames"
+		done
+	else
+		perf pass=forward-syscalls result=SKIP reason=no-strace-in-image
+	fi
 	for peer in ts_uinput interception; do
 		eval "p=\${fwcpu_$peer:-0} e=\${fwcpu_evroute_forward:-0} pl=\${fwp50_$peer:-0} el=\${fwp50_evroute_forward:-0} pl99=\${fwp99_$peer:-0} el99=\${fwp99_evroute_forward:-0}"
 		[ "$p" -gt 0 ] && perf ratio=evroute_forward_vs_$peer value=$(awk -v a="$e" -v b="$p" 'BEGIN { printf "%.2f", a / b }')
