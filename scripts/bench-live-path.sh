@@ -36,7 +36,7 @@ dispatch=$(( $(cost 'PluginHostC0A4Core17HandlerDispatcherAadEP8dispatch') + $(c
 awk -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg" | awk '{ print $2 }' | sort >"$OUT/ran"
 # Call sites run in at least half the frames, and their calls per frame: under TCG (the guest of
 # make vm-perf) each distinct call site a wake-up runs costs a lookup of the block it returns
-# to, whatever the call does (docs/performance-vm.md, "What the guest charges for").
+# to, whatever the call does (docs/performance-design.md, "What the guest charges for").
 sites=$(awk -v sites=$((FRAMES / 2)) -f "$ROOT/scripts/callgrind-self-cost.awk" "$OUT/cg")
 nm --defined-only -S "$BIN" | awk 'NF == 4 { print $4, $1, $2 }' | sort >"$OUT/symbols"
 pages=$(join "$OUT/ran" "$OUT/symbols" | python3 -c '

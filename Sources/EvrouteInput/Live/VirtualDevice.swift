@@ -243,7 +243,7 @@ public final class UinputDevice {
     }
 
     /// Writes `events` (whole frames, each ending in `SYN_REPORT`) in one write(2).
-    public func write(_ events: UnsafeRawBufferPointer) throws(SystemError) {
+    func write(_ events: UnsafeRawBufferPointer) throws(SystemError) {
         guard live, events.count > 0 else { return }
         try SystemCall.writeAll(fd, events, path: devnode ?? "/dev/uinput")
     }
