@@ -1,9 +1,9 @@
 import Testing
 import EvrouteCore
 
-/// The one event encoder's fields and their order, as any writer receives them (the writers
-/// that render them — the log, the exec environment, the plugins' wire format — are the
-/// daemon's, tested there).
+/// The one event encoder's fields and their order in each encoding, as any writer receives them
+/// (the writers that render them — the log, the exec environment, the plugins' wire format — are
+/// the daemon's, tested there on the same events).
 @Suite("Event encoder fields")
 struct EventEncoderFieldTests {
     /// Records the fields as `name=value`, in order.
@@ -53,5 +53,36 @@ struct EventEncoderFieldTests {
         let sample = RoutedEvent(kind: .motion(.sample(x: 0, y: 1, z: -0.25)), time: .zero, layout: layout, start: .motion)
         #expect(try fields(sample, .json) == ["type=motion", "time=@0", "device=nil", "x=0.0", "y=1.0", "z=-0.25",
                                               "handled_by=home/root/button", "handler=shell", "options"])
+    }
+
+    @Test func theEnvironmentHasOnlyFieldsWithAValueAndAGesturesStateAsItsPhase() throws {
+        let layout = try layout()
+        let b = try #require(layout.region(path: "home/root/button"))
+        let gesture = RoutedEvent(kind: .gesture(name: "swipe", state: "recognized"), time: .zero, layout: layout,
+                                  start: .region(b), region: b)
+        let f = try fields(gesture, .environment)
+        #expect(f.prefix(3) == ["type=gesture", "gesture=swipe", "phase=recognized"])
+        #expect(!f.contains { $0.hasPrefix("state=") || $0 == "options" })
+        #expect(f.suffix(5) == ["region=home/root/button", "device=nil", "handled_by=home/root/button", "handler=shell", "time=@0"])
+    }
+
+    @Test func theLineSaysWhatHappenedThenWhere() throws {
+        let layout = try layout()
+        let action = RoutedEvent(kind: .action("open"), time: .zero, layout: layout)
+        #expect(try fields(action, .line) == ["type=action", "action=open", "region=-"])
+        let key = RoutedEvent(kind: .key(name: "KEY_A", phase: .up), time: .zero, layout: layout)
+        #expect(try fields(key, .line) == ["device=nil", "type=key", "key=KEY_A", "phase=up", "region=(no first responder)"])
+    }
+
+    /// `idle` as a JSON object's fields and as a line (`display main idle`).
+    @Test func idleAsJSONAndAsALine() throws {
+        let layout = try layout()
+        let home = try #require(layout.screen(named: "home"))
+        let idle = RoutedEvent(kind: .idle, time: Timestamp(microseconds: 121_080_000), layout: layout, display: 0, start: .screen(home))
+        let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
+        var r = Recorder()
+        EventEncoder.encode(idle, handledBy: .screen(home), handler: handler, as: .json, into: &r)
+        #expect(r.fields == ["type=idle", "time=@121080000", "display=main", "handled_by=screen:home", "handler=shell", "options"])
+        #expect(try fields(idle, .line) == ["type=display", "display=main", "state=idle", "region=-"])
     }
 }
