@@ -61,12 +61,14 @@ public struct ContactFilterChain {
     public var hasDeadlines: Bool { !timed.isEmpty }
 
     /// One frame through every stage, in order; what they drop or cancel is appended to
-    /// `filtered`. Returns the chain's ``deadline`` after it.
+    /// `filtered`. Returns whether the chain's ``deadline`` moved.
     @discardableResult
-    public mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) -> Timestamp? {
+    public mutating func filter(_ frame: inout TouchFrameInput, _ filtered: inout [FilteredContact]) -> Bool {
         for i in stages.indices { stages[i].filter(&frame, &filtered) }
-        if !timed.isEmpty { deadline = due?.deadline }
-        return deadline
+        guard !timed.isEmpty else { return false }
+        let before = deadline
+        deadline = due?.deadline
+        return deadline != before
     }
 
     /// The earliest stage's deadline (the first in order on a tie), and which stage.

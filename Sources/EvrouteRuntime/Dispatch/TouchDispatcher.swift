@@ -14,8 +14,6 @@ final class TouchDispatcher: DeviceDispatcher {
     /// Whether there are filters, and whether one of them has deadlines (read without
     /// touching the chain: a device without filters pays a test per frame).
     private let filtering: Bool, filterDeadlines: Bool
-    /// The filters' earliest deadline as of their last frame (kept here: asked at every event).
-    private var filterDeadline: Timestamp?
     let keys: KeyDispatcher?
 
     init(info: DeviceInfo, decoder: TouchDecoder, filters: ContactFilterChain, keys: KeyDispatcher?) {
@@ -59,11 +57,7 @@ final class TouchDispatcher: DeviceDispatcher {
             // The contacts as they came: one the filters hold back is still a finger on the display.
             router.noteContacts(frame)
             var filtered: [FilteredContact] = []
-            let deadline = filters.filter(&frame, &filtered)
-            if filterDeadlines, deadline != filterDeadline {
-                filterDeadline = deadline
-                session.dispatcherDeadlinesChanged()
-            }
+            if filters.filter(&frame, &filtered) { session.dispatcherDeadlinesChanged() }
             for contact in filtered { router.filtered(contact) }
         }
         if !frame.contacts.isEmpty { router.handle(frame) }
@@ -76,7 +70,7 @@ final class TouchDispatcher: DeviceDispatcher {
     var hasDeadlines: Bool { filterDeadlines || (keys?.hasDeadlines ?? false) }
 
     var deadline: Timestamp? {
-        let own = filterDeadline
+        let own = filterDeadlines ? filters.deadline : nil
         guard let keyDeadline = keys?.deadline else { return own }
         return own.map { min($0, keyDeadline) } ?? keyDeadline
     }
@@ -85,11 +79,10 @@ final class TouchDispatcher: DeviceDispatcher {
     /// filters after it; routed as any frame.
     func expire(at time: Timestamp, in session: RoutingSession) {
         var filtered: [FilteredContact] = []
-        guard let due = filterDeadline, due <= time, let frame = filters.expire(device: info.id, at: time, &filtered) else {
+        guard filterDeadlines, let frame = filters.expire(device: info.id, at: time, &filtered) else {
             keys?.expire(at: time, in: session)
             return
         }
-        filterDeadline = filters.deadline
         let router = session.router
         for contact in filtered { router.filtered(contact) }
         if !frame.contacts.isEmpty { router.handle(frame) }
