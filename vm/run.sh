@@ -96,26 +96,21 @@ if [ "$JOBS" -gt 1 ] && [ $SHELL_MODE = 0 ] && [ "$nfiles" -gt 1 ]; then
 			${APPEND_EXTRA:+--append "$APPEND_EXTRA"} $share >"$OUT/vm$k.out" 2>&1 &
 		pids="$pids $!"
 	done
-	status=0 k=0
+	status=0
 	for p in $pids; do
-		k=$((k + 1))
 		wait "$p"; s=$?
 		# a missing result (2) outranks a failed scenario (1)
 		[ $s -gt $status ] && status=$s
 	done
-	k=0
-	for p in $pids; do
-		k=$((k + 1))
+	end=$(date +%s.%N)
+	for k in $(seq "$JOBS"); do
 		echo; echo "==== VM $k of $JOBS (vm/out/vm$k.out) ===="
 		cat "$OUT/vm$k.out"
 	done
-	end=$(date +%s.%N)
 	echo
 	echo "==== evroute VM results ($SCEN, $JOBS VMs side by side) ===="
 	printf '%-32s %-5s %7s  %s\n' SCENARIO RESULT TIME DETAIL
-	k=0
-	for p in $pids; do
-		k=$((k + 1))
+	for k in $(seq "$JOBS"); do
 		sed -n '/^==== evroute VM results/,/^boot to/p' "$OUT/vm$k.out" | sed '1,2d;/^boot to/d;/^measurements:/d'
 	done | sort
 	echo "wall time: $(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", b-a}')s for $JOBS VMs; logs: $OUT/console-$stamp-vm*.log"

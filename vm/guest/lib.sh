@@ -202,6 +202,23 @@ rec_prefix() {
 			else if (slot in down) { active--; delete down[slot] } }
 		$3 == "0000" && $4 == "0000" && n >= max && active == 0 { exit }' "$1"
 }
+# key_events STEP KEY...   E: lines for evemu-play (stdout) pressing keys STEP seconds apart,
+# each event a frame: KEY is a key code (decimal) pressed and released, +CODE only pressed,
+# -CODE only released. One file played at its own pace: a process per key (emit) would start
+# slowly on a busy host and open gaps a scanner's line timeout or the kernel's repeat would see.
+key_events() {
+	_step=$1; shift
+	echo "$*" | awk -v step="$_step" '
+		function e(c, v) { printf "E: %.6f 0001 %04x %04d\nE: %.6f 0000 0000 0000\n", t, c, v, t; t += step }
+		{ t = 1
+		  for (i = 1; i <= NF; i++) {
+			k = $i
+			if (k ~ /^\+/) e(substr(k, 2) + 0, 1); else if (k ~ /^-/) e(substr(k, 2) + 0, 0); else { e(k + 0, 1); e(k + 0, 0) } } }'
+}
+# digit_codes DIGITS   the key codes of a string of digits (KEY_1…KEY_9 are 2…10, KEY_0 11)
+digit_codes() {
+	echo "$1" | sed 's/./& /g' | awk '{ for (i = 1; i <= NF; i++) printf "%s%d", (i > 1 ? " " : ""), ($i == "0" ? 11 : $i + 1) }'
+}
 # rec_count FILE TYPE CODE CMP   E: lines with this type/code (hex, 4 digits)
 # whose value satisfies the awk comparison CMP on v, e.g. "v >= 0"
 rec_count() {

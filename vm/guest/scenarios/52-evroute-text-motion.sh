@@ -49,23 +49,12 @@ evroute ctl --control-socket "$CTL" focus home/root/search >ctl.out 2>&1
 check "ctl focus exit" "$?" -eq 0
 wait_lines evroute.out '"type" *: *"focus"' 1 5
 
-# scan_events KEY...   a scanner's burst (digits, ENTER): each key down and up 8 ms apart, as
-# one file for evemu-play — a process per key (evemu-event) starts slowly on a busy host and
-# would open gaps longer than line-timeout-ms between the keys of one code
-scan_events() {
-	awk -v keys="$*" 'function e(t, c, v) { printf "E: %.6f 0001 %04x %04d\nE: %.6f 0000 0000 0000\n", t, c, v, t }
-		BEGIN { t = 1; n = split(keys, k, " ")
-			for (i = 1; i <= n; i++) {
-				c = k[i] == "ENTER" ? 28 : k[i] == "0" ? 11 : k[i] + 1
-				e(t, c, 1); t += 0.008; e(t, c, 0); t += 0.008 } }'
-}
-
-# 1. a scan: 13 digits and Enter
-scan_events 4 0 0 6 3 8 1 3 3 3 9 3 1 ENTER >scan.events
+# 1. a scan: 13 digits and Enter (KEY_ENTER 28), 8 ms a key event, as a scanner types
+key_events 0.008 $(digit_codes 4006381333931) 28 >scan.events
 replay "$SCANNER" scan.events
 wait_lines evroute.out '"type" *: *"text"' 1 10
 # a code without Enter: sent after 300 ms of silence, by the loop's timer
-scan_events 7 7 7 >scan777.events
+key_events 0.008 $(digit_codes 777) >scan777.events
 replay "$SCANNER" scan777.events
 wait_lines evroute.out '"text" *: *"777"' 1 5
 

@@ -68,11 +68,8 @@ check "press: down and up sent an action each" "$(echo "$got" | grep -o "$group"
 # 4. the scanner's line, typed with de's keys: z, y, 24 digits, @ (AltGr+Q), Enter, at scanner
 # speed (a file played by evemu-play: the shell's key by key would let the kernel repeat keys)
 digits="1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4"
-awk -v digits="$digits" 'function e(t, c, v) { printf "E: %.6f 0001 %04x %04d\nE: %.6f 0000 0000 0000\n", t, c, v, t }
-	function key(c) { e(t, c, 1); t += 0.002; e(t, c, 0); t += 0.002 }
-	BEGIN { t = 1; key(21); key(44); n = split(digits, d, " ")
-		for (i = 1; i <= n; i++) key(d[i] == "0" ? 11 : d[i] + 1)
-		e(t, 100, 1); t += 0.002; key(16); e(t, 100, 0); t += 0.002; key(28) }' >line.events
+# KEY_Y 21, KEY_Z 44, the digits, KEY_RIGHTALT 100 held around KEY_Q 16, KEY_ENTER 28
+key_events 0.002 21 44 $(digit_codes "$(echo $digits | tr -d ' ')") +100 16 -100 28 >line.events
 want="KEY_Y+ KEY_Y- KEY_Z+ KEY_Z-"
 for k in $digits; do want="$want KEY_$k+ KEY_$k-"; done
 want="$want KEY_RIGHTALT+ KEY_Q+ KEY_Q- KEY_RIGHTALT- KEY_ENTER+ KEY_ENTER-"
