@@ -69,10 +69,13 @@ demo: build
 
 # Unit, config, input, replay and CLI tests (replay tests read the real recordings in Tests/Fixtures/recordings).
 # Nothing may be left under /tmp or /run/evroute afterwards (scripts/left-behind.sh).
-test-unit: test-deps
-	$(SWIFT) build --scratch-path $(BUILD)
+# test-build compiles them (and the binary), test-unit runs them (after building what changed).
+.PHONY: test-build
+test-build: test-deps
+	$(SWIFT) build --scratch-path $(BUILD) --build-tests
+test-unit: test-build
 	@mkdir -p $(BUILD) && scripts/left-behind.sh before $(BUILD)/left-behind.txt
-	$(SWIFT) test --scratch-path $(BUILD)
+	$(SWIFT) test --scratch-path $(BUILD) --skip-build
 	scripts/left-behind.sh after $(BUILD)/left-behind.txt
 
 # The real-kernel tests (vm/) run too when this host can run them: an x86_64 machine where
@@ -80,12 +83,14 @@ test-unit: test-deps
 VM_CAPABLE := $(shell [ "$$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 && echo yes)
 
 TEST_SOAK_SECONDS ?= 60
-# What waits on the clock runs side by side with what needs the CPU: the unit tests beside the
-# VM's release build and image; then the soak (60 s of real-time replay, a sixth of a core) and
-# the fuzz targets (15 s each, one core) beside the VMs (two side by side, VM_JOBS, each mostly
-# waiting on replays at their recorded pace) and the package check. Each part's output is
-# printed whole when it ends (make --output-sync). Packages are installed first, one apt-get at
-# a time, and the Swift packages resolved once (Package.resolved written before two builds read it).
+# What waits on the clock runs side by side with what needs the CPU. First the two builds side by
+# side: the tests' (debug) and the VMs' (release, static runtime) with their image. Then the
+# unit tests, the soak (60 s of real-time replay, a sixth of a core), the fuzz targets (a fixed
+# number of inputs each: the same work and the same result however busy the machine is) and the
+# package check, beside the VMs (three side by side, VM_JOBS, each mostly waiting on replays at
+# their recorded pace). Each part's output is printed whole when it ends (make --output-sync).
+# Packages are installed first, one apt-get at a time, and the Swift packages resolved once
+# (Package.resolved written before two builds read it).
 TEST_PARALLEL = $(MAKE) --no-print-directory -j4 --output-sync=target
 test: test-deps
 ifeq ($(EVROUTE_SKIP_VM),1)
@@ -95,8 +100,8 @@ ifeq ($(EVROUTE_SKIP_VM),1)
 else ifeq ($(VM_CAPABLE),yes)
 	$(MAKE) --no-print-directory vm-host-tools
 	$(SWIFT) package --scratch-path $(BUILD) resolve
-	$(TEST_PARALLEL) test-unit vm-prepare
-	$(TEST_PARALLEL) test-soak test-fuzz vm-run-all test-deb-check
+	$(TEST_PARALLEL) test-build vm-prepare
+	$(TEST_PARALLEL) test-unit test-soak test-fuzz vm-run-all test-deb-check
 else
 	$(MAKE) --no-print-directory test-unit
 	$(TEST_PARALLEL) test-soak test-fuzz
@@ -105,9 +110,9 @@ endif
 
 .PHONY: test-soak test-fuzz test-deb-check
 test-soak:
-	$(MAKE) soak SOAK_SECONDS=$(TEST_SOAK_SECONDS)
+	$(SOAK_RUN) --seconds $(TEST_SOAK_SECONDS)
 test-fuzz:
-	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+	$(MAKE) fuzz FUZZ_RUNS=$(TEST_FUZZ_RUNS)
 test-deb-check:
 	$(MAKE) deb-check BIN=$(VM_SCRATCH)/release/evroute
 
@@ -125,8 +130,9 @@ test-deb-check:
 SOAK_SECONDS    ?= 600
 SOAK_EVROUTE    ?= $(EVROUTE)
 SOAK_RECORDINGS ?=
+SOAK_RUN = python3 scripts/soak.py --evroute $(SOAK_EVROUTE) $(if $(SOAK_RECORDINGS),--recordings "$(SOAK_RECORDINGS)")
 soak: build
-	python3 scripts/soak.py --evroute $(SOAK_EVROUTE) --seconds $(SOAK_SECONDS) $(if $(SOAK_RECORDINGS),--recordings "$(SOAK_RECORDINGS)")
+	$(SOAK_RUN) --seconds $(SOAK_SECONDS)
 
 # soak-release: the same soak on the release binary (`make release`: optimized, the static
 # Swift runtime, the build that ships), after building it.
@@ -226,14 +232,16 @@ deb-check: deb
 # A crash, a trap, a leak of the RSS limit or a broken invariant fails it and leaves the input
 # in .build-fuzz/artifacts; a target whose coverage does not grow beyond its seed corpus's fails
 # too (scripts/fuzz-target.sh). Every target runs; any failure fails `make fuzz`.
-# `make test` runs each for TEST_FUZZ_SECONDS. See docs/fuzzing.md.
+# FUZZ_RUNS=N runs N inputs per target from a fixed seed instead of a time (the same inputs each
+# time, whatever the machine's load): `make test` runs each for TEST_FUZZ_RUNS. See docs/fuzzing.md.
 FUZZ_SECONDS      ?= 60
-TEST_FUZZ_SECONDS ?= 15
+FUZZ_RUNS         ?=
+TEST_FUZZ_RUNS    ?= 5000
 FUZZ_TARGETS      := FuzzEvemu FuzzConfig FuzzControl FuzzDecoders FuzzRouter
 fuzz: deps
 	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer
 	@failed=""; for t in $(FUZZ_TARGETS); do \
-		scripts/fuzz-target.sh $$t $(FUZZ_SECONDS) || failed="$$failed $$t"; \
+		scripts/fuzz-target.sh $$t $(FUZZ_SECONDS) $(FUZZ_RUNS) || failed="$$failed $$t"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed"; exit 1; fi
 

@@ -9,10 +9,19 @@
 # reached nothing the seeds do not.
 # See docs/fuzzing.md.
 #
-# usage: scripts/fuzz-target.sh TARGET SECONDS   (from the repository's root)
+# With RUNS, it runs that many inputs from a fixed seed instead of for SECONDS: the same inputs,
+# the same coverage and the same verdict however busy the machine is (`make test`).
+#
+# usage: scripts/fuzz-target.sh TARGET SECONDS [RUNS]   (from the repository's root)
 set -u
 target=$1
 seconds=$2
+runs_wanted=${3:-}
+if [ -n "$runs_wanted" ]; then
+	limit="-runs=$runs_wanted -seed=1" budget="$runs_wanted inputs"
+else
+	limit="-max_total_time=$seconds" budget="$seconds s"
+fi
 bin=.build-fuzz/debug/$target
 log=.build-fuzz/$target.log
 # One hash seed for every run: the same input takes the same paths (a dictionary's order is
@@ -27,7 +36,7 @@ rm -rf .build-fuzz/seed-check && mkdir -p .build-fuzz/seed-check
 
 # The seed corpus alone (libFuzzer writes into its first directory: an empty one, not Fuzz/Corpus).
 seeds=$("$bin" -runs=0 .build-fuzz/seed-check Fuzz/Corpus/"$target" 2>&1 | sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p')
-"$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -artifact_prefix=.build-fuzz/artifacts/"$target"- \
+"$bin" $limit -rss_limit_mb=2048 -timeout=10 -artifact_prefix=.build-fuzz/artifacts/"$target"- \
 	.build-fuzz/corpus/"$target" Fuzz/Corpus/"$target" >"$log" 2>&1
 status=$?
 start=$(sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p' "$log" | head -n 1)
@@ -44,7 +53,7 @@ echo "$target: cov ${seeds:-?} (seed corpus), ${start:-?} at start, ${final:-?} 
 # by an object's address takes other paths when the addresses differ): 1 % of the seeds', at least 10.
 margin=$(( ${seeds:-0} / 100 > 10 ? ${seeds:-0} / 100 : 10 ))
 if [ -z "$seeds" ] || [ -z "$final" ] || [ "$final" -lt $(( seeds + margin )) ]; then
-	echo "$target: FAILED: its coverage did not grow beyond the seed corpus's (${seeds:-?}, by $margin or more) in $seconds s:" \
+	echo "$target: FAILED: its coverage did not grow beyond the seed corpus's (${seeds:-?}, by $margin or more) in $budget:" \
 		"the fuzzer reaches nothing the seeds do not (docs/fuzzing.md)"
 	exit 1
 fi

@@ -6,7 +6,7 @@
 #   make test-vm VM_EVROUTE=none          without building/including evroute (its scenarios SKIP)
 #   make test-vm VM_EVROUTE=path/to/bin   with a given binary instead of building one
 #   make test-vm VM_RUN_ARGS=--debug      sh -x traces + udevd debug log in the console log
-#   make test-vm VM_JOBS=1                one VM for all scenarios (default 2 side by side)
+#   make test-vm VM_JOBS=1                one VM for all scenarios (default 3 side by side)
 #   make vm-shell                         boot, run VM_SCENARIOS, then a shell on the console
 #   make vm-perf                          90-evroute-perf on the perf image (python3-evdev); vm/out/perf.txt
 #   make vm-image / vm-fetch / vm-evroute / vm-clean
@@ -16,7 +16,7 @@ VM_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 VM_SCENARIOS ?=
 VM_RUN_ARGS ?=
 # VMs booted side by side by `make test-vm`, each with a share of the scenarios (vm/run.sh --jobs)
-VM_JOBS ?= 2
+VM_JOBS ?= 3
 VM_SWIFT ?= swift
 VM_SCRATCH ?= .build-vm
 VM_EVROUTE ?= $(VM_SCRATCH)/release/evroute
