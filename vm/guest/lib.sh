@@ -63,12 +63,21 @@ _cleanup() {
 trap _cleanup EXIT
 trap '_cleanup; exit 143' TERM INT
 
-# wait_until SECONDS CMD...   poll CMD every 0.05 s until it succeeds; 1 on timeout
+# wait_until SECONDS CMD...   run CMD until it succeeds; 1 on timeout. It looks every 0.05 s
+# for the first half second, then every 0.2 s: a look forks (a command substitution, grep), and
+# under the emulator each fork costs the host real CPU, so a long wait looking 20 times a second
+# kept the VM busy while it only waited. The time slept adds up to SECONDS either way (looking
+# takes time on top).
 wait_until() {
 	_n=$(($1 * 20)); shift
+	_looks=0
 	while [ $_n -gt 0 ]; do
 		"$@" 2>/dev/null && return 0
-		sleep 0.05; _n=$((_n - 1))
+		if [ $_looks -lt 10 ]; then
+			sleep 0.05; _n=$((_n - 1)); _looks=$((_looks + 1))
+		else
+			sleep 0.2; _n=$((_n - 4))
+		fi
 	done
 	return 1
 }
@@ -247,6 +256,11 @@ rec_burst() {
 emit() {
 	evemu-event ${5:+--sync} "$1" --type "$2" --code "$3" --value "$4"
 }
+# no_key_repeat DEVNODE   the kernel's autorepeat off for an emulated keyboard that types at a
+# scanner's speed (its repeat period 0). Its key events come from a process (evemu-play): on a busy
+# host that process can be descheduled between a press and its release for longer than the
+# repeat delay, and the kernel would repeat the key — as a scanner's hardware never would.
+no_key_repeat() { emit "$1" EV_REP REP_PERIOD 0 sync; }
 # mt_down DEVNODE SLOT TRACKING_ID X Y   protocol B contact begins (one frame)
 mt_down() {
 	emit "$1" EV_ABS ABS_MT_SLOT "$2"

@@ -29,6 +29,7 @@ evroute_has_option --dry-run || skip "evroute --help does not mention --dry-run"
 CTL=/tmp/evroute-text-ctl.sock
 
 create_device "$KB/Razer Razer BlackWidow 2013.keyboard.desc"; SCANNER=$DEVNODE
+no_key_repeat "$SCANNER"
 create_device "$KB/Logitech K400 Plus.events"; KEYS=$DEVNODE
 create_device /rec/repo/consumer-control.desc; MEDIA=$DEVNODE
 check "consumer control: udev ID_INPUT_KEY" "$(udev_prop "$MEDIA" ID_INPUT_KEY)" = 1

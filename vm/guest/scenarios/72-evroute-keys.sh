@@ -27,6 +27,7 @@ press() { emit "$1" EV_KEY "$2" 1 sync; emit "$1" EV_KEY "$2" 0 sync; }
 
 create_device "$KB/Razer Razer BlackWidow 2013.keyboard.desc"; KBD=$DEVNODE
 create_device "$KB/Logitech K400 Plus.events"; SCANNER=$DEVNODE
+no_key_repeat "$SCANNER"
 evroute check --config /vm/config/keys-forward.yaml >check.out 2>&1
 check "check: the layout passes without a warning" "$(grep -c warning check.out)" -eq 0
 start_daemon "$KBD" /vm/config/keys-forward.yaml --show-keycodes
