@@ -176,7 +176,17 @@ public enum SystemCall {
     /// `poll` on one descriptor for reading; returns whether it became readable
     /// (`false` on timeout). `timeout` in milliseconds, −1 waits forever.
     public static func waitReadable(_ fd: FileDescriptor, timeout: Int32, path: String? = nil) throws(SystemError) -> Bool {
-        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        try wait(fd, for: POLLIN, timeout: timeout, path: path)
+    }
+
+    /// `poll` on one descriptor for writing (or its peer gone); whether it became ready
+    /// (`false` on timeout). `timeout` in milliseconds, −1 waits forever.
+    public static func waitWritable(_ fd: FileDescriptor, timeout: Int32, path: String? = nil) throws(SystemError) -> Bool {
+        try wait(fd, for: POLLOUT, timeout: timeout, path: path)
+    }
+
+    private static func wait(_ fd: FileDescriptor, for events: Int32, timeout: Int32, path: String?) throws(SystemError) -> Bool {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(events), revents: 0)
         let ready = try retryingInterrupts("poll", path: path) { poll(&entry, 1, timeout) }
         return ready > 0
     }

@@ -489,6 +489,22 @@ public final class LineConnection {
         }
     }
 
+    /// At exit: writes what waits, waiting in poll(2) (blocking the loop) while the peer reads,
+    /// until all of it is written, the peer is gone or `deadline` passes; what is left then is
+    /// dropped by ``close()``.
+    public func flush(until deadline: Timestamp) {
+        while !isClosed, output.queued > 0 {
+            switch output.flush() {
+            case .drained: return
+            case .failed: close(); return
+            case .pending:
+                let remaining = (deadline - MonotonicClock.now()).microseconds
+                guard remaining > 0 else { return }
+                _ = try? SystemCall.waitWritable(fd, timeout: Int32(min(max(1, remaining / 1000), 60_000)))
+            }
+        }
+    }
+
     /// Reads no more; closes once everything queued is written.
     public func closeWhenFlushed() {
         closeAfterFlush = true

@@ -129,6 +129,51 @@ struct UnixSocketTests {
         #expect(closed == 1 && listener.connectionCount == 0)
     }
 
+    @Test("at exit, a peer that reads slowly gets everything queued for it before the close (flush(until:))")
+    func flushBeforeClose() throws {
+        let scratch = Scratch("evroute-sock")
+        defer { scratch.cleanUp() }
+        let loop = try EventLoop()
+        let path = scratch.file("s.sock")
+        let listener = try UnixListener(path: path, mode: 0o600, loop: loop, maximumConnections: 1, overflow: .refuse,
+                                        maximumLineLength: 64, maximumOutput: 4 << 20)
+        defer { listener.close() }
+        var connection: LineConnection?
+        listener.onConnection = { connection = $0 }
+        let client = try LineClient(path: path)
+        runLoop(loop, upTo: 5) { connection != nil }
+        let server = try #require(connection)
+        // More than the kernel's socket buffer: the rest waits in the connection's queue.
+        let line = [UInt8](repeating: 0x41, count: 999) + [0x0a]
+        var sent = 0
+        while server.queuedBytes == 0 || sent < 1_000_000 {
+            try server.send(line)
+            sent += line.count
+        }
+        try server.send(Array("END\n".utf8))
+        sent += 4
+        #expect(server.queuedBytes > 0, "bytes wait for the peer")
+        // The peer: a process that starts reading a moment later, to the end of the stream.
+        let out = scratch.file("received")
+        let outFD = open(out, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        let reader = try Spawn.start(["/bin/sh", "-c", "sleep 0.2; exec cat"], environment: ["PATH=/usr/bin:/bin"],
+                                     stdin: FileDescriptor(rawValue: client.fd), stdout: FileDescriptor(rawValue: outFD),
+                                     stderr: FileDescriptor(rawValue: 2), searchPath: false, newProcessGroup: false).get()
+        Glibc.close(outFD)
+        client.close()
+        server.flush(until: MonotonicClock.now() + .seconds(30))
+        #expect(server.queuedBytes == 0, "everything was written before the deadline")
+        server.close()
+        var status: Int32 = 0
+        waitpid(reader, &status, 0)
+        var st = stat()
+        #expect(stat(out, &st) == 0 && Int(st.st_size) == sent, "the peer read every byte, to the end")
+        var tail = [UInt8](repeating: 0, count: 4)
+        let inFD = open(out, O_RDONLY)
+        defer { Glibc.close(inFD) }
+        #expect(pread(inFD, &tail, 4, off_t(max(0, sent - 4))) == 4 && tail == Array("END\n".utf8))
+    }
+
     @Test("under .wait, a peer beyond the limit waits in the backlog and is served once a connection closes")
     func waitOverflow() throws {
         let scratch = Scratch("evroute-sock")

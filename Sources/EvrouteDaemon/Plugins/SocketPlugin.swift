@@ -283,6 +283,12 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
     func stop(_ reason: PluginStopReason) {
         let waiting = pending.removeAll()
         if frameQueued { writeQueued() }   // the last frame's lines are not lost
+        if reason == .shutdown {
+            // At exit a client still reading gets what waits for it (the touches' and keys'
+            // cancellations last) before its connection closes: a second at most for them all.
+            let deadline = MonotonicClock.now() + Self.exitFlushGrace
+            for client in clients.values { client.flush(until: deadline) }
+        }
         listener?.close()   // closes every client too
         listener = nil
         clients.removeAll()
@@ -291,6 +297,9 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
             for entry in waiting { context.continueRouting(entry.event, entry.handler) }
         }
     }
+
+    /// How long the daemon's exit waits for its clients to read what waits for them.
+    static let exitFlushGrace: Timestamp.Duration = .seconds(1)
 
     /// Events waiting for a client's answer.
     var isBusy: Bool { (statistics[gauge: .pending] ?? 0) > 0 }
