@@ -42,8 +42,9 @@ route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 deliver=$(cost '13EvrouteDaemon13ForwardPluginCAA0D0A2aDP7delivery')
 outputs=$(cost 'ForwardOutputsC5touch_5phase')
 flush=$(cost 'ForwardOutputsC5flushyyF')
-write=$(cost 'UinputDeviceC5write')
-writes=$(calls 'UinputDeviceC5write')
+# one VirtualFrameBuffer.write(to:) per write(2) to a virtual device (the system call inside it)
+write=$(cost 'VirtualFrameBufferV5write2to')
+writes=$(calls 'VirtualFrameBufferV5write2to')
 if [ "$deliver" = 0 ] || [ "$writes" = 0 ]; then
 	echo "forward path: nothing was forwarded (no virtual device? $(grep -m1 forward "$OUT/err"))" >&2
 	exit 1
@@ -57,6 +58,6 @@ awk -v s="$session" -v fd="$feed" -v d="$decode" -v r="$route" -v dl="$deliver" 
 	printf "  route, forwarding excluded           %6.0f per event\n", (r - dl) / e
 	printf "  session, other (events(_:from:))    %6.0f per event\n", (s - d - r) / e
 	printf "  forward frame build (deliver)        %6.0f per event (ForwardOutputs.touch %.0f)\n", dl / e, o / e
-	printf "  frame end and write (flush)          %6.0f per event, %.0f per write (write(2) call %.0f per write)\n", fl / e, fl / ws, w / ws
+	printf "  frame end and write (flush)          %6.0f per event, %.0f per write (VirtualFrameBuffer.write, write(2) included, %.0f)\n", fl / e, fl / ws, w / ws
 	printf "  writes: %d, %.2f per source frame\n", ws, ws / f
 }'

@@ -173,7 +173,9 @@ final class ForwardPlugin: Plugin {
     private let options: ForwardOptions
     private let outputs: ForwardOutputs
     private let context: PluginContext
-    private(set) var statistics: PluginStatistics
+    // Counted once per forwarded phase. Unchecked: only this plugin's own methods change it,
+    // none calls out while it does.
+    @exclusivity(unchecked) private(set) var statistics: PluginStatistics
     private var started = false
 
     init(spec: PluginSpec, options: ForwardOptions, context: PluginContext) {
@@ -298,6 +300,9 @@ final class ForwardOutputs: EndOfFrameWriter {
             maximumY = Double(device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0)
         }
 
+        /// The point in the source's own units (its mapper read in place, not copied out).
+        func unmap(_ p: Point) -> (Int32, Int32)? { mapper.unmap(p) }
+
         /// The slot of router touch `touch`, if it is forwarded here (a look through the few
         /// slots: no table kept beside them).
         func slot(of touch: Int) -> Int? { frames.slots.firstIndex { $0 == touch } }
@@ -365,6 +370,11 @@ final class ForwardOutputs: EndOfFrameWriter {
     private var heldKeys: Set<KeyHold> = []
     private var nextTrackingID: Int32 = 0
     private var flushQueued = false
+    /// The screen whose frames this wake-up queued, when only one did (a wake-up reads one
+    /// device): the flush writes it without a look through every screen. With more than one,
+    /// ``queuedMore``: every screen with frames queued is written.
+    private var queuedScreen: Screen?
+    private var queuedMore = false
     private var failureLogs = LogRateLimiter()
     /// The last failure (creating or writing a device), for the plugins' statistics.
     private(set) var lastError: String?
@@ -428,6 +438,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     func deviceRemoved(_ device: PresentDevice) {
         guard let screen = screens.removeValue(forKey: device.info.id) else { return }
         lastScreen = nil
+        if queuedScreen === screen { queuedScreen = nil }
         write(screen)
         screen.device.destroy()
         context.log.info("forward: \"\(Log.escaped(screen.device.spec.name))\" removed (its source went)")
@@ -465,7 +476,7 @@ final class ForwardOutputs: EndOfFrameWriter {
             nextTrackingID = nextTrackingID >= 65535 ? 0 : nextTrackingID + 1
             screen.begin(slot: slot, touch: t.id, trackingID: nextTrackingID, x: x, y: y, pressure: t.pressure,
                          cancel: mode, time: time)
-            queueFlush()
+            queueFlush(screen)
             return true
         }
         guard let slot = screen.slot(of: t.id) else { return false }
@@ -483,7 +494,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         case .began:
             break
         }
-        queueFlush()
+        queueFlush(screen)
         return true
     }
 
@@ -492,7 +503,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     private func place(_ p: Point, on screen: Screen) -> (Int32, Int32)? {
         switch coordinates {
         case .device:
-            return screen.mapper.unmap(p)
+            return screen.unmap(p)
         case .display:
             guard p.x.isFinite, p.y.isFinite else { return nil }
             return (Int32(min(max(p.x.rounded(), 0), screen.maximumX)), Int32(min(max(p.y.rounded(), 0), screen.maximumY)))
@@ -613,13 +624,30 @@ final class ForwardOutputs: EndOfFrameWriter {
         context.writeAtEndOfFrame(self)
     }
 
+    /// ``queueFlush()`` for frames queued on `screen`.
+    private func queueFlush(_ screen: Screen) {
+        if !flushQueued {
+            flushQueued = true
+            queuedScreen = screen
+            context.writeAtEndOfFrame(self)
+        } else if queuedScreen !== screen {
+            queuedMore = true
+        }
+    }
+
     /// The end of a wake-up with frames queued (``queueFlush()``).
     func writeEndOfFrame() { flush() }
 
     /// The wake-up's frames, one write(2) per virtual device.
     func flush() {
         flushQueued = false
-        for screen in screens.values where screen.hasQueued { write(screen) }
+        if queuedMore {
+            for screen in screens.values where screen.hasQueued { write(screen) }
+        } else if let screen = queuedScreen, screen.hasQueued {
+            write(screen)
+        }
+        queuedScreen = nil
+        queuedMore = false
         if !keyFrame.isEmpty {
             if let keyboard {
                 do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
@@ -656,7 +684,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         }
         for (_, screen, slot) in forwarded.sorted(by: { $0.id < $1.id }) {
             screen.cancel(slot: slot, time: nil)
-            queueFlush()
+            queueFlush(screen)
         }
         for hold in heldKeys.sorted(by: { ($0.device.rawValue, $0.code) < ($1.device.rawValue, $1.code) }) {
             keyFrame.append(EventType.key, UInt16(hold.code), 0)
