@@ -625,6 +625,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     }
 
     /// ``queueFlush()`` for frames queued on `screen`.
+    @inline(__always)
     private func queueFlush(_ screen: Screen) {
         if !flushQueued {
             flushQueued = true

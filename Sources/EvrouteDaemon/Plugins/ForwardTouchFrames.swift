@@ -75,6 +75,7 @@ struct ForwardTouchFrames {
     }
 
     /// Slot `slot` gets its next phase: a frame that already holds one for it ends first.
+    @inline(__always)
     private mutating func touchSlot(_ slot: Int) {
         let bit: UInt64 = 1 << UInt64(slot)
         if written & bit != 0 {

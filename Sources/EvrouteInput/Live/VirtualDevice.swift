@@ -280,6 +280,7 @@ public struct VirtualFrameBuffer {
 
     public init() {}
 
+    @inlinable
     public var isEmpty: Bool { events.isEmpty }
 
     /// The queued events as (type, code, value), in order (for tests and logs).
