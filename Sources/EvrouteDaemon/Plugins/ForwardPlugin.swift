@@ -173,9 +173,16 @@ final class ForwardPlugin: Plugin {
     private let options: ForwardOptions
     private let outputs: ForwardOutputs
     private let context: PluginContext
-    // Counted once per forwarded phase. Unchecked: only this plugin's own methods change it,
-    // none calls out while it does.
-    @exclusivity(unchecked) private(set) var statistics: PluginStatistics
+    /// Its counters, but the phases handled (``handledPhases``).
+    private var counted: PluginStatistics
+    /// Handled events, counted apart: a private counter of this plugin's own, which the compiler
+    /// sees every access to, is counted without an exclusivity check per phase.
+    private var handledPhases = 0
+    var statistics: PluginStatistics {
+        var s = counted
+        s.handled += handledPhases
+        return s
+    }
     private var started = false
 
     init(spec: PluginSpec, options: ForwardOptions, context: PluginContext) {
@@ -183,7 +190,7 @@ final class ForwardPlugin: Plugin {
         self.options = options
         self.context = context
         outputs = context.shared { ForwardOutputs(context: context) }
-        statistics = PluginStatistics(name: spec.name, type: spec.type)
+        counted = PluginStatistics(name: spec.name, type: spec.type)
     }
 
     var liveChildren: [ChildProcess] { [] }
@@ -224,24 +231,24 @@ final class ForwardPlugin: Plugin {
         case .touch(let phase, _):
             guard let t = event.touch else { return .declined }
             written = outputs.touch(t, phase: phase, time: event.time, cancel: options.cancel)
-            if written, phase == .began { statistics[counter: .forwardedTouches] += 1 }
+            if written, phase == .began { counted[counter: .forwardedTouches] += 1 }
         case .key(_, let phase):
             guard var k = event.key else { return .declined }
             if let own = event.layout.handlerOptions[handler] as? ForwardHandlerOptions, !own.keyMap.isEmpty { k = own.mapped(k) }
             written = outputs.key(k, phase: phase)
-            if written, phase == .down { statistics[counter: .forwardedKeys] += 1 }
+            if written, phase == .down { counted[counter: .forwardedKeys] += 1 }
         default:
             guard let own = event.layout.handlerOptions[handler] as? ForwardHandlerOptions else { return .declined }
             if let codes = own.pressCodes, !event.kind.isTextKind {
                 written = outputs.press(codes)
-                if written { statistics[counter: .forwardedKeys] += 1 }
+                if written { counted[counter: .forwardedKeys] += 1 }
             } else if own.typeText, event.kind.isTextKind, let text = event.text {
                 let rule = event.device.flatMap { d in event.layout.deviceRules.first { $0.name == d.ruleName } }
                 let keymap = rule?.keymap ?? .default
                 if let untyped = outputs.type(text, keymap: keymap) {
                     written = true
                     if untyped > 0 {
-                        statistics[counter: .untypedCharacters] += untyped
+                        counted[counter: .untypedCharacters] += untyped
                         context.log.warning("forward [\(spec.name)]: \(untyped) of \(text.count) character(s) of a line of rule \(rule?.name ?? "-") have no key on keymap \(keymap); typed without them")
                     }
                 } else {
@@ -252,12 +259,12 @@ final class ForwardPlugin: Plugin {
             }
         }
         if written {
-            statistics.handled += 1
+            handledPhases += 1
             if event.kind.isTouchStartOrEnd || event.kind.isKeyDownOrUp { logForwarded(event, handler: handler, responder: responder) }
             return .handled
         }
-        statistics.declined += 1
-        if let e = outputs.lastError { statistics.lastError = e }
+        counted.declined += 1
+        if let e = outputs.lastError { counted.lastError = e }
         return .declined
     }
 }
