@@ -7,9 +7,13 @@
 # There is no /dev/uinput here: the virtual touchscreen is the benchmark hook's stand-in,
 # EVROUTE_BENCH_UINPUT_STANDIN=/dev/null (a virtual device is that file opened for writing; the
 # frames are built and written as they are to uinput). The daemon reads the recording instead of
-# a device: "read" below is the replay's (the recording's text parsed), not the live read.
-# Prints the parts: read -> decode -> route -> forward frame build -> write, per event, and the
-# writes per frame. Needs valgrind; runs about as long as the recording (24 s).
+# a device: its read (the recording's text parsed) stands in for the live read and is not
+# collected (nor is the start-up): what is collected is the event loop's wake-ups.
+# Prints the parts: decode -> route -> forward frame build -> write, per event, the writes per
+# frame, and the code the wake-ups run: the instructions run in half the frames or more, and the
+# functions they lie in (under TCG, the guest of make vm-perf, a wake-up pays for each block of
+# code it runs, docs/performance-design.md "What the guest charges for"). Needs valgrind; runs
+# about as long as the recording (24 s).
 set -eu
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +23,11 @@ CFG=${BENCH_CONFIG:-"$ROOT/vm/guest/config/perf-forward.yaml"}
 command -v valgrind >/dev/null || { echo "forward path: skipped (no valgrind)"; exit 0; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-EVROUTE_BENCH_UINPUT_STANDIN=/dev/null valgrind --tool=callgrind --demangle=no --compress-pos=no \
-	--callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" --control-socket none --replay "$REC" \
+symbol() { nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E "$1" | head -n 1; }
+LOOP=$(symbol '^\$s13EvrouteSystem9EventLoopC3runyyF$')
+PARSE=$(symbol 'ReplaySourceV8IteratorV4next')
+EVROUTE_BENCH_UINPUT_STANDIN=/dev/null valgrind --tool=callgrind --demangle=no --compress-pos=no --dump-instr=yes \
+	--collect-atstart=no --toggle-collect="$LOOP" --toggle-collect="$PARSE" --callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" --control-socket none --replay "$REC" \
 	--replay-realtime --exit-after-replay >/dev/null 2>"$OUT/err" || { tail -n 20 "$OUT/err" >&2; exit 1; }
 EVENTS=$(grep -c '^E: ' "$REC")
 FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC")
@@ -36,27 +43,36 @@ calls() {
 	END { print n + 0 }' "$OUT/cg"
 }
 session=$(cost 'RoutingSessionC6events_4fromy0A5Input0G5BatchV_0A4Core8DeviceIDVtF')
-feed=$(cost 'ReplayDriverC4feed')
 decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 deliver=$(cost '13EvrouteDaemon13ForwardPluginCAA0D0A2aDP7delivery')
 outputs=$(cost 'ForwardOutputsC5touch_5phase')
 flush=$(cost 'ForwardOutputsC5flushyyF')
-write=$(cost 'UinputDeviceC5write')
-writes=$(calls 'UinputDeviceC5write')
+# one VirtualFrameBuffer.write(to:) per write(2) to a virtual device (the system call inside it)
+write=$(cost 'VirtualFrameBufferV5write2to')
+writes=$(calls 'VirtualFrameBufferV5write2to')
 if [ "$deliver" = 0 ] || [ "$writes" = 0 ]; then
 	echo "forward path: nothing was forwarded (no virtual device? $(grep -m1 forward "$OUT/err"))" >&2
 	exit 1
 fi
-awk -v s="$session" -v fd="$feed" -v d="$decode" -v r="$route" -v dl="$deliver" -v o="$outputs" -v fl="$flush" \
+# instructions (by address) run at least FRAMES/2 times, and the functions holding them; the
+# cost line after a "calls=" line is that call's inclusive cost, not an instruction of its own
+code=$(awk -v min=$((FRAMES / 2)) '
+	/^fn=\(/ { id = $1; sub(/^fn=/, "", id); if (NF > 1) name[id] = $2; fn = name[id]; skip = 0; next }
+	/^cfn=\(/ { id = $1; sub(/^cfn=/, "", id); if (NF > 1) name[id] = $2; next }
+	/^calls=/ { skip = 1; next }
+	/^0x/ { if (skip) { skip = 0; next } n[fn " " $1] += $3; next }
+	END { for (k in n) if (n[k] >= min) { c++; split(k, a, " "); f[a[1]] = 1 } for (x in f) nf++; print c + 0, nf + 0 }' "$OUT/cg")
+awk -v s="$session" -v c="$code" -v d="$decode" -v r="$route" -v dl="$deliver" -v o="$outputs" -v fl="$flush" \
 	-v w="$write" -v ws="$writes" -v e="$EVENTS" -v f="$FRAMES" 'BEGIN {
 	total = s + fl
 	printf "forward path (callgrind, %d events, %d frames): %.0f instructions per event, %.0f per frame (decode to write)\n", e, f, total / e, total / f
-	printf "  read (the replay: text parsed)       %6.0f per event\n", (fd - s) / e
 	printf "  decode (TouchDecoder.feed/Axes)      %6.0f per event\n", d / e
 	printf "  route, forwarding excluded           %6.0f per event\n", (r - dl) / e
 	printf "  session, other (events(_:from:))    %6.0f per event\n", (s - d - r) / e
 	printf "  forward frame build (deliver)        %6.0f per event (ForwardOutputs.touch %.0f)\n", dl / e, o / e
-	printf "  frame end and write (flush)          %6.0f per event, %.0f per write (write(2) call %.0f per write)\n", fl / e, fl / ws, w / ws
+	printf "  frame end and write (flush)          %6.0f per event, %.0f per write (VirtualFrameBuffer.write, write(2) included, %.0f)\n", fl / e, fl / ws, w / ws
 	printf "  writes: %d, %.2f per source frame\n", ws, ws / f
+	split(c, cc, " ")
+	printf "  code run in half the frames or more: %d instructions in %d functions\n", cc[1], cc[2]
 }'

@@ -318,8 +318,9 @@ chmod 755 vm/scenarios/*.sh
 [ -n "${EVROUTE_VM_AB:-}" ] && cp -r "$EVROUTE_VM_AB" vm/ab
 
 # helpers from vm/helpers/*.c (vm-unix: a Unix-socket client), built static
-# with the host's C compiler ($CC, else cc, else the Swift toolchain's clang);
-# left out when none works (the scenarios that need one SKIP)
+# with the host's C compiler ($CC, else cc, else the Swift toolchain's clang) and
+# the flags of a source's " * cflags:" line; left out when none works (the
+# scenarios that need one SKIP)
 HCC=${CC:-}
 [ -n "$HCC" ] || for c in cc gcc clang; do command -v "$c" >/dev/null && { HCC=$c; break; }; done
 mkdir -p "$OUT/helpers"
@@ -327,7 +328,7 @@ for src in "$VM_DIR"/helpers/*.c; do
 	[ -f "$src" ] || continue
 	h=$(basename "$src" .c)
 	if [ -n "$HCC" ] && { [ "$OUT/helpers/$h" -nt "$src" ] ||
-		"$HCC" -static -O2 -Wall -o "$OUT/helpers/$h" "$src" 2>"$OUT/helpers/$h.log"; }; then
+		"$HCC" -static -O2 -Wall -o "$OUT/helpers/$h" "$src" $(sed -n 's/^ \* cflags: *//p' "$src") 2>"$OUT/helpers/$h.log"; }; then
 		cp "$OUT/helpers/$h" usr/bin/"$h"
 		strip usr/bin/"$h" 2>/dev/null || true
 	else

@@ -93,7 +93,12 @@ public final class EventLoop {
         }
     }
     /// See ``LazyFlush``; nil: nothing is deferred.
-    public var lazyFlush: LazyFlush?
+    public var lazyFlush: LazyFlush? {
+        didSet { lazyPending = lazyFlush?.pending }
+    }
+    /// ``lazyFlush``'s `pending`, asked before each wait (the closure alone, not the struct
+    /// copied with its three closures).
+    private var lazyPending: (() -> Bool)?
     /// The timer that writes what ``lazyFlush`` holds, while one is armed, and the time from
     /// which its owner may write it first (``lazyFlushEarliest``).
     private var flushTimer: TimerID?
@@ -296,7 +301,7 @@ public final class EventLoop {
         events.initialize(repeating: epoll_event(), count: capacity)
         defer { events.deallocate() }
         while !stopping {
-            if flushTimer == nil, let lazy = lazyFlush, lazy.pending() {
+            if flushTimer == nil, let pending = lazyPending, pending(), let lazy = lazyFlush {
                 // Before the timer: a wake-up at the timer's own time would come after it.
                 let now = MonotonicClock.now()
                 flushDeadline = now + Timestamp.Duration(microseconds: lazy.delay.microseconds * 3 / 4)
@@ -308,27 +313,38 @@ public final class EventLoop {
                 if errno == EINTR { continue }
                 break
             }
-            batch = (events, 0, Int(n))
-            for i in 0..<Int(n) {
-                batch!.next = i + 1
-                let data = evroute_epoll_event_data(events + i)
-                let ready = Readiness(rawValue: events[i].events)
-                if data != Self.voided {
-                    let fd = FileDescriptor(rawValue: Int32(truncatingIfNeeded: data))
-                    if fd == timerfd { fireDueTimers() }
-                    else if fd == signalfd { drainSignals() }
-                    else {
-                        switch watch(of: fd) {
-                        case .watcher(let w)?: w.ready(ready)
-                        case .callback(let h)?: h(ready)
-                        case nil: break
-                        }
-                    }
+            if n == 1 {
+                // One descriptor ready (a device's frame, a timer): no later event of the
+                // batch for an unwatch to void, so no batch is kept.
+                dispatch(events)
+            } else {
+                batch = (events, 0, Int(n))
+                for i in 0..<Int(n) {
+                    batch!.next = i + 1
+                    dispatch(events + i)
+                    if stopping { break }
                 }
-                if stopping { break }
+                batch = nil
             }
-            batch = nil
             for hook in endOfWakeupHooks { hook() }
+        }
+    }
+
+    /// Tells the owner of a ready descriptor (unless ``unwatch(_:)`` voided the event).
+    @inline(__always)
+    private func dispatch(_ event: UnsafeMutablePointer<epoll_event>) {
+        let data = evroute_epoll_event_data(event)
+        guard data != Self.voided else { return }
+        let ready = Readiness(rawValue: event.pointee.events)
+        let fd = FileDescriptor(rawValue: Int32(truncatingIfNeeded: data))
+        if fd == timerfd { fireDueTimers() }
+        else if fd == signalfd { drainSignals() }
+        else {
+            switch watch(of: fd) {
+            case .watcher(let w)?: w.ready(ready)
+            case .callback(let h)?: h(ready)
+            case nil: break
+            }
         }
     }
 

@@ -159,6 +159,48 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.endFrame()
         #expect(lines(f).count == 1)
     }
+
+    /// `ABS_X`/`ABS_Y` follow the first contact: when the lowest slot lifts, the next one
+    /// holding a touch is the first (its last position); when the last lifts, `BTN_TOUCH` 0
+    /// and no position.
+    @Test func theSingleTouchPositionFollowsTheLowestSlotHeld() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: false)
+        f.start(time: t(0))
+        f.begin(slot: 0, touch: 1, trackingID: 1, x: 1, y: 2, pressure: nil)
+        f.begin(slot: 3, touch: 2, trackingID: 2, x: 30, y: 40, pressure: nil)
+        f.start(time: t(10))
+        f.move(slot: 3, x: 31, y: 41, pressure: nil)
+        f.start(time: t(20))
+        f.end(slot: 0)
+        f.start(time: t(30))
+        f.end(slot: 3)
+        f.endFrame()
+        #expect(lines(f) == [
+            "SLOT=0 ID=1 TOOL=0 MTX=1 MTY=2 SLOT=3 ID=2 TOOL=0 MTX=30 MTY=40 BTN_TOUCH=1 X=1 Y=2",
+            "MTX=31 MTY=41 X=1 Y=2",
+            "SLOT=0 ID=-1 X=31 Y=41",
+            "SLOT=3 ID=-1 BTN_TOUCH=0",
+        ])
+    }
+
+    /// A new touch takes the lowest free slot; none is free while every slot holds one, and a
+    /// slot is free again once its touch ends (lifted or cancelled).
+    @Test func aNewTouchTakesTheLowestFreeSlot() {
+        var f = ForwardTouchFrames(slots: 3, hasPressure: false)
+        f.start(time: t(0))
+        for slot in 0..<3 {
+            #expect(f.freeSlot() == slot)
+            f.begin(slot: slot, touch: slot + 1, trackingID: Int32(slot + 1), x: 0, y: 0, pressure: nil)
+        }
+        #expect(f.freeSlot() == nil)
+        f.start(time: t(10))
+        f.end(slot: 1)
+        #expect(f.freeSlot() == 1)
+        f.cancel(slot: 0, mode: .palm)
+        #expect(f.freeSlot() == 0)
+        f.begin(slot: 0, touch: 4, trackingID: 4, x: 0, y: 0, pressure: nil)
+        #expect(f.freeSlot() == 1)
+    }
 }
 
 @Suite struct VirtualTouchscreenFuzzTests {

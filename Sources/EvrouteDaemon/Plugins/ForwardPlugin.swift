@@ -173,7 +173,16 @@ final class ForwardPlugin: Plugin {
     private let options: ForwardOptions
     private let outputs: ForwardOutputs
     private let context: PluginContext
-    private(set) var statistics: PluginStatistics
+    /// Its counters, but the phases handled (``handledPhases``).
+    private var counted: PluginStatistics
+    /// Handled events, counted apart: a private counter of this plugin's own, which the compiler
+    /// sees every access to, is counted without an exclusivity check per phase.
+    private var handledPhases = 0
+    var statistics: PluginStatistics {
+        var s = counted
+        s.handled += handledPhases
+        return s
+    }
     private var started = false
 
     init(spec: PluginSpec, options: ForwardOptions, context: PluginContext) {
@@ -181,7 +190,7 @@ final class ForwardPlugin: Plugin {
         self.options = options
         self.context = context
         outputs = context.shared { ForwardOutputs(context: context) }
-        statistics = PluginStatistics(name: spec.name, type: spec.type)
+        counted = PluginStatistics(name: spec.name, type: spec.type)
     }
 
     var liveChildren: [ChildProcess] { [] }
@@ -222,24 +231,24 @@ final class ForwardPlugin: Plugin {
         case .touch(let phase, _):
             guard let t = event.touch else { return .declined }
             written = outputs.touch(t, phase: phase, time: event.time, cancel: options.cancel)
-            if written, phase == .began { statistics[counter: .forwardedTouches] += 1 }
+            if written, phase == .began { counted[counter: .forwardedTouches] += 1 }
         case .key(_, let phase):
             guard var k = event.key else { return .declined }
             if let own = event.layout.handlerOptions[handler] as? ForwardHandlerOptions, !own.keyMap.isEmpty { k = own.mapped(k) }
             written = outputs.key(k, phase: phase)
-            if written, phase == .down { statistics[counter: .forwardedKeys] += 1 }
+            if written, phase == .down { counted[counter: .forwardedKeys] += 1 }
         default:
             guard let own = event.layout.handlerOptions[handler] as? ForwardHandlerOptions else { return .declined }
             if let codes = own.pressCodes, !event.kind.isTextKind {
                 written = outputs.press(codes)
-                if written { statistics[counter: .forwardedKeys] += 1 }
+                if written { counted[counter: .forwardedKeys] += 1 }
             } else if own.typeText, event.kind.isTextKind, let text = event.text {
                 let rule = event.device.flatMap { d in event.layout.deviceRules.first { $0.name == d.ruleName } }
                 let keymap = rule?.keymap ?? .default
                 if let untyped = outputs.type(text, keymap: keymap) {
                     written = true
                     if untyped > 0 {
-                        statistics[counter: .untypedCharacters] += untyped
+                        counted[counter: .untypedCharacters] += untyped
                         context.log.warning("forward [\(spec.name)]: \(untyped) of \(text.count) character(s) of a line of rule \(rule?.name ?? "-") have no key on keymap \(keymap); typed without them")
                     }
                 } else {
@@ -250,12 +259,12 @@ final class ForwardPlugin: Plugin {
             }
         }
         if written {
-            statistics.handled += 1
+            handledPhases += 1
             if event.kind.isTouchStartOrEnd || event.kind.isKeyDownOrUp { logForwarded(event, handler: handler, responder: responder) }
             return .handled
         }
-        statistics.declined += 1
-        if let e = outputs.lastError { statistics.lastError = e }
+        counted.declined += 1
+        if let e = outputs.lastError { counted.lastError = e }
         return .declined
     }
 }
@@ -297,6 +306,9 @@ final class ForwardOutputs: EndOfFrameWriter {
             maximumX = Double(device.spec.absinfo[AbsCode.mtPositionX]?.maximum ?? 0)
             maximumY = Double(device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0)
         }
+
+        /// The point in the source's own units (its mapper read in place, not copied out).
+        func unmap(_ p: Point) -> (Int32, Int32)? { mapper.unmap(p) }
 
         /// The slot of router touch `touch`, if it is forwarded here (a look through the few
         /// slots: no table kept beside them).
@@ -365,6 +377,11 @@ final class ForwardOutputs: EndOfFrameWriter {
     private var heldKeys: Set<KeyHold> = []
     private var nextTrackingID: Int32 = 0
     private var flushQueued = false
+    /// The screen whose frames this wake-up queued, when only one did (a wake-up reads one
+    /// device): the flush writes it without a look through every screen. With more than one,
+    /// ``queuedMore``: every screen with frames queued is written.
+    private var queuedScreen: Screen?
+    private var queuedMore = false
     private var failureLogs = LogRateLimiter()
     /// The last failure (creating or writing a device), for the plugins' statistics.
     private(set) var lastError: String?
@@ -428,6 +445,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     func deviceRemoved(_ device: PresentDevice) {
         guard let screen = screens.removeValue(forKey: device.info.id) else { return }
         lastScreen = nil
+        if queuedScreen === screen { queuedScreen = nil }
         write(screen)
         screen.device.destroy()
         context.log.info("forward: \"\(Log.escaped(screen.device.spec.name))\" removed (its source went)")
@@ -465,7 +483,7 @@ final class ForwardOutputs: EndOfFrameWriter {
             nextTrackingID = nextTrackingID >= 65535 ? 0 : nextTrackingID + 1
             screen.begin(slot: slot, touch: t.id, trackingID: nextTrackingID, x: x, y: y, pressure: t.pressure,
                          cancel: mode, time: time)
-            queueFlush()
+            queueFlush(screen)
             return true
         }
         guard let slot = screen.slot(of: t.id) else { return false }
@@ -483,7 +501,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         case .began:
             break
         }
-        queueFlush()
+        queueFlush(screen)
         return true
     }
 
@@ -492,7 +510,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     private func place(_ p: Point, on screen: Screen) -> (Int32, Int32)? {
         switch coordinates {
         case .device:
-            return screen.mapper.unmap(p)
+            return screen.unmap(p)
         case .display:
             guard p.x.isFinite, p.y.isFinite else { return nil }
             return (Int32(min(max(p.x.rounded(), 0), screen.maximumX)), Int32(min(max(p.y.rounded(), 0), screen.maximumY)))
@@ -613,13 +631,31 @@ final class ForwardOutputs: EndOfFrameWriter {
         context.writeAtEndOfFrame(self)
     }
 
+    /// ``queueFlush()`` for frames queued on `screen`.
+    @inline(__always)
+    private func queueFlush(_ screen: Screen) {
+        if !flushQueued {
+            flushQueued = true
+            queuedScreen = screen
+            context.writeAtEndOfFrame(self)
+        } else if queuedScreen !== screen {
+            queuedMore = true
+        }
+    }
+
     /// The end of a wake-up with frames queued (``queueFlush()``).
     func writeEndOfFrame() { flush() }
 
     /// The wake-up's frames, one write(2) per virtual device.
     func flush() {
         flushQueued = false
-        for screen in screens.values where screen.hasQueued { write(screen) }
+        if queuedMore {
+            for screen in screens.values where screen.hasQueued { write(screen) }
+        } else if let screen = queuedScreen, screen.hasQueued {
+            write(screen)
+        }
+        queuedScreen = nil
+        queuedMore = false
         if !keyFrame.isEmpty {
             if let keyboard {
                 do { try keyFrame.write(to: keyboard) } catch { fail("writing to \"\(VirtualDeviceNames.keyboard)\": \(error)") }
@@ -656,7 +692,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         }
         for (_, screen, slot) in forwarded.sorted(by: { $0.id < $1.id }) {
             screen.cancel(slot: slot, time: nil)
-            queueFlush()
+            queueFlush(screen)
         }
         for hold in heldKeys.sorted(by: { ($0.device.rawValue, $0.code) < ($1.device.rawValue, $1.code) }) {
             keyFrame.append(EventType.key, UInt16(hold.code), 0)

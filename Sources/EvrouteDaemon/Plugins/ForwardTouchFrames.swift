@@ -18,6 +18,11 @@ import EvrouteInput
 struct ForwardTouchFrames {
     /// The router touch id in each slot.
     private(set) var slots: [Int?]
+    /// The slots holding a touch, a bit each (the first contact and a free slot are found
+    /// from it without a look through ``slots``).
+    private(set) var occupied: UInt64 = 0
+    /// A bit for each slot the device has.
+    private let allSlots: UInt64
     /// Each slot's last position, for `ABS_X`/`ABS_Y` (the first contact's).
     private var positions: [(x: Int32, y: Int32)]
     private let hasPressure: Bool
@@ -43,6 +48,7 @@ struct ForwardTouchFrames {
     init(slots: Int, hasPressure: Bool) {
         let slots = min(slots, Self.maximumSlots)
         self.slots = Array(repeating: nil, count: slots)
+        allSlots = slots >= 64 ? .max : (1 << UInt64(slots)) - 1
         positions = Array(repeating: (0, 0), count: slots)
         self.hasPressure = hasPressure
     }
@@ -55,7 +61,11 @@ struct ForwardTouchFrames {
         frame.removeAll()
         selectedSlot = nil
     }
-    func freeSlot() -> Int? { slots.firstIndex { $0 == nil } }
+    func freeSlot() -> Int? {
+        let free = ~occupied & allSlots
+        return free == 0 ? nil : free.trailingZeroBitCount
+    }
+
 
     /// A phase of `time`: a queued frame of another time ends first.
     mutating func start(time: Timestamp) {
@@ -65,6 +75,7 @@ struct ForwardTouchFrames {
     }
 
     /// Slot `slot` gets its next phase: a frame that already holds one for it ends first.
+    @inline(__always)
     private mutating func touchSlot(_ slot: Int) {
         let bit: UInt64 = 1 << UInt64(slot)
         if written & bit != 0 {
@@ -81,6 +92,7 @@ struct ForwardTouchFrames {
     mutating func begin(slot: Int, touch: Int, trackingID: Int32, x: Int32, y: Int32, pressure: Double?) {
         touchSlot(slot)
         slots[slot] = touch
+        occupied |= 1 << UInt64(slot)
         frame.append(EventType.abs, AbsCode.mtTrackingID, trackingID)
         frame.append(EventType.abs, AbsCode.mtToolType, 0)
         frame.append(EventType.abs, AbsCode.mtPositionX, x)
@@ -106,6 +118,7 @@ struct ForwardTouchFrames {
         touchSlot(slot)
         frame.append(EventType.abs, AbsCode.mtTrackingID, -1)
         slots[slot] = nil
+        occupied &= ~(1 << UInt64(slot))
     }
 
     /// evroute ends the touch early, as `mode` says.
@@ -120,6 +133,7 @@ struct ForwardTouchFrames {
             frame.append(EventType.abs, AbsCode.mtTrackingID, -1)
             frame.append(EventType.abs, AbsCode.mtToolType, 0)
             slots[slot] = nil
+            occupied &= ~(1 << UInt64(slot))
         }
     }
 
@@ -129,15 +143,15 @@ struct ForwardTouchFrames {
         guard open else { return }
         open = false
         written = 0
-        let first = slots.firstIndex { $0 != nil }
-        let touching = first != nil
+        let touching = occupied != 0
         if touching != self.touching {
             frame.append(EventType.key, KeyCode.btnTouch, touching ? 1 : 0)
             self.touching = touching
         }
-        if let first {
-            frame.append(EventType.abs, AbsCode.x, positions[first].x)
-            frame.append(EventType.abs, AbsCode.y, positions[first].y)
+        if touching {
+            let first = positions[occupied.trailingZeroBitCount]
+            frame.append(EventType.abs, AbsCode.x, first.x)
+            frame.append(EventType.abs, AbsCode.y, first.y)
         }
         frame.report()
     }

@@ -244,8 +244,17 @@ public final class UinputDevice {
 
     /// Writes `events` (whole frames, each ending in `SYN_REPORT`) in one write(2).
     func write(_ events: UnsafeRawBufferPointer) throws(SystemError) {
-        guard live, events.count > 0 else { return }
-        try SystemCall.writeAll(fd, events, path: devnode ?? "/dev/uinput")
+        guard live, let start = events.baseAddress, events.count > 0 else { return }
+        let written = Glibc.write(fd.rawValue, start, events.count)
+        if written == events.count { return }
+        try writeRest(events, from: max(written, 0))
+    }
+
+    /// What one write(2) did not take (uinput takes a whole write unless it fails): the rest,
+    /// through the one write loop (interrupts, a full device, errors naming the device).
+    @inline(never)
+    private func writeRest(_ events: UnsafeRawBufferPointer, from offset: Int) throws(SystemError) {
+        try SystemCall.writeAll(fd, UnsafeRawBufferPointer(rebasing: events[offset...]), path: devnode ?? "/dev/uinput")
     }
 
     /// Removes the device (readers see it unplugged); idempotent.
@@ -271,6 +280,7 @@ public struct VirtualFrameBuffer {
 
     public init() {}
 
+    @inlinable
     public var isEmpty: Bool { events.isEmpty }
 
     /// The queued events as (type, code, value), in order (for tests and logs).

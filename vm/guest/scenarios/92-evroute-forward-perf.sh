@@ -3,7 +3,10 @@
 # peers that grab a touchscreen and re-emit it through uinput: evroute
 # (config/perf-forward.yaml: every touch forwarded by the `forward` plugin), tslib's
 # ts_uinput (module_raw input, grab_events=1, no filter) and interception-tools'
-# `interception -g | uinput -d`. Each forwarder alone (they grab the device):
+# `interception -g | uinput -d`; and the floor, vm-fwfloor: evroute's system calls (one
+# epoll_wait, one read of the frame, one write of it to a uinput device made with libevdev)
+# and no other work, what the kernel charges any forwarder of whole frames. Each forwarder
+# alone (they grab the device):
 #   CPU: user+system of the forwarder (both processes of the interception pipe) on the
 #     paced replay of the Wacom DTH2242 recording (as 90-evroute-perf), with vm-evlat
 #     reading the virtual device as a compositor would; per 10,000 replayed events;
@@ -15,10 +18,11 @@
 #     written, and system calls by kind, per source frame (counts: not load-dependent).
 # Output: PERF lines pass=forward, ratio=evroute_forward_vs_ts_uinput,
 # ratio=evroute_forward_vs_interception, the latency ratios, pass=forward-frames and
-# pass=forward-syscalls (vm/out/perf.txt).
+# pass=forward-syscalls, pass=forward-floor (evroute's CPU split: the floor's, and evroute's
+# own above it) (vm/out/perf.txt).
 #
 # manual: not in the default run; `make vm-perf` runs it after 90-evroute-perf
-# timeout: 600
+# timeout: 900
 # rec: touchscreens/Wacom DTH2242 Finger.events
 . /vm/lib.sh
 
@@ -46,6 +50,9 @@ fw_start() {   # fw_start FORWARDER: starts it on $DEVNODE; sets FW_PIDS and FW_
 	evroute-forward)
 		QUIET_STDERR=1 start_quiet evroute-forward "$DEVNODE" evroute --config /vm/config/perf-forward.yaml --control-socket none
 		FW_PIDS=$READER_PID vname="$DEVNAME (evroute)" ;;
+	floor)
+		start_quiet fw-floor "$DEVNODE" vm-fwfloor "$DEVNODE"
+		FW_PIDS=$READER_PID vname="$DEVNAME (floor)" ;;
 	ts_uinput)
 		printf 'module_raw input grab_events=1\n' >/tmp/ts.conf
 		TSLIB_CONFFILE=/tmp/ts.conf TSLIB_PLUGINDIR=/usr/lib/x86_64-linux-gnu/ts0 TSLIB_TSDEVICE=$DEVNODE \
@@ -67,6 +74,7 @@ fw_stop() { for p in $FW_PIDS; do kill -TERM "$p" 2>/dev/null; done; for p in $F
 fw_summary=""
 ROUNDS=${FW_ROUNDS:-2}
 FORWARDERS="evroute-forward ts_uinput interception"
+command -v vm-fwfloor >/dev/null && FORWARDERS="$FORWARDERS floor"
 if command -v ts_uinput >/dev/null && command -v interception >/dev/null && command -v vm-fwlat >/dev/null; then
 	for f in $FORWARDERS; do eval "fwticks_$(reader_var "$f")=0"; done
 	# CPU: ROUNDS rounds, the forwarders taking turns in each (the host's load drifts: a
@@ -165,6 +173,15 @@ if command -v ts_uinput >/dev/null && command -v interception >/dev/null && comm
 		[ "$pl" -gt 0 ] && perf ratio=evroute_forward_latency_p50_vs_$peer value=$(awk -v a="$el" -v b="$pl" 'BEGIN { printf "%.2f", a / b }')
 		[ "$pl99" -gt 0 ] && perf ratio=evroute_forward_latency_p99_vs_$peer value=$(awk -v a="$el99" -v b="$pl99" 'BEGIN { printf "%.2f", a / b }')
 	done
+	# the floor: what the kernel charges for evroute's system calls (and the forwarder's process
+	# being woken); evroute's own user space is the rest
+	if [ "${fwcpu_floor:-0}" -gt 0 ]; then
+		eval "e=\${fwcpu_evroute_forward:-0} t=\${fwcpu_ts_uinput:-0}"
+		perf pass=forward-floor floor_cpu_ms_per_10k_events=$fwcpu_floor evroute_cpu_ms_per_10k_events=$e \
+			evroute_above_floor=$((e - fwcpu_floor)) ts_uinput_above_floor=$((t - fwcpu_floor)) \
+			floor_p50_us=${fwp50_floor:-0} floor_p99_us=${fwp99_floor:-0}
+		perf ratio=evroute_forward_vs_floor value=$(awk -v a="$e" -v b="$fwcpu_floor" 'BEGIN { printf "%.2f", a / b }')
+	fi
 else
 	perf pass=forward result=SKIP reason=no-peers-in-image
 	note "forward peers: SKIP (ts_uinput, interception or vm-fwlat missing: make vm-perf builds the perf image)"
