@@ -977,7 +977,7 @@ class Soak:
         self.stopping.set()
         for t in threads:
             t.join(timeout=80)
-        self.finish()
+        return self.finish()
 
     def finish(self):
         elapsed = time.monotonic() - self.start_time
