@@ -228,6 +228,20 @@ final class LogPlugin: Plugin {
         }
     }
 
+    /// A space and the phase's name (``phaseName(_:)``) as words in memory order, the spare
+    /// bytes zero, and its length: stored a word at a time in a touch line's head (its room
+    /// holds the three words). Tests hold them to ``phaseName(_:)``.
+    @inline(__always)
+    static func phaseWords(_ phase: TouchPhase) -> (words: (UInt64, UInt64, UInt64), count: Int) {
+        switch phase {
+        case .began: ((UInt64(littleEndian: 0x6e61_6765_6220), 0, 0), 6)
+        case .moved: ((UInt64(littleEndian: 0x6465_766f_6d20), 0, 0), 6)
+        case .stationary: ((UInt64(littleEndian: 0x6e6f_6974_6174_7320), UInt64(littleEndian: 0x79_7261), 0), 11)
+        case .ended: ((UInt64(littleEndian: 0x6465_646e_6520), 0, 0), 6)
+        case .cancelled: ((UInt64(littleEndian: 0x6c6c_6563_6e61_6320), UInt64(littleEndian: 0x6465), 0), 10)
+        }
+    }
+
     static func integer(_ v: Int64, into line: inout LogLine) {
         line.write(maximum: JSONText.maximumIntegerLength) { $0.append(integer: v) }
     }
@@ -359,8 +373,8 @@ struct TouchLineHead: EventFieldWriter {
 
     @inline(__always)
     mutating func field(_ field: EventField, phase value: TouchPhase) {
-        out.append(UInt8(ascii: " "))
-        out.append(LogPlugin.phaseName(value))
+        let (words, count) = LogPlugin.phaseWords(value)
+        out.append(words: words, count: count)
     }
 
     @inline(__always)

@@ -38,9 +38,11 @@ final class TouchFrameBuilder {
     }
 
     /// Starts a frame: the buffer is emptied (copied first only if a caller kept the last frame).
+    /// A frame holds a few contacts: removed from the end one by one, without the general
+    /// range replacement `removeAll(keepingCapacity:)` goes through.
     @inline(__always)
     func start() {
-        contacts.removeAll(keepingCapacity: true)
+        while contacts.popLast() != nil {}
     }
 
     /// The frame built since ``start()``; nil when it changed no contact.

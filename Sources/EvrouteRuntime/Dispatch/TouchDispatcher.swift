@@ -50,9 +50,9 @@ final class TouchDispatcher: DeviceDispatcher {
 
     /// A frame through the filters to the router; what they drop or cancel goes to the router
     /// too (counted, observed, never routed).
-    private func route(_ frame: TouchFrameInput, _ session: RoutingSession) {
+    /// (`frame` is taken, not copied: its contacts are filtered in place.)
+    private func route(_ frame: consuming TouchFrameInput, _ session: RoutingSession) {
         let router = session.router
-        var frame = frame
         if filtering {
             // The contacts as they came: one the filters hold back is still a finger on the display.
             router.noteContacts(frame)
