@@ -189,20 +189,29 @@ public final class RoutingSession: InputSink {
     /// (Never inlined: one call per read, and the live path's boundary in a profile.)
     @inline(never)
     public func events(_ batch: InputBatch, from id: DeviceID) {
-        let device: Device
-        if let last = lastDevice, last.id == id {
-            device = last
-        } else if let found = devices[id] {
-            device = found
-            lastDevice = found
-        } else {
+        guard let last = batch.last else { return }
+        guard let dispatcher = countRead(of: id, batch.count, last: last.time) else {
             for event in batch { advanceTime(to: event.time) }
             return
         }
-        guard let last = batch.last else { return }
-        device.events &+= batch.count
-        device.lastEventTime = last.time
-        device.dispatcher.dispatch(batch, in: self)
+        dispatcher.dispatch(batch, in: self)
+    }
+
+    /// Counts a read of `count` events, the last at `time`, for device `id`; returns its
+    /// dispatcher (nil: a device not routed). The device is not kept past the count: only its
+    /// dispatcher is held for the read.
+    @inline(__always)
+    private func countRead(of id: DeviceID, _ count: Int, last time: Timestamp) -> (any DeviceDispatcher)? {
+        if let last = lastDevice, last.id == id {
+            last.events &+= count
+            last.lastEventTime = time
+            return last.dispatcher
+        }
+        guard let found = devices[id] else { return nil }
+        lastDevice = found
+        found.events &+= count
+        found.lastEventTime = time
+        return found.dispatcher
     }
 
     func add(_ matched: MatchedDevice) {

@@ -169,7 +169,7 @@ extension Router {
         if let bound {
             first = .bound(bound)
         } else if phase == .moved, let start {
-            first = .known(movedTaker(of: touch, from: start, kind: kind, device: device))
+            first = .known(movedTaker(of: touch.storage, from: start, kind: kind, device: device))
         }
         // A began's taker is looked up in its layout after the walk (only then is it kept).
         let beganLayout = phase == .began ? touch.storage.layout : nil
@@ -183,19 +183,18 @@ extension Router {
         }
     }
 
-    /// The first taker of `touch`'s moved phase: cached in its storage for the router's chain
-    /// generation, found up its chain from `start` when the cache is older.
+    /// The first taker of a touch's moved phase (`s`: its storage): cached there for the
+    /// router's chain generation, found up its chain from `start` when the cache is older.
     @inline(__always)
-    func movedTaker(of touch: borrowing Touch, from start: ResponderID, kind: EventKind, device: borrowing DeviceInfo?) -> Taker? {
-        if let cached = touch.storage.movedTaker, cached.generation == presentationState.generation { return cached.taker }
-        return findMovedTaker(of: touch, from: start, kind: kind, device: device)
+    func movedTaker(of s: Touch.Storage, from start: ResponderID, kind: EventKind, device: borrowing DeviceInfo?) -> Taker? {
+        if let cached = s.movedTaker, cached.generation == presentationState.generation { return cached.taker }
+        return findMovedTaker(of: s, from: start, kind: kind, device: device)
     }
 
     /// ``movedTaker(of:from:kind:device:)`` when the cache is older than the chain (once per
     /// touch and generation): out of line.
     @inline(never)
-    func findMovedTaker(of touch: borrowing Touch, from start: ResponderID, kind: EventKind, device: borrowing DeviceInfo?) -> Taker? {
-        let s = touch.storage
+    func findMovedTaker(of s: Touch.Storage, from start: ResponderID, kind: EventKind, device: borrowing DeviceInfo?) -> Taker? {
         let found = s.layout.firstTaker(of: kind, from: start, device: device, presentation: presentation, afterHandler: nil)
         s.movedTaker = CachedTaker(generation: presentationState.generation, taker: found)
         return found
