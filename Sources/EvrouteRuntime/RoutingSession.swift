@@ -189,9 +189,9 @@ public final class RoutingSession: InputSink {
     /// (Never inlined: one call per read, and the live path's boundary in a profile.)
     @inline(never)
     public func events(_ batch: InputBatch, from id: DeviceID) {
-        guard let last = batch.last else { return }
+        guard let last = batch.lastEvent else { return }
         guard let dispatcher = countRead(of: id, batch.count, last: last.time) else {
-            for event in batch { advanceTime(to: event.time) }
+            for i in batch.indices { advanceTime(to: batch[i].time) }
             return
         }
         dispatcher.dispatch(batch, in: self)

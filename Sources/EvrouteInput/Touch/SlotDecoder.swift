@@ -40,8 +40,10 @@ final class SlotDecoder: ProtocolDecoder {
     /// A frame's axis events in one loop (most of a frame: `ABS_MT_SLOT`, the positions, …).
     override func feedAxes(_ events: InputBatch, from start: Int) -> Int {
         var i = start
-        while i < events.count && events[i].type == EventType.abs {
-            feedAxis(events[i])
+        while i < events.count {
+            let event = events[i]
+            guard event.type == EventType.abs else { break }
+            feedAxis(event)
             i += 1
         }
         return i

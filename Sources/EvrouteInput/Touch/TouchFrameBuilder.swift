@@ -79,7 +79,9 @@ final class TouchFrameBuilder {
                                       toolType: reportsToolType ? Int(values.toolType) : nil))
     }
 
-    /// A contact the decoder's limits leave out: counted, and `warning` said once.
+    /// A contact the decoder's limits leave out: counted, and `warning` said once. (Out of
+    /// line: a decoder's loop over its events never holds an access to the count.)
+    @inline(never)
     func dropContact(_ warning: TouchDecoder.Warning) {
         droppedContacts += 1
         warn(warning)
