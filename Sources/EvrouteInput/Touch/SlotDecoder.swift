@@ -4,7 +4,7 @@
 /// The slots are fixed-size storage for ``TouchProtocol/maximumSlots`` (18 KiB): an event's
 /// value goes to its slot without a copy-on-write check. The slots and the frame's position in
 /// them are one value (``SlotTable``). No access to it makes a call (a contact beyond the slot
-/// limit is counted after the run; a slot reports its change from a copy, written back after):
+/// limit is counted after the run; a slot's change is settled in place, then reported):
 /// no access can overlap another, so the optimizer checks none of them at run time.
 final class SlotDecoder: ProtocolDecoder {
     /// The slots the device declares (may be more than are kept).
@@ -64,13 +64,19 @@ final class SlotDecoder: ProtocolDecoder {
         }
     }
 
-    /// One slot's change reported (``SlotState/finish(into:)``) from a copy, written back.
+    /// One slot's change (``SlotState/settle()``, in place), then reported: the slot's access
+    /// ends before the frame is called.
     @inline(__always)
     private func finishSlot(_ index: Int) {
-        var slot = table.slots[index]
-        guard slot.interrupted || slot.changed else { return }
-        slot.finish(into: frame)
-        table.slots[index] = slot
+        guard let change = table.slots[index].settle() else { return }
+        if change.ended > 0 { frame.add(change.ended, .ended, change.endedValues) }
+        if change.begins {
+            let number = frame.takeContactNumber()
+            table.slots[index].contact = number
+            frame.add(number, .began, change.values)
+        } else if change.moved > 0 {
+            frame.add(change.moved, .moved, change.values)
+        }
     }
 
     override func cancelAll() {
