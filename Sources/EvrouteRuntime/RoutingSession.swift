@@ -120,12 +120,20 @@ public final class RoutingSession: InputSink {
     /// `line-timeout-ms`) and the router's deadlines (gestures, idle).
     @inline(__always)
     public func advanceTime(to time: Timestamp) {
+        expireDispatchers(upTo: time)
+        router.advanceTime(to: time)
+    }
+
+    /// The first half of ``advanceTime(to:)``: what the dispatchers have due up to `time`. (A
+    /// dispatcher whose next step moves the router's time itself — a frame it routes — calls
+    /// this, then leaves the router's to it.)
+    @inline(__always)
+    func expireDispatchers(upTo time: Timestamp) {
         switch dispatcherDue {
         case .none: break
         case .at(let due) where due > time: break
         default: expireDispatchers(until: time)
         }
-        router.advanceTime(to: time)
     }
 
     /// A dispatcher's deadline may have moved (it took input that sets or clears one).

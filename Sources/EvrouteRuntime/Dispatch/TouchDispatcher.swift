@@ -35,8 +35,15 @@ final class TouchDispatcher: DeviceDispatcher {
                 i = decoder.feedAxes(batch, from: i)
                 continue
             }
-            session.advanceTime(to: event.time)
-            if let frame = decoder.feed(event) { route(frame, session) }
+            if event.type == EventType.syn && !filtering {
+                // A frame's end: the router's time moves when it routes the frame (its first
+                // step), or here when the frame changed nothing; the dispatchers' deadlines first.
+                session.expireDispatchers(upTo: event.time)
+                if let frame = decoder.feed(event) { route(frame, session) } else { session.router.advanceTime(to: event.time) }
+            } else {
+                session.advanceTime(to: event.time)
+                if let frame = decoder.feed(event) { route(frame, session) }
+            }
             if event.type == EventType.syn {
                 // Warnings come up while a frame is read and are told at its end (a frame's
                 // events share their time), or when the device goes.
