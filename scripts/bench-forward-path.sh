@@ -42,7 +42,7 @@ calls() {
 	/^calls=/ { if (callee ~ pat) n += substr($1, 7) + 0; next }
 	END { print n + 0 }' "$OUT/cg"
 }
-session=$(cost 'RoutingSessionC6events_4fromy0A5Input0G5BatchV_0A4Core8DeviceIDVtF')
+session=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF')
 decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 deliver=$(cost '13EvrouteDaemon13ForwardPluginCAA0D0A2aDP7delivery')

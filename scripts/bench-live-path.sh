@@ -16,7 +16,7 @@ CFG=${BENCH_CONFIG:-"$ROOT/vm/guest/config/regions.yaml"}
 command -v valgrind >/dev/null || { echo "live path: skipped (no valgrind)"; exit 0; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-LIVE=$(nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E 'RoutingSessionC6events_4fromy0A5Input0G5BatchV_0A4Core8DeviceIDVtF$' | head -n 1)
+LIVE=$(nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF$' | head -n 1)
 # Collected inside RoutingSession.events(_:from:) only: what one read of a device costs once read.
 valgrind --tool=callgrind --demangle=no --compress-pos=no --toggle-collect="$LIVE" --callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" \
 	--control-socket none --replay "$REC" --exit-after-replay >/dev/null 2>"$OUT/err"
@@ -25,7 +25,7 @@ FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC")
 callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
 # inclusive instructions of the first symbol matching $1 (mangled names)
 cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v = $1 + 0 } END { print v + 0 }'; }
-total=$(cost 'RoutingSessionC6events_4fromy0A5Input0G5BatchV_0A4Core8DeviceIDVtF')
+total=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF')
 decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 # The host's dispatch, with the log's line written inside it (both inlined into the router's call

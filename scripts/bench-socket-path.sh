@@ -64,7 +64,7 @@ callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
 # inclusive instructions of the first symbol matching $1 (mangled names, as callgrind_annotate prints them)
 cost() { grep -E "$1( |$)" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v = $1 + 0 } END { print v + 0 }'; }
 loop=$(cost 'EventLoopC3runyyF')
-session=$(cost 'RoutingSessionC6events_4fromy0A5Input0G5BatchV_0A4Core8DeviceIDVtF')
+session=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF')
 # the host's dispatch: through the router's HandlerDispatcher witness (in place) and out of line
 dispatch=$(( $(cost 'PluginHostC0A4Core17HandlerDispatcherAadEP8dispatch[0-9A-Za-z_]*') + $(cost 'PluginHostC13dispatchOther[0-9A-Za-z_]*') ))
 encode=$(cost 'EventEncoderO6encode_9handledBy7handler2as4into[0-9A-Za-z_]*JSONWriterV_[0-9A-Za-z_]*')

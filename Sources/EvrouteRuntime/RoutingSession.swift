@@ -120,12 +120,20 @@ public final class RoutingSession: InputSink {
     /// `line-timeout-ms`) and the router's deadlines (gestures, idle).
     @inline(__always)
     public func advanceTime(to time: Timestamp) {
+        expireDispatchers(upTo: time)
+        router.advanceTime(to: time)
+    }
+
+    /// The first half of ``advanceTime(to:)``: what the dispatchers have due up to `time`. (A
+    /// dispatcher whose next step moves the router's time itself — a frame it routes — calls
+    /// this, then leaves the router's to it.)
+    @inline(__always)
+    func expireDispatchers(upTo time: Timestamp) {
         switch dispatcherDue {
         case .none: break
         case .at(let due) where due > time: break
         default: expireDispatchers(until: time)
         }
-        router.advanceTime(to: time)
     }
 
     /// A dispatcher's deadline may have moved (it took input that sets or clears one).
@@ -189,20 +197,29 @@ public final class RoutingSession: InputSink {
     /// (Never inlined: one call per read, and the live path's boundary in a profile.)
     @inline(never)
     public func events(_ batch: InputBatch, from id: DeviceID) {
-        let device: Device
-        if let last = lastDevice, last.id == id {
-            device = last
-        } else if let found = devices[id] {
-            device = found
-            lastDevice = found
-        } else {
-            for event in batch { advanceTime(to: event.time) }
+        guard let last = batch.lastEvent else { return }
+        guard let dispatcher = countRead(of: id, batch.count, last: last.time) else {
+            for i in batch.indices { advanceTime(to: batch[i].time) }
             return
         }
-        guard let last = batch.last else { return }
-        device.events &+= batch.count
-        device.lastEventTime = last.time
-        device.dispatcher.dispatch(batch, in: self)
+        dispatcher.dispatch(batch, in: self)
+    }
+
+    /// Counts a read of `count` events, the last at `time`, for device `id`; returns its
+    /// dispatcher (nil: a device not routed). The device is not kept past the count: only its
+    /// dispatcher is held for the read.
+    @inline(__always)
+    private func countRead(of id: DeviceID, _ count: Int, last time: Timestamp) -> (any DeviceDispatcher)? {
+        if let last = lastDevice, last.id == id {
+            last.events &+= count
+            last.lastEventTime = time
+            return last.dispatcher
+        }
+        guard let found = devices[id] else { return nil }
+        lastDevice = found
+        found.events &+= count
+        found.lastEventTime = time
+        return found.dispatcher
     }
 
     func add(_ matched: MatchedDevice) {

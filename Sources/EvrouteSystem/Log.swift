@@ -87,8 +87,10 @@ public final class Log: @unchecked Sendable {
         get { currentlyBuffered }
         set { currentlyBuffered = newValue }
     }
-    /// Lines not yet written. Confined to the loop's thread like the rest of the log.
-    @usableFromInline let pending = LogBuffer(capacity: 1 << 12)
+    /// Lines not yet written. Confined to the loop's thread like the rest of the log. Made at
+    /// the size it is flushed at (``lineEnded(_:)``) and room for a line beyond: a busy log never
+    /// grows it (its pages are touched only as lines fill them).
+    @usableFromInline let pending = LogBuffer(capacity: 1 << 16 + 1 << 12)
     public let toJournal: Bool
     /// Where lines go: the descriptor given, or the log's own open of it
     /// (``writeWithoutWaiting()``).

@@ -65,6 +65,34 @@ struct DeviceDispatcherTests {
             .map { InputEvent(time: at(s), type: $0.0, code: $0.1, value: $0.2) }
     }
 
+    @Test("touch without filters: the router's time is each frame end's, whether the frame changed a contact or not")
+    func touchFrameEndsMoveTime() throws {
+        let (_, layout) = try ConfigLoader.compile(yaml: """
+            displays: [{ name: main, size: [1280, 800] }]
+            devices: [{ name: touch, match: { kind: touchscreen } }]
+            screens: [{ name: home, root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [any] }] } }]
+            """, file: "plain.yaml")
+        let sink = MemorySink()
+        let run = DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink())
+        run.warn = { _ in }
+        let d = try Self.touchscreen()
+        run.session.take(.added(DeviceID(1), d, Self.at(1)), matching: DeviceRuleMatcher(rules: layout.deviceRules))
+        let touch = try #require(run.session.devices[DeviceID(1)]?.dispatcher as? TouchDispatcher)
+        InputBatch.with(try Self.touchDown(d, at: 2)) { touch.dispatch($0, in: run.session) }
+        #expect(run.session.now == Self.at(2))
+        #expect(sink.lines.filter { $0.contains("\"began\"") }.count == 1)
+        // A frame end that changes no contact routes nothing, and time still moves to it.
+        InputBatch.with(InputEvent(time: Self.at(3), type: EventType.syn, code: SynCode.report, value: 0)) {
+            touch.dispatch($0, in: run.session)
+        }
+        #expect(run.session.now == Self.at(3))
+        let lift = [InputEvent(time: Self.at(4), type: EventType.abs, code: AbsCode.mtTrackingID, value: -1),
+                    InputEvent(time: Self.at(4), type: EventType.syn, code: SynCode.report, value: 0)]
+        InputBatch.with(lift) { touch.dispatch($0, in: run.session) }
+        #expect(run.session.now == Self.at(4))
+        #expect(sink.lines.filter { $0.contains("\"ended\"") }.count == 1)
+    }
+
     @Test("touch: decode, map, filters, frame; a held contact's bound is its deadline, expired on its own")
     func touchDispatcher() throws {
         let bench = try Bench()

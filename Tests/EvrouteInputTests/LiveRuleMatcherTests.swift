@@ -38,7 +38,9 @@ import Testing
                 lines.append("ignored \(id.rawValue) \(kind.rawValue): \(reason)")
             }
             func events(_ batch: InputBatch, from device: DeviceID) {
-                lines.append("events \(device.rawValue) \(batch.map { "\($0.type):\($0.code)=\($0.value)" })")
+                var events: [String] = []
+                for i in batch.indices { events.append("\(batch[i].type):\(batch[i].code)=\(batch[i].value)") }
+                lines.append("events \(device.rawValue) \(events)")
             }
             func deviceRemoved(_ device: DeviceID, at time: Timestamp) { lines.append("removed \(device.rawValue)") }
         }

@@ -86,11 +86,12 @@ extension Router {
     /// written in place; its first taker is cached (``route(_:device:time:)``).
     func moveTouch(at i: TouchTable.Index, sample: ContactSample, time: Timestamp) {
         // A stationary touch is part of the frame, not an event of its own (as in UIKit).
-        guard let moved = touchState.table.move(at: i, sample, time: time) else { return }
-        if let gesture = moved.gesture {
-            deliverThroughGestures(moved.touch, entry: gesture, device: moved.device, time: time)
+        guard let (touch, device, gesture) = touchState.table.move(at: i, sample, time: time) else { return }
+        if let gesture {
+            deliverThroughGestures(touch, entry: gesture, device: device, time: time)
         } else {
-            route(moved.touch, device: moved.device, time: time)
+            // The table's copies move into the event: one reference each, released with it.
+            route(consume touch, device: consume device, time: time)
         }
     }
 
@@ -145,43 +146,58 @@ extension Router {
     /// taker (a dispatcher declining, and the walk going on) is unchanged.
     @inline(__always)
     func route(_ touch: consuming Touch, device: consuming DeviceInfo?, time: Timestamp) {
-        let s = touch.storage
-        let phase = s.values.phase
+        // The touch's fields are read through `touch` (no reference to its storage kept beside
+        // it): the event takes the touch, and nothing else holds it across the walk.
+        let phase = touch.storage.values.phase
+        let region = touch.storage.region, display = touch.storage.display
         let start: ResponderID?
-        if s.blocked != nil {
+        if touch.storage.blocked != nil {
             start = nil
-        } else if let r = s.region {
+        } else if let r = region {
             start = .region(r)
-        } else if let screen = s.screen {
+        } else if let screen = touch.storage.screen {
             start = .screen(screen)
         } else {
-            start = s.display < s.layout.displays.count ? .display(s.display) : nil
+            start = display < touch.storage.layout.displays.count ? .display(display) : nil
         }
         let isTap = phase == .ended && touch.isTap(tapPolicy)
         let kind = EventKind.touch(phase, isTap: isTap)
         var first = FirstTaker.unknown
+        let id = touch.storage.id
         // A forwarded touch's later phases go to its forwarder (``touchState.forwarded``).
-        let bound = touchState.forwarded.isEmpty || phase == .began ? nil : touchState.forwarded[s.id]
+        let bound = touchState.forwarded.isEmpty || phase == .began ? nil : touchState.forwarded[id]
         if let bound {
             first = .bound(bound)
         } else if phase == .moved, let start {
-            if let cached = s.movedTaker, cached.generation == presentationState.generation {
-                first = .known(cached.taker)
-            } else {
-                let found = s.layout.firstTaker(of: kind, from: start, device: device, presentation: presentation, afterHandler: nil)
-                s.movedTaker = CachedTaker(generation: presentationState.generation, taker: found)
-                first = .known(found)
-            }
+            first = .known(movedTaker(of: touch.storage, from: start, kind: kind, device: device))
         }
-        let id = s.id
-        let taker = walk(RoutedEvent(kind: kind, time: time, layout: s.layout, display: s.display, start: start, region: s.region,
-                                     device: device, touch: touch, details: nil), first: first)
+        // A began's taker is looked up in its layout after the walk (only then is it kept).
+        let beganLayout = phase == .began ? touch.storage.layout : nil
+        let taker = walk(RoutedEvent(kind: kind, time: time, layout: touch.storage.layout, display: display, start: start,
+                                     region: region, device: device, touch: touch, details: nil), first: first)
         // A forwarding handler that takes the began takes the whole touch, to its end.
-        if phase == .began {
-            if let taker, s.layout.handlers[taker.handler].forwards { touchState.forwarded[id] = taker }
+        if let beganLayout {
+            if let taker, beganLayout.handlers[taker.handler].forwards { touchState.forwarded[id] = taker }
         } else if bound != nil, phase == .ended || phase == .cancelled {
             touchState.forwarded[id] = nil
         }
+    }
+
+    /// The first taker of a touch's moved phase (`s`: its storage): cached there for the
+    /// router's chain generation, found up its chain from `start` when the cache is older.
+    @inline(__always)
+    func movedTaker(of s: Touch.Storage, from start: ResponderID, kind: EventKind, device: borrowing DeviceInfo?) -> Taker? {
+        if let cached = s.movedTaker, cached.generation == presentationState.generation { return cached.taker }
+        return findMovedTaker(of: s, from: start, kind: kind, device: device)
+    }
+
+    /// ``movedTaker(of:from:kind:device:)`` when the cache is older than the chain (once per
+    /// touch and generation): out of line.
+    @inline(never)
+    func findMovedTaker(of s: Touch.Storage, from start: ResponderID, kind: EventKind, device: borrowing DeviceInfo?) -> Taker? {
+        let found = s.layout.firstTaker(of: kind, from: start, device: device, presentation: presentation, afterHandler: nil)
+        s.movedTaker = CachedTaker(generation: presentationState.generation, taker: found)
+        return found
     }
 
     /// A `focusable` region (or the nearest focusable ancestor of the bound region) becomes

@@ -200,14 +200,26 @@ final class LogPlugin: Plugin {
         if rest >= 0.5 { units += 1 } else if rest <= -0.5 { units -= 1 }
         if units < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = units.magnitude
-        out.append(integer: magnitude / 1000)
-        var fraction = magnitude % 1000
+        let whole = magnitude / 1000, fraction = magnitude % 1000
+        if whole < 10_000 { writeSmall(Int(whole), to: &out) } else { out.append(integer: whole) }
         guard fraction != 0 else { return }
-        // `.5`, `.25`, `.589`: the trailing zeros left out.
+        // `.5`, `.25`, `.589`, `.05`: the trailing zeros left out, a digit at a time.
         out.append(UInt8(ascii: "."))
-        var digits = 3
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        out.append(digits: fraction, count: digits)
+        let tenths = fraction / 100, after = fraction % 100
+        out.append(UInt8(ascii: "0") | UInt8(truncatingIfNeeded: tenths))
+        guard after != 0 else { return }
+        out.append(UInt8(ascii: "0") | UInt8(truncatingIfNeeded: after / 10))
+        if after % 10 != 0 { out.append(UInt8(ascii: "0") | UInt8(truncatingIfNeeded: after % 10)) }
+    }
+
+    /// Appends `v` (0 ..< 10,000: a display coordinate's whole part, a touch's number) in
+    /// decimal, a digit at a time: no loop to count its digits first.
+    @inline(__always)
+    static func writeSmall(_ v: Int, to out: inout ByteWriter) {
+        if v >= 1000 { out.append(UInt8(ascii: "0") | UInt8(truncatingIfNeeded: v / 1000)) }
+        if v >= 100 { out.append(UInt8(ascii: "0") | UInt8(truncatingIfNeeded: v / 100 % 10)) }
+        if v >= 10 { out.append(UInt8(ascii: "0") | UInt8(truncatingIfNeeded: v / 10 % 10)) }
+        out.append(UInt8(ascii: "0") | UInt8(truncatingIfNeeded: v % 10))
     }
 
     /// The rare coordinate that is not finite or not below ``JSONText/integralLimit``, in JSON's
@@ -225,6 +237,20 @@ final class LogPlugin: Plugin {
         case .stationary: "stationary"
         case .ended: "ended"
         case .cancelled: "cancelled"
+        }
+    }
+
+    /// A space and the phase's name (``phaseName(_:)``) as words in memory order, the spare
+    /// bytes zero, and its length: stored a word at a time in a touch line's head (its room
+    /// holds the three words). Tests hold them to ``phaseName(_:)``.
+    @inline(__always)
+    static func phaseWords(_ phase: TouchPhase) -> (words: (UInt64, UInt64, UInt64), count: Int) {
+        switch phase {
+        case .began: ((UInt64(littleEndian: 0x6e61_6765_6220), 0, 0), 6)
+        case .moved: ((UInt64(littleEndian: 0x6465_766f_6d20), 0, 0), 6)
+        case .stationary: ((UInt64(littleEndian: 0x6e6f_6974_6174_7320), UInt64(littleEndian: 0x79_7261), 0), 11)
+        case .ended: ((UInt64(littleEndian: 0x6465_646e_6520), 0, 0), 6)
+        case .cancelled: ((UInt64(littleEndian: 0x6c6c_6563_6e61_6320), UInt64(littleEndian: 0x6465), 0), 10)
         }
     }
 
@@ -354,13 +380,13 @@ struct TouchLineHead: EventFieldWriter {
     mutating func field(_ field: EventField, integer value: Int) {
         guard field == .touch else { return }
         out.append(UInt8(ascii: " "))
-        out.append(integer: Int64(value))
+        if value >= 0 && value < 10_000 { LogPlugin.writeSmall(value, to: &out) } else { out.append(integer: Int64(value)) }
     }
 
     @inline(__always)
     mutating func field(_ field: EventField, phase value: TouchPhase) {
-        out.append(UInt8(ascii: " "))
-        out.append(LogPlugin.phaseName(value))
+        let (words, count) = LogPlugin.phaseWords(value)
+        out.append(words: words, count: count)
     }
 
     @inline(__always)

@@ -118,7 +118,7 @@ public final class EvdevDevice {
     /// `ENODEV` (unplugged) or another read error stops reading and is returned in
     /// ``EvdevReadResult/failure``; events read before it are still appended.
     public func readAvailable(into events: inout [InputEvent]) -> EvdevReadResult {
-        readAvailable { events.append(contentsOf: $0) }
+        readAvailable { batch in for i in batch.indices { events.append(batch[i]) } }
     }
 
     /// Reads every pending event, as ``readAvailable(into:)`` does, and hands each read's events
@@ -143,18 +143,20 @@ public final class EvdevDevice {
                 return result
             }
             let count = n / MemoryLayout<input_event>.stride
-            for i in 0..<count {
+            var drop: InputEvent?
+            let converted = events.fill(count: count) { i in
                 let event = InputEvent(rawEvents[i])
-                if event.type == EventType.syn && event.code == SynCode.dropped {
-                    if i > 0 { events.withBatch(count: i, deliver) }
-                    result.eventCount += i
-                    var sync: [InputEvent] = []
-                    resync(after: event, into: &sync, result: &result)
-                    InputBatch.with(sync, deliver)
-                    return result
-                }
+                if event.type == EventType.syn && event.code == SynCode.dropped { drop = event; return nil }
                 if event.type == EventType.key { keysDown.set(event.code, event.value != 0) }
-                events[i] = event
+                return event
+            }
+            if let drop {
+                if converted > 0 { events.withBatch(count: converted, deliver) }
+                result.eventCount += converted
+                var sync: [InputEvent] = []
+                resync(after: drop, into: &sync, result: &result)
+                InputBatch.with(sync, deliver)
+                return result
             }
             events.withBatch(count: count, deliver)
             result.eventCount += count

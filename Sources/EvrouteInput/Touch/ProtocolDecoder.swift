@@ -20,8 +20,10 @@ class ProtocolDecoder {
     /// per event).
     func feedAxes(_ events: InputBatch, from start: Int) -> Int {
         var i = start
-        while i < events.count && events[i].type == EventType.abs {
-            feed(events[i])
+        while i < events.count {
+            let event = events[i]
+            guard event.type == EventType.abs else { break }
+            feed(event)
             i += 1
         }
         return i

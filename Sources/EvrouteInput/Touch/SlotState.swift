@@ -51,6 +51,40 @@ struct SlotState {
         changed = false
     }
 
+    /// ``finish(into:)`` in two steps, for a caller whose access to the slot makes no call: the
+    /// slot moves on to the frame's values here, and what to report is returned (nil: nothing),
+    /// to be reported in its order — the end, then the beginning or the move. A beginning
+    /// contact's number is set afterwards (``contact``), when the frame gives it.
+    @inline(__always)
+    mutating func settle() -> SlotChange? {
+        guard interrupted || changed else { return nil }
+        var change = SlotChange()
+        if contact > 0 && interrupted {
+            var last = committed
+            if pending.trackingID < 0 {
+                last = pending
+                last.trackingID = committed.trackingID
+            }
+            change.ended = contact
+            change.endedValues = last
+            contact = 0
+        }
+        if pending.trackingID >= 0 {
+            if contact == 0 {
+                change.begins = true
+                change.values = pending
+                committed = pending
+            } else if changed {
+                change.moved = contact
+                change.values = pending
+                committed = pending
+            }
+        }
+        interrupted = false
+        changed = false
+        return change
+    }
+
     /// Cancels the contact down here, if any, and empties the slot: values for it are ignored
     /// until a new tracking ID.
     mutating func cancel(into frame: TouchFrameBuilder) {
@@ -82,4 +116,17 @@ struct SlotState {
             committed = values
         }
     }
+}
+
+/// What a frame did to a slot's contact (``SlotState/settle()``), to be reported.
+struct SlotChange {
+    /// The contact that ended here (0: none) and the values it ended with.
+    var ended = 0
+    var endedValues = RawContact()
+    /// A contact begins here (its number is given when it is reported).
+    var begins = false
+    /// The contact that moved here (0: none).
+    var moved = 0
+    /// The beginning or moving contact's values.
+    var values = RawContact()
 }

@@ -115,7 +115,10 @@ public final class TouchDecoder {
     public func feedAxes(_ events: InputBatch, from start: Int) -> Int {
         guard decodes && !discarding else {
             var i = start
-            while i < events.count && events[i].type == EventType.abs { i += 1 }
+            while i < events.count {
+                guard events[i].type == EventType.abs else { break }
+                i += 1
+            }
             return i
         }
         return decoder.feedAxes(events, from: start)

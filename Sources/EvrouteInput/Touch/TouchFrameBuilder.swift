@@ -38,9 +38,11 @@ final class TouchFrameBuilder {
     }
 
     /// Starts a frame: the buffer is emptied (copied first only if a caller kept the last frame).
+    /// A frame holds a few contacts: removed from the end one by one, without the general
+    /// range replacement `removeAll(keepingCapacity:)` goes through.
     @inline(__always)
     func start() {
-        contacts.removeAll(keepingCapacity: true)
+        while contacts.popLast() != nil {}
     }
 
     /// The frame built since ``start()``; nil when it changed no contact.
@@ -77,7 +79,9 @@ final class TouchFrameBuilder {
                                       toolType: reportsToolType ? Int(values.toolType) : nil))
     }
 
-    /// A contact the decoder's limits leave out: counted, and `warning` said once.
+    /// A contact the decoder's limits leave out: counted, and `warning` said once. (Out of
+    /// line: a decoder's loop over its events never holds an access to the count.)
+    @inline(never)
     func dropContact(_ warning: TouchDecoder.Warning) {
         droppedContacts += 1
         warn(warning)

@@ -20,7 +20,8 @@ final class KeyDispatcher: DeviceDispatcher {
     }
 
     func dispatch(_ batch: InputBatch, in session: RoutingSession) {
-        for event in batch {
+        for i in batch.indices {
+            let event = batch[i]
             // An axis event routes nothing: time moves at the others.
             if event.type == EventType.abs { continue }
             session.advanceTime(to: event.time)

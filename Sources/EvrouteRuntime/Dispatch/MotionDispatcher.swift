@@ -13,7 +13,8 @@ final class MotionDispatcher: DeviceDispatcher {
     }
 
     func dispatch(_ batch: InputBatch, in session: RoutingSession) {
-        for event in batch {
+        for i in batch.indices {
+            let event = batch[i]
             // An axis event only updates the stage (samples go out on `SYN_REPORT`).
             if event.type != EventType.abs { session.advanceTime(to: event.time) }
             if let signals = stage.feed(event, spec: session.layout.spec.motion) { session.router.handle(signals) }

@@ -35,8 +35,15 @@ final class TouchDispatcher: DeviceDispatcher {
                 i = decoder.feedAxes(batch, from: i)
                 continue
             }
-            session.advanceTime(to: event.time)
-            if let frame = decoder.feed(event) { route(frame, session) }
+            if event.type == EventType.syn && !filtering {
+                // A frame's end: the router's time moves when it routes the frame (its first
+                // step), or here when the frame changed nothing; the dispatchers' deadlines first.
+                session.expireDispatchers(upTo: event.time)
+                if let frame = decoder.feed(event) { route(frame, session) } else { session.router.advanceTime(to: event.time) }
+            } else {
+                session.advanceTime(to: event.time)
+                if let frame = decoder.feed(event) { route(frame, session) }
+            }
             if event.type == EventType.syn {
                 // Warnings come up while a frame is read and are told at its end (a frame's
                 // events share their time), or when the device goes.
@@ -50,9 +57,9 @@ final class TouchDispatcher: DeviceDispatcher {
 
     /// A frame through the filters to the router; what they drop or cancel goes to the router
     /// too (counted, observed, never routed).
-    private func route(_ frame: TouchFrameInput, _ session: RoutingSession) {
+    /// (`frame` is taken, not copied: its contacts are filtered in place.)
+    private func route(_ frame: consuming TouchFrameInput, _ session: RoutingSession) {
         let router = session.router
-        var frame = frame
         if filtering {
             // The contacts as they came: one the filters hold back is still a finger on the display.
             router.noteContacts(frame)
