@@ -311,7 +311,9 @@ public struct JSONWriter {
     public mutating func member(_ k: StaticString, thousandths v: Double?) {
         member(k, maxValue: JSONText.maximumNumberLength) { p in
             guard let v else { return ByteStore.writeNull(to: p) }
-            return ByteStore.writeNumber(v, style: .thousandths, to: p)
+            // The common case in line; the rest as `writeNumber` writes it.
+            guard abs(v) < JSONText.integralLimit else { return ByteStore.writeNumber(v, style: .thousandths, to: p) }
+            return ByteStore.writeThousandths(ByteStore.roundedHalfAway(v * 1000), to: p)
         }
     }
 

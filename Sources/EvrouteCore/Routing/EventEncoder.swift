@@ -13,8 +13,9 @@ public enum EventField: UInt8, Sendable {
     /// The display that went idle or active.
     case display
 
-    /// The JSON key.
-    @inlinable
+    /// The JSON key. (Always inlined: a writer's key for a field known where it is written is a
+    /// constant.)
+    @inlinable @inline(__always)
     public var name: StaticString {
         switch self {
         case .type: "type"
@@ -103,7 +104,7 @@ extension EventFieldWriter {
 
 extension TouchPhase {
     /// The raw value as a literal (no `String` made).
-    @inlinable
+    @inlinable @inline(__always)
     public var name: StaticString {
         switch self {
         case .began: "began"
