@@ -139,7 +139,7 @@ public struct JSONWriter {
 
     // MARK: Structure
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func beginObject() {
         separate()
         emit(UInt8(ascii: "{"))
@@ -147,7 +147,7 @@ public struct JSONWriter {
         depth += 1
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func endObject() {
         emit(UInt8(ascii: "}"))
         needsComma = true
@@ -424,7 +424,7 @@ public struct JSONWriter {
     }
 
     /// A newline after a top-level value (JSON lines).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func endLine() {
         emit(UInt8(ascii: "\n"))
         needsComma = false
