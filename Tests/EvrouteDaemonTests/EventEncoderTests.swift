@@ -78,10 +78,13 @@ struct EventEncoderTests {
         let reloaded = try pluginLayout(PluginSpec(name: "panel", type: .exec), buttonOn: [.key, .motion])
         let keys = DeviceInfo(id: DeviceID(1), ruleName: "keys", name: "kbd", kind: .keyboard, display: "main")
         let scanner = DeviceInfo(id: DeviceID(2), ruleName: "scanner", name: "kb", kind: .keyboard, display: "main")
+        // The same device, its rule renamed (as a reload matching it to another rule does).
+        var pad = keys
+        pad.ruleName = "pad"
         var lines = PluginEventJSON.Lines(capacity: 64)
         var id: UInt64 = 0
         for layout in [first, renamed, shifted, hidden, reloaded, first, reloaded, renamed] {
-            for device in [keys, scanner, keys] {
+            for device in [keys, scanner, keys, pad, keys] {
                 for region in [b, 0] {
                     let h = layout.handlers.first { $0.owner == .region(region) } ?? layout.handlers[layout.handlers.count - 1]
                     for responder in [ResponderID.region(region), .screen(0), .application] {
