@@ -38,6 +38,20 @@ public struct JSONWriter {
         }
     }
 
+    /// ``combiningWrites(_:)`` with `companion` lent to `body` beside the writer (state kept
+    /// with the writer, such as the text it writes from, e.g. a layout's names encoded once).
+    @inlinable
+    public mutating func combiningWrites<T>(with companion: inout T, _ body: (inout JSONWriter, inout T) -> Void) {
+        guard scratch == nil else { body(&self, &companion); return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.scratchCapacity) { buffer in
+            scratch = buffer.baseAddress!
+            scratchCount = 0
+            body(&self, &companion)
+            flushScratch()
+            scratch = nil
+        }
+    }
+
     /// Appends what waits in ``scratch`` to ``bytes``.
     @usableFromInline
     mutating func flushScratch() {
@@ -71,13 +85,19 @@ public struct JSONWriter {
     }
 
     /// At most `maximum` bytes that `write` puts at the pointer it gets (returning their count).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func emit(maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
         if let p = scratch, maximum <= Self.scratchCapacity {
             if scratchCount + maximum > Self.scratchCapacity { flushScratch() }
             scratchCount += write(p + scratchCount)
             return
         }
+        emitOutsideScratch(maximum: maximum, write)
+    }
+
+    /// ``emit(maximum:_:)`` without the gathering memory (or too much for it).
+    @inlinable @inline(never)
+    mutating func emitOutsideScratch(maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
         flushScratch()
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximum) { buffer in
             let p = buffer.baseAddress!
@@ -119,7 +139,7 @@ public struct JSONWriter {
 
     // MARK: Structure
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func beginObject() {
         separate()
         emit(UInt8(ascii: "{"))
@@ -127,7 +147,7 @@ public struct JSONWriter {
         depth += 1
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func endObject() {
         emit(UInt8(ascii: "}"))
         needsComma = true
@@ -225,13 +245,117 @@ public struct JSONWriter {
     /// ``appendTime(_:)`` writes them, in one append.
     @inlinable
     public mutating func field(commaQuoted k: [UInt8], time microseconds: Int64) {
-        keyed(k, maxValue: JSONText.maximumFixedLength) { ByteStore.writeFixed(microseconds, decimals: 6, to: $0) }
+        keyed(k, maxValue: JSONText.maximumFixedLength) { ByteStore.writeMicroseconds(microseconds, to: $0) }
     }
 
     /// The key (as ``key(commaQuoted:)`` takes it) and `null`, in one append.
     @inlinable
     public mutating func field(commaQuotedNull k: [UInt8]) {
         keyed(k, maxValue: 4) { ByteStore.writeNull(to: $0) }
+    }
+
+    /// The members `write` writes, as their text after a comma (`,"region":"home/root"`): for
+    /// ``write(fragment:)``, which writes them again in an object where they would have been
+    /// written (the comma left out where none is due).
+    public static func fragment(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.depth = 1
+        w.needsComma = true
+        write(&w)
+        return w.bytes
+    }
+
+    /// Members encoded by ``fragment(_:)``, in one append.
+    @inlinable @inline(__always)
+    public mutating func write(fragment f: [UInt8]) {
+        guard !f.isEmpty else { return }
+        key(commaQuoted: f)
+        needsComma = true
+    }
+
+    /// The key `k` (known at compile time, no escape needed) and a value of at most `maxValue`
+    /// bytes that `write` puts at the pointer it gets: one append, the comma first when one is
+    /// due (no table of key texts to fetch).
+    @inlinable @inline(__always)
+    mutating func member(_ k: StaticString, maxValue: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let n = k.utf8CodeUnitCount, key = k.utf8Start
+        let comma = needsComma
+        emit(maximum: n + 4 + maxValue) { p in
+            var i = 0
+            if comma { p[0] = UInt8(ascii: ","); i = 1 }
+            p[i] = UInt8(ascii: "\"")
+            for j in 0..<n { p[i &+ 1 &+ j] = key[j] }
+            i &+= n &+ 1
+            p[i] = UInt8(ascii: "\"")
+            p[i &+ 1] = UInt8(ascii: ":")
+            i &+= 2
+            return i &+ write(p + i)
+        }
+        needsComma = true
+    }
+
+    /// `"k":v` (the comma first when one is due), in one append.
+    @inlinable @inline(__always)
+    public mutating func member(_ k: StaticString, integer v: Int64) {
+        member(k, maxValue: JSONText.maximumIntegerLength) { ByteStore.writeInteger(v, to: $0) }
+    }
+
+    /// `"k":v` (the comma first when one is due), in one append.
+    @inlinable @inline(__always)
+    public mutating func member(_ k: StaticString, integer v: UInt64) {
+        member(k, maxValue: JSONText.maximumIntegerLength) { ByteStore.writeInteger(v, to: $0) }
+    }
+
+    /// `"k":v` to 1/1000 (``JSONNumberStyle/thousandths``), `"k":null` for nil, in one append.
+    @inlinable @inline(__always)
+    public mutating func member(_ k: StaticString, thousandths v: Double?) {
+        member(k, maxValue: JSONText.maximumNumberLength) { p in
+            guard let v else { return ByteStore.writeNull(to: p) }
+            // The common case in line; the rest as `writeNumber` writes it.
+            guard abs(v) < JSONText.integralLimit else { return ByteStore.writeNumber(v, style: .thousandths, to: p) }
+            return ByteStore.writeThousandths(ByteStore.roundedHalfAway(v * 1000), to: p)
+        }
+    }
+
+    /// `"k":` and seconds from `microseconds` as ``appendTime(_:)`` writes them, in one append.
+    @inlinable @inline(__always)
+    public mutating func member(_ k: StaticString, time microseconds: Int64) {
+        member(k, maxValue: JSONText.maximumFixedLength) { ByteStore.writeMicroseconds(microseconds, to: $0) }
+    }
+
+    /// `"k":"v"` for a string known at compile time that needs no escape, in one append.
+    @inlinable @inline(__always)
+    public mutating func member(_ k: StaticString, literal v: StaticString) {
+        assert(!ByteStore.needsEscape(UnsafeBufferPointer(start: v.utf8Start, count: v.utf8CodeUnitCount)),
+               "a literal that needs an escape")
+        let n = v.utf8CodeUnitCount, s = v.utf8Start
+        member(k, maxValue: n + 2) { p in
+            p[0] = UInt8(ascii: "\"")
+            for j in 0..<n { p[1 &+ j] = s[j] }
+            p[n &+ 1] = UInt8(ascii: "\"")
+            return n &+ 2
+        }
+    }
+
+    /// `"k":null`, in one append.
+    @inlinable @inline(__always)
+    public mutating func member(_ k: StaticString, null: Void) {
+        member(k, maxValue: 4) { ByteStore.writeNull(to: $0) }
+    }
+
+    /// `"k":"s"` (escaped), in one append when `s` needs no escape and both fit 256 bytes.
+    @inlinable @inline(__always)
+    public mutating func member(_ k: StaticString, string s: String) {
+        var plain = s
+        let written = plain.withUTF8 { u -> Bool in
+            guard u.count <= 240, !ByteStore.needsEscape(u) else { return false }
+            member(k, maxValue: u.count + 2) { ByteStore.writeQuoted(u, to: $0) }
+            return true
+        }
+        if !written {
+            key(k)
+            string(s)
+        }
     }
 
     /// `,"name":` for the object key `name` (no escape needed), for ``key(commaQuoted:)``.
@@ -300,7 +424,7 @@ public struct JSONWriter {
     }
 
     /// A newline after a top-level value (JSON lines).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func endLine() {
         emit(UInt8(ascii: "\n"))
         needsComma = false
@@ -610,7 +734,7 @@ enum ByteStore {
         if abs(v) < JSONText.integralLimit {
             switch style {
             case .thousandths:
-                return writeFixed(Int64((v * 1000).rounded()), decimals: 3, to: p)
+                return writeThousandths(roundedHalfAway(v * 1000), to: p)
             case .shortest:
                 if v.rounded() == v { return writeInteger(Int64(v), to: p) }
             }
@@ -665,6 +789,58 @@ enum ByteStore {
         while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
         writeDigits(fraction, count: digits, endingAt: p + length + digits)
         return length + digits
+    }
+
+    /// `x` rounded to the nearest integer, halves away from zero (`x.rounded()`, without the
+    /// library call): `x` less than 2⁶³ in magnitude. `x - Double(t)` is exact (the fraction of
+    /// a double), so the halves are compared exactly.
+    @inlinable @inline(__always)
+    static func roundedHalfAway(_ x: Double) -> Int64 {
+        let t = Int64(x)
+        let d = x - Double(t)
+        if d >= 0.5 { return t &+ 1 }
+        if d <= -0.5 { return t &- 1 }
+        return t
+    }
+
+    /// ``writeFixed(_:decimals:to:)`` with 3 decimals, the divisions by constants.
+    @inlinable @inline(__always)
+    static func writeThousandths(_ units: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let m = units.magnitude
+        var length = 0
+        if units < 0 { p[0] = UInt8(ascii: "-"); length = 1 }
+        length &+= writeInteger(m / 1000, to: p + length)
+        p[length] = UInt8(ascii: ".")
+        let f = m % 1000
+        if f % 10 != 0 {
+            writeDigits(f, count: 3, endingAt: p + length + 4)
+            return length &+ 4
+        }
+        if f % 100 != 0 {
+            writeDigits(f / 10, count: 2, endingAt: p + length + 3)
+            return length &+ 3
+        }
+        p[length &+ 1] = UInt8(truncatingIfNeeded: 0x30 &+ f / 100)
+        return length &+ 2
+    }
+
+    /// ``writeFixed(_:decimals:to:)`` with 6 decimals (a time in seconds from microseconds), the
+    /// divisions by constants.
+    @inlinable @inline(__always)
+    static func writeMicroseconds(_ units: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let m = units.magnitude
+        var length = 0
+        if units < 0 { p[0] = UInt8(ascii: "-"); length = 1 }
+        length &+= writeInteger(m / 1_000_000, to: p + length)
+        p[length] = UInt8(ascii: ".")
+        length &+= 1
+        var fraction = m % 1_000_000
+        if fraction == 0 { p[length] = UInt8(ascii: "0"); return length &+ 1 }
+        var digits = 6
+        if fraction % 1000 == 0 { fraction /= 1000; digits = 3 }
+        while fraction % 10 == 0 { fraction /= 10; digits &-= 1 }
+        writeDigits(fraction, count: digits, endingAt: p + length + digits)
+        return length &+ digits
     }
 
     /// The last `count` decimal digits of `v` (leading zeros included), ending just before

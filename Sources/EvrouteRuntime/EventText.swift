@@ -3,30 +3,38 @@ import EvrouteJSON
 
 /// The encoder's fields as members of a JSON object (the caller opens and closes it):
 /// docs/events.md's event object, as the JSON trace and the plugins' wire format write it.
-/// Numbers to 1/1000, times in seconds (``TimestampText/seconds(_:to:)``'s text). Each key is
-/// one append of its text, made once (``EventField/commaQuotedKey``).
+/// Numbers to 1/1000, times in seconds (``TimestampText/seconds(_:to:)``'s text). Each member
+/// (key and value) is one append (``JSONWriter/member(_:integer:)``, …).
 extension JSONWriter: EventFieldWriter {
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func field(_ field: EventField, _ value: String?) {
-        guard let value else { self.field(commaQuotedNull: field.commaQuotedKey); return }
-        self.field(commaQuoted: field.commaQuotedKey, string: value)
+        guard let value else { member(field.name, null: ()); return }
+        member(field.name, string: value)
     }
-    @inlinable
+    @inlinable @inline(__always)
+    public mutating func field(_ field: EventField, literal value: StaticString) {
+        member(field.name, literal: value)
+    }
+    @inlinable @inline(__always)
+    public mutating func field(_ field: EventField, phase value: TouchPhase) {
+        member(field.name, literal: value.name)
+    }
+    @inlinable @inline(__always)
     public mutating func field(_ field: EventField, integer value: Int) {
-        self.field(commaQuoted: field.commaQuotedKey, integer: Int64(value))
+        member(field.name, integer: Int64(value))
     }
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func field(_ field: EventField, number value: Double?) {
-        self.field(commaQuoted: field.commaQuotedKey, number: value)
+        member(field.name, thousandths: value)
     }
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func field(_ field: EventField, bool value: Bool) {
         key(commaQuoted: field.commaQuotedKey)
         bool(value)
     }
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func field(_ field: EventField, time value: Timestamp) {
-        self.field(commaQuoted: field.commaQuotedKey, time: value.microseconds)
+        member(field.name, time: value.microseconds)
     }
     @inlinable
     public mutating func field(_ field: EventField, point value: Point) {
@@ -47,6 +55,12 @@ extension JSONWriter: EventFieldWriter {
     }
     @inlinable
     public mutating func options(of handler: HandlerBinding) { HandlerOptions.writeJSON(of: handler, to: &self) }
+}
+
+/// Members encoded once and written again as they are (``EventFragments``: a layout's names).
+extension JSONWriter: EventFragmentWriter {
+    @inlinable @inline(__always)
+    public mutating func write(_ fragment: [UInt8]) { write(fragment: fragment) }
 }
 
 extension EventField {

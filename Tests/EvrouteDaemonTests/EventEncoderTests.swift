@@ -51,6 +51,64 @@ struct EventEncoderTests {
         #expect(String(decoding: frame.bytes, as: UTF8.self) == line + "9}\n" + line + "10}\n")
     }
 
+    /// The lines a `socket` plugin writes with the layout's names encoded once are the bytes of
+    /// the plain encoding, event after event, across a run-time rename (the same region index,
+    /// another path), a hidden region (the indices after it move) and a reload (another layout,
+    /// other names), coming back to the first layout (a touch that began in it), and across
+    /// devices: no name is written from another layout's or device's text.
+    @Test func linesWithTheNamesEncodedOnceFollowTheEventsLayoutAndDevice() throws {
+        let first = try layout()
+        let router = Router(layout: first)
+        let b = try #require(first.region(path: "home/root/button"))
+        // Renamed at run time: the button's index now names `home/root/knob`.
+        try router.apply(.children(region: "home/root", [RegionSpec(name: "knob", frame: Rect(x: 0, y: 0, width: 100, height: 100),
+                                                                    handlers: [HandlerSpec(plugin: "shell", on: [.key, .motion])])]),
+                         time: .zero)
+        let renamed = router.layout
+        #expect(renamed.regions[b].path == "home/root/knob")
+        // Another region before it: the same index is the new one.
+        try router.apply(.children(region: "home/root", [RegionSpec(name: "first", frame: Rect(x: 0, y: 0, width: 10, height: 10)),
+                                                         RegionSpec(name: "knob", frame: Rect(x: 0, y: 0, width: 100, height: 100),
+                                                                    handlers: [HandlerSpec(plugin: "after", on: [.key])])]),
+                         time: .zero)
+        let shifted = router.layout
+        try router.apply(.hide(region: "home/root/first"), time: .zero)
+        let hidden = router.layout
+        // A reload: another layout, another handler's name at the same index.
+        let reloaded = try pluginLayout(PluginSpec(name: "panel", type: .exec), buttonOn: [.key, .motion])
+        let keys = DeviceInfo(id: DeviceID(1), ruleName: "keys", name: "kbd", kind: .keyboard, display: "main")
+        let scanner = DeviceInfo(id: DeviceID(2), ruleName: "scanner", name: "kb", kind: .keyboard, display: "main")
+        // The same device, its rule renamed (as a reload matching it to another rule does).
+        var pad = keys
+        pad.ruleName = "pad"
+        var lines = PluginEventJSON.Lines(capacity: 64)
+        var id: UInt64 = 0
+        for layout in [first, renamed, shifted, hidden, reloaded, first, reloaded, renamed] {
+            for device in [keys, scanner, keys, pad, keys] {
+                for region in [b, 0] {
+                    let h = layout.handlers.first { $0.owner == .region(region) } ?? layout.handlers[layout.handlers.count - 1]
+                    for responder in [ResponderID.region(region), .screen(0), .application] {
+                        let e = RoutedEvent(kind: .key(name: "KEY_A", phase: .down), time: Timestamp(microseconds: Int64(id)), layout: layout,
+                                            start: .region(region), region: region, device: device)
+                        id += 1
+                        var plain = JSONWriter()
+                        PluginEventJSON.appendLine(for: e, handler: h, responder: responder, id: id, to: &plain)
+                        lines.json.reset()
+                        lines.append(e, handler: h, responder: responder, id: id)
+                        #expect(String(decoding: lines.json.bytes, as: UTF8.self) == String(decoding: plain.bytes, as: UTF8.self))
+                    }
+                }
+            }
+            #expect(lines.fragments.layout === layout)
+        }
+        // The renamed region's line names it by its new path.
+        let e = RoutedEvent(kind: .action("open"), time: .zero, layout: renamed, start: .region(b), region: b)
+        lines.json.reset()
+        lines.append(e, handler: try #require(renamed.handlers.first { $0.plugin == "shell" }), responder: .region(b), id: 1)
+        #expect(String(decoding: lines.json.bytes, as: UTF8.self)
+                == #"{"type":"action","time":0.0,"action":"open","region":"home/root/knob","handled_by":"home/root/knob","handler":"shell","id":1}"# + "\n")
+    }
+
     /// `idle` and `active` through the daemon's renderings: the exec environment, the plugins'
     /// wire format and the log's head (their fields as JSON and as a line: EvrouteCoreTests).
     @Test func idleAndActiveInTheDaemonsRenderings() throws {

@@ -205,3 +205,60 @@ struct JSONWriterCombinedTests {
         #expect((try? JSONValue.parse(utf8: line)) != nil)
     }
 }
+
+@Suite("JSON writer: members keyed by a literal")
+struct JSONWriterMemberTests {
+    /// A number to 1/1000 and a time from microseconds, through the members' own formatters,
+    /// are the bytes of the general fixed-point formatter of the value rounded as `rounded()`
+    /// does (halves away from zero), negative values, halves and large values included.
+    @Test func numbersAndTimesAreTheFixedPointFormattersText() {
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, -0.5, 0.0005, -0.0005, 0.0015, 2.5e-4, 12.3456, 12.3455, 99.9995,
+                                -99.9995, 1280, 799.999, 0.001, 0.01, 0.1, 0.12, 123456.789, -123456.7895,
+                                8.999999e15, -8.999999e15, 4503599627370.4995, 1.0000000000000002]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let units = Double(Int64(bitPattern: seed >> 20) % 4_000_000) / 2   // halves of thousandths, too
+            values.append(units / 1000)
+            values.append(Double(bitPattern: (seed >> 12) | 0x3FF0_0000_0000_0000) * Double(seed % 3000))
+        }
+        for v in values {
+            var member = JSONWriter()
+            member.member("x", thousandths: v)
+            var reference: [UInt8] = Array(#""x":"#.utf8)
+            JSONText.appendFixed(Int64((v * 1000).rounded()), decimals: 3, to: &reference)
+            #expect(member.bytes == reference, "\(v)")
+            var number = JSONWriter()
+            number.number(v)
+            #expect(number.bytes == Array(reference.dropFirst(4)), "\(v)")
+        }
+        var nothing = JSONWriter()
+        nothing.member("x", thousandths: nil)
+        nothing.member("y", thousandths: .nan)
+        #expect(String(decoding: nothing.bytes, as: UTF8.self) == #""x":null,"y":null"#)
+        let times: [Int64] = [0, 1, 10, 999_999, 1_000_000, 1_500_000, 1_500_010, 1_508_125_000, 1_508_000_100,
+                              3_600_000_000_001, -1, -1_500_000, -1_000, Int64.max, Int64.min + 1]
+        for us in times {
+            var member = JSONWriter()
+            member.member("time", time: us)
+            var reference: [UInt8] = Array(#""time":"#.utf8)
+            JSONText.appendFixed(us, decimals: 6, to: &reference)
+            #expect(member.bytes == reference, "\(us)")
+        }
+    }
+
+    /// Members are their key's and value's text, with the comma where one is due.
+    @Test func membersAreKeyThenValue() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.member("type", literal: "touch")
+        w.member("touch", integer: Int64(-3))
+        w.member("id", integer: UInt64.max)
+        w.member("region", string: "home/root")
+        w.member("quoted", string: "a\"b")
+        w.member("handler", null: ())
+        w.endObject()
+        #expect(String(decoding: w.bytes, as: UTF8.self)
+                == #"{"type":"touch","touch":-3,"id":18446744073709551615,"region":"home/root","quoted":"a\"b","handler":null}"#)
+    }
+}

@@ -23,4 +23,28 @@ enum PluginEventJSON {
             json.endLine()
         }
     }
+
+    /// A plugin's lines of a frame (``json``), written with the layout's names and the device's
+    /// encoded once (``EventFragments``), not per line: the same bytes as ``appendLine(for:handler:responder:id:to:)``.
+    struct Lines {
+        /// The lines written so far.
+        var json: JSONWriter
+        /// The names' text, for the layout of the last line (and the one before it).
+        var fragments = EventFragments<JSONWriter>()
+
+        init(capacity: Int) { json = JSONWriter(capacity: capacity) }
+
+        /// Appends the line for `event`, taken by `responder` through `handler` (of the event's
+        /// layout), numbered `id`.
+        @inline(__always)
+        mutating func append(_ event: borrowing RoutedEvent, handler: HandlerBinding, responder: ResponderID, id: UInt64) {
+            json.combiningWrites(with: &fragments) { json, fragments in
+                json.beginObject()
+                EventEncoder.encode(event, handledBy: responder, handler: handler, into: &json, fragments: &fragments)
+                json.member("id", integer: id)
+                json.endObject()
+                json.endLine()
+            }
+        }
+    }
 }

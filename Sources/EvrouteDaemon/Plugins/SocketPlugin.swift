@@ -82,7 +82,8 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
     private let pending: PendingAnswers
     /// The event lines of this wake-up, written straight here (one encoding per event, whatever
     /// the number of clients); they leave at its end, one write(2) per client (``writeQueued()``).
-    private var frame = JSONWriter(capacity: 16 * 1024)
+    /// The layout's names in them are encoded once per layout (``PluginEventJSON/Lines``).
+    private var frame = PluginEventJSON.Lines(capacity: 16 * 1024)
     /// Whether ``frame`` holds lines and the end-of-frame write is registered.
     private var frameQueued = false
     /// With `answers`: the ids of the events queued since the last write. When no client is
@@ -173,7 +174,7 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
         if !frameQueued {
             frameQueued = true
             context.writeAtEndOfFrame(self)
-        } else if frame.bytes.count >= PluginContext.frameFlushBytes {
+        } else if frame.json.bytes.count >= PluginContext.frameFlushBytes {
             writeLines()
         }
     }
@@ -185,8 +186,7 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
             statistics.declined += 1
             return .declined
         }
-        PluginEventJSON.appendLine(for: event, handler: event.layout.handlers[handler], responder: responder,
-                                   id: context.drawEventID(), to: &frame)
+        frame.append(event, handler: event.layout.handlers[handler], responder: responder, id: context.drawEventID())
         lineWritten()
         statistics.handled += 1
         return .handled
@@ -203,7 +203,7 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
             statistics.declined += 1
             return .declined
         }
-        d.appendJSONLine(id: id, to: &frame)
+        d.appendJSONLine(id: id, to: &frame.json)
         lineWritten()
         pending.add(id: id, event: d.event, handler: d.handler)
         frameIDs.append(id)
@@ -214,15 +214,15 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
     /// Writes the frame's lines to each client (a client that broke is closed: its onClose
     /// removes it; one that reads too slowly is dropped).
     private func writeLines() {
-        guard !frame.bytes.isEmpty else { return }
+        guard !frame.json.bytes.isEmpty else { return }
         for client in clients.values {
             do {
-                try client.sendFrame(frame.bytes)
+                try client.sendFrame(frame.json.bytes)
             } catch .overLimit {
                 drop(client, reason: "it reads too slowly (\(client.queuedBytes) bytes waiting)")
             } catch {}   // gone: its onClose has removed it
         }
-        frame.reset()
+        frame.json.reset()
     }
 
     /// The end of the wake-up: the frame's lines leave; events of the frame whose lines found no
