@@ -30,6 +30,30 @@ struct ProtocolBTests {
         #expect(decoder.liveContactCount == 0)
     }
 
+    @Test("Frames given back: two buffers take turns, and a frame in hand is changed in place, shared with nothing")
+    func recycledFrames() {
+        let decoder = TouchDecoder(device: DeviceID(7), description: Devices.protocolB(), displaySize: display)
+        var s = EventScript()
+        s.slot(0); s.id(100); s.position(10, 20); s.key(KeyCode.btnTouch, 1); s.syn()
+        for i in 1...6 { s.position(10 + Int32(i), 20); s.syn() }
+        var buffers: [Int] = []
+        var inPlace: [Bool] = []
+        var seen: [String] = []
+        for event in s.events {
+            guard var frame = decoder.feed(event) else { continue }
+            seen += changes(frame)
+            let before = frame.contacts.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
+            buffers.append(before)
+            frame.contacts[0].change = .cancelled   // as a filter that cancels a palm
+            inPlace.append(before == frame.contacts.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
+            decoder.recycle(frame)
+        }
+        #expect(seen == ["1:began@10,20"] + (11...16).map { "1:moved@\($0),20" })
+        // The first frame is shared with the builder (nothing was given back yet): its change copies.
+        #expect(inPlace == [false] + Array(repeating: true, count: 6))
+        #expect(Set(buffers.dropFirst()).count == 2, "two buffers in turn: \(buffers)")
+    }
+
     @Test("The first events may come without ABS_MT_SLOT (slot 0)")
     func firstEventWithoutSlot() {
         let decoder = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(), displaySize: display)

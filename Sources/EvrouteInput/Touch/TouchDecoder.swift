@@ -151,6 +151,14 @@ public final class TouchDecoder {
         return nil
     }
 
+    /// Gives a frame this decoder returned back once its consumer is done with it (routed,
+    /// nothing kept): the next frame is built in its buffer, and a frame then shares its
+    /// contacts with nothing until it is given back (it can be changed in place).
+    @inline(__always)
+    public func recycle(_ done: consuming TouchFrameInput) {
+        frame.recycle(done.contacts)
+    }
+
     /// A frame cancelling every live contact (unplug, end of a replay); nil when none is down.
     /// Afterwards the decoder waits for new contacts: values for contacts it cancelled are ignored.
     public func cancelAll(at time: Timestamp) -> TouchFrameInput? {

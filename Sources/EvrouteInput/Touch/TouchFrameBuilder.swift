@@ -15,8 +15,14 @@ final class TouchFrameBuilder {
     private let reportsMajor: Bool
     private let reportsMinor: Bool
     private let reportsToolType: Bool
-    /// The frame being built; a returned frame shares it until the next one starts.
+    /// The frame being built. Until a consumer gives its frames' buffers back (``recycle(_:)``),
+    /// a returned frame shares it until the next one starts.
     @exclusivity(unchecked) private var contacts: [ContactSample] = []
+    /// The buffer the last frame's consumer gave back: the next frame is built in it, and a
+    /// finished frame takes its own buffer whole, shared with nothing (a filter that drops or
+    /// cancels a contact changes it in place instead of copying it). Two buffers take turns.
+    @exclusivity(unchecked) private var spare: [ContactSample] = []
+    private var recycling = false
     private var nextContact = 1
     /// Contacts the decoder could not track (beyond the slot or per-frame limits).
     private(set) var droppedContacts = 0
@@ -49,7 +55,19 @@ final class TouchFrameBuilder {
     @inline(__always)
     func finish(at time: Timestamp) -> TouchFrameInput? {
         guard !contacts.isEmpty else { return nil }
-        return TouchFrameInput(device: device, time: time, contacts: contacts)
+        guard recycling else { return TouchFrameInput(device: device, time: time, contacts: contacts) }
+        let built = contacts
+        contacts = spare
+        spare = []
+        return TouchFrameInput(device: device, time: time, contacts: built)
+    }
+
+    /// A finished frame's contact buffer back from its consumer, done with it: the next frame
+    /// is built in it (``finish(at:)``).
+    @inline(__always)
+    func recycle(_ buffer: consuming [ContactSample]) {
+        recycling = true
+        spare = buffer
     }
 
     /// The next contact number: from 1, never reused.

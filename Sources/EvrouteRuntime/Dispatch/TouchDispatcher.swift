@@ -68,6 +68,7 @@ final class TouchDispatcher: DeviceDispatcher {
             for contact in filtered { router.filtered(contact) }
         }
         if !frame.contacts.isEmpty { router.handle(frame) }
+        decoder.recycle(frame)
     }
 
     func reportWarnings(_ session: RoutingSession, at time: Timestamp) {
