@@ -136,8 +136,9 @@ soak: build
 
 # soak-release: the same soak on the release binary (`make release`: optimized, the static
 # Swift runtime, the build that ships), after building it.
+soak-release: SOAK_EVROUTE = $(BUILD)/release/evroute
 soak-release: release
-	python3 scripts/soak.py --evroute $(BUILD)/release/evroute --seconds $(SOAK_SECONDS) $(if $(SOAK_RECORDINGS),--recordings "$(SOAK_RECORDINGS)")
+	$(SOAK_RUN) --seconds $(SOAK_SECONDS)
 
 # install: installs an existing build (`make release` builds one; BIN= picks another binary) and
 # never builds or calls apt-get. The binary to $(PREFIX)/bin; man pages (evroute(1), one per
