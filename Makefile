@@ -14,11 +14,11 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      ?= .build
 APT_DEPS   := libevdev-dev libudev-dev libyaml-dev libxkbcommon-dev xkb-data pkg-config python3
-# What the tests run besides the build: the shells whose completions are tested, man(1) for the
-# pages, what `make deb` and its check use (dpkg-shlibdeps, strip, lintian), and xmllint and
-# rsvg-convert for the tree's SVG, and libX11's compose tables (libx11-data) for the dead-key and
-# compose tests of text.
-TEST_DEPS  := bash zsh fish man-db dpkg-dev binutils lintian libxml2-utils librsvg2-bin libx11-data prometheus prometheus-node-exporter curl
+# What the tests run besides the build: a C compiler (test-unit's close check), the shells whose
+# completions are tested, man(1) for the pages, what `make deb` and its check use (dpkg-shlibdeps,
+# strip, lintian), and xmllint and rsvg-convert for the tree's SVG, and libX11's compose tables
+# (libx11-data) for the dead-key and compose tests of text.
+TEST_DEPS  := gcc bash zsh fish man-db dpkg-dev binutils lintian libxml2-utils librsvg2-bin libx11-data prometheus prometheus-node-exporter curl
 EVROUTE     = $(BUILD)/debug/evroute
 DEMO_CONFIG     := config/demo.yaml
 DEMO_RECORDINGS := --replay demo/touchscreen.events --replay demo/keyboard.events
@@ -73,9 +73,16 @@ demo: build
 .PHONY: test-build
 test-build: test-deps
 	$(SWIFT) build --scratch-path $(BUILD) --build-tests
-test-unit: test-build
+# The run preloads scripts/close-check.c: a descriptor closed twice aborts the test process or
+# the evroute it started with a backtrace (between two closes another thread may have been given
+# the number; the second close takes it from under that thread).
+CLOSE_CHECK = $(BUILD)/close-check.so
+$(CLOSE_CHECK): scripts/close-check.c
+	@mkdir -p $(BUILD)
+	$(CC) -shared -fPIC -O2 -Wall -o $@ $< -ldl
+test-unit: test-build $(CLOSE_CHECK)
 	@mkdir -p $(BUILD) && scripts/left-behind.sh before $(BUILD)/left-behind.txt
-	$(SWIFT) test --scratch-path $(BUILD) --skip-build
+	LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SWIFT) test --scratch-path $(BUILD) --skip-build
 	scripts/left-behind.sh after $(BUILD)/left-behind.txt
 
 # The real-kernel tests (vm/) run too when this host can run them: an x86_64 machine where

@@ -28,7 +28,7 @@ public final class LineClient {
         }
         guard let address = UnixSocketAddress(path), address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
             let e = errno
-            Glibc.close(fd)
+            close()  // and forget the number: the deinit that follows a throwing init must not close it again
             throw TestSupportError("connect \(path): \(String(cString: strerror(e)))")
         }
     }
