@@ -73,9 +73,9 @@ demo: build
 .PHONY: test-build
 test-build: test-deps
 	$(SWIFT) build --scratch-path $(BUILD) --build-tests
-# The run preloads scripts/close-check.c: a descriptor closed twice aborts the test process or
-# the evroute it started with a backtrace (between two closes another thread may have been given
-# the number; the second close takes it from under that thread).
+# The run (and test-soak's) preloads scripts/close-check.c: a descriptor closed twice aborts the
+# test process or the evroute it started with a backtrace (between two closes another thread may
+# have been given the number; the second close takes it from under that thread).
 CLOSE_CHECK = $(BUILD)/close-check.so
 $(CLOSE_CHECK): scripts/close-check.c
 	@mkdir -p $(BUILD)
@@ -116,8 +116,8 @@ else
 endif
 
 .PHONY: test-soak test-fuzz test-deb-check
-test-soak:
-	$(SOAK_RUN) --seconds $(TEST_SOAK_SECONDS)
+test-soak: $(CLOSE_CHECK)
+	LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SOAK_RUN) --seconds $(TEST_SOAK_SECONDS)
 test-fuzz:
 	$(MAKE) fuzz FUZZ_RUNS=$(TEST_FUZZ_RUNS)
 test-deb-check:
