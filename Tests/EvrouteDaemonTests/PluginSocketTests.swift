@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import EvrouteDaemon
+import CLinux
 import EvrouteSystem
 import EvrouteCore
 import EvrouteTestSupport

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import EvrouteDaemon
 import EvrouteJSON
+import CLinux
 import EvrouteSystem
 import EvrouteTestSupport
 
