@@ -90,38 +90,38 @@ test-unit: test-build $(CLOSE_CHECK)
 VM_CAPABLE := $(shell [ "$$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 && echo yes)
 
 TEST_SOAK_SECONDS ?= 60
-# What waits on the clock runs side by side with what needs the CPU. First the two builds side by
-# side: the tests' (debug) and the VMs' (release, static runtime) with their image. Then the
-# unit tests, the soak (60 s of real-time replay, a sixth of a core), the fuzz targets (a fixed
-# number of inputs each: the same work and the same result however busy the machine is) and the
-# package check, beside the VMs (three side by side, VM_JOBS, each mostly waiting on replays at
-# their recorded pace). Each part's output is printed whole when it ends (make --output-sync).
-# Packages are installed first, one apt-get at a time, and the Swift packages resolved once
-# (Package.resolved written before two builds read it).
-TEST_PARALLEL = $(MAKE) --no-print-directory -j4 --output-sync=target
+# Each part starts as soon as what it needs is built, so that what waits on the clock runs beside
+# what needs the CPU: the VMs' release build (static runtime) and their image, then the
+# real-kernel scenarios (three VMs side by side, VM_JOBS, each mostly waiting on replays at their
+# recorded pace) and the package check; beside them the tests' debug build, then the unit tests,
+# the soak (60 s of real-time replay, a sixth of a core) and the fuzz targets (their own build,
+# after the tests' so that no more than two builds run at once; a fixed number of inputs each: the
+# same work and the same result however busy the machine is). Each part's output is printed whole
+# when it ends (make --output-sync). Packages are installed first, one apt-get at a time, and the
+# Swift packages resolved once (Package.resolved written before two builds read it).
+TEST_PARALLEL = $(MAKE) --no-print-directory -j6 --output-sync=target
 test: test-deps
 ifeq ($(EVROUTE_SKIP_VM),1)
-	$(MAKE) --no-print-directory test-unit
-	$(TEST_PARALLEL) test-soak test-fuzz
+	$(TEST_PARALLEL) test-unit test-soak test-fuzz
 	@echo "real-kernel tests skipped (EVROUTE_SKIP_VM=1)"
 else ifeq ($(VM_CAPABLE),yes)
 	$(MAKE) --no-print-directory vm-host-tools
 	$(SWIFT) package --scratch-path $(BUILD) resolve
-	$(TEST_PARALLEL) test-build vm-prepare
-	$(TEST_PARALLEL) test-unit test-soak test-fuzz vm-run-all test-deb-check
+	$(TEST_PARALLEL) test-unit test-soak test-fuzz test-vm-run test-deb-check
 else
-	$(MAKE) --no-print-directory test-unit
-	$(TEST_PARALLEL) test-soak test-fuzz
+	$(TEST_PARALLEL) test-unit test-soak test-fuzz
 	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"
 endif
 
-.PHONY: test-soak test-fuzz test-deb-check
-test-soak: $(CLOSE_CHECK)
+.PHONY: test-soak test-fuzz test-deb-check test-vm-run
+test-soak: test-build $(CLOSE_CHECK)
 	LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SOAK_RUN) --seconds $(TEST_SOAK_SECONDS)
-test-fuzz:
+test-fuzz: | test-build
 	$(MAKE) fuzz FUZZ_RUNS=$(TEST_FUZZ_RUNS)
-test-deb-check:
+test-deb-check: vm-evroute
 	$(MAKE) deb-check BIN=$(VM_SCRATCH)/release/evroute
+test-vm-run: vm-prepare
+	$(MAKE) --no-print-directory vm-run-all
 
 # soak: the real daemon for SOAK_SECONDS (default 600) replaying every device's real recordings,
 # looped, at real time, with declining and churning ui socket clients, a process helper that
