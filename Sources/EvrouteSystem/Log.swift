@@ -427,7 +427,8 @@ public final class Log: @unchecked Sendable {
             var entry = pollfd(fd: output.rawValue, events: Int16(POLLOUT), revents: 0)
             if Glibc.poll(&entry, 1, Int32(min(left, Int64(Int32.max)))) < 0 && Glibc.errno != EINTR { break }
         }
-        guard native, journal != nil else { return }
+        // Nothing left (all written before or during the wait): no fallback, no notice.
+        guard native, journal != nil, pending.count > 0 || droppedLines > 0 else { return }
         // journald did not take them in time: its stream (stderr) gets them as lines.
         var lines: [UInt8] = []
         var offset = 0
@@ -441,7 +442,9 @@ public final class Log: @unchecked Sendable {
             let n = droppedLines
             lines += Array("<4>\(n) log entr\(n == 1 ? "y" : "ies") dropped while the journal was not reading\n".utf8)
         }
-        lines += Array("<4>journal: \(unsent) log entr\(unsent == 1 ? "y" : "ies") not sent to \(journal!.path) before exit (journald behind); written to stderr\n".utf8)
+        if unsent > 0 {
+            lines += Array("<4>journal: \(unsent) log entr\(unsent == 1 ? "y" : "ies") not sent to \(journal!.path) before exit (journald behind); written to stderr\n".utf8)
+        }
         pending.removeAll()
         droppedLines = 0
         kept = 0

@@ -280,6 +280,17 @@ struct LogJournalTests {
         quick.drain(waitingAtMost: 1000)
         #expect(second.receive().count == 2)
         #expect(second.stream.isEmpty)
+
+        // Everything already sent before the stop (the loop's last flush took it): the drain
+        // has nothing to do, and says nothing on stderr.
+        let third = try FakeJournal()
+        let flushed = Log(threshold: .debug, fd: third.streamFD, journalSocket: third.socketPath)
+        flushed.writeWithoutWaiting()
+        flushed.info("sent at once")
+        #expect(!flushed.hasPending)
+        flushed.drain(waitingAtMost: 1000)
+        #expect(third.receive().count == 1)
+        #expect(third.stream.isEmpty, "\(third.stream)")
     }
 
     @Test("no journal socket: the plain `<N>` stream lines, after one notice")
