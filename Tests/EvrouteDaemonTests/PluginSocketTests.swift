@@ -155,6 +155,26 @@ struct PluginSocketTests {
         _ = slow
     }
 
+    @Test("at shutdown, what a client never read goes with its connection after the grace, said so: a warning names the client and the bytes")
+    func unreadAtShutdownIsLogged() throws {
+        let path = temporaryPath("ui.sock")
+        let rig = try PluginRig(try pluginLayout(socketPlugin(path, ["max-buffer": .number(8_388_608)])))
+        let idle = try socketClient(path, rig, reading: false)
+        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
+        // Far more than the kernel's socket buffer takes: the rest waits in the plugin's queue.
+        for _ in 0..<20 {
+            for _ in 0..<200 { rig.tap() }
+            rig.run(upTo: 0.05) { false }
+        }
+        #expect(rig.stats("ui")[counter: .clientsDropped] == 0)
+        #expect(!rig.logText.contains("did not read"))
+        rig.host.shutdown()
+        let warning = try #require(rig.logText.split(separator: "\n").first { $0.contains("did not read") }, "\(rig.logText.suffix(500))")
+        #expect(warning.contains("socket ui: client 1 did not read its last "), "\(warning)")
+        #expect(warning.hasSuffix("bytes within 3 s of the stop; closed with them unread"), "\(warning)")
+        _ = idle
+    }
+
     @Test func aStaleSocketFileIsReplacedAndRemovedAtShutdown() throws {
         let path = temporaryPath("ui.sock")
         // A stale socket: bound, then its owner went away.

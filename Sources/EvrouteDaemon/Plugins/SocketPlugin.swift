@@ -285,9 +285,14 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
         if frameQueued { writeQueued() }   // the last frame's lines are not lost
         if reason == .shutdown {
             // At exit a client still reading gets what waits for it (the touches' and keys'
-            // cancellations last) before its connection closes: a second at most for them all.
+            // cancellations last) before its connection closes: `exitFlushGrace` at most for
+            // them all. What one has not read by then goes with its connection, said so.
             let deadline = MonotonicClock.now() + Self.exitFlushGrace
             for client in clients.values { client.flush(until: deadline) }
+            for client in clients.values where client.queuedBytes > 0 {
+                context.log.limited(.warning, &clientLogs,
+                                    "socket \(spec.name): client \(client.number) did not read its last \(client.queuedBytes) bytes within \(Int(Self.exitFlushGrace.seconds)) s of the stop; closed with them unread")
+            }
         }
         listener?.close()   // closes every client too
         listener = nil
@@ -299,7 +304,7 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
     }
 
     /// How long the daemon's exit waits for its clients to read what waits for them.
-    static let exitFlushGrace: Timestamp.Duration = .seconds(1)
+    static let exitFlushGrace: Timestamp.Duration = .seconds(3)
 
     /// Events waiting for a client's answer.
     var isBusy: Bool { (statistics[gauge: .pending] ?? 0) > 0 }
