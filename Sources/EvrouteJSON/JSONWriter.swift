@@ -803,15 +803,23 @@ enum ByteStore {
         return t
     }
 
-    /// ``writeFixed(_:decimals:to:)`` with 3 decimals, the divisions by constants.
+    /// The sign and the whole part of `units / scale`, then the decimal point: the length up to
+    /// the point (the point not counted) and the fraction's units. Inlined, so `scale` is a
+    /// constant where it is called.
     @inlinable @inline(__always)
-    static func writeThousandths(_ units: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    static func writeWholeAndPoint(_ units: Int64, scale: UInt64, to p: UnsafeMutablePointer<UInt8>) -> (length: Int, fraction: UInt64) {
         let m = units.magnitude
         var length = 0
         if units < 0 { p[0] = UInt8(ascii: "-"); length = 1 }
-        length &+= writeInteger(m / 1000, to: p + length)
+        length &+= writeInteger(m / scale, to: p + length)
         p[length] = UInt8(ascii: ".")
-        let f = m % 1000
+        return (length, m % scale)
+    }
+
+    /// ``writeFixed(_:decimals:to:)`` with 3 decimals, the divisions by constants.
+    @inlinable @inline(__always)
+    static func writeThousandths(_ units: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let (length, f) = writeWholeAndPoint(units, scale: 1000, to: p)
         if f % 10 != 0 {
             writeDigits(f, count: 3, endingAt: p + length + 4)
             return length &+ 4
@@ -828,13 +836,8 @@ enum ByteStore {
     /// divisions by constants.
     @inlinable @inline(__always)
     static func writeMicroseconds(_ units: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        let m = units.magnitude
-        var length = 0
-        if units < 0 { p[0] = UInt8(ascii: "-"); length = 1 }
-        length &+= writeInteger(m / 1_000_000, to: p + length)
-        p[length] = UInt8(ascii: ".")
+        var (length, fraction) = writeWholeAndPoint(units, scale: 1_000_000, to: p)
         length &+= 1
-        var fraction = m % 1_000_000
         if fraction == 0 { p[length] = UInt8(ascii: "0"); return length &+ 1 }
         var digits = 6
         if fraction % 1000 == 0 { fraction /= 1000; digits = 3 }
