@@ -328,6 +328,23 @@ public final class Router {
         return taker
     }
 
+    /// ``walk(_:after:first:)`` for a touch's moved phase whose first taker is known (cached
+    /// per chain generation): inlined into the moved path — the taker offered the event, the
+    /// event recorded and released in place. A built-in taker, no dispatcher, or a handler
+    /// that declines goes the general way (after a decline, on from that handler).
+    @inline(__always)
+    func walkMoved(_ event: consuming RoutedEvent, taker known: Taker?) {
+        guard let f = known, let dispatcher, !event.layout.handlers[f.handler].isBuiltIn else {
+            walk(event, first: .known(known))
+            return
+        }
+        if case .declined = dispatcher.dispatch(event, toHandler: HandlerIndex(f.handler), at: f.responder) {
+            walk(event, after: f.handler)
+            return
+        }
+        emitRouted(event, by: f.responder, handler: f.handler)
+    }
+
     /// The handler that takes `event` — the first taker (`first`, or found up the chain from its
     /// start after the handler `skip`), or, while a dispatcher declines, the next one — and
     /// whether it is a routing built-in (the router performs those; they are not dispatched).
