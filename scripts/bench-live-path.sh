@@ -26,7 +26,7 @@ callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
 # inclusive instructions of the first symbol matching $1 (mangled names)
 cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v = $1 + 0 } END { print v + 0 }'; }
 total=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF')
-decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
+decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC12feedFrameEnd') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 # The host's dispatch, with the log's line written inside it (both inlined into the router's call
 # through the HandlerDispatcher protocol: its witness), and the line's other events, out of line.

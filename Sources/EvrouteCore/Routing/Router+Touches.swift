@@ -4,7 +4,7 @@ extension Router {
         // Nothing due (no recognizer timer, no shake, no idle deadline passed): the clock moved
         // in place, the common case of every frame; else every deadline fires first.
         if gestures.timers.isEmpty && gestures.shakingDevices == 0 && (idleState.deadline.map { $0 > frame.time } ?? true) {
-            clock.advance(to: frame.time)
+            advanceClock(to: frame.time)
         } else {
             advanceTime(to: frame.time)
         }
@@ -178,7 +178,7 @@ extension Router {
             // The moved path: its taker known, the walk inlined here (nothing to do after it).
             let known = movedTaker(of: touch.storage, from: start, kind: kind, device: device)
             walkMoved(RoutedEvent(kind: kind, time: time, layout: touch.storage.layout, display: display, start: start,
-                                  region: region, device: device, touch: touch, details: nil), taker: known)
+                                  region: region, device: consume device, touch: consume touch, details: nil), taker: known)
             return
         }
         // A began's taker is looked up in its layout after the walk (only then is it kept).

@@ -24,6 +24,9 @@ public final class Router {
     @exclusivity(unchecked) private var counts = RouteCounts()
     private var currentTapPolicy: TapPolicy
     public let clock: EventClock
+    /// ``clock`` when it is a ``ManualClock`` (the sessions' clock): a frame moves it without a
+    /// call through the protocol.
+    private let manualClock: ManualClock?
     /// Receives every decision. Kept by the router (a strong reference: a weak one cost a
     /// weak load and a side-table release per record, a sizeable share of a move): an observer must not
     /// keep the router, or its session, strongly in turn.
@@ -100,12 +103,19 @@ public final class Router {
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
         currentLayout = layout
         self.clock = clock
+        manualClock = clock as? ManualClock
         currentTapPolicy = tapPolicy
         touchStorage = TouchState(displays: layout.displays.count)
         presentationStorage = PresentationState(layout: layout)
         if layout.spec.displays.contains(where: { $0.idle != nil }) {
             setIdleWatches(makeIdleWatches(for: layout, from: nil, time: nil))
         }
+    }
+
+    /// Moves ``clock`` to `time` (never back), with nothing due on the way (``handle(_:)``).
+    @inline(__always)
+    func advanceClock(to time: Timestamp) {
+        if let manualClock { manualClock.advance(to: time) } else { clock.advance(to: time) }
     }
 
     // MARK: Queries

@@ -103,6 +103,18 @@ public final class TouchDecoder {
 
     /// Feeds one event; returns a frame on a `SYN_REPORT` that changed any contact.
     public func feed(_ event: InputEvent) -> TouchFrameInput? {
+        decode(event)
+    }
+
+    /// ``feed(_:)`` for an `EV_SYN` event, and whether warnings wait to be told
+    /// (``hasWarnings``; they come up while a frame is read): a frame's end in one call.
+    public func feedFrameEnd(_ event: InputEvent) -> (frame: TouchFrameInput?, warnings: Bool) {
+        let made = decode(event)
+        return (made, frame.hasWarnings)
+    }
+
+    @inline(__always)
+    private func decode(_ event: InputEvent) -> TouchFrameInput? {
         guard decodes else { return nil }
         if event.type == EventType.syn {
             // A frame's end, most of the calls here: finished in this call; the rest of
