@@ -16,7 +16,8 @@ extension Span where Element == InputEvent {
         return try body(one.span)
     }
 
-    /// The last event, if any.
+    /// The last event, if any. (Inlined into the session's read: public API of the span only.)
+    @inlinable
     public var lastEvent: InputEvent? { isEmpty ? nil : self[count &- 1] }
 }
 

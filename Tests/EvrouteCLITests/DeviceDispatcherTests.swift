@@ -93,6 +93,31 @@ struct DeviceDispatcherTests {
         #expect(sink.lines.filter { $0.contains("\"ended\"") }.count == 1)
     }
 
+    @Test("touch: a warning that comes up while a frame is read is told at that frame's end, with and without filters")
+    func touchWarningAtFrameEnd() throws {
+        for filters in ["", ", filters: { jitter: {} }"] {
+            let (_, layout) = try ConfigLoader.compile(yaml: """
+                displays: [{ name: main, size: [1280, 800] }]
+                devices: [{ name: touch, match: { kind: touchscreen }\(filters) }]
+                screens: [{ name: home, root: { name: root, frame: [0, 0, 1280, 800], handlers: [{ plugin: log, on: [any] }] } }]
+                """, file: "warn.yaml")
+            let run = DryRun(layout: layout, format: .json, sink: MemorySink(), errors: MemorySink())
+            run.warn = { _ in }
+            var told: [(String, Timestamp)] = []
+            run.session.onDeviceWarning = { _, warning, time in told.append(("\(warning)", time)) }
+            let d = try Self.touchscreen()
+            run.session.take(.added(DeviceID(1), d, Self.at(1)), matching: DeviceRuleMatcher(rules: layout.deviceRules))
+            let touch = try #require(run.session.devices[DeviceID(1)]?.dispatcher as? TouchDispatcher)
+            // A contact in a slot the device does not have: dropped, and said once, at its frame's end.
+            let beyond = [(EventType.abs, AbsCode.mtSlot, 200), (EventType.abs, AbsCode.mtTrackingID, 9),
+                          (EventType.abs, AbsCode.mtPositionX, 100), (EventType.syn, SynCode.report, 0)]
+                .map { InputEvent(time: Self.at(2), type: $0.0, code: $0.1, value: $0.2) }
+            InputBatch.with(beyond) { touch.dispatch($0, in: run.session) }
+            #expect(told.count == 1 && told.first?.1 == Self.at(2), "filters '\(filters)': \(told)")
+            #expect(told.first?.0.contains("slot") == true, "\(told)")
+        }
+    }
+
     @Test("touch: decode, map, filters, frame; a held contact's bound is its deadline, expired on its own")
     func touchDispatcher() throws {
         let bench = try Bench()

@@ -312,15 +312,23 @@ public enum EventEncoder {
                                                             withPlace: Bool, into w: inout W) {
         if withPlace { w.field(.device, e.device?.ruleName) }
         let t = e.touchIDAndLocation
-        w.field(.type, "touch")
-        w.field(.touch, integer: t?.id ?? 0)
-        w.field(.phase, phase: phase)
-        w.field(.location, point: t?.location ?? Point(x: 0, y: 0))
+        encodeTouchLine(touch: t?.id ?? 0, phase: phase, location: t?.location ?? Point(x: 0, y: 0), into: &w)
         if withPlace {
             w.field(.region, e.regionPath ?? "(no region)")
             if let b = e.touch?.blocked { w.field(.blocked, b.rawValue) }
         }
         if isTap { w.field(.tapCount, integer: e.touch?.tapCount ?? 1) }
+    }
+
+    /// What a touch phase's line says happened, its number, phase and location
+    /// (``encodeTouchLine(_:phase:isTap:withPlace:into:)`` without the place and a tap's count):
+    /// from values read once (``RoutedEvent/touchLineValues``).
+    @inlinable @inline(__always)
+    public static func encodeTouchLine<W: EventFieldWriter>(touch id: Int, phase: TouchPhase, location: Point, into w: inout W) {
+        w.field(.type, "touch")
+        w.field(.touch, integer: id)
+        w.field(.phase, phase: phase)
+        w.field(.location, point: location)
     }
 
     /// A filtered contact's fields: JSON `{"type":"filtered","time","device","filter","x","y"}`;

@@ -89,6 +89,14 @@ public struct RoutedEvent: Sendable {
         return (s.id, s.values.location)
     }
 
+    /// The device's id, and for touch phases the touch's number and location (0 and the
+    /// origin for other events), read in place: what a touch phase's log line and its cached
+    /// tail need, in one call from another module.
+    public var touchLineValues: (device: DeviceID?, id: Int, location: Point) {
+        let s = touch?.storage
+        return (device?.id, s?.id ?? 0, s?.values.location ?? Point(x: 0, y: 0))
+    }
+
     /// The name of the display it happened on, or nil.
     public var displayName: String? {
         guard let d = display, d < layout.displays.count else { return nil }

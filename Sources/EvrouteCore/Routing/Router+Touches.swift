@@ -1,7 +1,13 @@
 extension Router {
     /// Routes one frame of touch changes from one device (UIEvent).
     public func handle(_ frame: TouchFrameInput) {
-        advanceTime(to: frame.time)
+        // Nothing due (no recognizer timer, no shake, no idle deadline passed): the clock moved
+        // in place, the common case of every frame; else every deadline fires first.
+        if gestures.timers.isEmpty && gestures.shakingDevices == 0 && (idleState.deadline.map { $0 > frame.time } ?? true) {
+            advanceClock(to: frame.time)
+        } else {
+            advanceTime(to: frame.time)
+        }
         // Input on an idle display sends `active` first; the touch that woke it may be swallowed.
         let swallowWake = idleState.isWatching && noteTouchInput(frame)
         gestures.inFrame = true
@@ -169,7 +175,11 @@ extension Router {
         if let bound {
             first = .bound(bound)
         } else if phase == .moved, let start {
-            first = .known(movedTaker(of: touch.storage, from: start, kind: kind, device: device))
+            // The moved path: its taker known, the walk inlined here (nothing to do after it).
+            let known = movedTaker(of: touch.storage, from: start, kind: kind, device: device)
+            walkMoved(RoutedEvent(kind: kind, time: time, layout: touch.storage.layout, display: display, start: start,
+                                  region: region, device: consume device, touch: consume touch, details: nil), taker: known)
+            return
         }
         // A began's taker is looked up in its layout after the walk (only then is it kept).
         let beganLayout = phase == .began ? touch.storage.layout : nil

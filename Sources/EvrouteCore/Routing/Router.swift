@@ -24,6 +24,9 @@ public final class Router {
     @exclusivity(unchecked) private var counts = RouteCounts()
     private var currentTapPolicy: TapPolicy
     public let clock: EventClock
+    /// ``clock`` when it is a ``ManualClock`` (the sessions' clock): a frame moves it without a
+    /// call through the protocol.
+    private let manualClock: ManualClock?
     /// Receives every decision. Kept by the router (a strong reference: a weak one cost a
     /// weak load and a side-table release per record, a sizeable share of a move): an observer must not
     /// keep the router, or its session, strongly in turn.
@@ -100,12 +103,19 @@ public final class Router {
     public init(layout: Layout, clock: EventClock = ManualClock(), tapPolicy: TapPolicy = TapPolicy()) {
         currentLayout = layout
         self.clock = clock
+        manualClock = clock as? ManualClock
         currentTapPolicy = tapPolicy
         touchStorage = TouchState(displays: layout.displays.count)
         presentationStorage = PresentationState(layout: layout)
         if layout.spec.displays.contains(where: { $0.idle != nil }) {
             setIdleWatches(makeIdleWatches(for: layout, from: nil, time: nil))
         }
+    }
+
+    /// Moves ``clock`` to `time` (never back), with nothing due on the way (``handle(_:)``).
+    @inline(__always)
+    func advanceClock(to time: Timestamp) {
+        if let manualClock { manualClock.advance(to: time) } else { clock.advance(to: time) }
     }
 
     // MARK: Queries
@@ -326,6 +336,23 @@ public final class Router {
             emitRouted(event, by: taker.responder, handler: taker.handler)
         }
         return taker
+    }
+
+    /// ``walk(_:after:first:)`` for a touch's moved phase whose first taker is known (cached
+    /// per chain generation): inlined into the moved path — the taker offered the event, the
+    /// event recorded and released in place. A built-in taker, no dispatcher, or a handler
+    /// that declines goes the general way (after a decline, on from that handler).
+    @inline(__always)
+    func walkMoved(_ event: consuming RoutedEvent, taker known: Taker?) {
+        guard let f = known, let dispatcher, !event.layout.handlers[f.handler].isBuiltIn else {
+            walk(event, first: .known(known))
+            return
+        }
+        if case .declined = dispatcher.dispatch(event, toHandler: HandlerIndex(f.handler), at: f.responder) {
+            walk(event, after: f.handler)
+            return
+        }
+        emitRouted(event, by: f.responder, handler: f.handler)
     }
 
     /// The handler that takes `event` — the first taker (`first`, or found up the chain from its

@@ -76,7 +76,8 @@ final class LogPlugin: Plugin {
     /// record (the log line is most of what the daemon does per event; see `PluginHost.dispatch`).
     func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
         perLine.statistics.handled += 1
-        let tail = tails.tail(of: event, responder: responder, handler: handler)
+        let values = event.touchLineValues
+        let tail = tails.tail(of: event, device: values.device, responder: responder, handler: handler)
         if case .touch(let phase, false) = event.kind {
             // Most lines: a touch phase, its head from the encoder, written in one reservation
             // (its room checked once).
@@ -85,7 +86,7 @@ final class LogPlugin: Plugin {
             log.writeLine(.info, maximum: maximum) { text in
                 text.withBytes(maximum: maximum) { out in
                     var head = TouchLineHead(out)
-                    EventEncoder.encodeTouchLine(event, phase: phase, isTap: false, withPlace: false, into: &head)
+                    EventEncoder.encodeTouchLine(touch: values.id, phase: phase, location: values.location, into: &head)
                     out = head.out
                     tails.copy(tail, to: &out)
                     out.append(" t=")
@@ -475,13 +476,14 @@ final class LogLineTails {
     private var current: Layout?
     private var previous: Layout?
 
-    /// The slot in ``entries`` that holds the tail of `e`'s place, made when it was not there.
+    /// The slot in ``entries`` that holds the tail of `e`'s place (`device`: its device's id), made
+    /// when it was not there.
     /// (Inlined into the line's writer, and comparing identities without retaining anything:
     /// a found tail costs no call; one not yet made is made out of line.)
     @inline(__always)
-    func tail(of e: borrowing RoutedEvent, responder: ResponderID, handler index: Int) -> Int {
+    func tail(of e: borrowing RoutedEvent, device: DeviceID?, responder: ResponderID, handler index: Int) -> Int {
         let layout = ObjectIdentifier(e.layout)
-        let region = e.region ?? -1, device = e.device?.id
+        let region = e.region ?? -1
         let slot = (index &* 0x9E37 ^ region &* 0x85EB ^ (device?.rawValue ?? 0) &* 0x27D4) & (LogLineTails.capacity - 1)
         if entries[slot].layoutID == layout, entries[slot].handler == index, entries[slot].region == region,
            entries[slot].device == device {

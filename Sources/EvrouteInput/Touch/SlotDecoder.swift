@@ -53,15 +53,22 @@ final class SlotDecoder: ProtocolDecoder {
     override func finish() {
         let (mask, beyond) = table.takeTouched()
         if beyond {
-            for index in 0..<slotCount { finishSlot(index) }
+            finishEverySlot()
             return
         }
+        // The frame's slots finished here, each in line (no call per slot).
         var rest = mask
         while rest != 0 {
             let index = rest.trailingZeroBitCount
             rest &= rest - 1
             if index < slotCount { finishSlot(index) }
         }
+    }
+
+    /// ``finish()`` for a device with more than 64 slots: every slot, out of line.
+    @inline(never)
+    private func finishEverySlot() {
+        for index in 0..<slotCount { finishSlot(index) }
     }
 
     /// One slot's change (``SlotState/settle()``, in place), then reported: the slot's access

@@ -103,8 +103,29 @@ public final class TouchDecoder {
 
     /// Feeds one event; returns a frame on a `SYN_REPORT` that changed any contact.
     public func feed(_ event: InputEvent) -> TouchFrameInput? {
+        decode(event)
+    }
+
+    /// ``feed(_:)`` for an `EV_SYN` event, and whether warnings wait to be told
+    /// (``hasWarnings``; they come up while a frame is read): a frame's end in one call.
+    public func feedFrameEnd(_ event: InputEvent) -> (frame: TouchFrameInput?, warnings: Bool) {
+        let made = decode(event)
+        return (made, frame.hasWarnings)
+    }
+
+    @inline(__always)
+    private func decode(_ event: InputEvent) -> TouchFrameInput? {
         guard decodes else { return nil }
-        if event.type == EventType.syn { return synchronize(event) }
+        if event.type == EventType.syn {
+            // A frame's end, most of the calls here: finished in this call; the rest of
+            // `EV_SYN` (a drop, protocol A's reports) out of line.
+            if event.code == SynCode.report && !dropping {
+                frame.start()
+                decoder.finish()
+                return frame.finish(at: event.time)
+            }
+            return synchronize(event)
+        }
         if !discarding { decoder.feed(event) }
         return nil
     }

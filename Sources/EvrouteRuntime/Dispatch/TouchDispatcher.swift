@@ -35,21 +35,26 @@ final class TouchDispatcher: DeviceDispatcher {
                 i = decoder.feedAxes(batch, from: i)
                 continue
             }
-            if event.type == EventType.syn && !filtering {
-                // A frame's end: the router's time moves when it routes the frame (its first
-                // step), or here when the frame changed nothing; the dispatchers' deadlines first.
-                session.expireDispatchers(upTo: event.time)
-                if let frame = decoder.feed(event) { route(frame, session) } else { session.router.advanceTime(to: event.time) }
+            if event.type == EventType.syn {
+                // Warnings come up while a frame is read and are told at its end, after it (a
+                // frame's events share their time), or when the device goes.
+                if !filtering {
+                    // A frame's end: the router's time moves when it routes the frame (its first
+                    // step), or here when the frame changed nothing; the dispatchers' deadlines first.
+                    session.expireDispatchers(upTo: event.time)
+                    let (made, warnings) = decoder.feedFrameEnd(event)
+                    if let frame = consume made { route(frame, session) } else { session.router.advanceTime(to: event.time) }
+                    if warnings { reportWarnings(session, at: event.time) }
+                } else {
+                    session.advanceTime(to: event.time)
+                    let (made, warnings) = decoder.feedFrameEnd(event)
+                    if let frame = consume made { route(frame, session) }
+                    if warnings { reportWarnings(session, at: event.time) }
+                }
             } else {
                 session.advanceTime(to: event.time)
                 if let frame = decoder.feed(event) { route(frame, session) }
-            }
-            if event.type == EventType.syn {
-                // Warnings come up while a frame is read and are told at its end (a frame's
-                // events share their time), or when the device goes.
-                if decoder.hasWarnings { reportWarnings(session, at: event.time) }
-            } else if event.type == EventType.key, let keys {
-                keys.key(event, in: session)
+                if event.type == EventType.key, let keys { keys.key(event, in: session) }
             }
             i += 1
         }
