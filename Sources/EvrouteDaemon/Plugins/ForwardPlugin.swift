@@ -439,7 +439,7 @@ final class ForwardOutputs {
     /// Forwarded keys held down (device, code).
     private var heldKeys: Set<KeyHold> = []
     @exclusivity(unchecked) private var nextTrackingID: Int32 = 0
-    @exclusivity(unchecked) private var flushQueued = false
+    @exclusivity(unchecked) fileprivate var flushQueued = false
     /// The screen whose frames this wake-up queued, when only one did (a wake-up reads one
     /// device): the flush writes it without a look through every screen. With more than one,
     /// ``queuedMore``: every screen with frames queued is written.
@@ -458,9 +458,17 @@ final class ForwardOutputs {
         self.context = context
         // Its own end-of-wake-up hook, added once (not a writer registered per wake-up with the
         // plugin host): a wake-up with frames queued writes them, one without does nothing.
-        context.loop.addEndOfWakeupHook { [weak self] in
-            if let self, flushQueued { flush() }
+        let hook = EndOfWakeup(self)
+        context.loop.addEndOfWakeupHook {
+            if let outputs = hook.outputs, outputs.flushQueued { outputs.flush() }
         }
+    }
+
+    /// What the end-of-wake-up hook holds: the outputs, weakly (the loop may outlive them), in
+    /// a constant (a weak capture is a variable, checked for exclusive access at each read).
+    private final class EndOfWakeup {
+        weak let outputs: ForwardOutputs?
+        init(_ outputs: ForwardOutputs) { self.outputs = outputs }
     }
 
     // MARK: Instances

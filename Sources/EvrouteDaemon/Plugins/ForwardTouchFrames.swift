@@ -161,6 +161,8 @@ struct ForwardTouchFrames {
         known |= 1 << UInt64(slot)
     }
 
+    /// Inlined: the phase nearly every wake-up queues.
+    @inline(__always)
     mutating func move(slot: Int, x: Int32, y: Int32, pressure: Double?) {
         nextPhase(slot)
         let bit: UInt64 = 1 << UInt64(slot)
