@@ -45,12 +45,15 @@ calls() {
 session=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF')
 decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
+# the plugin's delivery: the touch's phase queued (ForwardOutputs.touch and the frame build
+# inlined into it)
 deliver=$(cost '13EvrouteDaemon13ForwardPluginCAA0D0A2aDP7delivery')
-outputs=$(cost 'ForwardOutputsC5touch_5phase')
-flush=$(cost 'ForwardOutputsC5flushyyF')
-# one VirtualFrameBuffer.write(to:) per write(2) to a virtual device (the system call inside it)
-write=$(cost 'VirtualFrameBufferV5write2to')
-writes=$(calls 'VirtualFrameBufferV5write2to')
+# the end of a wake-up: the forwarder's end-of-wake-up hook (its frames ended and written, the
+# flush inlined) and the plugin host's (writers registered during the wake-up; the forwarder's,
+# before it had a hook of its own), each with the call from the loop
+flush=$(( $(cost 'ForwardOutputsC7contextAcA13PluginContextC_tcfcyycfU_TA') + $(cost 'PluginContextC4loop3log15continueRouting.*cfcyycfU_TA') ))
+# write(2) calls (the virtual device's; the log writes nothing here)
+writes=$(calls '^write$')
 if [ "$deliver" = 0 ] || [ "$writes" = 0 ]; then
 	echo "forward path: nothing was forwarded (no virtual device? $(grep -m1 forward "$OUT/err"))" >&2
 	exit 1
@@ -63,15 +66,15 @@ code=$(awk -v min=$((FRAMES / 2)) '
 	/^calls=/ { skip = 1; next }
 	/^0x/ { if (skip) { skip = 0; next } n[fn " " $1] += $3; next }
 	END { for (k in n) if (n[k] >= min) { c++; split(k, a, " "); f[a[1]] = 1 } for (x in f) nf++; print c + 0, nf + 0 }' "$OUT/cg")
-awk -v s="$session" -v c="$code" -v d="$decode" -v r="$route" -v dl="$deliver" -v o="$outputs" -v fl="$flush" \
-	-v w="$write" -v ws="$writes" -v e="$EVENTS" -v f="$FRAMES" 'BEGIN {
+awk -v s="$session" -v c="$code" -v d="$decode" -v r="$route" -v dl="$deliver" -v fl="$flush" \
+	-v ws="$writes" -v e="$EVENTS" -v f="$FRAMES" 'BEGIN {
 	total = s + fl
 	printf "forward path (callgrind, %d events, %d frames): %.0f instructions per event, %.0f per frame (decode to write)\n", e, f, total / e, total / f
 	printf "  decode (TouchDecoder.feed/Axes)      %6.0f per event\n", d / e
 	printf "  route, forwarding excluded           %6.0f per event\n", (r - dl) / e
 	printf "  session, other (events(_:from:))    %6.0f per event\n", (s - d - r) / e
-	printf "  forward frame build (deliver)        %6.0f per event (ForwardOutputs.touch %.0f)\n", dl / e, o / e
-	printf "  frame end and write (flush)          %6.0f per event, %.0f per write (VirtualFrameBuffer.write, write(2) included, %.0f)\n", fl / e, fl / ws, w / ws
+	printf "  forward frame build (deliver)        %6.0f per event\n", dl / e
+	printf "  frame end and write (flush)          %6.0f per event, %.0f per write (write(2) included)\n", fl / e, fl / ws
 	printf "  writes: %d, %.2f per source frame\n", ws, ws / f
 	split(c, cc, " ")
 	printf "  code run in half the frames or more: %d instructions in %d functions\n", cc[1], cc[2]

@@ -203,6 +203,147 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
     }
 }
 
+/// What a reader of the device sees, as the kernel's input core passes a device's events on when
+/// its axes have no fuzz: an absolute value or key equal to the one it holds (a slot's own, for
+/// a multi-touch axis) dropped; no `ABS_MT_SLOT` passed as written (the core states the slot
+/// before a value of another slot than the last it passed on); a frame with no value left
+/// dropped. One line per frame, as ``lines(_:)`` prints them.
+private func seenByReader(_ f: ForwardTouchFrames) -> [String] {
+    var slot: Int32 = 0
+    var slotValues: [Int32: [UInt16: Int32]] = [:]
+    var values: [UInt16: Int32] = [:]
+    var keys: [UInt16: Int32] = [:]
+    var lastPassedSlot: Int32?
+    var out: [String] = []
+    var line: [String] = []
+    let names: [UInt16: String] = [AbsCode.mtTrackingID: "ID", AbsCode.mtToolType: "TOOL", AbsCode.mtPositionX: "MTX",
+                                   AbsCode.mtPositionY: "MTY", AbsCode.mtPressure: "P", AbsCode.x: "X", AbsCode.y: "Y"]
+    for e in f.frame.queued {
+        switch e.type {
+        case EventType.syn:
+            if !line.isEmpty { out.append(line.joined(separator: " ")) }
+            line = []
+        case EventType.key:
+            if keys[e.code, default: 0] == e.value { continue }
+            keys[e.code] = e.value
+            line.append("BTN_TOUCH=\(e.value)")
+        default:
+            if e.code == AbsCode.mtSlot { slot = e.value; continue }
+            if e.code > AbsCode.mtSlot {
+                let held = slotValues[slot, default: [:]][e.code] ?? (e.code == AbsCode.mtTrackingID ? -1 : 0)
+                if held == e.value { continue }
+                slotValues[slot, default: [:]][e.code] = e.value
+                if lastPassedSlot != slot { line.append("SLOT=\(slot)"); lastPassedSlot = slot }
+            } else {
+                if values[e.code, default: 0] == e.value { continue }
+                values[e.code] = e.value
+            }
+            line.append("\(names[e.code] ?? "\(e.code)")=\(e.value)")
+        }
+    }
+    return out
+}
+
+/// Values the device already holds are left out (axes without fuzz), and so is a frame left
+/// with no value: what a reader sees is the same.
+@Suite struct ForwardUnchangedValuesTests {
+    /// Two fingers: the first moves along x, then along y, then not at all while the second
+    /// moves; then both rest (a frame of nothing), the first lifts, the second lifts.
+    private func play(_ f: inout ForwardTouchFrames) {
+        f.start(time: t(0))
+        f.begin(slot: 0, touch: 1, trackingID: 1, x: 10, y: 20, pressure: 30)
+        f.start(time: t(10))
+        f.move(slot: 0, x: 11, y: 20, pressure: 30)
+        f.start(time: t(20))
+        f.move(slot: 0, x: 11, y: 21, pressure: 31)
+        f.begin(slot: 1, touch: 2, trackingID: 2, x: 50, y: 60, pressure: 30)
+        f.start(time: t(30))
+        f.move(slot: 0, x: 11, y: 21, pressure: 31)
+        f.move(slot: 1, x: 51, y: 60, pressure: 30)
+        f.start(time: t(40))
+        f.move(slot: 0, x: 11, y: 21, pressure: 31)
+        f.move(slot: 1, x: 51, y: 60, pressure: 30)
+        f.start(time: t(50))
+        f.end(slot: 0)
+        f.move(slot: 1, x: 51, y: 60, pressure: 30)
+        f.start(time: t(60))
+        f.end(slot: 1)
+        f.endFrame()
+    }
+
+    @Test func unchangedValuesAndEmptyFramesAreLeftOut() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: true, skipsUnchanged: true)
+        play(&f)
+        #expect(lines(f) == [
+            "SLOT=0 ID=1 TOOL=0 MTX=10 MTY=20 3:58=30 BTN_TOUCH=1 X=10 Y=20",
+            "MTX=11 X=11",
+            "MTY=21 3:58=31 SLOT=1 ID=2 TOOL=0 MTX=50 MTY=60 3:58=30 Y=21",
+            "MTX=51",
+            "SLOT=0 ID=-1 X=51 Y=60",
+            "SLOT=1 ID=-1 BTN_TOUCH=0",
+        ])
+    }
+
+    @Test func aReaderSeesWhatItSawWhenEveryValueWasWritten() {
+        var every = ForwardTouchFrames(slots: 10, hasPressure: true)
+        var changed = ForwardTouchFrames(slots: 10, hasPressure: true, skipsUnchanged: true)
+        play(&every)
+        play(&changed)
+        #expect(!seenByReader(every).isEmpty)
+        #expect(seenByReader(changed) == seenByReader(every))
+        #expect(changed.frame.count < every.frame.count)
+    }
+
+    /// A frame with nothing to say is not written; the next frame selects its slot as though
+    /// it had never been queued.
+    @Test func aFrameOfNothingIsNotWritten() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: false, skipsUnchanged: true)
+        f.start(time: t(0))
+        f.begin(slot: 0, touch: 1, trackingID: 1, x: 1, y: 2, pressure: nil)
+        f.begin(slot: 1, touch: 2, trackingID: 2, x: 3, y: 4, pressure: nil)
+        f.start(time: t(10))
+        f.move(slot: 0, x: 1, y: 2, pressure: nil)
+        f.start(time: t(20))
+        f.move(slot: 1, x: 5, y: 4, pressure: nil)
+        f.endFrame()
+        #expect(lines(f) == [
+            "SLOT=0 ID=1 TOOL=0 MTX=1 MTY=2 SLOT=1 ID=2 TOOL=0 MTX=3 MTY=4 BTN_TOUCH=1 X=1 Y=2",
+            "MTX=5",
+        ])
+        #expect(seenByReader(f) == ["SLOT=0 ID=1 MTX=1 MTY=2 SLOT=1 ID=2 MTX=3 MTY=4 BTN_TOUCH=1 X=1 Y=2", "MTX=5"])
+    }
+
+    /// After a failed write nothing the device holds is known: the next frame says everything.
+    @Test func afterAFailedWriteEveryValueIsWrittenAgain() {
+        var f = ForwardTouchFrames(slots: 10, hasPressure: false, skipsUnchanged: true)
+        f.start(time: t(0))
+        f.begin(slot: 0, touch: 1, trackingID: 1, x: 1, y: 2, pressure: nil)
+        f.endFrame()
+        f.dropQueued()
+        f.start(time: t(10))
+        f.move(slot: 0, x: 1, y: 2, pressure: nil)
+        f.endFrame()
+        #expect(lines(f) == ["SLOT=0 MTX=1 MTY=2 X=1 Y=2"])
+    }
+
+    /// The forwarder's own rounding of a position in device units is `rounded()`'s.
+    @Test func devicePositionsRoundAsRoundedDoes() {
+        let values: [Double] = [0, 0.5, 1.5, 2.5, -0.5, -1.5, 0.49999999999999994, -0.49999999999999994, 4647.5, 4647.499999999999,
+                                2555.5000000000005, 1_000_000_000.5, -1_000_000_000.5, 7.25, -7.75, 1e-300]
+        for v in values {
+            #expect(ForwardOutputs.Screen.nearest(v) == Int32(v.rounded()), "\(v)")
+        }
+        #expect(ForwardOutputs.Screen.nearest(.nan) == nil)
+        #expect(ForwardOutputs.Screen.nearest(.infinity) == nil)
+        #expect(ForwardOutputs.Screen.nearest(3e9) == nil)
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let v = Double.random(in: -5000...5000, using: &g)
+            #expect(ForwardOutputs.Screen.nearest(v) == Int32(v.rounded()), "\(v)")
+        }
+    }
+}
+
 @Suite struct VirtualTouchscreenFuzzTests {
     private func source(_ udev: [String: String]) -> DeviceDescription {
         DeviceDescription(name: "Wacom", absinfo: [

@@ -222,7 +222,26 @@ final class ForwardPlugin: Plugin {
     }
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        deliver(d.event, handler: d.handlerIndex, responder: d.responder)
+        // A touch's phase (nearly all of what comes): queued from the delivery in place, in
+        // this one function with the queueing inlined.
+        if case .touch(let phase, _) = d.event.kind {
+            guard let t = d.event.touch else { return .declined }
+            guard outputs.touch(t, phase: phase, time: d.event.time, cancel: options.cancel) else { return declined() }
+            handledPhases += 1
+            if phase != .moved, phase != .stationary {
+                if phase == .began { counted[counter: .forwardedTouches] += 1 }
+                logForwarded(d.event, handler: d.handlerIndex, responder: d.responder)
+            }
+            return .handled
+        }
+        return deliver(d.event, handler: d.handlerIndex, responder: d.responder)
+    }
+
+    @inline(never)
+    private func declined() -> HandlerVerdict {
+        counted.declined += 1
+        if let e = outputs.lastError { counted.lastError = e }
+        return .declined
     }
 
     private func deliver(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
@@ -274,10 +293,12 @@ final class ForwardPlugin: Plugin {
 /// from the first keyboard, which touch has which slot, which keys are held. Frames are queued
 /// as the router hands phases over and written at the end of the wake-up, one write(2) per
 /// virtual device (each source frame stays its own `SYN_REPORT` frame).
-final class ForwardOutputs: EndOfFrameWriter {
+final class ForwardOutputs {
     private let context: PluginContext
-    private var instances = 0
-    private var coordinates = ForwardCoordinates.device
+    // Unchecked, like the fields below read and written per phase and per flush: plain
+    // values only this class's methods touch, with no call out while one is held.
+    @exclusivity(unchecked) private var instances = 0
+    @exclusivity(unchecked) private var coordinates = ForwardCoordinates.device
 
     /// One forwarded touchscreen.
     final class Screen {
@@ -301,14 +322,54 @@ final class ForwardOutputs: EndOfFrameWriter {
             id = source.info.id
             self.mapper = mapper
             self.device = device
-            frames = ForwardTouchFrames(slots: slots, hasPressure: device.spec.absinfo[AbsCode.mtPressure] != nil)
+            let axes = device.spec.absinfo
+            // Values the device holds are left out only where the kernel drops them as equal:
+            // axes without fuzz (``ForwardTouchFrames/skipsUnchanged``).
+            let unfiltered = [AbsCode.x, AbsCode.y, AbsCode.mtPositionX, AbsCode.mtPositionY, AbsCode.mtPressure]
+                .allSatisfy { (axes[$0]?.fuzz ?? 0) == 0 }
+            frames = ForwardTouchFrames(slots: slots, hasPressure: axes[AbsCode.mtPressure] != nil, skipsUnchanged: unfiltered)
+            if mapper.rotation == .none, mapper.calibration.isIdentity {
+                plain = (mapper.displaySize.width, mapper.displaySize.height,
+                         Double(max(Int64(mapper.xAxis.maximum) - Int64(mapper.xAxis.minimum) + 1, 1)),
+                         Double(max(Int64(mapper.yAxis.maximum) - Int64(mapper.yAxis.minimum) + 1, 1)),
+                         Double(mapper.xAxis.minimum), Double(mapper.yAxis.minimum))
+            } else {
+                plain = nil
+            }
             cancels = Array(repeating: .palm, count: frames.slots.count)
             maximumX = Double(device.spec.absinfo[AbsCode.mtPositionX]?.maximum ?? 0)
             maximumY = Double(device.spec.absinfo[AbsCode.mtPositionY]?.maximum ?? 0)
         }
 
-        /// The point in the source's own units (its mapper read in place, not copied out).
-        func unmap(_ p: Point) -> (Int32, Int32)? { mapper.unmap(p) }
+        /// A mapper that neither rotates nor calibrates, as numbers: its display size, its
+        /// axes' spans and minima (``unmap(_:)`` without a call into the mapper per point).
+        private let plain: (width: Double, height: Double, xSpan: Double, ySpan: Double, xMin: Double, yMin: Double)?
+
+        /// The point in the source's own units: ``CoordinateMapper/unmap(_:)``. Without rotation
+        /// and calibration, its arithmetic here — the same operations in the same order, so the
+        /// same numbers — and its rounding (to the nearest, halves away from zero) done on the
+        /// integer part; far values and others, the mapper's own.
+        @inline(__always)
+        func unmap(_ p: Point) -> (Int32, Int32)? {
+            if let m = plain, let x = Self.nearest(p.x / m.width * m.xSpan + m.xMin),
+               let y = Self.nearest(p.y / m.height * m.ySpan + m.yMin) {
+                return (x, y)
+            }
+            return mapper.unmap(p)
+        }
+
+        /// `v.rounded()` as an `Int32`, for |v| < 2^30 (nil beyond, and for NaN): the integer
+        /// part, then one step away from zero when the rest is a half or more (the rest is
+        /// exact: `v` and its integer part are within a factor of two of each other).
+        @inline(__always)
+        static func nearest(_ v: Double) -> Int32? {
+            guard v.magnitude < 1_073_741_824 else { return nil }
+            let whole = Int64(v)
+            let rest = v - Double(whole)
+            if rest >= 0.5 { return Int32(whole + 1) }
+            if rest <= -0.5 { return Int32(whole - 1) }
+            return Int32(whole)
+        }
 
         /// The slot of router touch `touch`, if it is forwarded here (a look through the few
         /// slots: no table kept beside them).
@@ -350,6 +411,7 @@ final class ForwardOutputs: EndOfFrameWriter {
 
         /// Ends the open frame and writes what is queued in one write(2); on a failure the
         /// queued frames are dropped.
+        @inline(__always)
         func write() throws(SystemError) {
             frames.endFrame()
             guard !frames.frame.isEmpty else { return }
@@ -362,9 +424,10 @@ final class ForwardOutputs: EndOfFrameWriter {
     private var screens: [DeviceID: Screen] = [:]
     /// The screen last looked up: a wake-up's touches are mostly one device's. Emptied
     /// whenever a screen comes or goes.
-    private var lastScreen: Screen?
+    @exclusivity(unchecked) private var lastScreen: Screen?
 
     /// The virtual touchscreen forwarding device `id`.
+    @inline(__always)
     private func screen(_ id: DeviceID) -> Screen? {
         if let last = lastScreen, last.id == id { return last }
         let found = screens[id]
@@ -372,16 +435,16 @@ final class ForwardOutputs: EndOfFrameWriter {
         return found
     }
     private var keyboard: UinputDevice?
-    private var keyFrame = VirtualFrameBuffer()
+    @exclusivity(unchecked) private var keyFrame = VirtualFrameBuffer()
     /// Forwarded keys held down (device, code).
     private var heldKeys: Set<KeyHold> = []
-    private var nextTrackingID: Int32 = 0
-    private var flushQueued = false
+    @exclusivity(unchecked) private var nextTrackingID: Int32 = 0
+    @exclusivity(unchecked) fileprivate var flushQueued = false
     /// The screen whose frames this wake-up queued, when only one did (a wake-up reads one
     /// device): the flush writes it without a look through every screen. With more than one,
     /// ``queuedMore``: every screen with frames queued is written.
-    private var queuedScreen: Screen?
-    private var queuedMore = false
+    @exclusivity(unchecked) private var queuedScreen: Screen?
+    @exclusivity(unchecked) private var queuedMore = false
     private var failureLogs = LogRateLimiter()
     /// The last failure (creating or writing a device), for the plugins' statistics.
     private(set) var lastError: String?
@@ -391,7 +454,22 @@ final class ForwardOutputs: EndOfFrameWriter {
         var code: Int
     }
 
-    init(context: PluginContext) { self.context = context }
+    init(context: PluginContext) {
+        self.context = context
+        // Its own end-of-wake-up hook, added once (not a writer registered per wake-up with the
+        // plugin host): a wake-up with frames queued writes them, one without does nothing.
+        let hook = EndOfWakeup(self)
+        context.loop.addEndOfWakeupHook {
+            if let outputs = hook.outputs, outputs.flushQueued { outputs.flush() }
+        }
+    }
+
+    /// What the end-of-wake-up hook holds: the outputs, weakly (the loop may outlive them), in
+    /// a constant (a weak capture is a variable, checked for exclusive access at each read).
+    private final class EndOfWakeup {
+        weak let outputs: ForwardOutputs?
+        init(_ outputs: ForwardOutputs) { self.outputs = outputs }
+    }
 
     // MARK: Instances
 
@@ -475,6 +553,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     /// Queues a forwarded touch's phase; false when it cannot be forwarded (no virtual device,
     /// no free slot, a later phase of a touch that was not forwarded). `cancel`: how the touch
     /// ends if evroute ends it early (the forwarding instance's option, kept with the touch).
+    @inline(__always)
     func touch(_ t: Touch, phase: TouchPhase, time: Timestamp, cancel mode: ForwardCancel = .palm) -> Bool {
         guard instances > 0 else { return false }
         guard let screen = screen(t.device) else { return false }
@@ -507,6 +586,7 @@ final class ForwardOutputs: EndOfFrameWriter {
 
     /// The point's coordinates on the virtual device: the source's own units (exact), or
     /// display units.
+    @inline(__always)
     private func place(_ p: Point, on screen: Screen) -> (Int32, Int32)? {
         switch coordinates {
         case .device:
@@ -626,9 +706,7 @@ final class ForwardOutputs: EndOfFrameWriter {
     // MARK: Writing
 
     private func queueFlush() {
-        guard !flushQueued else { return }
         flushQueued = true
-        context.writeAtEndOfFrame(self)
     }
 
     /// ``queueFlush()`` for frames queued on `screen`.
@@ -637,16 +715,13 @@ final class ForwardOutputs: EndOfFrameWriter {
         if !flushQueued {
             flushQueued = true
             queuedScreen = screen
-            context.writeAtEndOfFrame(self)
         } else if queuedScreen !== screen {
             queuedMore = true
         }
     }
 
-    /// The end of a wake-up with frames queued (``queueFlush()``).
-    func writeEndOfFrame() { flush() }
-
     /// The wake-up's frames, one write(2) per virtual device.
+    @inline(__always)
     func flush() {
         flushQueued = false
         if queuedMore {
@@ -664,6 +739,7 @@ final class ForwardOutputs: EndOfFrameWriter {
         }
     }
 
+    @inline(__always)
     private func write(_ screen: Screen) {
         do throws(SystemError) { try screen.write() } catch {
             fail("writing to \"\(Log.escaped(screen.device.spec.name))\": \(error)")
