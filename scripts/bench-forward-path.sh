@@ -43,7 +43,7 @@ calls() {
 	END { print n + 0 }' "$OUT/cg"
 }
 session=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF')
-decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') ))
+decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') + $(cost 'TouchDecoderC12feedFrameEnd') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 # the plugin's delivery: the touch's phase queued (ForwardOutputs.touch and the frame build
 # inlined into it)
@@ -70,7 +70,7 @@ awk -v s="$session" -v c="$code" -v d="$decode" -v r="$route" -v dl="$deliver" -
 	-v ws="$writes" -v e="$EVENTS" -v f="$FRAMES" 'BEGIN {
 	total = s + fl
 	printf "forward path (callgrind, %d events, %d frames): %.0f instructions per event, %.0f per frame (decode to write)\n", e, f, total / e, total / f
-	printf "  decode (TouchDecoder.feed/Axes)      %6.0f per event\n", d / e
+	printf "  decode (TouchDecoder.feed/Axes/End)  %6.0f per event\n", d / e
 	printf "  route, forwarding excluded           %6.0f per event\n", (r - dl) / e
 	printf "  session, other (events(_:from:))    %6.0f per event\n", (s - d - r) / e
 	printf "  forward frame build (deliver)        %6.0f per event\n", dl / e
