@@ -2,7 +2,8 @@
 # 63-evroute-forward — on a real kernel: the daemon grabs a touchscreen
 # and forwards through a virtual device it makes with libevdev's uinput API,
 # and libinput (as a compositor would) reads that virtual device.
-#   1. every recording below, forwarded whole (config/forward.yaml): libinput
+#   1. every recording below, forwarded whole (config/forward.yaml, the source
+#      not grabbed: one libinput reads both devices during one replay): libinput
 #      on the virtual device shows the same TOUCH_DOWN / TOUCH_MOTION /
 #      TOUCH_UP lines, positions included (percent and mm: the same axes), as
 #      libinput on the source device itself; udev tags the virtual device
@@ -23,7 +24,7 @@
 #      docs/deployment.md ignores the physical panel, not evroute's virtual one
 # SKIP when the image has no evroute or libinput.
 # timeout: 300
-# weight: 97
+# weight: 70
 #
 # rec: touchscreens/Atmel maXTouch Touchscreen.desc
 # rec: touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events
@@ -49,6 +50,19 @@ touch_lines() {
 	awk '$2 ~ /^TOUCH_(DOWN|MOTION|UP|CANCEL)$/ { print $2, $6, $7 }' "$1" | sort
 }
 
+# by_device FILE NODE   the lines of a libinput reading several devices that come from NODE
+# (each line begins with the device's name in /dev/input, "-" before it for added/removed)
+by_device() {
+	awk -v d="$(basename "$2")" '{ x = $1; sub(/^-/, "", x) } x == d' "$1"
+}
+# _both_up FILE SRC VIRTUAL   for wait_until: both devices' touches have ended at least once
+_both_up() {
+	[ "$(by_device "$1" "$2" | grep -c TOUCH_UP)" -ge 1 ] && [ "$(by_device "$1" "$3" | grep -c TOUCH_UP)" -ge 1 ]
+}
+
+# Section 1 forwards without grabbing the source (the grab is section 2's and 40's): one libinput
+# reads the source and evroute's virtual device side by side, during one replay.
+sed 's/grab: true/grab: false/' "$CFG" >forward-shared.yaml
 n=0 summary=""
 # 1. KIND DESC EVENTS
 forward_same() {
@@ -56,14 +70,7 @@ forward_same() {
 	n=$((n + 1))
 	what="$kind $(basename "$ev" .events | sed 's/.*\.//')"
 	create_device "$desc"
-	# the source as libinput sees it without evroute
-	start_reader src$n "$DEVNODE" libinput debug-events --device "$DEVNODE"
-	replay "$DEVNODE" "$ev"
-	wait_until 10 _has_lines src$n.out TOUCH_UP 1
-	sleep 0.5
-	stop_reader src$n
-	# the same replay through evroute's virtual device
-	start_daemon "$DEVNODE" "$CFG"
+	start_daemon "$DEVNODE" forward-shared.yaml
 	vname="$DEVNAME (evroute)"
 	wait_until 10 _virtual_present "$vname"
 	vnode=$(virtual_node "$vname")
@@ -75,13 +82,17 @@ forward_same() {
 		evroute devices >devices.out 2>&1
 		check "evroute devices marks the virtual device" "$(grep -F "$vname" devices.out | grep -c evroute)" -ge 1
 	fi
-	start_reader fwd$n "$vnode" libinput debug-events --device "$vnode"
+	# the source as libinput sees it without evroute, and the same replay through evroute
+	start_reader both$n "$vnode" libinput debug-events --device "$DEVNODE" --device "$vnode"
+	wait_until 15 has_open "$READER_PID" "$DEVNODE"
 	replay "$DEVNODE" "$ev"
-	wait_until 10 _has_lines fwd$n.out TOUCH_UP 1
+	wait_until 10 _both_up both$n.out "$DEVNODE" "$vnode"
 	sleep 0.5
-	stop_reader fwd$n
+	stop_reader both$n
 	stop_daemon
 	remove_device
+	by_device both$n.out "$DEVNODE" >src$n.out
+	by_device both$n.out "$vnode" >fwd$n.out
 	touch_lines src$n.out >src$n.touch
 	touch_lines fwd$n.out >fwd$n.touch
 	if [ "$kind" = A ]; then
