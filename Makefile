@@ -72,7 +72,7 @@ demo: build
 # test-build compiles them (and the binary), test-unit runs them (after building what changed).
 .PHONY: test-build
 test-build: test-deps
-	$(SWIFT) build --scratch-path $(BUILD) --build-tests
+	$(SWIFT) build --scratch-path $(BUILD) --build-tests $(if $(TEST_BUILD_JOBS),-j $(TEST_BUILD_JOBS))
 # The run (and test-soak's) preloads scripts/close-check.c: a descriptor closed twice aborts the
 # test process or the evroute it started with a backtrace (between two closes another thread may
 # have been given the number; the second close takes it from under that thread).
@@ -80,7 +80,7 @@ CLOSE_CHECK = $(BUILD)/close-check.so
 $(CLOSE_CHECK): scripts/close-check.c
 	@mkdir -p $(BUILD)
 	$(CC) -shared -fPIC -O2 -Wall -o $@ $< -ldl
-test-unit: test-build $(CLOSE_CHECK)
+test-unit: test-build $(CLOSE_CHECK) | $(TEST_AFTER)
 	@mkdir -p $(BUILD) && scripts/left-behind.sh before $(BUILD)/left-behind.txt
 	LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SWIFT) test --scratch-path $(BUILD) --skip-build
 	scripts/left-behind.sh after $(BUILD)/left-behind.txt
@@ -90,15 +90,16 @@ test-unit: test-build $(CLOSE_CHECK)
 VM_CAPABLE := $(shell [ "$$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 && echo yes)
 
 TEST_SOAK_SECONDS ?= 60
-# Each part starts as soon as what it needs is built, so that what waits on the clock runs beside
-# what needs the CPU: the VMs' release build (static runtime) and their image, then the
-# real-kernel scenarios (three VMs side by side, VM_JOBS, each mostly waiting on replays at their
-# recorded pace) and the package check; beside them the tests' debug build, then the unit tests,
-# the soak (60 s of real-time replay, a sixth of a core) and the fuzz targets (their own build,
-# after the tests' so that no more than two builds run at once; a fixed number of inputs each: the
-# same work and the same result however busy the machine is). Each part's output is printed whole
-# when it ends (make --output-sync). Packages are installed first, one apt-get at a time, and the
-# Swift packages resolved once (Package.resolved written before two builds read it).
+# The VMs are the longest part, and they wait for the release build (static runtime) and their
+# image: that build goes first, the tests' debug build beside it on one job (TEST_BUILD_JOBS), and
+# what runs the tests waits for both (TEST_AFTER), so that on a busy machine the release build is
+# not starved. Then the real-kernel scenarios (three VMs side by side, VM_JOBS, each mostly waiting
+# on replays at their recorded pace) and the package check, beside the rest of the tests' build,
+# then the unit tests, the soak (60 s of real-time replay, a sixth of a core) and the fuzz targets
+# (their own build; a fixed number of inputs each: the same work and the same result however busy
+# the machine is). Each part's output is printed whole when it ends (make --output-sync).
+# Packages are installed first, one apt-get at a time, and the Swift packages resolved once
+# (Package.resolved written before two builds read it).
 TEST_PARALLEL = $(MAKE) --no-print-directory -j6 --output-sync=target
 test: test-deps
 ifeq ($(EVROUTE_SKIP_VM),1)
@@ -107,16 +108,16 @@ ifeq ($(EVROUTE_SKIP_VM),1)
 else ifeq ($(VM_CAPABLE),yes)
 	$(MAKE) --no-print-directory vm-host-tools
 	$(SWIFT) package --scratch-path $(BUILD) resolve
-	$(TEST_PARALLEL) test-unit test-soak test-fuzz test-vm-run test-deb-check
+	$(TEST_PARALLEL) TEST_BUILD_JOBS=1 TEST_AFTER=vm-evroute test-unit test-soak test-fuzz test-vm-run test-deb-check
 else
 	$(TEST_PARALLEL) test-unit test-soak test-fuzz
 	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"
 endif
 
 .PHONY: test-soak test-fuzz test-deb-check test-vm-run
-test-soak: test-build $(CLOSE_CHECK)
+test-soak: test-build $(CLOSE_CHECK) | $(TEST_AFTER)
 	LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SOAK_RUN) --seconds $(TEST_SOAK_SECONDS)
-test-fuzz: | test-build
+test-fuzz: | test-build $(TEST_AFTER)
 	$(MAKE) fuzz FUZZ_RUNS=$(TEST_FUZZ_RUNS)
 test-deb-check: vm-evroute
 	$(MAKE) deb-check BIN=$(VM_SCRATCH)/release/evroute
