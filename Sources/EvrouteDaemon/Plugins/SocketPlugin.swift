@@ -289,9 +289,11 @@ final class SocketPlugin: Plugin, EndOfFrameWriter {
             // them all. What one has not read by then goes with its connection, said so.
             let deadline = MonotonicClock.now() + Self.exitFlushGrace
             for client in clients.values { client.flush(until: deadline) }
+            // One line per client (at most `max-clients`), not rate-limited: a limiter's count
+            // of what it swallowed would come with a later line, and there is none after a stop.
             for client in clients.values where client.queuedBytes > 0 {
-                context.log.limited(.warning, &clientLogs,
-                                    "socket \(spec.name): client \(client.number) did not read its last \(client.queuedBytes) bytes within \(Int(Self.exitFlushGrace.seconds)) s of the stop; closed with them unread")
+                context.log.log(.warning,
+                                "socket \(spec.name): client \(client.number) did not read its last \(client.queuedBytes) bytes within \(Int(Self.exitFlushGrace.seconds)) s of the stop; closed with them unread")
             }
         }
         listener?.close()   // closes every client too
