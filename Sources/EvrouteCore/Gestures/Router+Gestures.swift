@@ -65,12 +65,19 @@ extension Router {
         return next
     }
 
+    /// No recognizer timer, no shake and no display's idle deadline is due by `time`: moving
+    /// the clock is all ``advanceTime(to:)`` has to do.
+    @inline(__always)
+    func nothingDue(by time: Timestamp) -> Bool {
+        gestures.timers.isEmpty && gestures.shakingDevices == 0 && (idleState.deadline.map { $0 > time } ?? true)
+    }
+
     /// Moves event time forward to `time`, firing every recognizer timer (and ending every
     /// shake, and sending every display's `idle`) due by then, in deadline order (each at its
     /// own deadline). ``handle(_:)`` calls it before each frame or key.
     public func advanceTime(to time: Timestamp) {
-        if gestures.timers.isEmpty && gestures.shakingDevices == 0 && (idleState.deadline == nil || idleState.deadline! > time) {
-            clock.advance(to: time)
+        if nothingDue(by: time) {
+            advanceClock(to: time)
             return
         }
         while true {

@@ -3,7 +3,7 @@ extension Router {
     public func handle(_ frame: TouchFrameInput) {
         // Nothing due (no recognizer timer, no shake, no idle deadline passed): the clock moved
         // in place, the common case of every frame; else every deadline fires first.
-        if gestures.timers.isEmpty && gestures.shakingDevices == 0 && (idleState.deadline.map { $0 > frame.time } ?? true) {
+        if nothingDue(by: frame.time) {
             advanceClock(to: frame.time)
         } else {
             advanceTime(to: frame.time)
