@@ -12,6 +12,14 @@ public enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
     }
+
+    /// Blocks the calling thread until `deadline` (at once when it has passed); for the stop
+    /// and for clients' retries, never on the event loop while it runs.
+    public static func sleep(until deadline: Timestamp) {
+        guard deadline.microseconds > 0 else { return }
+        var ts = timespec(tv_sec: Int(deadline.microseconds / 1_000_000), tv_nsec: Int(deadline.microseconds % 1_000_000) * 1000)
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
 }
 
 extension MonotonicClock {

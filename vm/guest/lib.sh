@@ -441,11 +441,16 @@ start_quiet() {
 }
 
 # virtual_node NAME   the event node of the input device named NAME (empty if none): evroute's
-# virtual devices, looked up by name in sysfs
+# virtual devices, looked up by name in sysfs; the newest when there are more (a virtual device
+# evroute let go outlives it a moment for its readers)
 virtual_node() {
+	_vn= _vn_input=-1
 	for d in /sys/class/input/event*; do
-		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return; }
+		[ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] || continue
+		_i=$(basename "$(readlink -f "$d/device")"); _i=${_i#input}
+		[ "$_i" -gt "$_vn_input" ] 2>/dev/null && { _vn_input=$_i; _vn=/dev/input/$(basename "$d"); }
 	done
+	[ -n "$_vn" ] && echo "$_vn"
 }
 # _virtual_present NAME / _virtual_absent NAME   for wait_until: looked up at every try
 _virtual_present() { test -n "$(virtual_node "$1")"; }

@@ -487,7 +487,7 @@ final class ForwardOutputs {
     func detach(shutdown: Bool) {
         instances = max(0, instances - 1)
         if shutdown {
-            releaseAll()
+            releaseAll(shutdown: true)
         } else {
             context.writeAtEndOfFrame(ReleaseWhenUnused(self))
         }
@@ -525,8 +525,43 @@ final class ForwardOutputs {
         lastScreen = nil
         if queuedScreen === screen { queuedScreen = nil }
         write(screen)
-        screen.device.destroy()
+        retire(screen.device)
         context.log.info("forward: \"\(Log.escaped(screen.device.spec.name))\" removed (its source went)")
+    }
+
+    // MARK: Retiring devices
+
+    /// How long a virtual device outlives its going (its source unplugged, the last `forward`
+    /// stopped). The kernel throws away what a device's readers have not read when it is
+    /// destroyed: a compositor whose reader runs late would lose the lifts written just before
+    /// and keep those touches down in its clients (a compositor that passes no cancel on does
+    /// not end them when the device goes).
+    static let readerGrace: Timestamp.Duration = .seconds(1)
+    /// Devices gone from the outputs, destroyed when their grace is over (or at the stop, after
+    /// waiting for it).
+    private var retiring: [(device: UinputDevice, until: Timestamp, timer: EventLoop.TimerID)] = []
+
+    /// Destroys `device` once its readers have had ``readerGrace`` to read what was written.
+    private func retire(_ device: UinputDevice) {
+        let until = MonotonicClock.now() + Self.readerGrace
+        let timer = context.loop.schedule(at: until) { [weak self, weak device] in
+            guard let self, let device else { return }
+            self.retiring.removeAll { $0.device === device }
+            device.destroy()
+        }
+        retiring.append((device, until, timer))
+    }
+
+    /// At the stop: waits (blocking, once) until every retiring device's grace is over, then
+    /// destroys them.
+    private func destroyRetiring() {
+        guard let last = retiring.map(\.until).max() else { return }
+        MonotonicClock.sleep(until: last)
+        for r in retiring {
+            context.loop.cancel(r.timer)
+            r.device.destroy()
+        }
+        retiring.removeAll()
     }
 
     @discardableResult
@@ -754,11 +789,13 @@ final class ForwardOutputs {
         init(_ outputs: ForwardOutputs) { self.outputs = outputs }
         func writeEndOfFrame() {
             guard let outputs, outputs.instances == 0 else { return }
-            outputs.releaseAll()
+            outputs.releaseAll(shutdown: false)
         }
     }
 
-    private func releaseAll() {
+    /// `shutdown`: the daemon exits after this (the devices' grace is waited for here);
+    /// otherwise the devices retire on the loop's timers.
+    private func releaseAll(shutdown: Bool) {
         // Typing not done is dropped (every stroke written was whole: nothing is left down).
         if let t = typingTimer { context.loop.cancel(t); typingTimer = nil }
         typing.removeAll()
@@ -774,13 +811,19 @@ final class ForwardOutputs {
             keyFrame.append(EventType.key, UInt16(hold.code), 0)
             keyFrame.report()
         }
+        let wrote = !forwarded.isEmpty || !keyFrame.isEmpty
         heldKeys.removeAll()
         flush()
-        for screen in screens.values { screen.device.destroy() }
+        // What was just written gets its readers' grace; a device nothing was written to now
+        // goes at once.
+        for screen in screens.values {
+            if wrote { retire(screen.device) } else { screen.device.destroy() }
+        }
         screens.removeAll()
         lastScreen = nil
-        keyboard?.destroy()
+        if let keyboard { if wrote { retire(keyboard) } else { keyboard.destroy() } }
         keyboard = nil
+        if shutdown { destroyRetiring() }
     }
 }
 

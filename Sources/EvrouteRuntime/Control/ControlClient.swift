@@ -57,7 +57,7 @@ public enum ControlClient {
                 outcome = .failure(failure)
             }
             if !retryable || MonotonicClock.now() + delay > deadline { return try outcome.get() }
-            usleep(useconds_t(delay.microseconds))
+            MonotonicClock.sleep(until: MonotonicClock.now() + delay)
             delay = Timestamp.Duration(microseconds: min(delay.microseconds * 2, 500_000))
         }
     }
