@@ -46,8 +46,9 @@ session=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input
 decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC8feedAxes') + $(cost 'TouchDecoderC12feedFrameEnd') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')
 # the plugin's delivery: the touch's phase queued (ForwardOutputs.touch and the frame build
-# inlined into it)
-deliver=$(cost '13EvrouteDaemon13ForwardPluginCAA0D0A2aDP7delivery')
+# inlined into it), from the plugin host's table in place (or, before it had that, through the
+# protocol)
+deliver=$(( $(cost '13EvrouteDaemon13ForwardPluginCAA0D0A2aDP7delivery') + $(cost '13EvrouteDaemon13ForwardPluginC14deliverInPlace_7handler9responder') ))
 # the end of a wake-up: the forwarder's end-of-wake-up hook (its frames ended and written, the
 # flush inlined) and the plugin host's (writers registered during the wake-up; the forwarder's,
 # before it had a hook of its own), each with the call from the loop

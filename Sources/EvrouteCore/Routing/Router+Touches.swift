@@ -170,8 +170,17 @@ extension Router {
         let kind = EventKind.touch(phase, isTap: isTap)
         var first = FirstTaker.unknown
         let id = touch.storage.id
-        // A forwarded touch's later phases go to its forwarder (``touchState.forwarded``).
-        let bound = touchState.forwarded.isEmpty || phase == .began ? nil : touchState.forwarded[id]
+        // A forwarded touch's later phases go to its forwarder: kept in its storage when this
+        // is the storage its began was routed with, else in ``touchState.forwarded`` (a
+        // recognizer's held copies).
+        let bound: Taker?
+        if phase == .began {
+            bound = nil
+        } else if let known = touch.storage.forwardedTo {
+            bound = known
+        } else {
+            bound = touchState.forwarded.isEmpty ? nil : touchState.forwarded[id]
+        }
         if let bound {
             first = .bound(bound)
         } else if phase == .moved, let start {
@@ -182,12 +191,15 @@ extension Router {
             return
         }
         // A began's taker is looked up in its layout after the walk (only then is it kept).
-        let beganLayout = phase == .began ? touch.storage.layout : nil
+        let began = phase == .began ? touch.storage : nil
         let taker = walk(RoutedEvent(kind: kind, time: time, layout: touch.storage.layout, display: display, start: start,
                                      region: region, device: device, touch: touch, details: nil), first: first)
         // A forwarding handler that takes the began takes the whole touch, to its end.
-        if let beganLayout {
-            if let taker, beganLayout.handlers[taker.handler].forwards { touchState.forwarded[id] = taker }
+        if let began {
+            if let taker, began.layout.handlers[taker.handler].forwards {
+                touchState.forwarded[id] = taker
+                began.forwardedTo = taker
+            }
         } else if bound != nil, phase == .ended || phase == .cancelled {
             touchState.forwarded[id] = nil
         }

@@ -53,6 +53,10 @@ public struct Touch: Sendable {
         /// touch's value (it follows from the fields above and the router's chain generation),
         /// so the router may fill it in while the storage is shared.
         var movedTaker: CachedTaker?
+        /// The forwarding handler that took the touch's began (``Router/route(_:device:time:)``),
+        /// kept beside the router's table of them so that a later phase of the same touch finds
+        /// it without a lookup; not part of the touch's value either.
+        var forwardedTo: Router.Taker?
 
         init(id: Int, device: DeviceID, contact: Int, beganLocation: Point, beganTime: Timestamp, tapCount: Int,
              region: Int?, display: Int, screen: Int?, layout: Layout, blocked: TouchBlock?, values: PhaseValues) {
@@ -75,6 +79,7 @@ public struct Touch: Sendable {
                             tapCount: tapCount, region: region, display: display, screen: screen, layout: layout,
                             blocked: blocked, values: values)
             s.movedTaker = movedTaker
+            s.forwardedTo = forwardedTo
             return s
         }
     }

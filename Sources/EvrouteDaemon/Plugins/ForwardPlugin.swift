@@ -222,19 +222,25 @@ final class ForwardPlugin: Plugin {
     }
 
     func deliver(_ d: PluginDelivery) -> HandlerVerdict {
-        // A touch's phase (nearly all of what comes): queued from the delivery in place, in
-        // this one function with the queueing inlined.
-        if case .touch(let phase, _) = d.event.kind {
-            guard let t = d.event.touch else { return .declined }
-            guard outputs.touch(t, phase: phase, time: d.event.time, cancel: options.cancel) else { return declined() }
+        deliverInPlace(d.event, handler: d.handlerIndex, responder: d.responder)
+    }
+
+    /// ``deliver(_:)`` from the walk's event in place (the plugin host's table calls it on this
+    /// concrete type: no delivery record is made, so the event's parts are not retained for
+    /// it). A touch's phase (nearly all of what comes) is queued in this one function with the
+    /// queueing inlined.
+    func deliverInPlace(_ event: RoutedEvent, handler: Int, responder: ResponderID) -> HandlerVerdict {
+        if case .touch(let phase, _) = event.kind {
+            guard let t = event.touch else { return .declined }
+            guard outputs.touch(t, phase: phase, time: event.time, cancel: options.cancel) else { return declined() }
             handledPhases += 1
             if phase != .moved, phase != .stationary {
                 if phase == .began { counted[counter: .forwardedTouches] += 1 }
-                logForwarded(d.event, handler: d.handlerIndex, responder: d.responder)
+                logForwarded(event, handler: handler, responder: responder)
             }
             return .handled
         }
-        return deliver(d.event, handler: d.handlerIndex, responder: d.responder)
+        return deliver(event, handler: handler, responder: responder)
     }
 
     @inline(never)

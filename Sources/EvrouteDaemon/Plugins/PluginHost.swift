@@ -187,9 +187,10 @@ public final class PluginHost: HandlerDispatcher {
     // MARK: Dispatch
 
     /// (The current layout's handlers find their instance in the dispatch table; everything else
-    /// is out of line. A `log` instance, and a `socket` one without answers, take their events from
-    /// the table in place, on their concrete types: where a delivery record and a call through the
-    /// protocol show in the live and socket paths' instruction counts; docs/performance-design.md.)
+    /// is out of line. A `log` instance, a `socket` one without answers and a `forward` take their
+    /// events from the table in place, on their concrete types: where a delivery record and a call
+    /// through the protocol show in the live, socket and forward paths' instruction counts;
+    /// docs/performance-design.md.)
     @inline(__always)
     public func dispatch(_ event: RoutedEvent, toHandler handler: HandlerIndex, at responder: ResponderID) -> HandlerVerdict {
         let index = handler.rawValue
@@ -200,6 +201,9 @@ public final class PluginHost: HandlerDispatcher {
             }
             if let socket = table.instances[entry].socket {
                 return socket.deliverInPlace(event, handler: index, responder: responder)
+            }
+            if let forward = table.instances[entry].forward {
+                return forward.deliverInPlace(event, handler: index, responder: responder)
             }
             return deliver(event, handler: index, at: responder, to: table.instances[entry].plugin)
         }
@@ -303,12 +307,15 @@ private struct DispatchTable {
         /// ``plugin`` when it is a `socket` whose events never walk on (no answers): its line is
         /// written from the event in place, as the log's.
         let socket: SocketPlugin?
+        /// ``plugin`` when it is a `forward`: its touches are queued from the event in place.
+        let forward: ForwardPlugin?
 
         init(plugin: any Plugin, count: DeliveryCount) {
             self.plugin = plugin
             self.count = count
             log = plugin as? LogPlugin
             socket = (plugin as? SocketPlugin).flatMap { $0.config.answers ? nil : $0 }
+            forward = plugin as? ForwardPlugin
         }
     }
     /// The layout the table is for (held: its identity is what events are checked against).
