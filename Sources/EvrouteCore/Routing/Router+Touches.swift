@@ -182,6 +182,12 @@ extension Router {
             bound = touchState.forwarded.isEmpty ? nil : touchState.forwarded[id]
         }
         if let bound {
+            if phase == .moved, start != nil {
+                // A forwarded touch's move: to its forwarder, inlined here as a cached taker's.
+                walkBound(RoutedEvent(kind: kind, time: time, layout: touch.storage.layout, display: display, start: start,
+                                      region: region, device: consume device, touch: consume touch, details: nil), taker: bound)
+                return
+            }
             first = .bound(bound)
         } else if phase == .moved, let start {
             // The moved path: its taker known, the walk inlined here (nothing to do after it).

@@ -355,6 +355,22 @@ public final class Router {
         emitRouted(event, by: f.responder, handler: f.handler)
     }
 
+    /// ``walk(_:after:first:)`` for a phase of a touch bound to its forwarder (`.bound`):
+    /// inlined into the moved path as ``walkMoved(_:taker:)`` is. The forwarder declining
+    /// ends the walk there (a bound touch's phases go to nobody else).
+    @inline(__always)
+    func walkBound(_ event: consuming RoutedEvent, taker f: Taker) {
+        guard let dispatcher, !event.layout.handlers[f.handler].isBuiltIn else {
+            walk(event, first: .bound(f))
+            return
+        }
+        if case .declined = dispatcher.dispatch(event, toHandler: HandlerIndex(f.handler), at: f.responder) {
+            emitRouted(event, by: nil, handler: nil)
+            return
+        }
+        emitRouted(event, by: f.responder, handler: f.handler)
+    }
+
     /// The handler that takes `event` — the first taker (`first`, or found up the chain from its
     /// start after the handler `skip`), or, while a dispatcher declines, the next one — and
     /// whether it is a routing built-in (the router performs those; they are not dispatched).
