@@ -64,11 +64,20 @@ public final class EventLoop {
     /// writes, a trace's flush, the session timer following what was routed, the early flush of
     /// waiting output), so each sink writes once per wake-up. They last as long as the loop.
     private var endOfWakeupHooks: [() -> Void] = []
+    /// How many of ``endOfWakeupHooks`` lead (added with `first`).
+    private var leadingHooks = 0
 
     /// Adds `hook` to the end-of-wake-up hooks (run after those added before it). Components add
-    /// theirs once, when they start.
-    public func addEndOfWakeupHook(_ hook: @escaping () -> Void) {
-        endOfWakeupHooks.append(hook)
+    /// theirs once, when they start. `first`: output another process waits on (the frames of a
+    /// virtual device): run before every hook added without it, so that nothing of the loop's
+    /// own comes between the wake-up's input and that write.
+    public func addEndOfWakeupHook(first: Bool = false, _ hook: @escaping () -> Void) {
+        if first {
+            endOfWakeupHooks.insert(hook, at: leadingHooks)
+            leadingHooks += 1
+        } else {
+            endOfWakeupHooks.append(hook)
+        }
     }
 
     /// How many end-of-wake-up hooks are registered.

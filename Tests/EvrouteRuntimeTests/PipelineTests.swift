@@ -168,4 +168,17 @@ struct EndOfWakeupHookTests {
         #expect(journal.lines == Array(repeating: ["first", "second"], count: journal.lines.count / 2).flatMap { $0 })
         #expect(journal.lines.count == 2 * pipeline.loop.wakeups)
     }
+
+    @Test("a hook added first runs before every other, leading ones in the order added")
+    func leadingHooksRunFirst() throws {
+        let pipeline = try PipelineTests.pipeline()
+        let journal = PipelineTests.Journal()
+        pipeline.loop.addEndOfWakeupHook { journal.lines.append("a") }
+        pipeline.loop.addEndOfWakeupHook(first: true) { journal.lines.append("lead 1") }
+        pipeline.loop.addEndOfWakeupHook { journal.lines.append("b") }
+        pipeline.loop.addEndOfWakeupHook(first: true) { journal.lines.append("lead 2") }
+        pipeline.loop.schedule(after: .milliseconds(0)) { pipeline.stop() }
+        pipeline.run(pending: { false }, flush: {}, liveInput: false)
+        #expect(Array(journal.lines.prefix(4)) == ["lead 1", "lead 2", "a", "b"])
+    }
 }

@@ -463,9 +463,10 @@ final class ForwardOutputs {
     init(context: PluginContext) {
         self.context = context
         // Its own end-of-wake-up hook, added once (not a writer registered per wake-up with the
-        // plugin host): a wake-up with frames queued writes them, one without does nothing.
+        // plugin host), ahead of the loop's others (a compositor waits on these frames): a
+        // wake-up with frames queued writes them, one without does nothing.
         let hook = EndOfWakeup(self)
-        context.loop.addEndOfWakeupHook {
+        context.loop.addEndOfWakeupHook(first: true) {
             if let outputs = hook.outputs, outputs.flushQueued { outputs.flush() }
         }
     }
