@@ -127,9 +127,11 @@ check "lift: the next tap in slot 0: one TOUCH_DOWN, one TOUCH_UP" \
 mt_down "$DEVNODE" 0 18 500 300
 wait_until 5 _has_lines l.out TOUCH_DOWN 3
 kill -STOP "$(reader_pid l)"
-remove_device
+# (not remove_device: its udevadm settle would add its own wait to the reader's lateness)
+kill "$DEVPID"; wait "$DEVPID" 2>/dev/null
 wait_until 5 _has_lines daemon.log 'removed \(its source went\)' 1
 kill -CONT "$(reader_pid l)"
+udevadm settle --timeout=10
 wait_until 5 _virtual_absent "$DEVNAME (evroute)"
 sleep 0.3
 check "unplug, the reader late: the held touch ends with TOUCH_UP before its device goes" \
