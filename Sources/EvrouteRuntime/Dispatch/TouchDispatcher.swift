@@ -38,19 +38,17 @@ final class TouchDispatcher: DeviceDispatcher {
             if event.type == EventType.syn {
                 // Warnings come up while a frame is read and are told at its end, after it (a
                 // frame's events share their time), or when the device goes.
-                if !filtering {
-                    // A frame's end: the router's time moves when it routes the frame (its first
-                    // step), or here when the frame changed nothing; the dispatchers' deadlines first.
-                    session.expireDispatchers(upTo: event.time)
-                    let (made, warnings) = decoder.feedFrameEnd(event)
-                    if let frame = consume made { route(frame, session) } else { session.router.advanceTime(to: event.time) }
-                    if warnings { reportWarnings(session, at: event.time) }
-                } else {
-                    session.advanceTime(to: event.time)
-                    let (made, warnings) = decoder.feedFrameEnd(event)
-                    if let frame = consume made { route(frame, session) }
-                    if warnings { reportWarnings(session, at: event.time) }
+                // A frame's end: the dispatchers' deadlines first; the router's time moves when it
+                // routes the frame (its first step), or here when the frame changed nothing — or
+                // first, with filters (what they hold back or drop is told at the frame's time).
+                if filtering { session.advanceTime(to: event.time) } else { session.expireDispatchers(upTo: event.time) }
+                let (made, warnings) = decoder.feedFrameEnd(event)
+                if let frame = consume made {
+                    route(frame, session)
+                } else if !filtering {
+                    session.router.advanceTime(to: event.time)
                 }
+                if warnings { reportWarnings(session, at: event.time) }
             } else {
                 session.advanceTime(to: event.time)
                 if let frame = decoder.feed(event) { route(frame, session) }
