@@ -16,24 +16,16 @@
 # about as long as the recording (24 s).
 set -eu
 BIN=$1
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-REC="$ROOT/Tests/Fixtures/recordings/touchscreens/Wacom DTH2242 Finger.events"
+BENCH_NAME="forward path"
+. "$(dirname "$0")/bench-common.sh"
 CFG=${BENCH_CONFIG:-"$ROOT/vm/guest/config/perf-forward.yaml"}
-[ -f "$REC" ] || { echo "forward path: $REC is missing" >&2; exit 1; }
-command -v valgrind >/dev/null || { echo "forward path: skipped (no valgrind)"; exit 0; }
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
 symbol() { nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E "$1" | head -n 1; }
 LOOP=$(symbol '^\$s13EvrouteSystem9EventLoopC3runyyF$')
 PARSE=$(symbol 'ReplaySourceV8IteratorV4next')
 EVROUTE_BENCH_UINPUT_STANDIN=/dev/null valgrind --tool=callgrind --demangle=no --compress-pos=no --dump-instr=yes \
 	--collect-atstart=no --toggle-collect="$LOOP" --toggle-collect="$PARSE" --callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" --control-socket none --replay "$REC" \
 	--replay-realtime --exit-after-replay >/dev/null 2>"$OUT/err" || { tail -n 20 "$OUT/err" >&2; exit 1; }
-EVENTS=$(grep -c '^E: ' "$REC")
-FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC")
 callgrind_annotate --inclusive=yes --threshold=100 "$OUT/cg" 2>/dev/null >"$OUT/annotated"
-# inclusive instructions of the first symbol matching $1 (mangled names)
-cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v = $1 + 0 } END { print v + 0 }'; }
 # calls made to the first symbol matching $1, from anywhere
 calls() {
 	awk -v pat="$1" '

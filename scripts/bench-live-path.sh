@@ -6,25 +6,19 @@
 # the recording instead of a device (no kernel here); everything after the read is the live path.
 # Prints the totals inside RoutingSession.events(_:from:) (per event and per frame), its main
 # parts, and how many code pages the functions it runs lie on.
-# KEEP_CG=DIR keeps the callgrind output (DIR/cg) and its annotation for a closer look.
+# KEEP_CG=DIR keeps the callgrind output (DIR/cg) and its annotation for a closer look (each bench;
+# scripts/bench-common.sh).
 # Needs valgrind (make bench installs it); the recording is in Tests/Fixtures/recordings.
 set -eu
 BIN=$1
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-REC="$ROOT/Tests/Fixtures/recordings/touchscreens/Wacom DTH2242 Finger.events"
+BENCH_NAME="live path"
+. "$(dirname "$0")/bench-common.sh"
 CFG=${BENCH_CONFIG:-"$ROOT/vm/guest/config/regions.yaml"}
-[ -f "$REC" ] || { echo "live path: $REC is missing" >&2; exit 1; }
-command -v valgrind >/dev/null || { echo "live path: skipped (no valgrind)"; exit 0; }
-if [ -n "${KEEP_CG:-}" ]; then OUT=$KEEP_CG; mkdir -p "$OUT"; else OUT=$(mktemp -d); trap 'rm -rf "$OUT"' EXIT; fi
 LIVE=$(nm --defined-only "$BIN" | awk '{ print $3 }' | grep -E 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF$' | head -n 1)
 # Collected inside RoutingSession.events(_:from:) only: what one read of a device costs once read.
 valgrind --tool=callgrind --demangle=no --compress-pos=no --toggle-collect="$LIVE" --callgrind-out-file="$OUT/cg" "$BIN" --config "$CFG" \
 	--control-socket none --replay "$REC" --exit-after-replay >/dev/null 2>"$OUT/err"
-EVENTS=$(grep -c '^E: ' "$REC")
-FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC")
 callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
-# inclusive instructions of the first symbol matching $1 (mangled names)
-cost() { grep -E "$1" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v = $1 + 0 } END { print v + 0 }'; }
 total=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF')
 decode=$(( $(cost 'TouchDecoderC4feedy') + $(cost 'TouchDecoderC12feedFrameEnd') + $(cost 'TouchDecoderC8feedAxes') ))
 route=$(cost 'RouterC6handleyyAA15TouchFrameInput')

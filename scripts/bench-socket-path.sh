@@ -11,19 +11,13 @@
 set -eu
 BIN=$1
 MODE=${2:-socket}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-REC="$ROOT/Tests/Fixtures/recordings/touchscreens/Wacom DTH2242 Finger.events"
-[ -f "$REC" ] || { echo "socket path: $REC is missing" >&2; exit 1; }
-command -v valgrind >/dev/null || { echo "socket path: skipped (no valgrind)"; exit 0; }
-OUT=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT; echo "out: $OUT" >&2
+BENCH_NAME="socket path"
+. "$(dirname "$0")/bench-common.sh"
 case $MODE in
 socket) sed "s|/tmp/evroute-lat.sock|$OUT/lat.sock|" "$ROOT/vm/guest/config/perf-latency.yaml" >"$OUT/cfg.yaml" ;;
 log) cp "$ROOT/vm/guest/config/regions.yaml" "$OUT/cfg.yaml" ;;
 *) echo "usage: $0 BIN [socket|log]" >&2; exit 2 ;;
 esac
-EVENTS=$(grep -c '^E: ' "$REC")
-FRAMES=$(grep -cE '^E: [0-9.]+ 0000 0000 0+([[:space:]]|$)' "$REC")
 
 # The client: connects (when there is a socket), starts the held replay through the control
 # socket, reads until the daemon closes; prints lines and read(2) calls.
@@ -61,15 +55,14 @@ run() {   # run TOOL... : the daemon under TOOL, the client beside it
 
 run valgrind --tool=callgrind --demangle=no --compress-pos=no --callgrind-out-file="$OUT/cg"
 callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null >"$OUT/annotated"
-# inclusive instructions of the first symbol matching $1 (mangled names, as callgrind_annotate prints them)
-cost() { grep -E "$1( |$)" "$OUT/annotated" | head -n 1 | awk '{ gsub(",", "", $1); v = $1 + 0 } END { print v + 0 }'; }
-loop=$(cost 'EventLoopC3runyyF')
-session=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF')
+# (each pattern ends at the symbol's end: `( |$)`)
+loop=$(cost 'EventLoopC3runyyF( |$)')
+session=$(cost 'RoutingSessionC6events_4fromy(0A5Input0G5BatchV|s4SpanVy0A5Input0H5EventVG)_0A4Core8DeviceIDVtF( |$)')
 # the host's dispatch: through the router's HandlerDispatcher witness (in place) and out of line
-dispatch=$(( $(cost 'PluginHostC0A4Core17HandlerDispatcherAadEP8dispatch[0-9A-Za-z_]*') + $(cost 'PluginHostC13dispatchOther[0-9A-Za-z_]*') ))
-encode=$(cost 'EventEncoderO6encode_9handledBy7handler2as4into[0-9A-Za-z_]*JSONWriterV_[0-9A-Za-z_]*')
-deliver=$(( $(cost 'SocketPluginC7delivery[0-9A-Za-z_]*') + $(cost 'SocketPluginC14deliverInPlace[0-9A-Za-z_]*') ))
-frame=$(cost 'PluginContextC10writeFrameyyF')
+dispatch=$(( $(cost 'PluginHostC0A4Core17HandlerDispatcherAadEP8dispatch[0-9A-Za-z_]*( |$)') + $(cost 'PluginHostC13dispatchOther[0-9A-Za-z_]*( |$)') ))
+encode=$(cost 'EventEncoderO6encode_9handledBy7handler2as4into[0-9A-Za-z_]*JSONWriterV_[0-9A-Za-z_]*( |$)')
+deliver=$(( $(cost 'SocketPluginC7delivery[0-9A-Za-z_]*( |$)') + $(cost 'SocketPluginC14deliverInPlace[0-9A-Za-z_]*( |$)') ))
+frame=$(cost 'PluginContextC10writeFrameyyF( |$)')
 echo "$MODE path (callgrind, $EVENTS events, $FRAMES frames, paced replay; $(cat "$OUT/client")):"
 awk -v l="$loop" -v s="$session" -v d="$dispatch" -v j="$encode" -v p="$deliver" -v w="$frame" -v e="$EVENTS" -v f="$FRAMES" 'BEGIN {
 	printf "  event loop, all (EventLoop.run)         %6.0f instructions per event, %6.0f per frame\n", l / e, l / f
