@@ -1,13 +1,7 @@
 extension Router {
     /// Routes one frame of touch changes from one device (UIEvent).
     public func handle(_ frame: TouchFrameInput) {
-        // Nothing due (no recognizer timer, no shake, no idle deadline passed): the clock moved
-        // in place, the common case of every frame; else every deadline fires first.
-        if nothingDue(by: frame.time) {
-            advanceClock(to: frame.time)
-        } else {
-            advanceTime(to: frame.time)
-        }
+        advanceTime(to: frame.time)
         // Input on an idle display sends `active` first; the touch that woke it may be swallowed.
         let swallowWake = idleState.isWatching && noteTouchInput(frame)
         gestures.inFrame = true
