@@ -85,17 +85,19 @@ let package = Package(
         // paths and scratch directories). A plain target that only test targets depend on: no
         // product links it.
         .target(name: "EvrouteTestSupport", dependencies: ["EvrouteCore", "EvrouteSystem", "CLinux", "EvrouteConfig", "EvrouteInput", "EvrouteDaemon"], path: "Tests/EvrouteTestSupport"),
-        .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteCore"]),
-        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteTestSupport", "EvrouteConfig", "EvrouteCore", "EvrouteInput", "EvrouteDaemon"],
+        // `expect` and `expectEqual`: what the tests check with (the function twins of `#expect`).
+        .target(name: "EvrouteChecks", path: "Tests/EvrouteChecks"),
+        .testTarget(name: "EvrouteCoreTests", dependencies: ["EvrouteChecks", "EvrouteCore"]),
+        .testTarget(name: "EvrouteConfigTests", dependencies: ["EvrouteChecks", "EvrouteTestSupport", "EvrouteConfig", "EvrouteCore", "EvrouteInput", "EvrouteDaemon"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteCommandLine"]),
-        .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),
-        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteTestSupport", "EvrouteInput", "EvrouteConfig", "EvrouteSystem", "EvrouteCore"]),
-        .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteJSON"]),
+        .testTarget(name: "EvrouteCommandLineTests", dependencies: ["EvrouteChecks", "EvrouteCommandLine"]),
+        .testTarget(name: "EvrouteSystemTests", dependencies: ["EvrouteChecks", "EvrouteTestSupport", "EvrouteSystem", "EvrouteCore"]),
+        .testTarget(name: "EvrouteInputTests", dependencies: ["EvrouteChecks", "EvrouteTestSupport", "EvrouteInput", "EvrouteConfig", "EvrouteSystem", "EvrouteCore"]),
+        .testTarget(name: "EvrouteJSONTests", dependencies: ["EvrouteChecks", "EvrouteJSON"]),
         // The session, dry-run, pipeline and replays in process (what runs the binary is the CLI's).
-        .testTarget(name: "EvrouteRuntimeTests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"]),
-        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteTestSupport", "EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
-        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON", "EvrouteDaemon"],
+        .testTarget(name: "EvrouteRuntimeTests", dependencies: ["EvrouteChecks", "EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON"]),
+        .testTarget(name: "EvrouteDaemonTests", dependencies: ["EvrouteChecks", "EvrouteTestSupport", "EvrouteDaemon", "EvrouteSystem", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteJSON"]),
+        .testTarget(name: "EvrouteCLITests", dependencies: ["EvrouteChecks", "EvrouteTestSupport", "EvrouteRuntime", "EvrouteCore", "EvrouteConfig", "EvrouteInput", "EvrouteSystem", "EvrouteJSON", "EvrouteDaemon"],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -3,6 +3,7 @@ import EvrouteCore
 import EvrouteInput
 import EvrouteTestSupport
 import Testing
+import EvrouteChecks
 
 /// `evroute calibrate --replay`: corner taps synthesized from a known calibration on a real
 /// touchscreen's description (Atmel maXTouch, 800×480 device units) must give that calibration
@@ -77,16 +78,16 @@ struct CalibrateTests {
         // 24 times the range: the panel's corners at 1/24 of the device's span.
         let far = try Self.recording(truth: CalibrationMatrix(1.0 / 24, 0, 0, 0, 1.0 / 24, 0), targets: Self.corners, clamp: false)
         let refused = try runEvroute(["calibrate", "--replay", far])
-        #expect(refused.status == 1, "\(refused.out)\(refused.err)")
-        #expect(refused.err.contains("the top right tap is at x "), "\(refused.err)")
-        #expect(refused.err.contains("outside the device's x axis range \(xAxis.minimum)..\(xAxis.maximum)"), "\(refused.err)")
-        #expect(!refused.out.contains("calibration: ["), "\(refused.out)")
+        expectEqual(refused.status, 1, "\(refused.out)\(refused.err)")
+        expect(refused.err.contains("the top right tap is at x "), "\(refused.err)")
+        expect(refused.err.contains("outside the device's x axis range \(xAxis.minimum)..\(xAxis.maximum)"), "\(refused.err)")
+        expect(!refused.out.contains("calibration: ["), "\(refused.out)")
 
         // 3 % past the range at the far corners: a calibration.
         let edge = try Self.recording(truth: CalibrationMatrix(0.97, 0, 0, 0, 0.97, 0), targets: Self.corners, clamp: false)
         let taken = try runEvroute(["calibrate", "--replay", edge])
-        #expect(taken.status == 0, "\(taken.err)")
-        #expect(taken.out.contains("calibration: ["), "\(taken.out)")
+        expectEqual(taken.status, 0, "\(taken.err)")
+        expect(taken.out.contains("calibration: ["), "\(taken.out)")
     }
 
     @Test(arguments: 0..<truths.count)
@@ -94,16 +95,16 @@ struct CalibrateTests {
         let (name, truth, says) = Self.truths[index]
         let path = try Self.recording(truth: truth, targets: Self.corners)
         let r = try runEvroute(["calibrate", "--replay", path])
-        #expect(r.status == 0, "\(name): \(r.err)")
-        for corner in CornerCalibration.corners { #expect(r.out.contains("touch the \(corner.name) corner"), "\(name): \(r.out)") }
-        #expect(r.out.contains("calibration: ["), "\(name): \(r.out)")
-        #expect(r.out.contains("ATTRS{name}==\"Atmel maXTouch Touchscreen\""), "\(name): \(r.out)")
-        if let says { #expect(r.out.contains(says), "\(name): \(r.out)") } else { #expect(!r.out.contains("turn") && !r.out.contains("mirror"), "\(name): \(r.out)") }
+        expectEqual(r.status, 0, "\(name): \(r.err)")
+        for corner in CornerCalibration.corners { expect(r.out.contains("touch the \(corner.name) corner"), "\(name): \(r.out)") }
+        expect(r.out.contains("calibration: ["), "\(name): \(r.out)")
+        expect(r.out.contains("ATTRS{name}==\"Atmel maXTouch Touchscreen\""), "\(name): \(r.out)")
+        if let says { expect(r.out.contains(says), "\(name): \(r.out)") } else { expect(!r.out.contains("turn") && !r.out.contains("mirror"), "\(name): \(r.out)") }
         let printed = try #require(Self.printedMatrix(r.out), "\(name): \(r.out)")
         // The recovered matrix puts every point of the display where the true one does, within 0.5 %.
         for (x, y) in [(0.0, 0.0), (1, 0), (1, 1), (0, 1), (0.5, 0.5), (0.25, 0.75)] {
             let a = printed.apply(x: x, y: y), b = truth.apply(x: x, y: y)
-            #expect(abs(a.x - b.x) < 0.005 && abs(a.y - b.y) < 0.005, "\(name) at \(x),\(y): \(a) vs \(b)")
+            expect(abs(a.x - b.x) < 0.005 && abs(a.y - b.y) < 0.005, "\(name) at \(x),\(y): \(a) vs \(b)")
         }
         // The printed calibration applied by evroute's own decoder (as a device rule's
         // `calibration:` is) puts each tap on its corner, within 0.5 % of the display.
@@ -118,10 +119,10 @@ struct CalibrateTests {
                 if c.change == .ended { ends.append(last[c.contact] ?? c.location) } else { last[c.contact] = c.location }
             }
         }
-        #expect(ends.count == 4)
+        expectEqual(ends.count, 4)
         for (i, end) in ends.enumerated() where i < 4 {
             let target = Self.corners[i]
-            #expect(abs(end.x / display.width - target.0) < 0.005 && abs(end.y / display.height - target.1) < 0.005,
+            expect(abs(end.x / display.width - target.0) < 0.005 && abs(end.y / display.height - target.1) < 0.005,
                     "\(name): tap \(i) landed at \(end)")
         }
     }
@@ -136,8 +137,8 @@ struct CalibrateTests {
         for event in recording.events {
             if let frame = decoder.feed(event) { began += frame.contacts.filter { $0.change == .began }.map(\.location) }
         }
-        #expect(began.count == 4)
-        #expect(abs(began[0].x) > 0.04 && abs(began[2].x - 1) > 0.04)
+        expectEqual(began.count, 4)
+        expect(abs(began[0].x) > 0.04 && abs(began[2].x - 1) > 0.04)
     }
 
     @Test func aTapOffItsCornerSaysWhichAndWhatToDo() throws {
@@ -145,9 +146,9 @@ struct CalibrateTests {
         targets[2] = (0.6, 0.55)   // the bottom-right tap lands mid-screen
         let path = try Self.recording(truth: .identity, targets: targets)
         let r = try runEvroute(["calibrate", "--replay", path])
-        #expect(r.status == 1)
-        #expect(r.err.contains("bottom right") && r.err.contains("run again"), "\(r.err)")
-        #expect(!r.out.contains("LIBINPUT_CALIBRATION_MATRIX"), "\(r.out)")
+        expectEqual(r.status, 1)
+        expect(r.err.contains("bottom right") && r.err.contains("run again"), "\(r.err)")
+        expect(!r.out.contains("LIBINPUT_CALIBRATION_MATRIX"), "\(r.out)")
     }
 
     /// `--format json`: the result is one JSON object on standard output — the matrix, the
@@ -159,32 +160,32 @@ struct CalibrateTests {
         let path = try Self.recording(truth: truth, targets: Self.corners)
         let text = try runEvroute(["calibrate", "--replay", path])
         let r = try runEvroute(["calibrate", "--replay", path, "--format", "json"])
-        #expect(r.status == 0, "\(name): \(r.err)")
-        #expect(r.out.hasSuffix("}\n") && r.out.split(separator: "\n").count == 1, "\(name): one line: \(r.out)")
+        expectEqual(r.status, 0, "\(name): \(r.err)")
+        expect(r.out.hasSuffix("}\n") && r.out.split(separator: "\n").count == 1, "\(name): one line: \(r.out)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(name): \(r.out)")
-        #expect(r.err.contains("touch the top left corner of the visible area"), "the prompts go to stderr: \(r.err)")
+        expect(r.err.contains("touch the top left corner of the visible area"), "the prompts go to stderr: \(r.err)")
 
         let textLines = text.out.split(separator: "\n").map(String.init)
         let calibration = try #require(textLines.first { $0.hasPrefix("device rule:  ") }).dropFirst("device rule:  ".count)
         let udev = try #require(textLines.first { $0.hasPrefix("udev rule:    ") }).dropFirst("udev rule:    ".count)
-        #expect(doc["calibration"] as? String == String(calibration), "\(name): \(doc)")
-        #expect(doc["udev_rule"] as? String == String(udev), "\(name): \(doc)")
+        expectEqual(doc["calibration"] as? String, String(calibration), "\(name): \(doc)")
+        expectEqual(doc["udev_rule"] as? String, String(udev), "\(name): \(doc)")
         let printed = try #require(Self.printedMatrix(text.out))
         let matrix = try #require(doc["matrix"] as? [Double])
-        #expect(matrix == [printed.a, printed.b, printed.c, printed.d, printed.e, printed.f], "\(name): \(matrix)")
-        #expect(doc["device"] as? String == "Atmel maXTouch Touchscreen" && doc["node"] as? String == path)
+        expectEqual(matrix, [printed.a, printed.b, printed.c, printed.d, printed.e, printed.f], "\(name): \(matrix)")
+        expect(doc["device"] as? String == "Atmel maXTouch Touchscreen" && doc["node"] as? String == path)
 
         // The corners in the order asked, where each tap was (as the text's prompts say it, to 3 places).
         let corners = try #require(doc["corners"] as? [[String: Any]])
-        #expect(corners.map { $0["corner"] as? String } == CornerCalibration.corners.map(\.name))
+        expectEqual(corners.map { $0["corner"] as? String }, CornerCalibration.corners.map(\.name))
         for corner in corners {
             let x = try #require(corner["x"] as? Double), y = try #require(corner["y"] as? Double)
-            #expect(textLines.contains("  \(corner["corner"] as! String): \(String((x * 1000).rounded() / 1000)) \(String((y * 1000).rounded() / 1000)) of the panel"),
+            expect(textLines.contains("  \(corner["corner"] as! String): \(String((x * 1000).rounded() / 1000)) \(String((y * 1000).rounded() / 1000)) of the panel"),
                     "\(name): \(corner) vs \(text.out)")
         }
         let turned = [0: 0, 1: 90, 4: 0][index]!
-        #expect(doc["turned"] as? Int == turned && doc["mirrored"] as? Bool == (index == 4), "\(name): \(doc)")
-        #expect((doc["residual"] as? Double).map { $0 >= 0 && $0 < CornerCalibration.maximumResidual } == true)
+        expect(doc["turned"] as? Int == turned && doc["mirrored"] as? Bool == (index == 4), "\(name): \(doc)")
+        expectEqual((doc["residual"] as? Double).map { $0 >= 0 && $0 < CornerCalibration.maximumResidual }, true)
     }
 
     @Test func jsonRefusalIsAMessageOnStandardError() throws {
@@ -192,30 +193,30 @@ struct CalibrateTests {
         targets[2] = (0.6, 0.55)
         let path = try Self.recording(truth: .identity, targets: targets)
         let r = try runEvroute(["calibrate", "--replay", path, "--format", "json"])
-        #expect(r.status == 1 && r.out.isEmpty, "\(r.out)")
-        #expect(r.err.contains("bottom right") && r.err.contains("run again"), "\(r.err)")
+        expect(r.status == 1 && r.out.isEmpty, "\(r.out)")
+        expect(r.err.contains("bottom right") && r.err.contains("run again"), "\(r.err)")
     }
 
     @Test func deviceAndReplayExcludeEachOther() throws {
         let r = try runEvroute(["calibrate", "--device", "/dev/input/event0", "--replay", "x.events"])
-        #expect(r.status == 2 && r.err.contains("exclude each other"), "\(r.err)")
+        expect(r.status == 2 && r.err.contains("exclude each other"), "\(r.err)")
     }
 
     @Test func tapsOnOnePlaceOrTooFewAreRefused() throws {
         let same = try Self.recording(truth: .identity, targets: [(0, 0), (0.02, 0.01), (1, 1), (0, 1)])
         let r = try runEvroute(["calibrate", "--replay", same])
-        #expect(r.status == 1)
-        #expect(r.err.contains("top left and top right taps are at the same place"), "\(r.err)")
+        expectEqual(r.status, 1)
+        expect(r.err.contains("top left and top right taps are at the same place"), "\(r.err)")
 
         let few = try Self.recording(truth: .identity, targets: Array(Self.corners.prefix(3)))
         let f = try runEvroute(["calibrate", "--replay", few])
-        #expect(f.status == 1)
-        #expect(f.err.contains("only 3 of 4 corner taps"), "\(f.err)")
+        expectEqual(f.status, 1)
+        expect(f.err.contains("only 3 of 4 corner taps"), "\(f.err)")
 
         let line = try Self.recording(truth: .identity, targets: [(0, 0), (0.33, 0.33), (0.66, 0.66), (1, 1)])
         let l = try runEvroute(["calibrate", "--replay", line])
-        #expect(l.status == 1)
-        #expect(l.err.contains("one line"), "\(l.err)")
+        expectEqual(l.status, 1)
+        expect(l.err.contains("one line"), "\(l.err)")
     }
 
     @Test func solverRecoversAnExactMatrix() throws {
@@ -228,14 +229,14 @@ struct CalibrateTests {
         let result = try CornerCalibration.solve(taps)
         let m = result.matrix
         for (got, want) in zip([m.a, m.b, m.c, m.d, m.e, m.f], [truth.a, truth.b, truth.c, truth.d, truth.e, truth.f]) {
-            #expect(abs(got - want) < 1e-9)
+            expect(abs(got - want) < 1e-9)
         }
-        #expect(result.orientation == .rotated(.none))
+        expectEqual(result.orientation, .rotated(.none))
         // A panel turned 90° clockwise gives libinput's own example matrix for that turn.
         let turned = CornerCalibration.corners.map { Point(x: $0.target.y, y: 1 - $0.target.x) }
         let r90 = try CornerCalibration.solve(turned)
-        #expect(CornerCalibration.formatted(r90.matrix) == ["0", "-1", "1", "1", "0", "0"])
-        #expect(r90.orientation == .rotated(.clockwise90))
-        #expect(CornerCalibration.formatted(CalibrationMatrix(1, 0, -0.0300000001, 0, 1.25, 0)) == ["1", "0", "-0.03", "0", "1.25", "0"])
+        expectEqual(CornerCalibration.formatted(r90.matrix), ["0", "-1", "1", "1", "0", "0"])
+        expectEqual(r90.orientation, .rotated(.clockwise90))
+        expectEqual(CornerCalibration.formatted(CalibrationMatrix(1, 0, -0.0300000001, 0, 1.25, 0)), ["1", "0", "-0.03", "0", "1.25", "0"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 /// `evroute check FILE [--format json]` through the real binary: exit codes 0 (warnings
@@ -28,19 +29,19 @@ struct CheckFormatTests {
         let path = try write(Self.warned)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try runEvroute(["check", path])
-        #expect(r.status == 0)
-        #expect(r.err == "\(path):7:25: warning: region 'a' sticks out of its parent 'root' (frame [90, 0, 20, 20] in a parent of 100×100): the part outside cannot be hit\n")
-        #expect(r.out.hasPrefix("\(path): ok — 1 display(s)"))
+        expectEqual(r.status, 0)
+        expectEqual(r.err, "\(path):7:25: warning: region 'a' sticks out of its parent 'root' (frame [90, 0, 20, 20] in a parent of 100×100): the part outside cannot be hit\n")
+        expect(r.out.hasPrefix("\(path): ok — 1 display(s)"))
 
         let j = try runEvroute(["check", path, "--format", "json"])
-        #expect(j.status == 0)
+        expectEqual(j.status, 0)
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any])
-        #expect(doc["file"] as? String == path)
-        #expect(doc["ok"] as? Bool == true)
-        #expect((doc["errors"] as? [Any])?.isEmpty == true)
+        expectEqual(doc["file"] as? String, path)
+        expectEqual(doc["ok"] as? Bool, true)
+        expectEqual((doc["errors"] as? [Any])?.isEmpty, true)
         let w = try #require((doc["warnings"] as? [[String: Any]])?.first)
-        #expect(w["file"] as? String == path && w["line"] as? Int == 7 && w["column"] as? Int == 25)
-        #expect((w["message"] as? String)?.hasPrefix("region 'a' sticks out of its parent 'root'") == true)
+        expect(w["file"] as? String == path && w["line"] as? Int == 7 && w["column"] as? Int == 25)
+        expectEqual((w["message"] as? String)?.hasPrefix("region 'a' sticks out of its parent 'root'"), true)
     }
 
     @Test func moreSocketClientsThanTheDescriptorLimitIsAWarning() throws {
@@ -60,11 +61,11 @@ struct CheckFormatTests {
             return try TestProcess.run(argv[0], Array(argv.dropFirst()))
         }
         let r = try check(limit: 1000)
-        #expect(r.status == 0)
-        #expect(r.err == "\(path):3:64: warning: the socket plugins' max-clients (4064 in all), the control socket's 64 clients and 64 for the daemon itself need 4192 file descriptors, more than the 1000 it may open (RLIMIT_NOFILE's hard limit, to which it raises its own): clients past it are refused; lower max-clients or raise the limit (LimitNOFILE= in the unit)\n")
-        #expect(r.out.hasPrefix("\(path): ok — 1 display(s)"))
+        expectEqual(r.status, 0)
+        expectEqual(r.err, "\(path):3:64: warning: the socket plugins' max-clients (4064 in all), the control socket's 64 clients and 64 for the daemon itself need 4192 file descriptors, more than the 1000 it may open (RLIMIT_NOFILE's hard limit, to which it raises its own): clients past it are refused; lower max-clients or raise the limit (LimitNOFILE= in the unit)\n")
+        expect(r.out.hasPrefix("\(path): ok — 1 display(s)"))
         let fits = try check(limit: 5000)
-        #expect(fits.status == 0 && fits.err == "", "\(fits.err)")
+        expect(fits.status == 0 && fits.err == "", "\(fits.err)")
     }
 
     @Test func errorsExitOneInBothFormats() throws {
@@ -72,17 +73,17 @@ struct CheckFormatTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let message = "plugin ui: `deadline-ms` must be a whole number of milliseconds from 1 to 3600000, found '40ms'"
         let r = try runEvroute(["check", path])
-        #expect(r.status == 1)
-        #expect(r.err == "\(path):2:50: error: \(message)\n")
-        #expect(r.out.isEmpty)
+        expectEqual(r.status, 1)
+        expectEqual(r.err, "\(path):2:50: error: \(message)\n")
+        expect(r.out.isEmpty)
 
         let j = try runEvroute(["check", "--format", "json", path])
-        #expect(j.status == 1)
-        #expect(j.out == #"{"file":"\#(path)","ok":false,"errors":[{"file":"\#(path)","line":2,"column":50,"message":"\#(message)"}],"warnings":[]}"# + "\n")
+        expectEqual(j.status, 1)
+        expectEqual(j.out, #"{"file":"\#(path)","ok":false,"errors":[{"file":"\#(path)","line":2,"column":50,"message":"\#(message)"}],"warnings":[]}"# + "\n")
     }
 
     @Test func usageErrorsExitTwo() throws {
-        #expect(try runEvroute(["check", "--format", "yaml", "config/minimal.yaml"]).status == 2)
+        try expectEqual(try runEvroute(["check", "--format", "yaml", "config/minimal.yaml"]).status, 2)
     }
 
     /// One error per cause, and at most 100 printed: 150 distinct errors print the
@@ -93,15 +94,15 @@ struct CheckFormatTests {
         }))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try runEvroute(["check", path])
-        #expect(r.status == 1)
+        expectEqual(r.status, 1)
         let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        #expect(lines.count == 101)
-        #expect(lines.first?.hasPrefix("\(path):8:63: error: unknown plugin 'nope0'") == true, "\(lines.first ?? "")")
-        #expect(lines[99].contains("unknown plugin 'nope99'"))
-        #expect(lines.last == "… and 50 more error(s)")
+        expectEqual(lines.count, 101)
+        expectEqual(lines.first?.hasPrefix("\(path):8:63: error: unknown plugin 'nope0'"), true, "\(lines.first ?? "")")
+        expect(lines[99].contains("unknown plugin 'nope99'"))
+        expectEqual(lines.last, "… and 50 more error(s)")
         let j = try runEvroute(["check", path, "--format", "json"])
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any])
-        #expect((doc["errors"] as? [Any])?.count == 150)
+        expectEqual((doc["errors"] as? [Any])?.count, 150)
     }
 
     /// A `next` cycle through 20,000 regions is one error (it was 20,000 identical ones).
@@ -111,7 +112,7 @@ struct CheckFormatTests {
         }))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try runEvroute(["check", path])
-        #expect(r.status == 1)
-        #expect(r.err == "\(path):8:48: error: 'next' forms a cycle in the responder chain: home/root/r0 → home/root/r1 → home/root/r2 → home/root/r3 → home/root/r4 → … (20000 regions) (the chain of each region on it, or leading into it, would never end)\n")
+        expectEqual(r.status, 1)
+        expectEqual(r.err, "\(path):8:48: error: 'next' forms a cycle in the responder chain: home/root/r0 → home/root/r1 → home/root/r2 → home/root/r3 → home/root/r4 → … (20000 regions) (the chain of each region on it, or leading into it, would never end)\n")
     }
 }

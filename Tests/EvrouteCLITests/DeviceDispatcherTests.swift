@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
@@ -79,18 +80,18 @@ struct DeviceDispatcherTests {
         run.session.take(.added(DeviceID(1), d, Self.at(1)), matching: DeviceRuleMatcher(rules: layout.deviceRules))
         let touch = try #require(run.session.devices[DeviceID(1)]?.dispatcher as? TouchDispatcher)
         InputBatch.with(try Self.touchDown(d, at: 2)) { touch.dispatch($0, in: run.session) }
-        #expect(run.session.now == Self.at(2))
-        #expect(sink.lines.filter { $0.contains("\"began\"") }.count == 1)
+        expectEqual(run.session.now, Self.at(2))
+        expectEqual(sink.lines.filter { $0.contains("\"began\"") }.count, 1)
         // A frame end that changes no contact routes nothing, and time still moves to it.
         InputBatch.with(InputEvent(time: Self.at(3), type: EventType.syn, code: SynCode.report, value: 0)) {
             touch.dispatch($0, in: run.session)
         }
-        #expect(run.session.now == Self.at(3))
+        expectEqual(run.session.now, Self.at(3))
         let lift = [InputEvent(time: Self.at(4), type: EventType.abs, code: AbsCode.mtTrackingID, value: -1),
                     InputEvent(time: Self.at(4), type: EventType.syn, code: SynCode.report, value: 0)]
         InputBatch.with(lift) { touch.dispatch($0, in: run.session) }
-        #expect(run.session.now == Self.at(4))
-        #expect(sink.lines.filter { $0.contains("\"ended\"") }.count == 1)
+        expectEqual(run.session.now, Self.at(4))
+        expectEqual(sink.lines.filter { $0.contains("\"ended\"") }.count, 1)
     }
 
     @Test("touch: a warning that comes up while a frame is read is told at that frame's end, with and without filters")
@@ -113,8 +114,8 @@ struct DeviceDispatcherTests {
                           (EventType.abs, AbsCode.mtPositionX, 100), (EventType.syn, SynCode.report, 0)]
                 .map { InputEvent(time: Self.at(2), type: $0.0, code: $0.1, value: $0.2) }
             InputBatch.with(beyond) { touch.dispatch($0, in: run.session) }
-            #expect(told.count == 1 && told.first?.1 == Self.at(2), "filters '\(filters)': \(told)")
-            #expect(told.first?.0.contains("slot") == true, "\(told)")
+            expect(told.count == 1 && told.first?.1 == Self.at(2), "filters '\(filters)': \(told)")
+            expectEqual(told.first?.0.contains("slot"), true, "\(told)")
         }
     }
 
@@ -123,19 +124,19 @@ struct DeviceDispatcherTests {
         let bench = try Bench()
         let d = try Self.touchscreen()
         let touch = try #require(try bench.add(DeviceID(1), d, at: Self.at(1)) as? TouchDispatcher)
-        #expect(touch.hasDeadlines && touch.filters.count == 1 && touch.deadline == nil)
+        expect(touch.hasDeadlines && touch.filters.count == 1 && touch.deadline == nil)
         InputBatch.with(try Self.touchDown(d, at: 2)) { touch.dispatch($0, in: bench.session) }
         // The ghost-tap filter holds the new contact until 40 ms have passed.
-        #expect(touch.deadline == Self.at(2.04))
-        #expect(try bench.objects("touch").isEmpty)
+        expectEqual(touch.deadline, Self.at(2.04))
+        try expect(try bench.objects("touch").isEmpty)
         bench.session.router.advanceTime(to: Self.at(2.04))
         touch.expire(at: Self.at(2.04), in: bench.session)
         let began = try bench.objects("touch")
-        #expect(began.count == 1 && began.first?["phase"] as? String == "began" && began.first?["time"] as? Double == 2.04, "\(began)")
-        #expect(touch.deadline == nil)
+        expect(began.count == 1 && began.first?["phase"] as? String == "began" && began.first?["time"] as? Double == 2.04, "\(began)")
+        expect(touch.deadline == nil)
         // The device goes: its contact is cancelled.
         touch.removeAll(at: Self.at(3), in: bench.session)
-        #expect(try bench.objects("touch").last?["phase"] as? String == "cancelled")
+        try expectEqual(try bench.objects("touch").last?["phase"] as? String, "cancelled")
     }
 
     @Test("keys: a scanner's keys make a line; its timeout is the deadline; the line goes at it, or when the device goes")
@@ -143,20 +144,20 @@ struct DeviceDispatcherTests {
         let bench = try Bench()
         let d = try EvemuRecording.loadDescription(path: Typist.razerDescription)
         let keys = try #require(try bench.add(DeviceID(2), d, at: Self.at(1)) as? KeyDispatcher)
-        #expect(keys.hasDeadlines && keys.deadline == nil && keys.text != nil)
+        expect(keys.hasDeadlines && keys.deadline == nil && keys.text != nil)
         InputBatch.with(try Typist.events(Typist.digits("40"), start: 2)) { keys.dispatch($0, in: bench.session) }
-        #expect(try bench.objects("text").isEmpty && bench.objects("key").isEmpty, "a scanner's keys are not routed one by one")
+        try expect(try bench.objects("text").isEmpty && bench.objects("key").isEmpty, "a scanner's keys are not routed one by one")
         // The last key went down at 2.012 s: the line is due 100 ms later.
         let due = try #require(keys.deadline)
-        #expect(due == Self.at(2.112))
+        expectEqual(due, Self.at(2.112))
         keys.expire(at: due, in: bench.session)
-        #expect(try bench.objects("text").map { $0["text"] as? String } == ["40"])
-        #expect(keys.deadline == nil)
+        try expectEqual(try bench.objects("text").map { $0["text"] as? String }, ["40"])
+        expect(keys.deadline == nil)
         InputBatch.with(try Typist.events(Typist.digits("7"), start: 3)) { keys.dispatch($0, in: bench.session) }
         keys.removeAll(at: Self.at(3.05), in: bench.session)
         let texts = try bench.objects("text")
-        #expect(texts.map { $0["text"] as? String } == ["40", "7"] && texts.last?["time"] as? Double == 3.05)
-        #expect(keys.deadline == nil)
+        expect(texts.map { $0["text"] as? String } == ["40", "7"] && texts.last?["time"] as? Double == 3.05)
+        expect(keys.deadline == nil)
     }
 
     @Test("motion: samples to the motion handlers; no deadline of its own; time moves at each sample")
@@ -164,11 +165,11 @@ struct DeviceDispatcherTests {
         let bench = try Bench()
         let d = try EvemuRecording.loadDescription(path: MotionReplayTests.sensors)
         let motion = try #require(try bench.add(DeviceID(3), d, at: Self.at(1)) as? MotionDispatcher)
-        #expect(!motion.hasDeadlines && motion.deadline == nil)
+        expect(!motion.hasDeadlines && motion.deadline == nil)
         let frames = MotionReplayTests.frames([(0, -1, 0), (0, -1, 0)], start: 2)
         InputBatch.with(frames) { motion.dispatch($0, in: bench.session) }
-        #expect(bench.session.now == frames.last?.time)
-        #expect(try !(bench.objects("motion") + bench.objects("orientation")).isEmpty, "\(bench.sink.lines)")
+        expectEqual(bench.session.now, frames.last?.time)
+        try expect(try !(bench.objects("motion") + bench.objects("orientation")).isEmpty, "\(bench.sink.lines)")
     }
 
     @Test("the session merges the dispatchers' deadlines: the earliest first, whichever device; removal cancels")
@@ -182,21 +183,21 @@ struct DeviceDispatcherTests {
         // The scanner's line is due at 2.112 s (added first); the touch's hold at 2.05 s.
         InputBatch.with(try Typist.events(Typist.digits("40"), start: 2)) { session.events($0, from: DeviceID(2)) }
         InputBatch.with(try Self.touchDown(touchscreen, at: 2.01)) { session.events($0, from: DeviceID(1)) }
-        #expect(session.nextDeadline == Self.at(2.05))
+        expectEqual(session.nextDeadline, Self.at(2.05))
         session.advanceTime(to: Self.at(2.2))
         let lines = try bench.sink.lines.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { ["touch", "text"].contains($0["type"] as? String) }
-        #expect(lines.map { $0["type"] as? String } == ["touch", "text"], "\(lines)")
-        #expect(lines.map { $0["time"] as? Double } == [2.05, 2.112])
-        #expect(session.nextDeadline == nil)
+        expectEqual(lines.map { $0["type"] as? String }, ["touch", "text"], "\(lines)")
+        expectEqual(lines.map { $0["time"] as? Double }, [2.05, 2.112])
+        expect(session.nextDeadline == nil)
         // A new line due at 3.1 s; the scanner goes first: its deadline goes with it (the
         // line is sent at the removal), and the next deadline is none.
         InputBatch.with(try Typist.events(Typist.digits("7"), start: 3)) { session.events($0, from: DeviceID(2)) }
-        #expect(session.nextDeadline == Self.at(3.1))
+        expectEqual(session.nextDeadline, Self.at(3.1))
         session.deviceRemoved(DeviceID(2), at: Self.at(3.05))
-        #expect(session.nextDeadline == nil)
-        #expect(session.timedDevices.map(\.id) == [DeviceID(1)])
-        #expect(try bench.objects("text").last?["time"] as? Double == 3.05)
+        expect(session.nextDeadline == nil)
+        expectEqual(session.timedDevices.map(\.id), [DeviceID(1)])
+        try expectEqual(try bench.objects("text").last?["time"] as? Double, 3.05)
     }
 
     @Test("a read fires first what was due before its events' time, in deadline order, whichever device's")
@@ -210,13 +211,13 @@ struct DeviceDispatcherTests {
         // The line is due at 2.1 s; a touch at 2.09 s is held until 2.13 s.
         InputBatch.with(try Typist.events(Typist.digits("4"), start: 2)) { session.events($0, from: DeviceID(2)) }
         InputBatch.with(try Self.touchDown(touchscreen, at: 2.09)) { session.events($0, from: DeviceID(1)) }
-        #expect(try bench.objects("text").isEmpty && bench.objects("touch").isEmpty)
+        try expect(try bench.objects("text").isEmpty && bench.objects("touch").isEmpty)
         // The lift, read at 2.2 s with no timer run meanwhile: the line, then the held touch, then the lift.
         let lift = [(EventType.abs, AbsCode.mtTrackingID, Int32(-1)), (EventType.key, KeyCode.btnTouch, 0), (EventType.syn, SynCode.report, 0)]
             .map { InputEvent(time: Self.at(2.2), type: $0.0, code: $0.1, value: $0.2) }
         InputBatch.with(lift) { session.events($0, from: DeviceID(1)) }
         let lines = try bench.sink.lines.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { ["touch", "text"].contains($0["type"] as? String) }
-        #expect(lines.map { "\($0["type"] ?? "") \($0["phase"] ?? "-") \($0["time"] ?? "")" } == ["text - 2.1", "touch began 2.13", "touch ended 2.2"], "\(lines)")
+        expectEqual(lines.map { "\($0["type"] ?? "") \($0["phase"] ?? "-") \($0["time"] ?? "")" }, ["text - 2.1", "touch began 2.13", "touch ended 2.2"], "\(lines)")
     }
 }

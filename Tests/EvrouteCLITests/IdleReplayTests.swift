@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteCore
 @testable import EvrouteRuntime
@@ -63,25 +64,25 @@ struct IdleReplayTests {
         // One idle, at the last input plus after-s, before anything of the second half; then
         // active at the first input after the gap.
         let activity = idle.filter { ["idle", "active"].contains($0["type"] as? String) }
-        #expect(activity.map { $0["type"] as? String } == ["idle", "active"])
+        expectEqual(activity.map { $0["type"] as? String }, ["idle", "active"])
         let idleTime = try #require(activity.first?["time"] as? Double)
-        #expect(abs(idleTime - (lastInput + 60)) < 1e-6, "idle at \(idleTime), last input \(lastInput)")
-        #expect(activity.allSatisfy { $0["display"] as? String == "main" && $0["handled_by"] as? String == "screen:home" && $0["handler"] as? String == "log" })
+        expect(abs(idleTime - (lastInput + 60)) < 1e-6, "idle at \(idleTime), last input \(lastInput)")
+        expect(activity.allSatisfy { $0["display"] as? String == "main" && $0["handled_by"] as? String == "screen:home" && $0["handler"] as? String == "log" })
         let types = idle.compactMap { $0["type"] as? String }
         let idleIndex = try #require(types.firstIndex(of: "idle")), activeIndex = try #require(types.firstIndex(of: "active"))
-        #expect(idle[..<idleIndex].allSatisfy { ($0["time"] as? Double ?? 0) <= idleTime })
-        #expect(idle[(idleIndex + 1)...].allSatisfy { ($0["time"] as? Double ?? .infinity) >= idleTime })
+        expect(idle[..<idleIndex].allSatisfy { ($0["time"] as? Double ?? 0) <= idleTime })
+        expect(idle[(idleIndex + 1)...].allSatisfy { ($0["time"] as? Double ?? .infinity) >= idleTime })
         // The wake touch: one filtered line, right after active.
-        #expect(types[activeIndex + 1] == "filtered" && idle[activeIndex + 1]["filter"] as? String == "wake")
-        #expect(idle.filter { $0["type"] as? String == "filtered" }.count == 1)
+        expect(types[activeIndex + 1] == "filtered" && idle[activeIndex + 1]["filter"] as? String == "wake")
+        expectEqual(idle.filter { $0["type"] as? String == "filtered" }.count, 1)
 
         // Every phase of the first touch after the gap is absent, and nothing else is.
         let secondHalf = plainTouches.filter { ($0["time"] as! Double) >= 100 + Self.shift }
         let wakeID = try #require(secondHalf.first?["touch"] as? Int)
         let wakePhases = secondHalf.filter { $0["touch"] as? Int == wakeID }
-        #expect(wakePhases.count >= 2 && wakePhases.last?["phase"] as? String == "ended")
+        expect(wakePhases.count >= 2 && wakePhases.last?["phase"] as? String == "ended")
         let expected = plainTouches.filter { !($0["touch"] as? Int == wakeID) }.map(touchLine)
-        #expect(touches(idle).map(touchLine) == expected)
+        expectEqual(touches(idle).map(touchLine), expected)
     }
 
     /// Without `swallow-wake-touch` every touch is routed as without `idle:`; idle and active
@@ -92,9 +93,9 @@ struct IdleReplayTests {
         let path = try Self.withGap(in: scratch)
         let plain = try trace(path, idle: nil)
         let idle = try trace(path, idle: "idle: { after-s: 60 }")
-        #expect(idle.filter { ["idle", "active"].contains($0["type"] as? String) }.count == 2)
-        #expect(touches(idle).map(touchLine) == touches(plain).map(touchLine))
-        #expect(touches(idle).map { $0["touch"] as? Int } == touches(plain).map { $0["touch"] as? Int })
+        expectEqual(idle.filter { ["idle", "active"].contains($0["type"] as? String) }.count, 2)
+        expectEqual(touches(idle).map(touchLine), touches(plain).map(touchLine))
+        expectEqual(touches(idle).map { $0["touch"] as? Int }, touches(plain).map { $0["touch"] as? Int })
     }
 
     /// The daemon, on the same replay: the `log` handler writes `display main idle` and
@@ -107,27 +108,27 @@ struct IdleReplayTests {
         let config = scratch.write("evroute.yaml", Self.yaml(idle: "idle: { after-s: 60, swallow-wake-touch: true }"))
         let run = try TestProcess.run(binary, ["--config", config, "--control-socket", scratch.file("control.sock"),
                                                "--exit-after-replay", "--replay", path])
-        #expect(run.status == 0, "\(run.err)")
+        expectEqual(run.status, 0, "\(run.err)")
         let lines = run.err.split(separator: "\n")
         let idle = lines.filter { $0.contains("display main idle") }, active = lines.filter { $0.contains("display main active") }
-        #expect(idle.count == 1 && active.count == 1, "\(run.err)")
-        #expect(idle.first?.contains("screen:home") == true, "\(run.err)")
-        #expect(lines.filter { $0.contains("filtered") && $0.contains("wake") }.count <= 1)
+        expect(idle.count == 1 && active.count == 1, "\(run.err)")
+        expectEqual(idle.first?.contains("screen:home"), true, "\(run.err)")
+        expect(lines.filter { $0.contains("filtered") && $0.contains("wake") }.count <= 1)
 
         // The text trace and the monitor say it in words, from the same fields.
         let text = try TestProcess.run(binary, ["--dry-run", "--config", config, "--replay", path])
-        #expect(text.status == 0, "\(text.err)")
+        expectEqual(text.status, 0, "\(text.err)")
         let textLines = text.out.split(separator: "\n")
-        #expect(textLines.filter { $0.contains("display main idle") && $0.contains("→ screen:home [log]") }.count == 1, "\(text.out)")
-        #expect(textLines.filter { $0.contains("display main active") }.count == 1)
-        #expect(textLines.filter { $0.contains("filtered wake") && $0.contains("not routed") }.count == 1, "\(text.out)")
+        expectEqual(textLines.filter { $0.contains("display main idle") && $0.contains("→ screen:home [log]") }.count, 1, "\(text.out)")
+        expectEqual(textLines.filter { $0.contains("display main active") }.count, 1)
+        expectEqual(textLines.filter { $0.contains("filtered wake") && $0.contains("not routed") }.count, 1, "\(text.out)")
         // The summary counts what the filters took (the wake touch) beside the touches routed.
-        #expect((text.out + text.err).split(separator: "\n").filter { $0.hasPrefix("summary:") && $0.contains(" (and 1 filtered contact(s)),") }.count == 1,
+        expectEqual((text.out + text.err).split(separator: "\n").filter { $0.hasPrefix("summary:") && $0.contains(" (and 1 filtered contact(s)),") }.count, 1,
                 "\(text.out)\(text.err)")
         let monitor = try TestProcess.run(binary, ["monitor", "--config", config, "--replay", path])
-        #expect(monitor.status == 0, "\(monitor.err)")
+        expectEqual(monitor.status, 0, "\(monitor.err)")
         let monitorLines = monitor.out.split(separator: "\n")
-        #expect(monitorLines.filter { $0.contains("display") && $0.contains("main idle → taken by screen:home [log]") }.count == 1, "\(monitor.out)")
-        #expect(monitorLines.filter { $0.contains("filtered") && $0.contains("wake") }.count == 1, "\(monitor.out)")
+        expectEqual(monitorLines.filter { $0.contains("display") && $0.contains("main idle → taken by screen:home [log]") }.count, 1, "\(monitor.out)")
+        expectEqual(monitorLines.filter { $0.contains("filtered") && $0.contains("wake") }.count, 1, "\(monitor.out)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 /// A kiosk's grabbed keyboard (default `text:`) whose keys a fallback forwards: the real
@@ -48,21 +49,21 @@ struct KeyForwardingReplayTests {
 
     @Test func lettersAndTheChordAreForwarded() throws {
         let (check, run) = try run(Self.yaml())
-        #expect(check.status == 0 && !check.out.contains("warning") && !check.err.contains("warning"), "\(check.out)\(check.err)")
-        #expect(run.status == 0, "\(run.err)")
-        #expect(keys(run.out) == [
+        expect(check.status == 0 && !check.out.contains("warning") && !check.err.contains("warning"), "\(check.out)\(check.err)")
+        expectEqual(run.status, 0, "\(run.err)")
+        expectEqual(keys(run.out), [
             "KEY_A down desktop forwarded", "KEY_A up desktop forwarded", "KEY_B down desktop forwarded", "KEY_B up desktop forwarded",
             "KEY_LEFTCTRL down desktop forwarded", "KEY_C down desktop forwarded", "KEY_C up desktop forwarded",
             "KEY_LEFTCTRL up desktop forwarded",
         ], "\(run.out)")
-        #expect(!run.out.contains("\"type\":\"text\""))
+        expect(!run.out.contains("\"type\":\"text\""))
     }
 
     @Test func aKeptChordStaysAndTheLettersStillGo() throws {
         let (check, run) = try run(Self.yaml(keep: #"{ plugin: log, on: ["key:ctrl+KEY_C"] }"#))
-        #expect(check.status == 0, "\(check.out)\(check.err)")
-        #expect(run.status == 0, "\(run.err)")
-        #expect(keys(run.out) == [
+        expectEqual(check.status, 0, "\(check.out)\(check.err)")
+        expectEqual(run.status, 0, "\(run.err)")
+        expectEqual(keys(run.out), [
             "KEY_A down desktop forwarded", "KEY_A up desktop forwarded", "KEY_B down desktop forwarded", "KEY_B up desktop forwarded",
             "KEY_LEFTCTRL down desktop forwarded", "KEY_C down log", "KEY_LEFTCTRL up desktop forwarded", "KEY_C up log",
         ], "\(run.out)")
@@ -81,9 +82,9 @@ struct KeyForwardingReplayTests {
             try yaml.write(to: config, atomically: true, encoding: .utf8)
             let recording = try Typist.write(["+KEY_RIGHTALT", "KEY_Q", "-KEY_RIGHTALT"], start: 1, name: "altgr.events", in: dir)
             let run = try TestProcess.run(try evrouteBinary(), ["--dry-run", "--config", config.path, "--replay", recording, "--format", "json"])
-            #expect(run.status == 0, "\(run.err)")
-            #expect(keys(run.out).filter { $0.contains(" down ") } == expected, "\(keymap): \(run.out)")
-            #expect(run.out.contains("\"type\":\"text\"") == (keymap == "de"), "\(keymap)")
+            expectEqual(run.status, 0, "\(run.err)")
+            expectEqual(keys(run.out).filter { $0.contains(" down ") }, expected, "\(keymap): \(run.out)")
+            expectEqual(run.out.contains("\"type\":\"text\""), (keymap == "de"), "\(keymap)")
         }
     }
 }

@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 /// The key names a config may use are the linked libevdev's (``LibevdevKeyNames``, registered by
@@ -16,15 +17,15 @@ struct KeyNamesTableTests {
 
     @Test func theProviderIsLibevdevs() {
         let names = LibevdevKeyNames.shared
-        #expect(names.allNames == Self.libevdev.map(\.name))
-        #expect(Self.libevdev.count > 500, "libevdev names hundreds of keys and buttons: \(Self.libevdev.count)")
+        expectEqual(names.allNames, Self.libevdev.map(\.name))
+        expect(Self.libevdev.count > 500, "libevdev names hundreds of keys and buttons: \(Self.libevdev.count)")
         for (code, name) in Self.libevdev {
-            #expect(names.name(of: code) == name)
-            #expect(names.code(named: name) == code)
+            expectEqual(names.name(of: code), name)
+            expectEqual(names.code(named: name), code)
         }
-        #expect(names.code(named: "KEY_NOT_A_KEY") == nil)
+        expect(names.code(named: "KEY_NOT_A_KEY") == nil)
         useLibevdevKeyNames()
-        #expect(KeyNames.provider.allNames == names.allNames)
+        expectEqual(KeyNames.provider.allNames, names.allNames)
     }
 
     @Test func everyNameLibevdevGivesIsAcceptedAsAKeyAndInAChord() throws {
@@ -39,9 +40,9 @@ struct KeyNamesTableTests {
                 - { plugin: log, on: [\(on)] }
             """
         let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "keys.yaml")
-        #expect(layout.handlers.count == 1)
+        expectEqual(layout.handlers.count, 1)
         for (_, name) in Self.libevdev {
-            #expect((try? KeyChord.read("alt+\(name)").get()) == KeyChord(modifiers: .alt, key: name))
+            expectEqual((try? KeyChord.read("alt+\(name)").get()), KeyChord(modifiers: .alt, key: name))
         }
     }
 
@@ -66,8 +67,8 @@ struct KeyNamesTableTests {
     }
 
     @Test func aNearMissGetsADidYouMean() {
-        #expect(Self.errors(#"key:KEY_ENTR, key:BTN_LEFTT, key:KEY_VOLUMEUPP, "key:ctrl+KEY_QQ", key:KEY_768, key:KEY_CNT"#,
-                            press: ["alt+KEY_HOMEE"]) == [
+        expectEqual(Self.errors(#"key:KEY_ENTR, key:BTN_LEFTT, key:KEY_VOLUMEUPP, "key:ctrl+KEY_QQ", key:KEY_768, key:KEY_CNT"#,
+                            press: ["alt+KEY_HOMEE"]), [
             "unknown key 'KEY_ENTR' in 'on' (not a key name of libevdev's table, e.g. KEY_ENTER, KEY_F12, BTN_LEFT); did you mean 'key:KEY_ENTER'?",
             "unknown key 'BTN_LEFTT' in 'on' (not a key name of libevdev's table, e.g. KEY_ENTER, KEY_F12, BTN_LEFT); did you mean 'key:BTN_LEFT'?",
             "unknown key 'KEY_VOLUMEUPP' in 'on' (not a key name of libevdev's table, e.g. KEY_ENTER, KEY_F12, BTN_LEFT); did you mean 'key:KEY_VOLUMEUP'?",
@@ -83,11 +84,11 @@ struct KeyNamesTableTests {
     /// (the kernel header's `BTN_MOUSE`, `KEY_SCREENLOCK`) are unknown keys.
     @Test func anotherSpellingNamesTheOneEventsCarry() {
         for (alias, canonical) in [("BTN_A", "BTN_SOUTH"), ("BTN_B", "BTN_EAST"), ("BTN_X", "BTN_NORTH"), ("BTN_Y", "BTN_WEST")] {
-            #expect(LibevdevKeyNames.shared.canonicalName(of: alias) == canonical)
-            #expect(EventCodeNames.code(named: alias, type: EventType.key) == EventCodeNames.code(named: canonical, type: EventType.key))
+            expectEqual(LibevdevKeyNames.shared.canonicalName(of: alias), canonical)
+            expectEqual(EventCodeNames.code(named: alias, type: EventType.key), EventCodeNames.code(named: canonical, type: EventType.key))
         }
-        #expect(Self.errors(#""key:BTN_A", "key:ctrl+BTN_A", key:BTN_MOUSE, key:KEY_SCREENLOCK"#,
-                            press: ["BTN_A", "KEY_MIN_INTERESTING"]) == [
+        expectEqual(Self.errors(#""key:BTN_A", "key:ctrl+BTN_A", key:BTN_MOUSE, key:KEY_SCREENLOCK"#,
+                            press: ["BTN_A", "KEY_MIN_INTERESTING"]), [
             "key 'BTN_A' is named 'BTN_SOUTH' by libevdev (the name its events carry): write 'key:BTN_SOUTH'",
             "unknown key 'BTN_A' in chord 'key:ctrl+BTN_A' (not a key name of libevdev's table, e.g. KEY_W, KEY_F4); did you mean 'BTN_SOUTH'?",
             "unknown key 'BTN_MOUSE' in 'on' (not a key name of libevdev's table, e.g. KEY_ENTER, KEY_F12, BTN_LEFT); did you mean 'key:BTN_MODE'?",
@@ -99,6 +100,6 @@ struct KeyNamesTableTests {
 
     /// A code libevdev has no name for is spelled `KEY_<code>` (as the log writes it), up to `KEY_MAX`.
     @Test func anUnnamedCodeIsSpelledByNumber() {
-        #expect(Self.errors("key:KEY_28, key:KEY_767") == [])
+        expectEqual(Self.errors("key:KEY_28, key:KEY_767"), [])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteDaemon
 import EvrouteTestSupport
@@ -22,7 +23,7 @@ struct ManualAndCompletionTests {
         let dir = NSTemporaryDirectory() + "evroute-man-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let r = try runEvroute(["__generate", "man", dir])
-        #expect(r.status == 0, "\(r.err)")
+        expectEqual(r.status, 0, "\(r.err)")
         return (dir, try FileManager.default.contentsOfDirectory(atPath: dir).sorted())
     }
 
@@ -31,25 +32,25 @@ struct ManualAndCompletionTests {
         let (dir, names) = try generatedPages()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for command in ["check", "ctl", "devices", "hit", "calibrate", "record", "reload", "route", "status", "tree"] {
-            #expect(names.contains("evroute-\(command).1"), "\(names)")
+            expect(names.contains("evroute-\(command).1"), "\(names)")
         }
-        #expect(names.contains("evroute.1"))
-        #expect(!names.contains { $0.contains("__generate") }, "a hidden command got a page")
+        expect(names.contains("evroute.1"))
+        expect(!names.contains { $0.contains("__generate") }, "a hidden command got a page")
         for name in names where name.hasSuffix(".1") {
             let r = try TestProcess.run(man, ["--warnings", "-l", "\(dir)/\(name)"], environment: .only(["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]))
-            #expect(r.status == 0 && r.err.isEmpty, "\(name): \(r.err)")
-            #expect(r.out.contains("NAME") && r.out.contains("SYNOPSIS") && r.out.contains("EXIT STATUS"), "\(name)")
+            expect(r.status == 0 && r.err.isEmpty, "\(name): \(r.err)")
+            expect(r.out.contains("NAME") && r.out.contains("SYNOPSIS") && r.out.contains("EXIT STATUS"), "\(name)")
         }
         let page = try TestProcess.run(man, ["-l", "\(dir)/evroute.1"], environment: .only(["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])).out
         // Every option of the default command and the exit codes, as help has them.
         for option in ["--config", "--dry-run", "--replay", "--format", "--control-socket", "--version"] {
-            #expect(page.contains(option), "\(option) missing from evroute(1)")
+            expect(page.contains(option), "\(option) missing from evroute(1)")
         }
-        #expect(page.contains("a usage error: an unknown command or option"))
-        #expect(page.contains("evroute.yaml(5)"), "evroute(1)'s SEE ALSO does not name the layout file's page")
+        expect(page.contains("a usage error: an unknown command or option"))
+        expect(page.contains("evroute.yaml(5)"), "evroute(1)'s SEE ALSO does not name the layout file's page")
         let ctl = try TestProcess.run(man, ["-l", "\(dir)/evroute-ctl.1"], environment: .only(["MANWIDTH": "200", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])).out
         for sub in ["present", "dismiss", "focus", "hide", "show", "disable", "enable", "frame", "regions", "action", "state", "replay"] {
-            #expect(ctl.contains("evroute ctl \(sub)"), "ctl \(sub) missing from evroute-ctl(1)")
+            expect(ctl.contains("evroute ctl \(sub)"), "ctl \(sub) missing from evroute-ctl(1)")
         }
     }
 
@@ -59,36 +60,36 @@ struct ManualAndCompletionTests {
         let man = try requireProgram("man", package: "man-db")
         let (dir, names) = try generatedPages()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(names.contains("evroute.yaml.5"), "\(names)")
+        expect(names.contains("evroute.yaml.5"), "\(names)")
         let checked = try TestProcess.run(man, ["--warnings", "-l", "\(dir)/evroute.yaml.5"], environment: .only(["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]))
-        #expect(checked.status == 0 && checked.err.isEmpty, "evroute.yaml.5: \(checked.err)")
+        expect(checked.status == 0 && checked.err.isEmpty, "evroute.yaml.5: \(checked.err)")
         // Wide, so that no key or type is hyphenated across lines.
         let page = try TestProcess.run(man, ["-l", "\(dir)/evroute.yaml.5"], environment: .only(["MANWIDTH": "400", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])).out
-        for section in ["NAME", "DESCRIPTION", "KEYS", "EXAMPLE", "SEE ALSO"] { #expect(page.contains("\n\(section)\n"), "\(section) missing") }
-        #expect(page.contains("evroute(1)") && page.contains("evroute-check(1)"))
+        for section in ["NAME", "DESCRIPTION", "KEYS", "EXAMPLE", "SEE ALSO"] { expect(page.contains("\n\(section)\n"), "\(section) missing") }
+        expect(page.contains("evroute(1)") && page.contains("evroute-check(1)"))
         var count = 0
         func walk(_ keys: [ConfigKey], _ path: String) {
             for key in keys {
                 count += 1
-                #expect(page.contains("\(key.name) (\(key.typeDescription)"), "\(path)\(key.name) missing from evroute.yaml(5)")
+                expect(page.contains("\(key.name) (\(key.typeDescription)"), "\(path)\(key.name) missing from evroute.yaml(5)")
                 walk(key.keys, path + key.name + ".")
             }
         }
         walk(LayoutSchema.top, "")
-        #expect(count > 100, "the schema has \(count) keys")
+        expect(count > 100, "the schema has \(count) keys")
         // Every hosted plugin type's keys, and the routing built-ins' handler options, each in its section.
         for type in PluginTypes.declarations {
-            #expect(page.contains("\nPLUGIN TYPE \(type.type.rawValue.uppercased())\n"), "no section for plugin type \(type.type)")
+            expect(page.contains("\nPLUGIN TYPE \(type.type.rawValue.uppercased())\n"), "no section for plugin type \(type.type)")
             walk(type.pluginKeys + type.handlerKeys, "\(type.type).")
         }
         walk(LayoutSchema.routingHandlerOptions.flatMap(\.keys), "routing.")
-        #expect(page.contains("\nROUTING BUILT-IN PLUGINS\n"))
-        #expect(page.contains("- name: main"), "the example is missing")
+        expect(page.contains("\nROUTING BUILT-IN PLUGINS\n"))
+        expect(page.contains("- name: main"), "the example is missing")
     }
 
     func script(_ shell: String) throws -> String {
         let r = try runEvroute(["__generate", shell])
-        #expect(r.status == 0, "\(r.err)")
+        expectEqual(r.status, 0, "\(r.err)")
         let path = NSTemporaryDirectory() + "evroute-completion-\(UUID().uuidString).\(shell)"
         try r.out.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -101,16 +102,16 @@ struct ManualAndCompletionTests {
         func complete(_ words: [String]) throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
             let r = try TestProcess.run(bash, ["-c", "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _evroute; printf '%s\\n' \"${COMPREPLY[@]}\""])
-            #expect(r.status == 0, "\(r.err)")
+            expectEqual(r.status, 0, "\(r.err)")
             return r.out.split(separator: "\n").map(String.init)
         }
-        #expect(try complete(["evroute", "ch"]) == ["check"])
-        #expect(try complete(["evroute", "check", "--fo"]) == ["--format"])
-        #expect(try complete(["evroute", "check", "--format", ""]) == ["text", "json"])
-        #expect(try complete(["evroute", "--dry"]) == ["--dry-run"])
-        #expect(try complete(["evroute", "ctl", "pr"]) == ["present"])
-        #expect(try complete(["evroute", "ctl", "state", "--format", "j"]) == ["json"])
-        #expect(try complete(["evroute", "__gen"]).isEmpty, "a hidden command is completed")
+        try expectEqual(try complete(["evroute", "ch"]), ["check"])
+        try expectEqual(try complete(["evroute", "check", "--fo"]), ["--format"])
+        try expectEqual(try complete(["evroute", "check", "--format", ""]), ["text", "json"])
+        try expectEqual(try complete(["evroute", "--dry"]), ["--dry-run"])
+        try expectEqual(try complete(["evroute", "ctl", "pr"]), ["present"])
+        try expectEqual(try complete(["evroute", "ctl", "state", "--format", "j"]), ["json"])
+        try expect(try complete(["evroute", "__gen"]).isEmpty, "a hidden command is completed")
     }
 
     @Test func fishCompletesCommandsOptionsAndChoices() throws {
@@ -119,14 +120,14 @@ struct ManualAndCompletionTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         func complete(_ line: String) throws -> [String] {
             let r = try TestProcess.run(fish, ["--no-config", "-c", "source '\(path)'; complete -C '\(line)'"])
-            #expect(r.status == 0, "\(r.err)")
+            expectEqual(r.status, 0, "\(r.err)")
             return r.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
-        #expect(try complete("evroute ch") == ["check"])
-        #expect(try complete("evroute check --fo") == ["--format"])
-        #expect(try complete("evroute check --format ").sorted() == ["json", "text"])
-        #expect(try complete("evroute ctl pr") == ["present"])
-        #expect(try complete("evroute --dry") == ["--dry-run"])
+        try expectEqual(try complete("evroute ch"), ["check"])
+        try expectEqual(try complete("evroute check --fo"), ["--format"])
+        try expectEqual(try complete("evroute check --format ").sorted(), ["json", "text"])
+        try expectEqual(try complete("evroute ctl pr"), ["present"])
+        try expectEqual(try complete("evroute --dry"), ["--dry-run"])
     }
 
     /// zsh completes only in an interactive shell with its line editor: the script is loaded by
@@ -139,7 +140,7 @@ struct ManualAndCompletionTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let generated = try runEvroute(["__generate", "zsh"])
         try generated.out.write(toFile: "\(dir)/_evroute", atomically: true, encoding: .utf8)
-        #expect(try TestProcess.run(zsh, ["-n", "\(dir)/_evroute"]).status == 0)
+        try expectEqual(try TestProcess.run(zsh, ["-n", "\(dir)/_evroute"]).status, 0)
         let driver = """
             setopt extendedglob
             zmodload zsh/zpty
@@ -163,7 +164,7 @@ struct ManualAndCompletionTests {
             """
         try driver.write(toFile: "\(dir)/driver.zsh", atomically: true, encoding: .utf8)
         let r = try TestProcess.run(zsh, ["-f", "\(dir)/driver.zsh"])
-        #expect(r.out.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 4, "\(r.out)\(r.err)")
-        #expect(!r.out.contains("FAILED"), "\(r.out)")
+        expectEqual(r.out.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count, 4, "\(r.out)\(r.err)")
+        expect(!r.out.contains("FAILED"), "\(r.out)")
     }
 }

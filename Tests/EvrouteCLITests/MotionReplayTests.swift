@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
@@ -69,20 +70,20 @@ struct MotionReplayTests {
         g += Array(repeating: (-1, 0, 0), count: 100)
         var warnings: [String] = []
         let objects = try run(Self.frames(g, start: 10), warnings: &warnings)
-        #expect(warnings.isEmpty)
-        #expect(objects.first { $0["type"] as? String == "device-added" }?["kind"] as? String == "accelerometer")
+        expect(warnings.isEmpty)
+        expectEqual(objects.first { $0["type"] as? String == "device-added" }?["kind"] as? String, "accelerometer")
         let samples = objects.filter { $0["type"] as? String == "motion" && $0["motion"] == nil }
         // 2.5 s at 5 a second.
-        #expect(samples.count >= 12 && samples.count <= 13, "\(samples.count)")
-        #expect(samples.allSatisfy { $0["handled_by"] as? String == "motion" && $0["region"] == nil && $0["device"] as? String == "tilt" })
-        #expect(samples.first?["y"] as? Double == 1.0 && samples.first?["x"] as? Double == 0.0)
-        #expect(samples.last?["x"] as? Double == -1.0)
+        expect(samples.count >= 12 && samples.count <= 13, "\(samples.count)")
+        expect(samples.allSatisfy { $0["handled_by"] as? String == "motion" && $0["region"] == nil && $0["device"] as? String == "tilt" })
+        expect(samples.first?["y"] as? Double == 1.0 && samples.first?["x"] as? Double == 0.0)
+        expectEqual(samples.last?["x"] as? Double, -1.0)
         let orientations = objects.filter { $0["type"] as? String == "orientation" }
-        #expect(orientations.map { $0["orientation"] as? String } == ["portrait", "landscape"])
-        #expect(orientations.allSatisfy { $0["handled_by"] as? String == "motion" })
+        expectEqual(orientations.map { $0["orientation"] as? String }, ["portrait", "landscape"])
+        expect(orientations.allSatisfy { $0["handled_by"] as? String == "motion" })
         // The turn passes 60° (45° + the 15° hysteresis) at its 34th step: 10 + (100 + 33) × 0.01 s.
-        #expect(abs((orientations.last?["time"] as? Double ?? 0) - 11.33) < 0.0001)
-        #expect(!objects.contains { $0["motion"] as? String == "shake" })
+        expect(abs((orientations.last?["time"] as? Double ?? 0) - 11.33) < 0.0001)
+        expect(!objects.contains { $0["motion"] as? String == "shake" })
     }
 
     @Test("A shake is routed from the first responder: began, then ended after its window")
@@ -94,9 +95,9 @@ struct MotionReplayTests {
         var warnings: [String] = []
         let objects = try run(Self.frames(g, start: 5), warnings: &warnings)
         let shakes = objects.filter { $0["motion"] as? String == "shake" }
-        #expect(shakes.map { $0["phase"] as? String } == ["began", "ended"])
-        #expect(shakes.allSatisfy { $0["region"] as? String == "home/root/game" && $0["handled_by"] as? String == "home/root/game" })
-        #expect(shakes.first.map { Set($0.keys) } == ["type", "time", "device", "motion", "phase", "region", "handled_by", "handler"])
+        expectEqual(shakes.map { $0["phase"] as? String }, ["began", "ended"])
+        expect(shakes.allSatisfy { $0["region"] as? String == "home/root/game" && $0["handled_by"] as? String == "home/root/game" })
+        expectEqual(shakes.first.map { Set($0.keys) }, ["type", "time", "device", "motion", "phase", "region", "handled_by", "handler"])
     }
 
     @Test("An axis without resolution: ±2 g assumed, with a warning")
@@ -104,9 +105,9 @@ struct MotionReplayTests {
         var warnings: [String] = []
         let objects = try run(Self.frames([(0, 1, 0), (0, 0.5, 0)], start: 1, unitsPerG: 512), description: Self.noResolution,
                               warnings: &warnings)
-        #expect(warnings.count == 1)
-        #expect(warnings.first?.contains("an accelerometer axis has no resolution; its range is taken as ±2 g") == true)
-        #expect(objects.first { $0["type"] as? String == "motion" }?["y"] as? Double == 1.0)
+        expectEqual(warnings.count, 1)
+        expectEqual(warnings.first?.contains("an accelerometer axis has no resolution; its range is taken as ±2 g"), true)
+        expectEqual(objects.first { $0["type"] as? String == "motion" }?["y"] as? Double, 1.0)
     }
 
     @Test("The text trace")
@@ -116,10 +117,10 @@ struct MotionReplayTests {
         let configPath = dir.appendingPathComponent("m.yaml").path
         try Self.yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
         let r = try runEvroute(["--config", configPath, "--dry-run", "--replay", recording])
-        #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("tilt       motion (0.0, 1.0, 0.05) g"), "\(r.out)")
-        #expect(r.out.contains("tilt       orientation portrait"), "\(r.out)")
-        #expect(r.out.contains("→ motion [log]"))
-        #expect(r.out.contains("2 motion event(s)"), "\(r.out)")
+        expectEqual(r.status, 0, "\(r.err)")
+        expect(r.out.contains("tilt       motion (0.0, 1.0, 0.05) g"), "\(r.out)")
+        expect(r.out.contains("tilt       orientation portrait"), "\(r.out)")
+        expect(r.out.contains("→ motion [log]"))
+        expect(r.out.contains("2 motion event(s)"), "\(r.out)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 /// Two recordings made on different clocks (another boot, a wall clock beside a monotonic one)
@@ -32,22 +33,22 @@ struct ReplayClockTests {
         let args = ["--config", "config/demo.yaml", "--dry-run", "--replay", "demo/touchscreen.events", "--replay"]
         let far = try runEvroute(args + [scratch.write("keyboard.events", shifted)])
         let near = try runEvroute(args + [scratch.write("keyboard-aligned.events", aligned)])
-        #expect(far.status == 0 && near.status == 0, "\(far.err)\(near.err)")
+        expect(far.status == 0 && near.status == 0, "\(far.err)\(near.err)")
         // The trace's header says which recording was aligned, and nothing else differs.
         let header = "# replay: \(scratch.path)/keyboard.events is on another clock (starts 1330000101.902817 s, the earliest recording 100.000000 s): replayed on its own clock, aligned at the start\n"
-        #expect(far.out.hasPrefix(header), "\(far.out.prefix(300))")
-        #expect(far.out.dropFirst(header.count) == near.out[...], "\(far.out.split(separator: "\n").suffix(4))")
-        #expect(!far.out.contains("+1330000"), "\(far.out.split(separator: "\n").suffix(4))")
-        #expect(!far.err.contains("another clock"), "\(far.err)")
+        expect(far.out.hasPrefix(header), "\(far.out.prefix(300))")
+        expectEqual(far.out.dropFirst(header.count), near.out[...], "\(far.out.split(separator: "\n").suffix(4))")
+        expect(!far.out.contains("+1330000"), "\(far.out.split(separator: "\n").suffix(4))")
+        expect(!far.err.contains("another clock"), "\(far.err)")
         // In JSON, the header is the first object, before any device is added.
         let json = try runEvroute(args + [scratch.path + "/keyboard.events", "--format", "json"])
         let first = json.out.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(first == #"{"type":"replay-clock","recording":"\#(scratch.path)/keyboard.events","recorded-start":1330000101.902817,"aligned-start":100.0}"#, "\(first)")
+        expectEqual(first, #"{"type":"replay-clock","recording":"\#(scratch.path)/keyboard.events","recorded-start":1330000101.902817,"aligned-start":100.0}"#, "\(first)")
         // The monitor says it first too.
         let monitor = try runEvroute(["monitor", "--config", "config/demo.yaml", "--replay", "demo/touchscreen.events", "--replay", scratch.path + "/keyboard.events"])
-        #expect(monitor.out.hasPrefix(header), "\(monitor.out.prefix(300))")
+        expect(monitor.out.hasPrefix(header), "\(monitor.out.prefix(300))")
         // One clock (the demo's recordings, 1.9 s apart): left as recorded, nothing said.
         let demo = try runEvroute(args + ["demo/keyboard.events"])
-        #expect(!demo.err.contains("another clock") && !demo.out.contains("another clock"), "\(demo.err)")
+        expect(!demo.err.contains("another clock") && !demo.out.contains("another clock"), "\(demo.err)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
@@ -45,7 +46,7 @@ struct TextReplayTests {
     func run(_ paths: [String], yaml: String, focus: String? = "home/root/search") throws -> [[String: Any]] {
         var warnings: [String] = []
         let out = try run(paths, yaml: yaml, focus: focus, warnings: &warnings)
-        #expect(warnings.isEmpty, "\(warnings)")
+        expect(warnings.isEmpty, "\(warnings)")
         return out
     }
 
@@ -55,10 +56,10 @@ struct TextReplayTests {
         let path = try Typist.write(["KEY_Y", "+KEY_LEFTSHIFT", "KEY_Y", "-KEY_LEFTSHIFT"], start: 10, name: "de.events", in: dir)
         let objects = try run([path], yaml: Self.yaml(scanner: "keymap: { layout: de }"))
         let texts = objects.filter { $0["type"] as? String == "text" }
-        #expect(texts.map { $0["text"] as? String } == ["z", "Z"])
-        #expect(texts.allSatisfy { $0["region"] as? String == "home/root/search" && $0["handled_by"] as? String == "home/root/search" })
+        expectEqual(texts.map { $0["text"] as? String }, ["z", "Z"])
+        expect(texts.allSatisfy { $0["region"] as? String == "home/root/search" && $0["handled_by"] as? String == "home/root/search" })
         let downs = objects.filter { $0["type"] as? String == "key" && $0["phase"] as? String == "down" }.map { $0["key"] as? String }
-        #expect(downs == ["KEY_Y", "KEY_LEFTSHIFT", "KEY_Y"])
+        expectEqual(downs, ["KEY_Y", "KEY_LEFTSHIFT", "KEY_Y"])
         // Each text follows its key.
         let order = objects.compactMap { o -> String? in
             switch o["type"] as? String {
@@ -67,10 +68,10 @@ struct TextReplayTests {
             default: nil
             }
         }
-        #expect(order == ["KEY_Y", "text:z", "KEY_LEFTSHIFT", "KEY_Y", "text:Z"])
+        expectEqual(order, ["KEY_Y", "text:z", "KEY_LEFTSHIFT", "KEY_Y", "text:Z"])
         // The same keys with the default keymap (us) type y.
         let us = try run([path], yaml: Self.yaml(scanner: "text: true"))
-        #expect(us.filter { $0["type"] as? String == "text" }.map { $0["text"] as? String } == ["y", "Y"])
+        expectEqual(us.filter { $0["type"] as? String == "text" }.map { $0["text"] as? String }, ["y", "Y"])
     }
 
     @Test("A scan is one text event at the focused region; its keys are not sent")
@@ -80,16 +81,16 @@ struct TextReplayTests {
         let scan = try Typist.write(Typist.digits(code) + ["KEY_ENTER"], start: 20, name: "scan.events", in: dir)
         let objects = try run([scan], yaml: Self.yaml())
         let routed = objects.filter { ["key", "text"].contains($0["type"] as? String) }
-        #expect(routed.count == 1, "\(routed)")
+        expectEqual(routed.count, 1, "\(routed)")
         let text = try #require(routed.first)
-        #expect(text["type"] as? String == "text")
-        #expect(text["text"] as? String == code)
-        #expect(text["device"] as? String == "scanner")
-        #expect(text["region"] as? String == "home/root/search")
-        #expect(text["handled_by"] as? String == "home/root/search")
-        #expect(text["handler"] as? String == "log")
+        expectEqual(text["type"] as? String, "text")
+        expectEqual(text["text"] as? String, code)
+        expectEqual(text["device"] as? String, "scanner")
+        expectEqual(text["region"] as? String, "home/root/search")
+        expectEqual(text["handled_by"] as? String, "home/root/search")
+        expectEqual(text["handler"] as? String, "log")
         // At Enter's time (the 14th press, one every 12 ms).
-        #expect(text["time"] as? Double == 20 + 13 * 0.012)
+        expectEqual(text["time"] as? Double, 20 + 13 * 0.012)
     }
 
     @Test("A person's keyboard beside the scanner keeps its keys and its own text")
@@ -99,10 +100,10 @@ struct TextReplayTests {
         let logitech = Typist.keyboards + "/Logitech K400 Plus.events"
         let objects = try run([scan, logitech], yaml: Self.yaml())
         let scanner = objects.filter { $0["device"] as? String == "scanner" && $0["type"] as? String != "device-added" && $0["type"] as? String != "device-removed" }
-        #expect(scanner.map { $0["type"] as? String } == ["text"])
-        #expect(scanner.first?["text"] as? String == "12345")
+        expectEqual(scanner.map { $0["type"] as? String }, ["text"])
+        expectEqual(scanner.first?["text"] as? String, "12345")
         let keys = objects.filter { $0["device"] as? String == "keys" && $0["type"] as? String == "key" }
-        #expect(!keys.isEmpty, "the Logitech keyboard's keys still route")
+        expect(!keys.isEmpty, "the Logitech keyboard's keys still route")
     }
 
     /// A handler with `devices: [scanner]` takes only the scanner's text; the
@@ -136,14 +137,14 @@ struct TextReplayTests {
         let texts = objects.filter { $0["type"] as? String == "text" }
         let scanned = texts.filter { $0["device"] as? String == "scanner" }
         let typed = texts.filter { $0["device"] as? String == "keys" }
-        #expect(scanned.map { $0["text"] as? String } == ["4", "7", "1", "1"])
-        #expect(scanned.allSatisfy { $0["handled_by"] as? String == "home/root/search" && $0["handler"] as? String == "scan-helper" })
-        #expect(typed.map { $0["text"] as? String } == ["r", "o", "o", "t"])
-        #expect(typed.allSatisfy { $0["region"] as? String == "home/root/search" && $0["handled_by"] as? String == "fallback" && $0["handler"] as? String == "log" },
+        expectEqual(scanned.map { $0["text"] as? String }, ["4", "7", "1", "1"])
+        expect(scanned.allSatisfy { $0["handled_by"] as? String == "home/root/search" && $0["handler"] as? String == "scan-helper" })
+        expectEqual(typed.map { $0["text"] as? String }, ["r", "o", "o", "t"])
+        expect(typed.allSatisfy { $0["region"] as? String == "home/root/search" && $0["handled_by"] as? String == "fallback" && $0["handler"] as? String == "log" },
                 "\(typed.prefix(3))")
         // Without `devices:` the handler took both keyboards' text (the kiosk's complaint).
         let unfiltered = try run([scan, maintenance], yaml: yaml.replacingOccurrences(of: ", devices: [scanner]", with: ""))
-        #expect(unfiltered.filter { $0["type"] as? String == "text" }.allSatisfy { $0["handler"] as? String == "scan-helper" })
+        expect(unfiltered.filter { $0["type"] as? String == "text" }.allSatisfy { $0["handler"] as? String == "scan-helper" })
     }
 
     @Test("Without Enter the line goes after line-timeout-ms of silence, or when the device goes")
@@ -152,16 +153,16 @@ struct TextReplayTests {
         let first = try Typist.write(Typist.digits("777") + ["pause:0.5", "KEY_8", "KEY_ENTER"], start: 40, name: "a.events", in: dir)
         let objects = try run([first], yaml: Self.yaml(scanner: "text: line, line-timeout-ms: 100"))
         let texts = objects.filter { $0["type"] as? String == "text" }
-        #expect(texts.map { $0["text"] as? String } == ["777", "8"])
+        expectEqual(texts.map { $0["text"] as? String }, ["777", "8"])
         // The last 7 went down at 40.024: its silence ran out 100 ms later.
-        #expect(texts.first?["time"] as? Double == 40.124)
+        expectEqual(texts.first?["time"] as? Double, 40.124)
         let only = try Typist.write(Typist.digits("777"), start: 40, name: "b.events", in: dir)
         // line-timeout-ms: 0 waits for Enter; the end of the recording sends what is left.
         let waiting = try run([only], yaml: Self.yaml(scanner: "text: line, line-timeout-ms: 0"))
         let left = waiting.filter { $0["type"] as? String == "text" }
-        #expect(left.map { $0["text"] as? String } == ["777"])
+        expectEqual(left.map { $0["text"] as? String }, ["777"])
         let removed = try #require(waiting.first { $0["type"] as? String == "device-removed" })
-        #expect(left.first?["time"] as? Double == removed["time"] as? Double)
+        expectEqual(left.first?["time"] as? Double, removed["time"] as? Double)
     }
 
     @Test("A keymap that does not compile at device add: a warning, and keys without text")
@@ -177,13 +178,13 @@ struct TextReplayTests {
         var warnings: [String] = []
         dry.warn = { warnings.append($0) }
         try dry.runReplays(paths: [path], descriptionPath: nil)
-        #expect(warnings.count == 1)
-        #expect(warnings.first?.contains("device \"Razer Razer BlackWidow 2013\" (rule scanner): keymap no-such-layout could not be compiled") == true,
+        expectEqual(warnings.count, 1)
+        expectEqual(warnings.first?.contains("device \"Razer Razer BlackWidow 2013\" (rule scanner): keymap no-such-layout could not be compiled"), true,
                 "\(warnings)")
-        #expect(warnings.first?.contains("its keys route as keys") == true)
+        expectEqual(warnings.first?.contains("its keys route as keys"), true)
         let lines = sink.lines
-        #expect(lines.contains { $0.contains("\"type\":\"key\"") && $0.contains("KEY_Y") })
-        #expect(!lines.contains { $0.contains("\"type\":\"text\"") })
+        expect(lines.contains { $0.contains("\"type\":\"key\"") && $0.contains("KEY_Y") })
+        expect(!lines.contains { $0.contains("\"type\":\"text\"") })
     }
 
     @Test("The text trace and the process: a scan after the demo's tap on its search field")
@@ -203,16 +204,16 @@ struct TextReplayTests {
         let configPath = dir.appendingPathComponent("demo.yaml").path
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let r = try runEvroute(["--config", configPath, "--dry-run", "--replay", "demo/touchscreen.events", "--replay", scan])
-        #expect(r.status == 0, "\(r.err)")
+        expectEqual(r.status, 0, "\(r.err)")
         let scanner = r.out.split(separator: "\n").filter { $0.contains(" scanner ") && !$0.contains("device ") }
-        #expect(scanner.count == 1, "\(scanner)")
+        expectEqual(scanner.count, 1, "\(scanner)")
         let line = String(scanner.first ?? "")
-        #expect(line.contains("text \"4006381333931\""))
-        #expect(line.contains("home/root/header/search"))
+        expect(line.contains("text \"4006381333931\""))
+        expect(line.contains("home/root/header/search"))
         let json = try runEvroute(["--config", configPath, "--dry-run", "--format", "json",
                                    "--replay", "demo/touchscreen.events", "--replay", scan])
         let text = try #require(json.out.split(separator: "\n").first { $0.contains("\"type\":\"text\"") })
-        #expect(text == "{\"type\":\"text\",\"time\":102.656,\"device\":\"scanner\",\"text\":\"4006381333931\",\"region\":\"home/root/header/search\",\"handled_by\":\"home/root/header/search\",\"handler\":\"ui\",\"options\":{\"field\":\"search\"}}",
+        expectEqual(text, "{\"type\":\"text\",\"time\":102.656,\"device\":\"scanner\",\"text\":\"4006381333931\",\"region\":\"home/root/header/search\",\"handled_by\":\"home/root/header/search\",\"handler\":\"ui\",\"options\":{\"field\":\"search\"}}",
                 "\(text)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 /// examples/ui-client.py against a stand-in for the `ui` socket plugin: the test plays
@@ -69,8 +70,8 @@ struct UIClientExampleTests {
         ui.send(tap(nil, region: "home/root/title", id: 2))
         ui.send(tap("settings", region: "home/root/settings", id: 3))
         let present = try ui.readObject()
-        #expect(present["command"] as? String == "present")
-        #expect(present["screen"] as? String == "settings")
+        expectEqual(present["command"] as? String, "present")
+        expectEqual(present["screen"] as? String, "settings")
         let tag = try #require(present["tag"] as? Int)
         // An event before the answer, and an answer to something else: the client keeps
         // waiting for its own, then handles the event.
@@ -78,19 +79,19 @@ struct UIClientExampleTests {
         ui.send(#"{"ok":true,"tag":"someone else's"}"#)
         ui.send(#"{"ok":true,"tag":\#(tag)}"#)
         let confirm = try ui.readObject()
-        #expect(confirm["command"] as? String == "present")
-        #expect(confirm["screen"] as? String == "confirm")
+        expectEqual(confirm["command"] as? String, "present")
+        expectEqual(confirm["screen"] as? String, "confirm")
         let tag2 = try #require(confirm["tag"] as? Int)
-        #expect(tag2 != tag)
+        expect(tag2 != tag)
         ui.send(#"{"ok":false,"error":"screen 'confirm' is already in the presentation stack","tag":\#(tag2)}"#)
         ui.send(tap("no", region: "confirm/root/dialog/no", id: 5))
         let dismiss = try ui.readObject()
-        #expect(dismiss["command"] as? String == "dismiss")
+        expectEqual(dismiss["command"] as? String, "dismiss")
         ui.send(#"{"ok":true,"tag":\#(dismiss["tag"] as? Int ?? -1)}"#)
         // --once 3: it exits after the third command.
         let printed = client.readOutput()
-        #expect(client.waitForExit(seconds: 20) == 0)
-        #expect(printed == """
+        expectEqual(client.waitForExit(seconds: 20), 0)
+        expectEqual(printed, """
             connected to \(ui.path)
             tap settings (home/root/settings) → present settings: ok
             tap delete (settings/root/delete) → present confirm: refused: screen 'confirm' is already in the presentation stack
@@ -104,9 +105,9 @@ struct UIClientExampleTests {
         let client = try startClient([ui.path])
         try ui.accept()
         ui.send(tap("back", region: "settings/root/back", id: 1))
-        #expect(try ui.readObject()["command"] as? String == "dismiss")
+        try expectEqual(try ui.readObject()["command"] as? String, "dismiss")
         ui.closeConnection()   // the daemon goes away before answering
         client.readOutput()
-        #expect(client.waitForExit(seconds: 20) == 0)
+        expectEqual(client.waitForExit(seconds: 20), 0)
     }
 }

@@ -3,6 +3,7 @@ import EvrouteTestSupport
 import EvrouteCore
 import Foundation
 import Testing
+import EvrouteChecks
 
 /// Reading the config file: only a regular file of at most 4 MiB of UTF-8 is read.
 @Suite struct ConfigFileReadTests {
@@ -27,30 +28,30 @@ import Testing
 
     @Test func devNullIsNotARegularFile() {
         let e = loadError("/dev/null")
-        #expect(e?.description == "/dev/null: error: is a character device, not a regular file; expected a YAML config file")
-        #expect(e?.kind == .io)
+        expectEqual(e?.description, "/dev/null: error: is a character device, not a regular file; expected a YAML config file")
+        expectEqual(e?.kind, .io)
     }
 
     @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("evroute.yaml").path
-        #expect(mkfifo(path, 0o600) == 0)
+        expectEqual(mkfifo(path, 0o600), 0)
         let e = loadError(path)
-        #expect(e?.message == "is a FIFO (named pipe), not a regular file; expected a YAML config file")
-        #expect(e?.kind == .io)
+        expectEqual(e?.message, "is a FIFO (named pipe), not a regular file; expected a YAML config file")
+        expectEqual(e?.kind, .io)
     }
 
     @Test func aDirectoryAndAMissingFile() throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(loadError(dir.path)?.message == "is a directory, expected a YAML config file")
-        #expect(loadError(dir.appendingPathComponent("nope.yaml").path)?.message == "config file not found")
-        #expect(loadError(dir.appendingPathComponent("nope/evroute.yaml").path)?.message == "config file not found")
+        expectEqual(loadError(dir.path)?.message, "is a directory, expected a YAML config file")
+        expectEqual(loadError(dir.appendingPathComponent("nope.yaml").path)?.message, "config file not found")
+        expectEqual(loadError(dir.appendingPathComponent("nope/evroute.yaml").path)?.message, "config file not found")
     }
 
     @Test func aFileOverTheSizeLimitIsNotRead() throws {
-        #expect(ConfigLoader.maximumFileSize == 4 * 1024 * 1024)
+        expectEqual(ConfigLoader.maximumFileSize, 4 * 1024 * 1024)
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // Comment lines of 64 bytes: exactly the limit is read, one byte more is not.
@@ -59,13 +60,13 @@ import Testing
         let fine = dir.appendingPathComponent("fine.yaml")
         try Data(atLimit.utf8).write(to: fine)
         let spec = try ConfigLoader.load(path: fine.path)
-        #expect(spec.displays.isEmpty)
+        expect(spec.displays.isEmpty)
         let big = dir.appendingPathComponent("big.yaml")
         try Data((atLimit + "\n").utf8).write(to: big)
         let e = loadError(big.path)
-        #expect(e?.message == "the config file is larger than 4 MiB (4194304 bytes), the most evroute reads")
-        #expect(e?.kind == .io)
-        #expect(e?.line == 0)
+        expectEqual(e?.message, "the config file is larger than 4 MiB (4194304 bytes), the most evroute reads")
+        expectEqual(e?.kind, .io)
+        expectEqual(e?.line, 0)
     }
 
     @Test func invalidUTF8AndAByteOrderMark() throws {
@@ -73,14 +74,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("bad.yaml")
         try Data([0x61, 0x3A, 0x20, 0xFF, 0x0A]).write(to: bad)
-        #expect(loadError(bad.path)?.message == "the config file is not valid UTF-8")
+        expectEqual(loadError(bad.path)?.message, "the config file is not valid UTF-8")
         // A byte order mark is not part of the text: columns on line 1 are as without it.
         let bom = dir.appendingPathComponent("bom.yaml")
         try Data([0xEF, 0xBB, 0xBF] + Array("displays: []\nscreen: []\n".utf8)).write(to: bom)
         let e = loadError(bom.path)
-        #expect(e.map { "\($0.line):\($0.column ?? 0)" } == "2:1")
+        expectEqual(e.map { "\($0.line):\($0.column ?? 0)" }, "2:1")
         try Data([0xEF, 0xBB, 0xBF] + Array("bogus: 1\n".utf8)).write(to: bom)
-        #expect(loadError(bom.path).map { "\($0.line):\($0.column ?? 0)" } == "1:1")
+        expectEqual(loadError(bom.path).map { "\($0.line):\($0.column ?? 0)" }, "1:1")
     }
 
     @Test func emptyAndCommentOnlyFilesAreEmptySpecs() throws {
@@ -90,7 +91,7 @@ import Testing
             let url = dir.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)
             let spec = try ConfigLoader.load(path: url.path)
-            #expect(spec.displays.isEmpty && spec.screens.isEmpty && spec.source == url.path)
+            expect(spec.displays.isEmpty && spec.screens.isEmpty && spec.source == url.path)
         }
     }
 }

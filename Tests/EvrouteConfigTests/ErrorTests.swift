@@ -2,16 +2,17 @@ import EvrouteConfig
 import EvrouteTestSupport
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// One test per class of error, each asserting the exact line and column.
 @Suite struct ErrorTests {
     @Test func errorDescriptionIsCompilerStyle() {
         let e = Diagnostic(file: "/etc/evroute/evroute.yaml", line: 12, column: 7, message: "boom", kind: .invalidValue)
-        #expect(e.description == "/etc/evroute/evroute.yaml:12:7: error: boom")
-        #expect(e.location == EvrouteCore.SourceLocation(file: "/etc/evroute/evroute.yaml", line: 12, column: 7))
+        expectEqual(e.description, "/etc/evroute/evroute.yaml:12:7: error: boom")
+        expectEqual(e.location, EvrouteCore.SourceLocation(file: "/etc/evroute/evroute.yaml", line: 12, column: 7))
         let noPlace = Diagnostic(file: "x.yaml", line: 0, column: 0, message: "config file not found", kind: .io)
-        #expect(noPlace.description == "x.yaml: error: config file not found")
-        #expect(noPlace.location == nil)
+        expectEqual(noPlace.description, "x.yaml: error: config file not found")
+        expect(noPlace.location == nil)
     }
 
     @Test func yamlSyntaxError() {
@@ -21,19 +22,19 @@ import Testing
             size: [1280, 800
         screens: []
         """)
-        #expect(errors.count == 1)
-        #expect(errors.first?.kind == .syntax)
-        #expect(errors.first?.line == 4)
-        #expect(errors.first?.message.contains("invalid YAML") == true)
-        #expect(errors.first?.description.hasPrefix("test.yaml:4:") == true)
+        expectEqual(errors.count, 1)
+        expectEqual(errors.first?.kind, .syntax)
+        expectEqual(errors.first?.line, 4)
+        expectEqual(errors.first?.message.contains("invalid YAML"), true)
+        expectEqual(errors.first?.description.hasPrefix("test.yaml:4:"), true)
     }
 
     @Test func tabIndentationIsASyntaxErrorWithPlace() {
         let errors = parseErrors("displays:\n\t- name: main\n")
-        #expect(errors.count == 1)
-        #expect(errors.first?.kind == .syntax)
-        #expect(errors.first?.line == 2)
-        #expect(errors.first?.column == 1)
+        expectEqual(errors.count, 1)
+        expectEqual(errors.first?.kind, .syntax)
+        expectEqual(errors.first?.line, 2)
+        expectEqual(errors.first?.column, 1)
     }
 
     @Test func unknownKeyInRegion() {
@@ -42,15 +43,15 @@ import Testing
                   frmae: [0, 0, 1280, 100]
         """))
         // `frmae` is reported, and so is the missing `frame`.
-        #expect(errors.count == 2)
+        expectEqual(errors.count, 2)
         let unknown = errors.first { $0.kind == .unknownKey }
-        #expect(unknown?.line == 10)
-        #expect(unknown?.column == 11)
-        #expect(unknown?.message.contains("unknown key 'frmae' in region 'header' (expected one of: name, frame, regions,") == true)
-        #expect(unknown?.message.contains("did you mean 'frame'?") == true)
+        expectEqual(unknown?.line, 10)
+        expectEqual(unknown?.column, 11)
+        expectEqual(unknown?.message.contains("unknown key 'frmae' in region 'header' (expected one of: name, frame, regions,"), true)
+        expectEqual(unknown?.message.contains("did you mean 'frame'?"), true)
         let missing = errors.first { $0.kind == .missingKey }
-        #expect(missing?.line == 9)
-        #expect(missing?.message.contains("missing required key 'frame'") == true)
+        expectEqual(missing?.line, 9)
+        expectEqual(missing?.message.contains("missing required key 'frame'"), true)
     }
 
     @Test func unknownTopLevelKey() {
@@ -66,7 +67,7 @@ import Testing
                   frame: [0, 0, 20, 20]
         """))
         expectOne(errors, line: 12, column: 11, "duplicate key 'frame'", kind: .duplicateKey)
-        #expect(errors.first?.message.contains("first given at line 10, column 11") == true)
+        expectEqual(errors.first?.message.contains("first given at line 10, column 11"), true)
     }
 
     @Test func frameWithThreeNumbers() {
@@ -235,8 +236,8 @@ import Testing
                   opacity: 2
                   bogus: 1
         """))
-        #expect(errors.map(\.line) == [10, 13, 14])
-        #expect(errors.map(\.kind) == [.invalidValue, .invalidValue, .unknownKey])
+        expectEqual(errors.map(\.line), [10, 13, 14])
+        expectEqual(errors.map(\.kind), [.invalidValue, .invalidValue, .unknownKey])
     }
 
     /// What a newcomer writes wrong gets told where it belongs or what it takes: `rotate` on a
@@ -257,10 +258,10 @@ import Testing
               frame: [0, 0, 800, 480]
               handlers: [{ plugin: log, on: [touches] }]
         """)
-        #expect(errors.count == 3, "\(errors)")
-        #expect(errors.first { $0.line == 4 }?.message.hasSuffix("it belongs on the device rule of the display's touchscreen (devices: [{ …, display: NAME, rotate: 90 }])") == true, "\(errors)")
-        #expect(errors.first { $0.line == 5 }?.message == "'idle' must be a mapping with the keys after-s, swallow-wake-touch, found number 120", "\(errors)")
-        #expect(errors.first { $0.line == 12 }?.message.hasSuffix("; did you mean 'touch'?") == true, "\(errors)")
+        expectEqual(errors.count, 3, "\(errors)")
+        expectEqual(errors.first { $0.line == 4 }?.message.hasSuffix("it belongs on the device rule of the display's touchscreen (devices: [{ …, display: NAME, rotate: 90 }])"), true, "\(errors)")
+        expectEqual(errors.first { $0.line == 5 }?.message, "'idle' must be a mapping with the keys after-s, swallow-wake-touch, found number 120", "\(errors)")
+        expectEqual(errors.first { $0.line == 12 }?.message.hasSuffix("; did you mean 'touch'?"), true, "\(errors)")
     }
 
     @Test func topLevelMustBeAMapping() {
@@ -274,7 +275,7 @@ import Testing
             _ = try ConfigLoader.load(path: "/nonexistent/evroute.yaml")
             Issue.record("expected an error")
         } catch {
-            #expect(error.errors.first?.description == "/nonexistent/evroute.yaml: error: config file not found")
+            expectEqual(error.errors.first?.description, "/nonexistent/evroute.yaml: error: config file not found")
         }
     }
 }

@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 import Testing
+import EvrouteChecks
 
 /// A device rule's `filters:`: each filter read, defaults, and every error
 /// at its file:line:col naming the valid range.
@@ -20,7 +21,7 @@ struct FilterConfigTests {
     }
 
     @Test func noFiltersByDefault() throws {
-        #expect(try parseValid(config("")).deviceRules[0].filters.isEmpty)
+        try expect(try parseValid(config("")).deviceRules[0].filters.isEmpty)
     }
 
     @Test func everyFilterIsRead() throws {
@@ -34,30 +35,30 @@ struct FilterConfigTests {
               stuck-after-s: 600
         """)).deviceRules[0]
         // In the order they run: ignore, pressure, palm, ghost-taps, jitter, stuck-after-s.
-        #expect(rule.filters.count == 6)
-        #expect(rule.filters[0] as? IgnoreFilterOptions == IgnoreFilterOptions([Rect(x: 0, y: 0, width: 20, height: 480), Rect(x: 780, y: 0, width: 20, height: 480)]))
-        #expect(rule.filters[1] as? PressureFilterOptions == PressureFilterOptions(min: 12))
-        #expect(rule.filters[2] as? PalmFilterOptions == PalmFilterOptions(tool: true, size: 30))
-        #expect(rule.filters[3] as? GhostTapFilterOptions == GhostTapFilterOptions(maxDurationMs: 40))
-        #expect(rule.filters[4] as? JitterFilterOptions == JitterFilterOptions(hysteresis: 3))
-        #expect(rule.filters[5] as? StuckFilterOptions == StuckFilterOptions(seconds: 600))
+        expectEqual(rule.filters.count, 6)
+        expectEqual(rule.filters[0] as? IgnoreFilterOptions, IgnoreFilterOptions([Rect(x: 0, y: 0, width: 20, height: 480), Rect(x: 780, y: 0, width: 20, height: 480)]))
+        expectEqual(rule.filters[1] as? PressureFilterOptions, PressureFilterOptions(min: 12))
+        expectEqual(rule.filters[2] as? PalmFilterOptions, PalmFilterOptions(tool: true, size: 30))
+        expectEqual(rule.filters[3] as? GhostTapFilterOptions, GhostTapFilterOptions(maxDurationMs: 40))
+        expectEqual(rule.filters[4] as? JitterFilterOptions, JitterFilterOptions(hysteresis: 3))
+        expectEqual(rule.filters[5] as? StuckFilterOptions, StuckFilterOptions(seconds: 600))
         // Rules with different filters are different rules (a reload reopens the device).
-        #expect(rule != (try parseValid(config("")).deviceRules[0]))
+        try expect(rule != (try parseValid(config("")).deviceRules[0]))
     }
 
     @Test func emptyMappingsTakeTheDefaults() throws {
         let rule = try parseValid(config("    filters: { ghost-taps: {}, jitter: {}, palm: {} }")).deviceRules[0]
-        #expect(rule.filters.count == 3)
-        #expect(rule.filters[0] as? PalmFilterOptions == PalmFilterOptions(tool: true, size: nil))
-        #expect(rule.filters[1] as? GhostTapFilterOptions == GhostTapFilterOptions(maxDurationMs: GhostTapFilterOptions.defaultMaxDurationMs))
-        #expect(rule.filters[2] as? JitterFilterOptions == JitterFilterOptions(hysteresis: JitterFilterOptions.defaultHysteresis))
+        expectEqual(rule.filters.count, 3)
+        expectEqual(rule.filters[0] as? PalmFilterOptions, PalmFilterOptions(tool: true, size: nil))
+        expectEqual(rule.filters[1] as? GhostTapFilterOptions, GhostTapFilterOptions(maxDurationMs: GhostTapFilterOptions.defaultMaxDurationMs))
+        expectEqual(rule.filters[2] as? JitterFilterOptions, JitterFilterOptions(hysteresis: JitterFilterOptions.defaultHysteresis))
     }
 
     /// `filters:` lists its keys by name, one per registered filter type.
     @Test func theFiltersAreTheRegisteredTypesByName() {
         let names = LayoutSchema.filters.keyNames
-        #expect(names == names.sorted())
-        for name in ["ghost-taps", "ignore", "jitter", "palm", "pressure", "stuck-after-s"] { #expect(names.contains(name)) }
+        expectEqual(names, names.sorted())
+        for name in ["ghost-taps", "ignore", "jitter", "palm", "pressure", "stuck-after-s"] { expect(names.contains(name)) }
     }
 
     @Test func unknownFilterHasDidYouMean() {

@@ -1,6 +1,7 @@
 import EvrouteConfig
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// A forwarding type of its own (no options, no other check): what a catalog's handler check
 /// admits on a forwarding handler is the catalog's, whatever the type.
@@ -35,6 +36,6 @@ struct ForwardingAdmissionTests {
         }
         // `touch`, `key` and `key:NAME` compile, and the handler forwards.
         let layout = try Layout.compile(spec([.touch, .key, .keyNamed("KEY_A")]), pluginTypes: types)
-        #expect(layout.handlers.map(\.forwards) == [true])
+        expectEqual(layout.handlers.map(\.forwards), [true])
     }
 }

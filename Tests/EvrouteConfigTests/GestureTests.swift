@@ -1,6 +1,7 @@
 import EvrouteConfig
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 @Suite struct GestureTests {
     func gestures(_ yaml: String) throws -> [GestureSpec] {
@@ -23,17 +24,17 @@ import Testing
                     - { name: edge, type: screen-edge-pan, edges: [left, right] }
                     - { name: edge2, type: screen-edge-pan, edge: top, require-to-fail: edge }
         """)
-        #expect(g.map(\.name) == ["t", "lp", "sw", "pan", "pinch", "rot", "edge", "edge2"])
-        #expect(g.map(\.kind) == [.tap, .longPress, .swipe, .pan, .pinch, .rotation, .screenEdgePan, .screenEdgePan])
-        #expect(g[0].taps == 2 && g[0].touches == 2 && g[0].allowableMovement == 5)
-        #expect(g[1].minimumDuration == 3 && g[1].allowableMovement == 20 && g[1].action == "open-admin")
-        #expect(g[2].directions == [.left, .up] && g[2].minimumDistance == 80 && g[2].maximumDuration == 0.4)
-        #expect(g[3].touches == 2 && g[3].maximumTouches == 3 && g[3].minimumDistance == 5)
-        #expect(!g[4].cancelsTouches && g[4].delaysTouchesBegan && !g[4].delaysTouchesEnded)
-        #expect(g[5].simultaneousWith == ["pinch"])
-        #expect(g[6].edges == [.left, .right])
-        #expect(g[7].edges == [.top] && g[7].requireToFail == ["edge"])
-        #expect(g[0].location == EvrouteCore.SourceLocation(file: "test.yaml", line: 12, column: 23))
+        expectEqual(g.map(\.name), ["t", "lp", "sw", "pan", "pinch", "rot", "edge", "edge2"])
+        expectEqual(g.map(\.kind), [.tap, .longPress, .swipe, .pan, .pinch, .rotation, .screenEdgePan, .screenEdgePan])
+        expect(g[0].taps == 2 && g[0].touches == 2 && g[0].allowableMovement == 5)
+        expect(g[1].minimumDuration == 3 && g[1].allowableMovement == 20 && g[1].action == "open-admin")
+        expect(g[2].directions == [.left, .up] && g[2].minimumDistance == 80 && g[2].maximumDuration == 0.4)
+        expect(g[3].touches == 2 && g[3].maximumTouches == 3 && g[3].minimumDistance == 5)
+        expect(!g[4].cancelsTouches && g[4].delaysTouchesBegan && !g[4].delaysTouchesEnded)
+        expectEqual(g[5].simultaneousWith, ["pinch"])
+        expectEqual(g[6].edges, [.left, .right])
+        expect(g[7].edges == [.top] && g[7].requireToFail == ["edge"])
+        expectEqual(g[0].location, EvrouteCore.SourceLocation(file: "test.yaml", line: 12, column: 23))
     }
 
     @Test func defaultsAreUIKits() throws {
@@ -43,9 +44,9 @@ import Testing
                       type: swipe
                       direction: down
         """)
-        #expect(g[0].taps == 1 && g[0].touches == 1 && g[0].cancelsTouches && !g[0].delaysTouchesBegan && g[0].delaysTouchesEnded)
-        #expect(g[0].action == nil && g[0].requireToFail.isEmpty)
-        #expect(g[1].directions == [.down])
+        expect(g[0].taps == 1 && g[0].touches == 1 && g[0].cancelsTouches && !g[0].delaysTouchesBegan && g[0].delaysTouchesEnded)
+        expect(g[0].action == nil && g[0].requireToFail.isEmpty)
+        expectEqual(g[1].directions, [.down])
     }
 
     @Test func rangesAreChecked() {
@@ -95,17 +96,17 @@ import Testing
                       gestures:
                         - \(gesture)
             """))
-            #expect(errors.count == 1, "\(errors)")
+            expectEqual(errors.count, 1, "\(errors)")
             return errors.first
         }
         let fingers = error("{ name: two, type: tap, fingers: 2 }")
-        #expect(fingers?.message.hasSuffix("did you mean 'touches'?") == true, "\(String(describing: fingers))")
-        #expect(fingers?.kind == .unknownKey && fingers?.line == 12 && fingers?.column == 39, "\(String(describing: fingers))")
-        #expect(error("{ name: lp, type: long-press, minimumPressDuration: 2 }")?.message.hasSuffix("did you mean 'minimum-duration'?") == true)
-        #expect(error("{ name: t2, type: tap, numberOfTapsRequired: 2 }")?.message.hasSuffix("did you mean 'taps'?") == true)
-        #expect(error("{ name: p, type: pan, max_fingers: 3 }")?.message.hasSuffix("did you mean 'maximum-touches'?") == true)
-        #expect(error("{ name: t3, type: tap, tolerance: 3 }")?.message.hasSuffix("did you mean 'allowable-movement'?") == true)
-        #expect(error("{ name: t4, type: tap, zorp: 3 }")?.message.contains("did you mean") == false)
+        expectEqual(fingers?.message.hasSuffix("did you mean 'touches'?"), true, "\(String(describing: fingers))")
+        expect(fingers?.kind == .unknownKey && fingers?.line == 12 && fingers?.column == 39, "\(String(describing: fingers))")
+        expectEqual(error("{ name: lp, type: long-press, minimumPressDuration: 2 }")?.message.hasSuffix("did you mean 'minimum-duration'?"), true)
+        expectEqual(error("{ name: t2, type: tap, numberOfTapsRequired: 2 }")?.message.hasSuffix("did you mean 'taps'?"), true)
+        expectEqual(error("{ name: p, type: pan, max_fingers: 3 }")?.message.hasSuffix("did you mean 'maximum-touches'?"), true)
+        expectEqual(error("{ name: t3, type: tap, tolerance: 3 }")?.message.hasSuffix("did you mean 'allowable-movement'?"), true)
+        expectEqual(error("{ name: t4, type: tap, zorp: 3 }")?.message.contains("did you mean"), false)
     }
 
     @Test func screenEdgePanNeedsEdges() {

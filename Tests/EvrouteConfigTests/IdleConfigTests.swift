@@ -1,6 +1,7 @@
 import EvrouteConfig
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// A display's `idle:`: read, its errors at file:line:col with the valid
 /// range and a did-you-mean, and `check`'s warning for idle handlers that can never fire.
@@ -31,12 +32,12 @@ struct IdleConfigTests {
 
     @Test func idleIsRead() throws {
         let display = try parseValid(config("    idle: { after-s: 120, swallow-wake-touch: true }")).displays[0]
-        #expect(display.idle?.afterSeconds == 120 && display.idle?.swallowWakeTouch == true)
-        #expect(display.idle?.after == Timestamp.Duration(microseconds: 120_000_000))
-        #expect(display.idle?.location?.line == 4)
+        expect(display.idle?.afterSeconds == 120 && display.idle?.swallowWakeTouch == true)
+        expectEqual(display.idle?.after, Timestamp.Duration(microseconds: 120_000_000))
+        expectEqual(display.idle?.location?.line, 4)
         let plain = try parseValid(config("    idle: { after-s: 0.5e1 }")).displays[0]
-        #expect(plain.idle?.afterSeconds == 5 && plain.idle?.swallowWakeTouch == false)
-        #expect(try parseValid(config("")).displays[0].idle == nil)
+        expect(plain.idle?.afterSeconds == 5 && plain.idle?.swallowWakeTouch == false)
+        try expect(try parseValid(config("")).displays[0].idle == nil)
     }
 
     @Test func errorsNameTheirPlaceAndTheRange() {
@@ -63,11 +64,11 @@ struct IdleConfigTests {
     /// `check` accepts idle and active handlers; without any display's `idle:` they can never
     /// fire, and on a region neither (idle starts at the top screen): a warning at the `on:` item.
     @Test func handlersThatCanNeverFireAreWarnedAbout() throws {
-        #expect(try warnings(config("    idle: { after-s: 60 }")).isEmpty)
-        #expect(try warnings(config("")) == [
+        try expect(try warnings(config("    idle: { after-s: 60 }")).isEmpty)
+        try expectEqual(try warnings(config("")), [
             "8:36: a handler on 'idle' never gets an event: no display has 'idle:' (give one 'idle: { after-s: 120 }')",
         ])
-        #expect(try warnings(config("    idle: { after-s: 60 }", root: "[touch, active]")) == [
+        try expectEqual(try warnings(config("    idle: { after-s: 60 }", root: "[touch, active]")), [
             "12:45: a handler on 'active' on a region never gets an event: idle and active start at the display's top screen (put it on the screen, 'application:' or 'fallback:')",
         ])
     }

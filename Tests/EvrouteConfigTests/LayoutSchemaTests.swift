@@ -1,6 +1,7 @@
 import EvrouteConfig
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// The schema (``LayoutSchema``) holds the reader to what the manual says: every key it declares
 /// is taken where it is declared, and a key it does not declare is refused there.
@@ -65,11 +66,11 @@ struct LayoutSchemaTests {
 
     @Test func everyDeclaredKeyIsTakenWhereItIsDeclared() {
         let all = Self.paths(LayoutSchema.top)
-        #expect(all.count > 100, "\(all.count) key paths")
+        expect(all.count > 100, "\(all.count) key paths")
         for (path, _) in all {
             let yaml = Self.mapping(LayoutSchema.top, path: path)
             let unknown = parseErrors(yaml).filter { $0.kind == .unknownKey }
-            #expect(unknown.isEmpty, "\(path.joined(separator: ".")) refused in \(yaml): \(unknown.map(\.description))")
+            expect(unknown.isEmpty, "\(path.joined(separator: ".")) refused in \(yaml): \(unknown.map(\.description))")
         }
     }
 
@@ -78,10 +79,10 @@ struct LayoutSchemaTests {
         for (path, closed) in [([String](), true)] + Self.paths(LayoutSchema.top) where closed {
             let yaml = Self.mapping(LayoutSchema.top, path: path, extra: "no-such-key: 1")
             let unknown = parseErrors(yaml).filter { $0.kind == .unknownKey && $0.description.contains("'no-such-key'") }
-            #expect(unknown.count == 1, "no-such-key under \(path.joined(separator: ".")) was not refused in \(yaml)")
+            expectEqual(unknown.count, 1, "no-such-key under \(path.joined(separator: ".")) was not refused in \(yaml)")
             checked += 1
         }
-        #expect(checked > 20, "\(checked) mappings checked")
+        expect(checked > 20, "\(checked) mappings checked")
     }
 
     /// The declarations agree with the reader's own limits: a value just past a declared range
@@ -91,21 +92,21 @@ struct LayoutSchemaTests {
             "devices: [{name: t, match: {}, filters: {jitter: {hysteresis: \(hysteresis)}}}]"
         }
         let range = LayoutSchema.filters["jitter"]!["hysteresis"]!.numberRange!
-        #expect(parseErrors(yaml(LayoutLimits.text(range.upperBound))).isEmpty)
-        #expect(parseErrors(yaml(LayoutLimits.text(range.upperBound + 1))).count == 1)
+        expect(parseErrors(yaml(LayoutLimits.text(range.upperBound))).isEmpty)
+        expectEqual(parseErrors(yaml(LayoutLimits.text(range.upperBound + 1))).count, 1)
         let taps = LayoutSchema.gesture["taps"]!.integerRange!
         let gesture = { (n: Int) in
             "screens: [{name: s, root: {name: r, frame: [0, 0, 1, 1], gestures: [{name: g, type: tap, taps: \(n)}]}}]"
         }
-        #expect(parseErrors(gesture(taps.upperBound)).isEmpty)
-        #expect(parseErrors(gesture(taps.upperBound + 1)).map(\.description).contains { $0.contains("'taps' must be between 1 and \(taps.upperBound)") })
+        expect(parseErrors(gesture(taps.upperBound)).isEmpty)
+        expect(parseErrors(gesture(taps.upperBound + 1)).map(\.description).contains { $0.contains("'taps' must be between 1 and \(taps.upperBound)") })
     }
 
     /// The routing built-ins' handler options the manual lists are the ones the compiler reads.
     @Test func routingBuiltInHandlerOptionsAreTheCompilers() {
-        #expect(LayoutSchema.routingHandlerOptions.map(\.type) == PluginKind.routingBuiltIns)
+        expectEqual(LayoutSchema.routingHandlerOptions.map(\.type), PluginKind.routingBuiltIns)
         for (type, keys) in LayoutSchema.routingHandlerOptions {
-            #expect(keys.map(\.name).sorted() == PluginCatalog.routingOnly.handlerOptionKeys(of: type).sorted(), "\(type)")
+            expectEqual(keys.map(\.name).sorted(), PluginCatalog.routingOnly.handlerOptionKeys(of: type).sorted(), "\(type)")
         }
     }
 }

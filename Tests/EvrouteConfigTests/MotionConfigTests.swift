@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteTestSupport
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// The top-level `motion:` section, each error at its file:line:col.
 @Suite("The motion section")
@@ -24,16 +25,16 @@ struct MotionConfigTests {
           handlers: [{ plugin: log, on: [motion, orientation] }]
         """))
         let m = try #require(spec.motion)
-        #expect(m.rate == 20 && m.shakeThreshold == 1.5 && m.shakeWindowMs == 400 && m.orientationHysteresis == 10)
-        #expect(m.handlers.first?.on == [.motion, .orientation])
+        expect(m.rate == 20 && m.shakeThreshold == 1.5 && m.shakeWindowMs == 400 && m.orientationHysteresis == 10)
+        expectEqual(m.handlers.first?.on, [.motion, .orientation])
         let (_, layout) = try ConfigLoader.compile(yaml: config("  handlers: [{ plugin: log, on: motion }]"), file: "m.yaml")
-        #expect(layout.motionHandlers.count == 1)
-        #expect(layout.handlers[layout.motionHandlers[0]].owner == .motion)
+        expectEqual(layout.motionHandlers.count, 1)
+        expectEqual(layout.handlers[layout.motionHandlers[0]].owner, .motion)
     }
 
     @Test func defaults() throws {
         let m = try #require(try parseValid(config("  handlers: []")).motion)
-        #expect(m.rate == 10 && m.shakeThreshold == 1 && m.shakeWindowMs == 500 && m.orientationHysteresis == 15)
+        expect(m.rate == 10 && m.shakeThreshold == 1 && m.shakeWindowMs == 500 && m.orientationHysteresis == 15)
     }
 
     @Test func unknownKeysHaveDidYouMean() {
@@ -61,7 +62,7 @@ struct MotionConfigTests {
         expectOne(parseErrors(config("  handlers: [{ plugin: log, on: [motion, tap] }]")), line: 5, column: 42,
                   "'motion' handlers get accelerometer samples (motion) and orientation changes (orientation) only; 'tap' never comes here",
                   kind: .invalidValue)
-        #expect(parseErrors(config("  handlers: [{ plugin: log, on: any }]")).isEmpty)
+        expect(parseErrors(config("  handlers: [{ plugin: log, on: any }]")).isEmpty)
     }
 
     @Test func orientationOutsideMotionIsAWarning() throws {
@@ -70,6 +71,6 @@ struct MotionConfigTests {
             screens: [{ name: home, root: { name: root, frame: [0, 0, 800, 480], handlers: [{ plugin: log, on: [orientation] }] } }]
             """
         let (_, layout) = try ConfigLoader.compile(yaml: yaml, file: "w.yaml")
-        #expect(layout.warnings.contains { $0.message.contains("a handler on 'orientation' outside 'motion:' never gets an event") })
+        expect(layout.warnings.contains { $0.message.contains("a handler on 'orientation' outside 'motion:' never gets an event") })
     }
 }

@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteTestSupport
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// `check` warns about what can never happen: layouts that passed silently before.
 /// Each case also has its fixed twin, which passes without a warning.
@@ -46,18 +47,18 @@ struct NeverHappensWarningTests {
                   handlers: [{ plugin: ui, on: ["action:open-admin"] }]
         """)
         let w = try warnings(yaml)
-        #expect(w == [
+        expectEqual(w, [
             "18:41: warning: the handler for 'action:open-admin' on region 'home/root/settings' is on no responder chain the action starts from (it is sent by gesture 'admin-hold' of home/root/corner, whose chain does not pass this region): it never gets the action",
         ], "\(w)")
         // On the gesture's chain (its region, an ancestor, the screen…) it is reached.
         let fixed = Self.layout(corner: Self.hold, settings: "", root: #"{ plugin: ui, on: ["action:open-admin"] }"#)
-        #expect(try warnings(fixed) == [])
+        try expectEqual(try warnings(fixed), [])
         // An action handler sends from the region of the event it took: `settings` taps send
         // it from `settings`, whose chain passes the handler there.
         let sentHere = Self.layout(corner: "", settings: """
                   handlers: [{ plugin: action, on: tap, action: open-admin }, { plugin: ui, on: ["action:open-admin"] }]
         """)
-        #expect(try warnings(sentHere) == [])
+        try expectEqual(try warnings(sentHere), [])
     }
 
     @Test func aKeyHandlerOnARegionThatIsNeverFirstResponder() throws {
@@ -65,17 +66,17 @@ struct NeverHappensWarningTests {
                   handlers: [{ plugin: ui, on: [text, "key:KEY_ENTER"] }]
         """)
         let w = try warnings(yaml)
-        #expect(w == [
+        expectEqual(w, [
             "18:41: warning: the handler for text, key:KEY_ENTER on region 'home/root/settings' never gets one: keys and text start at the first responder, and no region whose chain passes this one can become first responder (none is focusable: true or focused by a focus handler)",
         ], "\(w)")
         // Focusable itself, a focusable child, or focused by a focus handler: reached.
-        #expect(try warnings(yaml.replacingOccurrences(of: "frame: [200, 0, 400, 100]", with: "frame: [200, 0, 400, 100]\n          focusable: true")) == [])
-        #expect(try warnings(yaml.replacingOccurrences(of: "frame: [200, 0, 400, 100]", with: "frame: [200, 0, 400, 100]\n          regions: [{ name: field, frame: [0, 0, 10, 10], focusable: true }]")) == [])
-        #expect(try warnings(Self.layout(corner: """
+        try expectEqual(try warnings(yaml.replacingOccurrences(of: "frame: [200, 0, 400, 100]", with: "frame: [200, 0, 400, 100]\n          focusable: true")), [])
+        try expectEqual(try warnings(yaml.replacingOccurrences(of: "frame: [200, 0, 400, 100]", with: "frame: [200, 0, 400, 100]\n          regions: [{ name: field, frame: [0, 0, 10, 10], focusable: true }]")), [])
+        try expectEqual(try warnings(Self.layout(corner: """
                   handlers: [{ plugin: focus, on: tap, region: settings }]
         """, settings: """
                   handlers: [{ plugin: ui, on: [text] }]
-        """)) == [])
+        """)), [])
     }
 
     @Test func aGrabbedDeviceWhoseTouchesNothingTakes() throws {
@@ -83,12 +84,12 @@ struct NeverHappensWarningTests {
                   focusable: true
                   handlers: [{ plugin: ui, on: [key] }]
         """).replacingOccurrences(of: "fallback: { handlers: [{ plugin: log, on: [any] }] }", with: "")
-        #expect(try warnings(yaml) == [
+        try expectEqual(try warnings(yaml), [
             "3:50: warning: device rule 'touch' grabs its devices (grab: true), but no handler on display 'main' takes their touches: nothing here gets them, and the grab keeps them from everything else",
         ])
         // A handler that takes touches (here one only for this rule's devices) is enough.
-        #expect(try warnings(yaml.replacingOccurrences(of: "on: [key]", with: "on: [key, tap], devices: [touch]")) == [])
+        try expectEqual(try warnings(yaml.replacingOccurrences(of: "on: [key]", with: "on: [key, tap], devices: [touch]")), [])
         // …but not one for other devices' touches.
-        #expect(try warnings(yaml.replacingOccurrences(of: "on: [key]", with: "on: [key, tap], devices: [keys]")).count == 1)
+        try expectEqual(try warnings(yaml.replacingOccurrences(of: "on: [key]", with: "on: [key, tap], devices: [keys]")).count, 1)
     }
 }

@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteTestSupport
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// Every number of a config has a valid range (docs/config.md, "Limits"), checked where it is
 /// read, with file:line:col. Each of these values passed `check` before and then
@@ -31,7 +32,7 @@ struct NumberRangeTests {
                     - { name: b, frame: [0, 0, 10, 10], shape: { rounded-rectangle: 1e7 } }
                     - { name: c, frame: [0, 0, 10, 10], shape: { polygon: [[0, 0], [2e6, 0], [0, 10]] } }
             """
-        #expect(messages(yaml) == [
+        expectEqual(messages(yaml), [
             "test.yaml:1:33: error: each element of 'size' must be between -1000000 and 1000000, found 1e16",
             "test.yaml:2:47: error: each element of 'calibration' must be between -1000 and 1000, found 1e308",
             "test.yaml:2:66: error: each element of 'calibration' must be between -1000 and 1000, found -1001",
@@ -68,7 +69,7 @@ struct NumberRangeTests {
                     - { name: tp, type: tap, taps: 100, touches: 256 }
                     - { name: pn, type: pan, touches: 2, maximum-touches: 256 }
             """
-        #expect(messages(yaml) == [])
+        expectEqual(messages(yaml), [])
     }
 
     @Test func regionsDocumentsHaveTheSameRanges() {
@@ -77,7 +78,7 @@ struct NumberRangeTests {
             _ = try ConfigLoader.parseRegions(yaml: "- { name: x, frame: [0, 0, 1e16, 10] }", file: "new.yaml")
             Issue.record("accepted a 1e16 frame")
         } catch {
-            #expect(error.errors.map(\.description) == [
+            expectEqual(error.errors.map(\.description), [
                 "new.yaml:1:28: error: each element of 'frame' must be between -1000000 and 1000000, found 1e16",
             ])
         }
@@ -85,11 +86,11 @@ struct NumberRangeTests {
 
     @Test func aConfigWithoutDisplaysIsAnError() {
         let expected = "test.yaml:1:1: error: \(ConfigLoader.noDisplayMessage)"
-        #expect(messages("") == [expected])
-        #expect(messages("# only a comment\n") == [expected])
-        #expect(messages("displays: []\nplugins: [{ name: x, type: log }]\n") == [expected])
+        expectEqual(messages(""), [expected])
+        expectEqual(messages("# only a comment\n"), [expected])
+        expectEqual(messages("displays: []\nplugins: [{ name: x, type: log }]\n"), [expected])
         // A screen or device rule without a display says so itself, once.
-        #expect(messages("screens: [{ name: s, root: { name: r, frame: [0, 0, 1, 1] } }]\n") == [
+        expectEqual(messages("screens: [{ name: s, root: { name: r, frame: [0, 0, 1, 1] } }]\n"), [
             "test.yaml:1:19: error: screen 's' needs a display, and none is declared",
         ])
     }

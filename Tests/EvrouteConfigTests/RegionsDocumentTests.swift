@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteTestSupport
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// The errors of a regions document (`evroute ctl regions`) that must be invalid.
 func regionsErrors(_ yaml: String) -> [Diagnostic] {
@@ -27,25 +28,25 @@ struct RegionsDocumentTests {
               regions:
                 - { name: icon, frame: [10, 10, 20, 20], shape: ellipse }
             """, file: "ui.yaml")
-        #expect(regions.map(\.name) == ["ok", "cancel"])
-        #expect(regions[0].frame == Rect(x: 0, y: 0, width: 100, height: 50))
-        #expect(regions[0].handlers.first?.options["key"] == .string("1"))
-        #expect(regions[0].handlers.first?.on == [.tap])
-        #expect(regions[1].hidden && regions[1].regions.first?.shape == .ellipse)
-        #expect(regions[0].nameLocation == SourceLocation(file: "ui.yaml", line: 1, column: 9))
+        expectEqual(regions.map(\.name), ["ok", "cancel"])
+        expectEqual(regions[0].frame, Rect(x: 0, y: 0, width: 100, height: 50))
+        expectEqual(regions[0].handlers.first?.options["key"], .string("1"))
+        expectEqual(regions[0].handlers.first?.on, [.tap])
+        expect(regions[1].hidden && regions[1].regions.first?.shape == .ellipse)
+        expectEqual(regions[0].nameLocation, SourceLocation(file: "ui.yaml", line: 1, column: 9))
     }
 
     @Test func aMappingWithRegionsAndJSONReadTheSame() throws {
         let yaml = try ConfigLoader.parseRegions(yaml: "regions:\n  - { name: z, frame: [0, 0, 10, 10], interactive: false }\n", file: "a.yaml")
         let json = try ConfigLoader.parseRegions(yaml: #"{"regions": [{"name": "z", "frame": [0, 0, 10, 10], "interactive": false}]}"#, file: "a.json")
         let list = try ConfigLoader.parseRegions(yaml: #"[{"name": "z", "frame": [0, 0, 10, 10], "interactive": false}]"#, file: "b.json")
-        #expect(yaml == json && json == list)
-        #expect(yaml.count == 1 && !yaml[0].interactive)
-        #expect(json[0].nameLocation == SourceLocation(file: "a.json", line: 1, column: 23))
+        expect(yaml == json && json == list)
+        expect(yaml.count == 1 && !yaml[0].interactive)
+        expectEqual(json[0].nameLocation, SourceLocation(file: "a.json", line: 1, column: 23))
         // No children at all.
-        #expect(try ConfigLoader.parseRegions(yaml: "[]", file: "e.yaml").isEmpty)
-        #expect(try ConfigLoader.parseRegions(yaml: "regions: []", file: "e.yaml").isEmpty)
-        #expect(try ConfigLoader.parseRegions(yaml: "regions:", file: "e.yaml").isEmpty)
+        try expect(try ConfigLoader.parseRegions(yaml: "[]", file: "e.yaml").isEmpty)
+        try expect(try ConfigLoader.parseRegions(yaml: "regions: []", file: "e.yaml").isEmpty)
+        try expect(try ConfigLoader.parseRegions(yaml: "regions:", file: "e.yaml").isEmpty)
     }
 
     /// `/` joins a region path's names: a name holding one is refused, in the config (region,
@@ -68,11 +69,11 @@ struct RegionsDocumentTests {
         expectOne(parseErrors(yaml), line: 10, column: 19,
                   "region name 'a/b' must not contain '/' (it separates the names of a region's path, e.g. home/root/keypad)", kind: .invalidValue)
         let screen = parseErrors(yaml.replacingOccurrences(of: "- name: home", with: "- name: home/x"))
-        #expect(screen.count == 2)
+        expectEqual(screen.count, 2)
         expectOne(screen.filter { $0.line == 3 }, line: 3, column: 11,
                   "screen name 'home/x' must not contain '/' (it separates the names of a region's path, e.g. home/root/keypad)", kind: .invalidValue)
         let display = parseErrors(yaml.replacingOccurrences(of: "{ name: main,", with: "{ name: main/1,"))
-        #expect(display.contains { $0.line == 1 && $0.message.hasPrefix("display name 'main/1' must not contain '/'") }, "\(display)")
+        expect(display.contains { $0.line == 1 && $0.message.hasPrefix("display name 'main/1' must not contain '/'") }, "\(display)")
     }
 
     @Test func regionErrorsAreTheConfigsAtTheirPlace() {
@@ -91,13 +92,13 @@ struct RegionsDocumentTests {
                   line: 4, column: 34, "unknown event kind 'tapp' in 'on'", kind: .invalidValue)
         // Every error, in file order.
         let errors = regionsErrors("- { name: a, frame: [0, 0, 1] }\n- { name: b, frame: [0, 0, 1, 1], opacity: 2 }\n")
-        #expect(errors.map { "\($0.line):\($0.column ?? 0)" } == ["1:21", "2:44"])
-        #expect(errors.map(\.description).first == "ui.yaml:1:21: error: 'frame' must be [x, y, width, height] with width and height ≥ 0, found [0, 0, 1]")
+        expectEqual(errors.map { "\($0.line):\($0.column ?? 0)" }, ["1:21", "2:44"])
+        expectEqual(errors.map(\.description).first, "ui.yaml:1:21: error: 'frame' must be [x, y, width, height] with width and height ≥ 0, found [0, 0, 1]")
     }
 
     @Test func theDocumentMustBeAListOrHoldOne() {
         // The misspelt key, then the missing one (as the config reports them).
-        #expect(regionsErrors("region:\n  - { name: a, frame: [0, 0, 1, 1] }\n").map(\.description) == [
+        expectEqual(regionsErrors("region:\n  - { name: a, frame: [0, 0, 1, 1] }\n").map(\.description), [
             "ui.yaml:1:1: error: unknown key 'region' in the top level of the regions (expected one of: regions); did you mean 'regions'?",
             "ui.yaml:1:1: error: the top level of the regions is missing required key 'regions' (a list of regions)",
         ])
@@ -107,11 +108,11 @@ struct RegionsDocumentTests {
                   "the document must be a list of regions, or a mapping with 'regions:' holding one, found string 'hello'", kind: .wrongType)
         expectOne(regionsErrors("regions: 3"), line: 1, column: 10, "'regions' must be a list, found number 3", kind: .wrongType)
         let empty = regionsErrors("# nothing\n")
-        #expect(empty.map(\.description) == [
+        expectEqual(empty.map(\.description), [
             "ui.yaml: error: the document is empty; expected a list of regions, or a mapping with 'regions:' holding one (an empty list [] removes every child)",
         ])
         let syntax = regionsErrors("- { name: a, frame: [0, 0, 1, 1]\n- b\n")
-        #expect(syntax.count == 1 && syntax.first?.kind == .syntax && syntax.first?.line == 2)
+        expect(syntax.count == 1 && syntax.first?.kind == .syntax && syntax.first?.line == 2)
     }
 
     @Test func parsedRegionsApplyAndTheirCompileErrorsPointIntoTheirFile() throws {
@@ -122,8 +123,8 @@ struct RegionsDocumentTests {
         let router = Router(layout: layout)
         let fresh = try ConfigLoader.parseRegions(yaml: "- { name: ok, frame: [0, 0, 50, 50] }\n- { name: more, frame: [60, 0, 50, 50] }\n", file: "ui.yaml")
         try router.apply(.children(region: "home/root", fresh), time: .zero)
-        #expect(router.layout.regions.map(\.path) == ["home/root", "home/root/ok", "home/root/more"])
-        #expect(router.regionOverrides == [RegionOverride(path: "home/root", childrenReplaced: true)])
+        expectEqual(router.layout.regions.map(\.path), ["home/root", "home/root/ok", "home/root/more"])
+        expectEqual(router.regionOverrides, [RegionOverride(path: "home/root", childrenReplaced: true)])
 
         let bad = try ConfigLoader.parseRegions(yaml: """
             - { name: a, frame: [0, 0, 50, 50] }
@@ -138,11 +139,11 @@ struct RegionsDocumentTests {
             let errors = try #require({ () -> [Diagnostic]? in
                 if case .doesNotCompile(_, .children, let errors) = error { return errors } else { return nil }
             }(), "\(error)")
-            #expect(errors.map(\.description) == [
+            expectEqual(errors.map(\.description), [
                 "ui.yaml:2:9: error: duplicate region name 'a' in screen 'home' (first defined at line 1)",
                 "ui.yaml:4:9: error: unknown 'next' target 'nowhere' (expected a region of screen 'home', screen:NAME, display:NAME, application or fallback)",
             ])
         }
-        #expect(router.layout.regions.map(\.path) == ["home/root", "home/root/ok", "home/root/more"])
+        expectEqual(router.layout.regions.map(\.path), ["home/root", "home/root/ok", "home/root/more"])
     }
 }

@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteTestSupport
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// Semantic errors come from `Layout.compile`; the loader keeps their message and place.
 @Suite struct SemanticTests {
@@ -38,10 +39,10 @@ import Testing
                   frame: [0, 0, 10, 10]
                   next: a
         """))
-        #expect(!errors.isEmpty)
-        #expect(errors.allSatisfy { $0.kind == .semantic && $0.message.contains("cycle") })
-        #expect(errors.first?.line == 11)
-        #expect(errors.first?.column == 17)
+        expect(!errors.isEmpty)
+        expect(errors.allSatisfy { $0.kind == .semantic && $0.message.contains("cycle") })
+        expectEqual(errors.first?.line, 11)
+        expectEqual(errors.first?.column, 17)
     }
 
     @Test func presentedOverCycle() {
@@ -56,10 +57,10 @@ import Testing
             presented-over: one
             root: { name: r2, frame: [0, 0, 100, 100] }
         """)
-        #expect(!errors.isEmpty)
-        #expect(errors.first?.line == 5)
-        #expect(errors.first?.column == 21)
-        #expect(errors.contains { $0.message.contains("cycle") })
+        expect(!errors.isEmpty)
+        expectEqual(errors.first?.line, 5)
+        expectEqual(errors.first?.column, 21)
+        expect(errors.contains { $0.message.contains("cycle") })
     }
 
     @Test func unknownDisplayOfScreen() {
@@ -87,8 +88,8 @@ import Testing
                 - { name: a, frame: [0, 0, 10] }
                 - { name: a, frame: [0, 0, 10, 10] }
         """))
-        #expect(errors.count == 1)
-        #expect(errors.first?.kind == .invalidValue)
+        expectEqual(errors.count, 1)
+        expectEqual(errors.first?.kind, .invalidValue)
     }
 
     /// `devices:` on a handler names device rules; an unknown one is an error at its name,
@@ -110,11 +111,11 @@ import Testing
                   "unknown device rule 'scaner' in 'devices' (device rules: scanner, keys); did you mean 'scanner'?", kind: .semantic)
         let (_, layout) = try ConfigLoader.compile(yaml: yaml.replacingOccurrences(of: "scaner", with: "scanner"), file: "test.yaml")
         let h = try #require(layout.handlers.first)
-        #expect(h.devices == ["keys", "scanner"])
-        #expect(h.options.isEmpty, "'devices' is the handler's own key, not a plugin option")
+        expectEqual(h.devices, ["keys", "scanner"])
+        expect(h.options.isEmpty, "'devices' is the handler's own key, not a plugin option")
         // One name is a list of one; an empty list is an error.
         let one = try ConfigLoader.compile(yaml: yaml.replacingOccurrences(of: "[keys, scaner]", with: "keys"), file: "test.yaml")
-        #expect(one.layout.handlers.first?.devices == ["keys"])
+        expectEqual(one.layout.handlers.first?.devices, ["keys"])
         expectOne(parseErrors(yaml.replacingOccurrences(of: "[keys, scaner]", with: "[]")), line: 10, column: 52,
                   "'devices' must name at least one device rule", kind: .invalidValue)
     }
@@ -138,7 +139,7 @@ import Testing
                   "device rule 'keys' is named twice in 'devices' (first at 10:53); name each rule once", kind: .semantic)
         let many = yaml.replacingOccurrences(of: "[keys, scanner, keys]", with: "[" + Array(repeating: "keys", count: 100_001).joined(separator: ", ") + "]")
         let errors = compileErrors(many)
-        #expect(errors.count == 100_000)
-        #expect(errors.allSatisfy { $0.message.hasPrefix("device rule 'keys' is named twice in 'devices' (first at 10:53)") })
+        expectEqual(errors.count, 100_000)
+        expect(errors.allSatisfy { $0.message.hasPrefix("device rule 'keys' is named twice in 'devices' (first at 10:53)") })
     }
 }

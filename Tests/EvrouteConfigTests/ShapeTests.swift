@@ -1,6 +1,7 @@
 import EvrouteConfig
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 @Suite struct ShapeTests {
     func shape(_ yaml: String) throws -> Shape {
@@ -13,18 +14,17 @@ import Testing
     }
 
     @Test func rectangleAndEllipse() throws {
-        #expect(try shape("rectangle") == .rectangle)
-        #expect(try shape("ellipse") == .ellipse)
+        try expectEqual(try shape("rectangle"), .rectangle)
+        try expectEqual(try shape("ellipse"), .ellipse)
     }
 
     @Test func roundedRectangle() throws {
-        #expect(try shape("{ rounded-rectangle: 12 }") == .roundedRectangle(radius: 12))
-        #expect(try shape("{ rounded-rectangle: 0.5 }") == .roundedRectangle(radius: 0.5))
+        try expectEqual(try shape("{ rounded-rectangle: 12 }"), .roundedRectangle(radius: 12))
+        try expectEqual(try shape("{ rounded-rectangle: 0.5 }"), .roundedRectangle(radius: 0.5))
     }
 
     @Test func polygon() throws {
-        #expect(try shape("{ polygon: [[50, 0], [100, 100], [0, 100]] }")
-            == .polygon([Point(x: 50, y: 0), Point(x: 100, y: 100), Point(x: 0, y: 100)]))
+        try expectEqual(try shape("{ polygon: [[50, 0], [100, 100], [0, 100]] }"), .polygon([Point(x: 50, y: 0), Point(x: 100, y: 100), Point(x: 0, y: 100)]))
     }
 
     @Test func polygonInBlockStyle() throws {
@@ -38,8 +38,7 @@ import Testing
                       - [50, 80]
                       - [0, 80]
         """))
-        #expect(spec.screens[0].root.regions[0].shape
-            == .polygon([Point(x: 0, y: 0), Point(x: 100, y: 0), Point(x: 50, y: 80), Point(x: 0, y: 80)]))
+        expectEqual(spec.screens[0].root.regions[0].shape, .polygon([Point(x: 0, y: 0), Point(x: 100, y: 0), Point(x: 50, y: 80), Point(x: 0, y: 80)]))
     }
 
     @Test func shapeNeedingAParameter() {

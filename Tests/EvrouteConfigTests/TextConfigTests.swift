@@ -3,6 +3,7 @@ import EvrouteCore
 import EvrouteInput
 import Foundation
 import Testing
+import EvrouteChecks
 
 /// Device rules' text keys: `keymap`, `text`, `line-timeout-ms`, each error at its
 /// file:line:col; keymap names checked against xkb-data when it is installed.
@@ -26,9 +27,9 @@ struct TextConfigTests {
     @Test func defaultsAreUsTextOn() throws {
         let spec = try parseValid(config(""))
         let rule = spec.deviceRules[1]
-        #expect(rule.keymap == KeymapSpec(layout: "us"))
-        #expect(rule.text == .on)
-        #expect(rule.lineTimeoutMs == 300)
+        expectEqual(rule.keymap, KeymapSpec(layout: "us"))
+        expectEqual(rule.text, .on)
+        expectEqual(rule.lineTimeoutMs, 300)
     }
 
     @Test func keymapTextAndTimeoutAreRead() throws {
@@ -38,18 +39,18 @@ struct TextConfigTests {
             line-timeout-ms: 50
         """))
         let rule = spec.deviceRules[1]
-        #expect(rule.keymap == KeymapSpec(layout: "de", variant: "nodeadkeys", options: ["compose:ralt", "ctrl:nocaps"]))
-        #expect(rule.keymap.description == "de(nodeadkeys) +compose:ralt,ctrl:nocaps")
-        #expect(rule.text == .line)
-        #expect(rule.lineTimeoutMs == 50)
-        #expect(rule.keymapLocation?.line == 6)
+        expectEqual(rule.keymap, KeymapSpec(layout: "de", variant: "nodeadkeys", options: ["compose:ralt", "ctrl:nocaps"]))
+        expectEqual(rule.keymap.description, "de(nodeadkeys) +compose:ralt,ctrl:nocaps")
+        expectEqual(rule.text, .line)
+        expectEqual(rule.lineTimeoutMs, 50)
+        expectEqual(rule.keymapLocation?.line, 6)
         // A layout alone; options as one comma-separated string; text as a bool.
         let short = try parseValid(config("    keymap: fr\n    text: false"))
-        #expect(short.deviceRules[1].keymap == KeymapSpec(layout: "fr"))
-        #expect(short.deviceRules[1].text == .off)
+        expectEqual(short.deviceRules[1].keymap, KeymapSpec(layout: "fr"))
+        expectEqual(short.deviceRules[1].text, .off)
         let joined = try parseValid(config("    keymap: { layout: \"us,de\", options: \"compose:ralt, ctrl:nocaps\" }\n    text: true"))
-        #expect(joined.deviceRules[1].keymap.options == ["compose:ralt", "ctrl:nocaps"])
-        #expect(joined.deviceRules[1].text == .on)
+        expectEqual(joined.deviceRules[1].keymap.options, ["compose:ralt", "ctrl:nocaps"])
+        expectEqual(joined.deviceRules[1].text, .on)
     }
 
     @Test func rulesDifferWhenTheirTextDiffers() throws {
@@ -57,7 +58,7 @@ struct TextConfigTests {
         let b = try parseValid(config("    keymap: us")).deviceRules[1]
         let c = try parseValid(config("    text: line")).deviceRules[1]
         let d = try parseValid(config("")).deviceRules[1]
-        #expect(a != b && c != d && b == d)
+        expect(a != b && c != d && b == d)
     }
 
     @Test func unknownKeymapKeyHasDidYouMean() {
@@ -85,7 +86,7 @@ struct TextConfigTests {
         expectOne(parseErrors(config("    text: line\n    line-timeout-ms: 20ms")), line: 7, column: 22,
                   "'line-timeout-ms' must be an integer, found string '20ms'", kind: .wrongType)
         // A bad `text` is said once, not again for the timeout.
-        #expect(parseErrors(config("    text: lines\n    line-timeout-ms: 100")).count == 1)
+        expectEqual(parseErrors(config("    text: lines\n    line-timeout-ms: 100")).count, 1)
     }
 
     @Test("An unknown layout is an error naming it, with did-you-mean", .enabled(if: xkbData))
@@ -101,13 +102,13 @@ struct TextConfigTests {
     func unknownVariantAndOption() {
         expectOne(parseErrors(config("    keymap: { layout: de, variant: nodeadkey }")), line: 6, column: 36,
                   "unknown variant 'nodeadkey' of keymap layout 'de' (it has: ", kind: .invalidValue)
-        #expect(parseErrors(config("    keymap: { layout: de, variant: nodeadkey }")).first?.message.hasSuffix("did you mean 'nodeadkeys'?") == true)
+        expectEqual(parseErrors(config("    keymap: { layout: de, variant: nodeadkey }")).first?.message.hasSuffix("did you mean 'nodeadkeys'?"), true)
         expectOne(parseErrors(config("    keymap: { layout: us, options: [ctrl:nocap] }")), line: 6, column: 37,
                   "unknown keymap option 'ctrl:nocap' (xkb-data's options are GROUP:NAME, e.g. compose:ralt, ctrl:nocaps); did you mean 'ctrl:nocaps'?")
         expectOne(parseErrors(config("    keymap: { layout: \"us,de\", variant: \",nodeadkeys,x\" }")), line: 6, column: 41,
                   "keymap 'variant' has 3 variants for 2 layout(s)")
         // Variants that are sections of the layout's file but not listed in evdev.lst are known.
-        #expect(parseErrors(config("    keymap: { layout: de, variant: basic }")).isEmpty)
-        #expect(parseErrors(config("    keymap: { layout: \"us,de\", variant: \",nodeadkeys\" }")).isEmpty)
+        expect(parseErrors(config("    keymap: { layout: de, variant: basic }")).isEmpty)
+        expect(parseErrors(config("    keymap: { layout: \"us,de\", variant: \",nodeadkeys\" }")).isEmpty)
     }
 }

@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
 import Testing
+import EvrouteChecks
 
 @Suite struct ValidConfigTests {
     @Test func specSketchParsesToTheExpectedValues() throws {
@@ -48,60 +49,60 @@ import Testing
         fallback:
           handlers: [{ plugin: log, on: [any] }]
         """)
-        #expect(spec.source == "test.yaml")
-        #expect(spec.displays.count == 1)
+        expectEqual(spec.source, "test.yaml")
+        expectEqual(spec.displays.count, 1)
         let d = try #require(spec.displays.first)
-        #expect(d.name == "main")
-        #expect(d.size == Size(width: 1280, height: 800))
-        #expect(d.initialScreen == "home")
-        #expect(d.location == EvrouteCore.SourceLocation(file: "test.yaml", line: 2, column: 11))
-        #expect(d.initialScreenLocation == EvrouteCore.SourceLocation(file: "test.yaml", line: 4, column: 13))
+        expectEqual(d.name, "main")
+        expectEqual(d.size, Size(width: 1280, height: 800))
+        expectEqual(d.initialScreen, "home")
+        expectEqual(d.location, EvrouteCore.SourceLocation(file: "test.yaml", line: 2, column: 11))
+        expectEqual(d.initialScreenLocation, EvrouteCore.SourceLocation(file: "test.yaml", line: 4, column: 13))
 
-        #expect(spec.deviceRules.map(\.name) == ["touch", "keys"])
+        expectEqual(spec.deviceRules.map(\.name), ["touch", "keys"])
         let touch = spec.deviceRules[0]
-        #expect(touch.match == DeviceMatch(kind: .touchscreen, name: "ILITEK*", udev: ["ID_BUS": "usb"]))
-        #expect(touch.display == "main")
-        #expect(touch.rotate == 90)
-        #expect(touch.calibration == [1, 0, 0, 0, 1, 0.5])
-        #expect(touch.grab)
-        #expect(touch.displayLocation?.line == 8)
-        #expect(spec.deviceRules[1].rotate == 0)
-        #expect(spec.deviceRules[1].grab == false)
-        #expect(spec.deviceRules[1].calibration == nil)
+        expectEqual(touch.match, DeviceMatch(kind: .touchscreen, name: "ILITEK*", udev: ["ID_BUS": "usb"]))
+        expectEqual(touch.display, "main")
+        expectEqual(touch.rotate, 90)
+        expectEqual(touch.calibration, [1, 0, 0, 0, 1, 0.5])
+        expect(touch.grab)
+        expectEqual(touch.displayLocation?.line, 8)
+        expectEqual(spec.deviceRules[1].rotate, 0)
+        expectEqual(spec.deviceRules[1].grab, false)
+        expect(spec.deviceRules[1].calibration == nil)
 
-        #expect(spec.plugins.map(\.name) == ["shell", "ui"])
-        #expect(spec.plugins[0].type == .exec)
-        #expect(spec.plugins[0].options.isEmpty)
-        #expect(spec.plugins[1].options == ["path": .string("/run/evroute/ui.sock"), "retry": .number(3), "verbose": .bool(false)])
+        expectEqual(spec.plugins.map(\.name), ["shell", "ui"])
+        expectEqual(spec.plugins[0].type, .exec)
+        expect(spec.plugins[0].options.isEmpty)
+        expectEqual(spec.plugins[1].options, ["path": .string("/run/evroute/ui.sock"), "retry": .number(3), "verbose": .bool(false)])
 
         let screen = try #require(spec.screens.first)
-        #expect(screen.name == "home")
-        #expect(screen.display == "main")
-        #expect(screen.handlers.isEmpty)
-        #expect(screen.root.name == "root")
-        #expect(screen.root.frame == Rect(x: 0, y: 0, width: 1280, height: 800))
-        #expect(screen.root.regions.map(\.name) == ["header", "content"])
+        expectEqual(screen.name, "home")
+        expectEqual(screen.display, "main")
+        expect(screen.handlers.isEmpty)
+        expectEqual(screen.root.name, "root")
+        expectEqual(screen.root.frame, Rect(x: 0, y: 0, width: 1280, height: 800))
+        expectEqual(screen.root.regions.map(\.name), ["header", "content"])
         let back = screen.root.regions[0].regions[0]
-        #expect(back.name == "back")
-        #expect(back.frame == Rect(x: 0, y: 0, width: 160, height: 100))
-        #expect(back.handlers.count == 1)
-        #expect(back.handlers[0].plugin == "shell")
-        #expect(back.handlers[0].on == [.touchEnded])
-        #expect(back.handlers[0].options["command"]?.stringList == ["systemctl", "restart", "kiosk-browser"])
-        #expect(back.handlers[0].location?.line == 32)
-        #expect(back.nameLocation == EvrouteCore.SourceLocation(file: "test.yaml", line: 29, column: 21))
+        expectEqual(back.name, "back")
+        expectEqual(back.frame, Rect(x: 0, y: 0, width: 160, height: 100))
+        expectEqual(back.handlers.count, 1)
+        expectEqual(back.handlers[0].plugin, "shell")
+        expectEqual(back.handlers[0].on, [.touchEnded])
+        expectEqual(back.handlers[0].options["command"]?.stringList, ["systemctl", "restart", "kiosk-browser"])
+        expectEqual(back.handlers[0].location?.line, 32)
+        expectEqual(back.nameLocation, EvrouteCore.SourceLocation(file: "test.yaml", line: 29, column: 21))
         let content = screen.root.regions[1]
-        #expect(content.focusable)
-        #expect(content.handlers[0].on == [.touch, .key])
+        expect(content.focusable)
+        expectEqual(content.handlers[0].on, [.touch, .key])
         // Defaults.
-        #expect(content.hidden == false && content.interactive && content.opacity == 1)
-        #expect(content.shape == .rectangle && content.hitInsets == .zero)
-        #expect(content.exclusive == false && content.multitouch && content.next == nil && content.gestures.isEmpty)
+        expect(content.hidden == false && content.interactive && content.opacity == 1)
+        expect(content.shape == .rectangle && content.hitInsets == .zero)
+        expect(content.exclusive == false && content.multitouch && content.next == nil && content.gestures.isEmpty)
 
-        #expect(spec.applicationHandlers.isEmpty)
-        #expect(spec.fallbackHandlers.count == 1)
-        #expect(spec.fallbackHandlers[0].plugin == "log")
-        #expect(spec.fallbackHandlers[0].on == [.any])
+        expect(spec.applicationHandlers.isEmpty)
+        expectEqual(spec.fallbackHandlers.count, 1)
+        expectEqual(spec.fallbackHandlers[0].plugin, "log")
+        expectEqual(spec.fallbackHandlers[0].on, [.any])
     }
 
     @Test func regionFlags() throws {
@@ -122,14 +123,14 @@ import Testing
                   next: application
         """))
         let a = spec.screens[0].root.regions[0]
-        #expect(a.frame == Rect(x: 10.5, y: 20, width: 30, height: 40))
-        #expect(a.hidden && !a.interactive && a.opacity == 0.25 && a.exclusive && !a.multitouch && a.focusable)
-        #expect(a.next == "screen:home")
-        #expect(a.nextLocation == EvrouteCore.SourceLocation(file: "test.yaml", line: 17, column: 17))
-        #expect(a.hitInsets == EdgeInsets(all: -8))
+        expectEqual(a.frame, Rect(x: 10.5, y: 20, width: 30, height: 40))
+        expect(a.hidden && !a.interactive && a.opacity == 0.25 && a.exclusive && !a.multitouch && a.focusable)
+        expectEqual(a.next, "screen:home")
+        expectEqual(a.nextLocation, EvrouteCore.SourceLocation(file: "test.yaml", line: 17, column: 17))
+        expectEqual(a.hitInsets, EdgeInsets(all: -8))
         let b = spec.screens[0].root.regions[1]
-        #expect(b.hitInsets == EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
-        #expect(b.next == "application")
+        expectEqual(b.hitInsets, EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
+        expectEqual(b.next, "application")
     }
 
     @Test func onAcceptsOneStringAndParameterisedKinds() throws {
@@ -139,8 +140,8 @@ import Testing
             - { plugin: log, on: tap }
             - { plugin: log, on: ["key:KEY_ENTER", "action:open-admin", "gesture:hold", touch-began, touch-moved, touch-cancelled, any] }
         """)
-        #expect(spec.applicationHandlers[0].on == [.tap])
-        #expect(spec.applicationHandlers[1].on == [.keyNamed("KEY_ENTER"), .action("open-admin"), .gesture("hold"),
+        expectEqual(spec.applicationHandlers[0].on, [.tap])
+        expectEqual(spec.applicationHandlers[1].on, [.keyNamed("KEY_ENTER"), .action("open-admin"), .gesture("hold"),
                                                     .touchBegan, .touchMoved, .touchCancelled, .any])
     }
 
@@ -158,13 +159,13 @@ import Testing
               env: { LANG: C, N: 1 }
         """)
         let o = spec.fallbackHandlers[0].options
-        #expect(o["level"] == .string("debug"))
-        #expect(o["limit"] == .number(2.5))
-        #expect(o["quiet"] == .bool(true))
-        #expect(o["nothing"] == .null)
-        #expect(o["quoted"] == .string("42"))
-        #expect(o["env"] == .map(["LANG": .string("C"), "N": .number(1)]))
-        #expect(o["plugin"] == nil && o["on"] == nil)
+        expectEqual(o["level"], .string("debug"))
+        expectEqual(o["limit"], .number(2.5))
+        expectEqual(o["quiet"], .bool(true))
+        expectEqual(o["nothing"], .null)
+        expectEqual(o["quoted"], .string("42"))
+        expectEqual(o["env"], .map(["LANG": .string("C"), "N": .number(1)]))
+        expect(o["plugin"] == nil && o["on"] == nil)
     }
 
     @Test func hexAndDecimalVendorIds() throws {
@@ -175,24 +176,24 @@ import Testing
           - { name: c, match: { vendor: "046d" } }
           - { name: d, match: {} }
         """)
-        #expect(spec.deviceRules[0].match.vendor == 0x046d)
-        #expect(spec.deviceRules[0].match.product == 0xc52b)
-        #expect(spec.deviceRules[1].match.vendor == 0x046d)
-        #expect(spec.deviceRules[1].match.product == 50475)
-        #expect(spec.deviceRules[2].match.vendor == 0x046d)
-        #expect(spec.deviceRules[3].match == DeviceMatch())
+        expectEqual(spec.deviceRules[0].match.vendor, 0x046d)
+        expectEqual(spec.deviceRules[0].match.product, 0xc52b)
+        expectEqual(spec.deviceRules[1].match.vendor, 0x046d)
+        expectEqual(spec.deviceRules[1].match.product, 50475)
+        expectEqual(spec.deviceRules[2].match.vendor, 0x046d)
+        expectEqual(spec.deviceRules[3].match, DeviceMatch())
     }
 
     @Test func everyDeviceKindIsAccepted() throws {
         for kind in DeviceKind.allCases {
             let spec = try parseValid("devices:\n  - { name: x, match: { kind: \(kind.rawValue) } }\n")
-            #expect(spec.deviceRules[0].match.kind == kind)
+            expectEqual(spec.deviceRules[0].match.kind, kind)
         }
     }
 
     @Test func emptyFileIsAnEmptySpec() throws {
         let spec = try parseValid("# nothing yet\n")
-        #expect(spec.displays.isEmpty && spec.screens.isEmpty && spec.fallbackHandlers.isEmpty)
+        expect(spec.displays.isEmpty && spec.screens.isEmpty && spec.fallbackHandlers.isEmpty)
     }
 
     @Test func anchorsAndAliasesWork() throws {
@@ -202,7 +203,7 @@ import Testing
                 - name: b
                   frame: *square
         """))
-        #expect(spec.screens[0].root.regions[1].frame == Rect(x: 0, y: 0, width: 50, height: 50))
+        expectEqual(spec.screens[0].root.regions[1].frame, Rect(x: 0, y: 0, width: 50, height: 50))
     }
 }
 
@@ -213,9 +214,9 @@ import Testing
           handlers:
             - { plugin: log, on: [key:KEY_ESC, tap] }
         """)
-        #expect(spec.applicationHandlers[0].on == [.keyNamed("KEY_ESC"), .tap])
+        expectEqual(spec.applicationHandlers[0].on, [.keyNamed("KEY_ESC"), .tap])
         let r = try parseValid(withRegions("        - { name: a, frame: [0x10, 0, 12.0, 1e2] }")).screens[0].root.regions[0]
-        #expect(r.frame == Rect(x: 16, y: 0, width: 12, height: 100))
+        expectEqual(r.frame, Rect(x: 16, y: 0, width: 12, height: 100))
     }
 
     @Test func nullWhereAStringIsExpected() {

@@ -2,6 +2,7 @@ import EvrouteConfig
 import EvrouteTestSupport
 import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// The YAML reader itself: anchors and aliases and their limits, nesting depth, how scalars
 /// resolve to types, and libyaml's syntax errors in evroute's words.
@@ -15,30 +16,30 @@ import Testing
         for (name, previous) in zip("bcdefghi", "abcdefgh") {
             yaml += "    \(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
         }
-        #expect(yaml.utf8.count < 1000)
+        expect(yaml.utf8.count < 1000)
         let errors = parseErrors(yaml)
         // The work is counted, not timed: the reader stops at the alias whose nodes take the
         // count past the budget. a = 11 nodes, b = 111, c = 1111, d = 11111; after d the
         // aliases stand for 12330 nodes, and the 8th *d on line 8 takes them past 100000.
         // (Reading speed is a benchmark: `make bench`, "Config: a billion-laughs file refused".)
         expectOne(errors, line: 8, column: 40, "alias expansion exceeds 100000 nodes at alias '*d'", kind: .syntax)
-        #expect(ConfigLoader.maximumAliasExpansion == 100_000)
+        expectEqual(ConfigLoader.maximumAliasExpansion, 100_000)
     }
 
     /// 1.6 KB that would be 2^20 regions: each region holds two aliases of the one before.
     @Test func aliasBombInRegionsStopsAtTheAliasOverTheLimit() throws {
         let (yaml, aliasLine) = regionDoubling(levels: 20)
-        #expect(yaml.utf8.count < 1700)
+        expect(yaml.utf8.count < 1700)
         // Counted, not timed: one error, at the alias past the budget (2^11 regions' nodes).
         let errors = parseErrors(yaml)
-        #expect(errors.count == 1, "\(errors)")
+        expectEqual(errors.count, 1, "\(errors)")
         let e = try #require(errors.first)
-        #expect(e.kind == .syntax)
-        #expect(e.message.hasPrefix("alias expansion exceeds 100000 nodes at alias '*r11'"), "\(e)")
+        expectEqual(e.kind, .syntax)
+        expect(e.message.hasPrefix("alias expansion exceeds 100000 nodes at alias '*r11'"), "\(e)")
         // The first alias of r11 in region r12's line.
         let line = yaml.split(separator: "\n", omittingEmptySubsequences: false)[e.line - 1]
-        #expect(e.line == aliasLine(12))
-        #expect(line.dropFirst((e.column ?? 1) - 1).hasPrefix("*r11, *r11]"), "\(line)")
+        expectEqual(e.line, aliasLine(12))
+        expect(line.dropFirst((e.column ?? 1) - 1).hasPrefix("*r11, *r11]"), "\(line)")
     }
 
     @Test func aliasesBelowTheLimitExpand() throws {
@@ -46,8 +47,8 @@ import Testing
         let spec = try parseValid(yaml)
         func leaves(_ r: RegionSpec) -> Int { r.regions.isEmpty ? 1 : r.regions.map(leaves).reduce(0, +) }
         let root = spec.screens[0].root
-        #expect(root.regions.count == 9)
-        #expect(leaves(root.regions[8]) == 256)
+        expectEqual(root.regions.count, 9)
+        expectEqual(leaves(root.regions[8]), 256)
     }
 
     @Test func anchorsAndAliasesShareHandlersAndFrames() throws {
@@ -61,12 +62,12 @@ import Testing
                   frame: *cell
                   handlers: *taps
         """)
-        #expect(compileErrors(yaml).isEmpty, "\(compileErrors(yaml))")
+        expect(compileErrors(yaml).isEmpty, "\(compileErrors(yaml))")
         let regions = try parseValid(yaml).screens[0].root.regions
-        #expect(regions[1].frame == regions[0].frame)
-        #expect(regions[1].handlers.map(\.plugin) == ["log", "log"])
-        #expect(regions[1].handlers.map(\.on) == regions[0].handlers.map(\.on))
-        #expect(regions[1].handlers[1].options["level"] == .string("debug"))
+        expectEqual(regions[1].frame, regions[0].frame)
+        expectEqual(regions[1].handlers.map(\.plugin), ["log", "log"])
+        expectEqual(regions[1].handlers.map(\.on), regions[0].handlers.map(\.on))
+        expectEqual(regions[1].handlers[1].options["level"], .string("debug"))
     }
 
     @Test func undefinedAliasIsAnErrorAtTheAlias() {
@@ -82,7 +83,7 @@ import Testing
     // MARK: Depth
 
     @Test func nestingDeeperThanTheLimitIsAnError() {
-        #expect(ConfigLoader.maximumNestingDepth == 256)
+        expectEqual(ConfigLoader.maximumNestingDepth, 256)
         // The top-level mapping is level 1; the k-th '[' (column 3 + k) is level k + 1.
         let deep = "a: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "\n"
         expectOne(parseErrors(deep), line: 1, column: 259, "nesting exceeds 256 levels", kind: .syntax)
@@ -134,34 +135,34 @@ import Testing
               12
         """)
         let o = spec.plugins[0].options
-        #expect(o["tilde"] == .null && o["null-word"] == .null && o["empty"] == .null)
-        #expect(o["true-word"] == .bool(true) && o["yes-word"] == .bool(true) && o["on-word"] == .bool(true))
-        #expect(o["no-word"] == .bool(false))
-        #expect(o["y-letter"] == .string("y"))
-        #expect(o["hex"] == .number(16))
-        #expect(o["underscores"] == .number(1000))
-        #expect(o["octal"] == .number(15) && o["leading-zero"] == .number(15))
-        #expect(o["binary"] == .number(5))
-        #expect(o["base-60"] == .number(90))
-        #expect(o["exponent"] == .number(1000))
-        #expect(o["fraction"] == .number(0.5))
-        #expect(o["infinity"] == .number(.infinity) && o["minus-infinity"] == .number(-.infinity))
-        if case .number(let n)? = o["not-a-number"] { #expect(n.isNaN) } else { Issue.record("\(String(describing: o["not-a-number"]))") }
-        #expect(o["quoted-one"] == .string("1") && o["single-quoted"] == .string("1"))
-        #expect(o["str-tag"] == .string("1") && o["str-tag-true"] == .string("true"))
-        #expect(o["float-tag"] == .number(1))
-        #expect(o["non-specific"] == .string("12"))
-        #expect(o["date"] == .string("2024-01-31"))
-        #expect(o["block"] == .string("12"))
+        expect(o["tilde"] == .null && o["null-word"] == .null && o["empty"] == .null)
+        expect(o["true-word"] == .bool(true) && o["yes-word"] == .bool(true) && o["on-word"] == .bool(true))
+        expectEqual(o["no-word"], .bool(false))
+        expectEqual(o["y-letter"], .string("y"))
+        expectEqual(o["hex"], .number(16))
+        expectEqual(o["underscores"], .number(1000))
+        expect(o["octal"] == .number(15) && o["leading-zero"] == .number(15))
+        expectEqual(o["binary"], .number(5))
+        expectEqual(o["base-60"], .number(90))
+        expectEqual(o["exponent"], .number(1000))
+        expectEqual(o["fraction"], .number(0.5))
+        expect(o["infinity"] == .number(.infinity) && o["minus-infinity"] == .number(-.infinity))
+        if case .number(let n)? = o["not-a-number"] { expect(n.isNaN) } else { Issue.record("\(String(describing: o["not-a-number"]))") }
+        expect(o["quoted-one"] == .string("1") && o["single-quoted"] == .string("1"))
+        expect(o["str-tag"] == .string("1") && o["str-tag-true"] == .string("true"))
+        expectEqual(o["float-tag"], .number(1))
+        expectEqual(o["non-specific"], .string("12"))
+        expectEqual(o["date"], .string("2024-01-31"))
+        expectEqual(o["block"], .string("12"))
     }
 
     @Test func typesAsTheFormatSeesThem() throws {
         let r = try parseValid(withRegions("""
                 - { name: 1, frame: [0x10, 1_000, 1e1, 0o7], hidden: yes, focusable: off, opacity: .5 }
         """)).screens[0].root.regions[0]
-        #expect(r.name == "1")   // a plain number is a string as written
-        #expect(r.frame == Rect(x: 16, y: 1000, width: 10, height: 7))
-        #expect(r.hidden && !r.focusable && r.opacity == 0.5)
+        expectEqual(r.name, "1")   // a plain number is a string as written
+        expectEqual(r.frame, Rect(x: 16, y: 1000, width: 10, height: 7))
+        expect(r.hidden && !r.focusable && r.opacity == 0.5)
         expectOne(parseErrors(withRegions("""
                 - { name: a, frame: [0, 0, "10", 10] }
         """)), line: 9, column: 36, "each element of 'frame' must be a number, found string '10'", kind: .wrongType)
@@ -193,7 +194,7 @@ import Testing
         expectMessage("a: 1\nb: \u{1}\n", "test.yaml:2:4: error: cannot read the text: control characters are not allowed")
         expectMessage("a: 1\n---\nb: 2\n", "test.yaml:2:1: error: invalid YAML: but found another document (expected a single document in the stream at line 1, column 1)")
         for error in [parseErrors("a: [1, 2\n"), parseErrors("a: 1\nb: \u{1}\n")] {
-            #expect(error.first?.kind == .syntax)
+            expectEqual(error.first?.kind, .syntax)
         }
     }
 
@@ -202,7 +203,7 @@ import Testing
                   "duplicate key 'name' in a mapping (each key may appear once); first given at line 2, column 5",
                   kind: .duplicateKey)
         // `1` (an int) and `"1"` (a string) are different keys.
-        #expect(parseErrors("plugins:\n  - { name: p, type: log, 1: a, \"1\": b }\n").isEmpty)
+        expect(parseErrors("plugins:\n  - { name: p, type: log, 1: a, \"1\": b }\n").isEmpty)
         // Several repeated keys: the one that sorts first, at its second place.
         expectOne(parseErrors("plugins:\n  - { name: p, type: log, b: 1, a: 1, b: 2, a: 2 }\n"), line: 2, column: 45,
                   "duplicate key 'a' in a mapping (each key may appear once); first given at line 2, column 33")

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// Handlers that filter by device (`devices:`): a handler takes only events of the
@@ -36,9 +37,9 @@ struct DeviceFilterTests {
         r.handle(TextInput(device: DeviceID(4), time: Timestamp(microseconds: 1000), text: "4711"))
         r.handle(TextInput(device: DeviceID(2), time: Timestamp(microseconds: 2000), text: "root"))
         let texts = t.entries.filter { $0.kind.hasPrefix("text:") }
-        #expect(texts.map(\.kind) == ["text:4711", "text:root"])
-        #expect(texts.map(\.handler) == ["q", "log"])
-        #expect(texts.map(\.handledBy) == ["home/root/field", "fallback"])
+        expectEqual(texts.map(\.kind), ["text:4711", "text:root"])
+        expectEqual(texts.map(\.handler), ["q", "log"])
+        expectEqual(texts.map(\.handledBy), ["home/root/field", "fallback"])
     }
 
     /// Every phase of a touch, its moves (whose first taker is remembered) included, goes by
@@ -54,8 +55,8 @@ struct DeviceFilterTests {
         r.touch(0, .ended, 14, 10, at: 5, device: 1)
         r.touch(0, .ended, 24, 20, at: 5, device: 3)
         let byTouch = Dictionary(grouping: t.touchEntries, by: { $0.touch ?? 0 })
-        #expect(byTouch[1]?.map(\.handler) == ["log", "log", "log", "log", "log"])
-        #expect(byTouch[2]?.map(\.handler) == ["p", "p", "p", "p", "p"])
+        expectEqual(byTouch[1]?.map(\.handler), ["log", "log", "log", "log", "log"])
+        expectEqual(byTouch[2]?.map(\.handler), ["p", "p", "p", "p", "p"])
     }
 
     /// A device registered again under another rule (a reload that renames its rule) changes
@@ -66,17 +67,17 @@ struct DeviceFilterTests {
         r.touch(0, .moved, 11, 10, at: 1, device: 3)
         r.addDevice(DeviceInfo(id: DeviceID(3), ruleName: "touch", name: "pen", kind: .touchscreen, display: "main"), time: Timestamp(microseconds: 1500))
         r.touch(0, .moved, 12, 10, at: 2, device: 3)
-        #expect(t.touchEntries.map(\.handler) == ["p", "p", "log"])
+        expectEqual(t.touchEntries.map(\.handler), ["p", "p", "log"])
     }
 
     @Test func eventsOfNoDeviceAndHandlersWithoutDevices() throws {
         let l = try layout()
         let pen = l.handlers.first { $0.plugin == "p" }!
-        #expect(pen.devices == ["pen"])
-        #expect(!pen.accepts(device: nil))
-        #expect(pen.accepts(device: DeviceInfo(id: DeviceID(9), ruleName: "pen", name: "x", kind: .touchscreen, display: "main")))
-        #expect(!pen.accepts(device: DeviceInfo(id: DeviceID(9), ruleName: "touch", name: "x", kind: .touchscreen, display: "main")))
+        expectEqual(pen.devices, ["pen"])
+        expect(!pen.accepts(device: nil))
+        expect(pen.accepts(device: DeviceInfo(id: DeviceID(9), ruleName: "pen", name: "x", kind: .touchscreen, display: "main")))
+        expect(!pen.accepts(device: DeviceInfo(id: DeviceID(9), ruleName: "touch", name: "x", kind: .touchscreen, display: "main")))
         let log = l.handlers.first { $0.plugin == "log" }!
-        #expect(log.devices == nil && log.accepts(device: nil))
+        expect(log.devices == nil && log.accepts(device: nil))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// A touch whose began a forwarding handler takes belongs to it for its whole life;
@@ -31,8 +32,8 @@ struct ForwardingTests {
         r.touch(1, .moved, 700, 700, at: 10)
         r.touch(1, .moved, 100, 700, at: 20)
         r.touch(1, .ended, 100, 700, at: 30)
-        #expect(handlers(t, touch: 1) == ["began:fw", "moved:fw", "moved:fw", "ended:fw"])
-        #expect(t.records.allSatisfy { r in
+        expectEqual(handlers(t, touch: 1), ["began:fw", "moved:fw", "moved:fw", "ended:fw"])
+        expect(t.records.allSatisfy { r in
             guard case .routed(let e, _, let h) = r, case .touch = e.kind else { return true }
             return h?.forwards == true
         })
@@ -64,12 +65,12 @@ struct ForwardingTests {
         d.failing = true
         r.touch(1, .moved, 100, 700, at: 10)
         r.touch(1, .ended, 100, 700, at: 20)
-        #expect(handlers(t, touch: 1) == ["began:fw", "moved:-", "ended:-"])
-        #expect(d.offered == ["fw", "fw", "fw"], "\(d.offered)")
+        expectEqual(handlers(t, touch: 1), ["began:fw", "moved:-", "ended:-"])
+        expectEqual(d.offered, ["fw", "fw", "fw"], "\(d.offered)")
         // A touch begun while the forwarder fails is the next responder's, whole.
         r.touch(2, .began, 700, 700, at: 30)
         r.touch(2, .ended, 700, 700, at: 40)
-        #expect(handlers(t, touch: 2) == ["began:p", "ended:p"])
+        expectEqual(handlers(t, touch: 2), ["began:p", "ended:p"])
     }
 
     @Test func aTouchTheForwarderDidNotTakeNeverReachesIt() throws {
@@ -79,13 +80,13 @@ struct ForwardingTests {
         r.touch(1, .began, 100, 100, at: 0)
         r.touch(1, .moved, 700, 100, at: 10)
         r.touch(1, .ended, 700, 100, at: 20)
-        #expect(handlers(t, touch: 1) == ["began:p", "moved:p", "ended:p"])
+        expectEqual(handlers(t, touch: 1), ["began:p", "moved:p", "ended:p"])
         // A touch begun in `moves`: the began is not `q`'s (it takes moved only), so the
         // forwarder takes it — and then `q` never sees its moves.
         r.touch(2, .began, 700, 700, at: 30)
         r.touch(2, .moved, 710, 710, at: 40)
         r.touch(2, .ended, 710, 710, at: 50)
-        #expect(handlers(t, touch: 2) == ["began:fw", "moved:fw", "ended:fw"])
+        expectEqual(handlers(t, touch: 2), ["began:fw", "moved:fw", "ended:fw"])
     }
 
     @Test func aMovedPhaseOfAnUnboundTouchPassesTheForwarderBy() throws {
@@ -101,7 +102,7 @@ struct ForwardingTests {
         r.touch(1, .began, 100, 100, at: 0)   // forwarded: the screen's forwarder takes the began
         r.touch(1, .moved, 200, 100, at: 10)
         r.touch(1, .ended, 200, 100, at: 20)
-        #expect(handlers(t, touch: 1) == ["began:fw", "moved:fw", "ended:fw"])
+        expectEqual(handlers(t, touch: 1), ["began:fw", "moved:fw", "ended:fw"])
     }
 
     @Test func aRecognizedGestureCancelsItsForwardedTouches() throws {
@@ -110,9 +111,9 @@ struct ForwardingTests {
         r.drag(1, from: 700, 100, by: 0, 400, start: 0, duration: 200)
         // The began was forwarded (no delay); the recognized swipe cancels the touch, and the
         // cancel goes to the forwarder: the UI behind sees TOUCH_CANCEL.
-        #expect(handlers(t, touch: 1).first == "began:fw")
-        #expect(handlers(t, touch: 1).last == "cancelled:fw")
-        #expect(!handlers(t, touch: 1).contains("ended:fw"))
+        expectEqual(handlers(t, touch: 1).first, "began:fw")
+        expectEqual(handlers(t, touch: 1).last, "cancelled:fw")
+        expect(!handlers(t, touch: 1).contains("ended:fw"))
     }
 
     @Test func delaysTouchesBeganKeepsARecognizedGesturesTouchesFromTheForwarder() throws {
@@ -120,20 +121,20 @@ struct ForwardingTests {
         swipe.delaysTouchesBegan = true
         let (r, t) = makeRouter(try layout(rootGestures: [swipe]))
         r.drag(1, from: 700, 100, by: 0, 400, start: 0, duration: 200)
-        #expect(handlers(t, touch: 1).filter { $0.hasSuffix(":fw") }.isEmpty)
+        expect(handlers(t, touch: 1).filter { $0.hasSuffix(":fw") }.isEmpty)
         // A touch that fails the swipe (it moves up) is forwarded whole once the swipe fails.
         r.drag(2, from: 700, 600, by: 0, -400, start: 1000, duration: 200)
         let phases = handlers(t, touch: 2)
-        #expect(phases.first == "began:fw")
-        #expect(phases.last == "ended:fw")
-        #expect(phases.allSatisfy { $0.hasSuffix(":fw") })
+        expectEqual(phases.first, "began:fw")
+        expectEqual(phases.last, "ended:fw")
+        expect(phases.allSatisfy { $0.hasSuffix(":fw") })
     }
 
     @Test func aRunTimeChangeOrUnplugCancelsAForwardedTouchAtTheForwarder() throws {
         let (r, t) = makeRouter(try layout())
         r.touch(1, .began, 700, 100, at: 0)
         r.removeDevice(DeviceID(1), time: Timestamp(microseconds: 10_000))
-        #expect(handlers(t, touch: 1) == ["began:fw", "cancelled:fw"])
+        expectEqual(handlers(t, touch: 1), ["began:fw", "cancelled:fw"])
     }
 
     @Test func aForwardedKeysUpGoesToItsForwarderAcrossAReloadAndRepeatsAreNotRouted() throws {
@@ -147,7 +148,7 @@ struct ForwardingTests {
         r.key("KEY_B", 48, .up, at: 50)
         r.key("KEY_A", 30, .up, at: 60)
         let keys = t.entries.filter { $0.kind.hasPrefix("key:") }.map { "\($0.kind) \($0.phase ?? "") \($0.handler ?? "-")" }
-        #expect(keys == ["key:KEY_B down fw", "key:KEY_A down p", "key:KEY_B up fw", "key:KEY_A up p"])
+        expectEqual(keys, ["key:KEY_B down fw", "key:KEY_A down p", "key:KEY_B up fw", "key:KEY_A up p"])
     }
 
     /// A typing key is text only where the chain takes text: here nobody does (no `text`
@@ -163,7 +164,7 @@ struct ForwardingTests {
         r.key("KEY_F5", 63, .down, at: 20, device: 3)    // types nothing: forwarded
         r.key("KEY_F5", 63, .up, at: 30, device: 3)
         let keys = t.entries.filter { $0.kind.hasPrefix("key:") }.map { "\($0.kind) \($0.phase ?? "") \($0.handler ?? "-")" }
-        #expect(keys == ["key:KEY_B down fw", "key:KEY_B up fw", "key:KEY_F5 down fw", "key:KEY_F5 up fw"])
+        expectEqual(keys, ["key:KEY_B down fw", "key:KEY_B up fw", "key:KEY_F5 down fw", "key:KEY_F5 up fw"])
     }
 
     @Test func aForwardedKeyHeldWhenItsKeyboardGoesIsCancelledAtTheForwarder() throws {
@@ -171,7 +172,7 @@ struct ForwardingTests {
         r.key("KEY_B", 48, .down, at: 0)
         r.removeDevice(DeviceID(2), time: Timestamp(microseconds: 10_000))
         let keys = t.entries.filter { $0.kind == "key:KEY_B" }.map { "\($0.phase ?? "") \($0.handler ?? "-")" }
-        #expect(keys == ["down fw", "cancelled fw"])
+        expectEqual(keys, ["down fw", "cancelled fw"])
     }
 
     @Test func theJSONSaysForwardedOnlyForForwardedEvents() throws {
@@ -184,7 +185,7 @@ struct ForwardingTests {
             EventEncoder.encode(e, handledBy: by, handler: h, as: .json, into: &w)
             json.append(w.names.contains("forwarded") ? "forwarded" : "kept")
         }
-        #expect(json == ["forwarded", "kept"])
+        expectEqual(json, ["forwarded", "kept"])
     }
 }
 

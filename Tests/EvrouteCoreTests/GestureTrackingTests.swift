@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// Recognizer bookkeeping on its own: the timer queue's order and stale timers.
@@ -16,12 +17,12 @@ struct GestureTrackingTests {
 
     @Test func timersQueueByDeadlineThenSchedulingOrder() throws {
         var (s, recs) = try recognizers(3)
-        #expect(recs.map(\.order) == [1, 2, 3])
+        expectEqual(recs.map(\.order), [1, 2, 3])
         s.schedule(recs[0], at: Timestamp(microseconds: 300))
         s.schedule(recs[1], at: Timestamp(microseconds: 100))
         s.schedule(recs[2], at: Timestamp(microseconds: 300))
-        #expect(s.timers.map(\.recognizer.order) == [2, 1, 3])
-        #expect(s.timers.map(\.sequence) == [2, 1, 3])
+        expectEqual(s.timers.map(\.recognizer.order), [2, 1, 3])
+        expectEqual(s.timers.map(\.sequence), [2, 1, 3])
     }
 
     @Test func staleTimersAtTheHeadAreDropped() throws {
@@ -30,8 +31,8 @@ struct GestureTrackingTests {
         s.schedule(recs[1], at: Timestamp(microseconds: 200))
         recs[0].timerToken += 1
         s.purgeStaleTimers()
-        #expect(s.timers.map(\.recognizer.order) == [2])
+        expectEqual(s.timers.map(\.recognizer.order), [2])
         s.purgeStaleTimers()
-        #expect(s.timers.count == 1)
+        expectEqual(s.timers.count, 1)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 @Suite("Hit-testing")
@@ -18,12 +19,11 @@ struct HitTestingTests {
     @Test func figure21TouchInEHitsE() throws {
         let l = try figure21()
         let hit = try #require(l.hitTest(Point(x: 100, y: 500), inScreen: 0))
-        #expect(l.regions[hit].path == "s/A/C/E")
-        #expect(l.responderChain(from: .region(hit)).map(l.describe) ==
-                ["s/A/C/E", "s/A/C", "s/A", "screen:s", "display:main", "application", "fallback"])
-        #expect(l.hitTest(Point(x: 100, y: 300), inScreen: 0).map { l.regions[$0].path } == "s/A/C/D")
-        #expect(l.hitTest(Point(x: 100, y: 100), inScreen: 0).map { l.regions[$0].path } == "s/A/B")
-        #expect(l.hitTest(Point(x: 500, y: 100), inScreen: 0) == nil)
+        expectEqual(l.regions[hit].path, "s/A/C/E")
+        expectEqual(l.responderChain(from: .region(hit)).map(l.describe), ["s/A/C/E", "s/A/C", "s/A", "screen:s", "display:main", "application", "fallback"])
+        expectEqual(l.hitTest(Point(x: 100, y: 300), inScreen: 0).map { l.regions[$0].path }, "s/A/C/D")
+        expectEqual(l.hitTest(Point(x: 100, y: 100), inScreen: 0).map { l.regions[$0].path }, "s/A/B")
+        expect(l.hitTest(Point(x: 500, y: 100), inScreen: 0) == nil)
     }
 
     @Test func deepestWinsAndLastDeclaredIsOnTop() throws {
@@ -31,9 +31,9 @@ struct HitTestingTests {
             region("under", 0, 0, 500, 500, [region("deep", 10, 10, 50, 50)]),
             region("over", 100, 100, 500, 500),
         ]))])
-        #expect(l.regions[l.hitTest(Point(x: 150, y: 150), inScreen: 0)!].name == "over")
-        #expect(l.regions[l.hitTest(Point(x: 20, y: 20), inScreen: 0)!].name == "deep")
-        #expect(l.regions[l.hitTest(Point(x: 700, y: 700), inScreen: 0)!].name == "root")
+        expectEqual(l.regions[l.hitTest(Point(x: 150, y: 150), inScreen: 0)!].name, "over")
+        expectEqual(l.regions[l.hitTest(Point(x: 20, y: 20), inScreen: 0)!].name, "deep")
+        expectEqual(l.regions[l.hitTest(Point(x: 700, y: 700), inScreen: 0)!].name, "root")
     }
 
     @Test(arguments: ["hidden", "interactive", "opacity"])
@@ -47,30 +47,30 @@ struct HitTestingTests {
                 }
             },
         ]))])
-        #expect(l.regions[l.hitTest(Point(x: 50, y: 50), inScreen: 0)!].name == "root")
+        expectEqual(l.regions[l.hitTest(Point(x: 50, y: 50), inScreen: 0)!].name, "root")
     }
 
     @Test func opacityAtThresholdIsHittable() throws {
         let l = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000, [
             region("faint", 0, 0, 100, 100) { $0.opacity = 0.01 },
         ]))])
-        #expect(l.regions[l.hitTest(Point(x: 50, y: 50), inScreen: 0)!].name == "faint")
+        expectEqual(l.regions[l.hitTest(Point(x: 50, y: 50), inScreen: 0)!].name, "faint")
     }
 
     @Test func childOutsideItsParentCannotBeHitThere() throws {
         let l = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000, [
             region("parent", 0, 0, 100, 100, [region("sticksOut", 50, 50, 200, 200)]),
         ]))])
-        #expect(l.regions[l.hitTest(Point(x: 75, y: 75), inScreen: 0)!].name == "sticksOut")
-        #expect(l.regions[l.hitTest(Point(x: 150, y: 150), inScreen: 0)!].name == "root")
+        expectEqual(l.regions[l.hitTest(Point(x: 75, y: 75), inScreen: 0)!].name, "sticksOut")
+        expectEqual(l.regions[l.hitTest(Point(x: 150, y: 150), inScreen: 0)!].name, "root")
     }
 
     @Test func edgesAreHalfOpen() throws {
         let l = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000, [
             region("left", 0, 0, 100, 100), region("right", 100, 0, 100, 100),
         ]))])
-        #expect(l.regions[l.hitTest(Point(x: 100, y: 0), inScreen: 0)!].name == "right")
-        #expect(l.regions[l.hitTest(Point(x: 99.999, y: 99.999), inScreen: 0)!].name == "left")
+        expectEqual(l.regions[l.hitTest(Point(x: 100, y: 0), inScreen: 0)!].name, "right")
+        expectEqual(l.regions[l.hitTest(Point(x: 99.999, y: 99.999), inScreen: 0)!].name, "left")
     }
 
     @Test func shapes() throws {
@@ -80,14 +80,14 @@ struct HitTestingTests {
             region("triangle", 0, 300, 200, 200) { $0.shape = .polygon([Point(x: 0, y: 0), Point(x: 200, y: 0), Point(x: 0, y: 200)]) },
         ]))])
         func name(_ x: Double, _ y: Double) -> String { l.regions[l.hitTest(Point(x: x, y: y), inScreen: 0)!].name }
-        #expect(name(100, 50) == "ellipse")
-        #expect(name(5, 5) == "root")            // ellipse corner
-        #expect(name(195, 50) == "ellipse")      // near the right vertex
-        #expect(name(305, 5) == "root")          // rounded corner
-        #expect(name(320, 50) == "rounded")      // left edge, middle
-        #expect(name(400, 2) == "rounded")       // top edge, middle
-        #expect(name(50, 350) == "triangle")
-        #expect(name(150, 450) == "root")        // beyond the hypotenuse
+        expectEqual(name(100, 50), "ellipse")
+        expectEqual(name(5, 5), "root")            // ellipse corner
+        expectEqual(name(195, 50), "ellipse")      // near the right vertex
+        expectEqual(name(305, 5), "root")          // rounded corner
+        expectEqual(name(320, 50), "rounded")      // left edge, middle
+        expectEqual(name(400, 2), "rounded")       // top edge, middle
+        expectEqual(name(50, 350), "triangle")
+        expectEqual(name(150, 450), "root")        // beyond the hypotenuse
     }
 
     @Test func hitInsets() throws {
@@ -96,10 +96,10 @@ struct HitTestingTests {
             region("shrunk", 500, 500, 100, 100) { $0.hitInsets = EdgeInsets(top: 0, left: 50, bottom: 0, right: 0) },
         ]))])
         func name(_ x: Double, _ y: Double) -> String { l.regions[l.hitTest(Point(x: x, y: y), inScreen: 0)!].name }
-        #expect(name(92, 92) == "grown")
-        #expect(name(89, 92) == "root")
-        #expect(name(510, 550) == "root")
-        #expect(name(560, 550) == "shrunk")
+        expectEqual(name(92, 92), "grown")
+        expectEqual(name(89, 92), "root")
+        expectEqual(name(510, 550), "root")
+        expectEqual(name(560, 550), "shrunk")
     }
 
     @Test func gridIndexAgreesWithLinearScan() throws {
@@ -112,14 +112,14 @@ struct HitTestingTests {
             children.append(region("r\(i)", x, y, w, h) { $0.hidden = i % 17 == 0 })
         }
         let l = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000, children))])
-        #expect(l.childGrids[0] != nil)
+        expect(l.childGrids[0] != nil)
         for _ in 0..<2000 {
             let p = Point(x: Double(rng.next() % 100_000) / 100, y: Double(rng.next() % 100_000) / 100)
             var expected = 0
             for c in l.regions[0].children.reversed() where l.regions[c].isHittable && l.regions[c].containsPoint(p) {
                 expected = c; break
             }
-            #expect(l.hitTest(p, inScreen: 0) == expected)
+            expectEqual(l.hitTest(p, inScreen: 0), expected)
         }
     }
 }

@@ -1,5 +1,6 @@
 @testable import EvrouteCore
 import Testing
+import EvrouteChecks
 
 /// Hit-testing geometry at the edges: the child grid never traps, whatever the
 /// frames and insets, and always agrees with the plain front-to-back scan.
@@ -22,11 +23,11 @@ struct HostileGeometryTests {
         // over a zero-size frame made Int(inf) and trapped.
         let parent = region("box", 500, 500, 0, 0, children(30, insets: -20)) { $0.hitInsets = EdgeInsets(all: -100) }
         let l = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000, [parent]))])
-        #expect(l.childGrids[1] != nil)
+        expect(l.childGrids[1] != nil)
         for x in stride(from: 380.0, through: 620, by: 7) {
             for y in stride(from: 380.0, through: 620, by: 7) {
                 let p = Point(x: x, y: y)
-                #expect(l.hitTest(p, inScreen: 0) == linearHit(l, p, 0), "at \(p)")
+                expectEqual(l.hitTest(p, inScreen: 0), linearHit(l, p, 0), "at \(p)")
             }
         }
     }
@@ -53,10 +54,10 @@ struct HostileGeometryTests {
             compiled += 1
             for _ in 0..<40 {
                 let p = Point(x: pick(), y: pick())
-                #expect(l.hitTest(p, inScreen: 0) == linearHit(l, p, 0), "round \(round) at \(p)")
+                expectEqual(l.hitTest(p, inScreen: 0), linearHit(l, p, 0), "round \(round) at \(p)")
             }
         }
-        #expect(compiled > 50)
+        expect(compiled > 50)
     }
 
     @Test func gridCoversTheParentsGrownHitArea() throws {
@@ -66,8 +67,8 @@ struct HostileGeometryTests {
         let parent = region("strip", 100, 100, 200, 20, kids) { $0.hitInsets = EdgeInsets(all: -60) }
         let l = try makeLayout([screen("s", region("root", 0, 0, 1000, 1000, [parent]))])
         let p = Point(x: 55, y: 65)   // k0 at absolute [50, 60, 10, 10], outside the strip's frame
-        #expect(l.regions[l.hitTest(p, inScreen: 0)!].name == "k0")
-        #expect(l.hitTest(p, inScreen: 0) == linearHit(l, p, 0))
+        expectEqual(l.regions[l.hitTest(p, inScreen: 0)!].name, "k0")
+        expectEqual(l.hitTest(p, inScreen: 0), linearHit(l, p, 0))
     }
 
     @Test func nonFinitePointsNeitherBeginNorMoveATouchAndAnEndKeepsTheLastPoint() throws {
@@ -79,11 +80,11 @@ struct HostileGeometryTests {
         r.touch(2, .moved, .infinity, 10, at: 3)      // not moved
         r.touch(2, .ended, -.infinity, .nan, at: 4)   // ends where it was
         r.touch(1, .ended, .nan, .nan, at: 5)         // never began: nothing
-        #expect(t.touchEntries.map { "\($0.touch ?? -1) \($0.phase ?? "") \($0.region ?? "-")" } == ["1 began s/root/a", "1 ended s/root/a"])
+        expectEqual(t.touchEntries.map { "\($0.touch ?? -1) \($0.phase ?? "") \($0.region ?? "-")" }, ["1 began s/root/a", "1 ended s/root/a"])
         let ended = t.records.compactMap { rec -> Touch? in
             if case .routed(let e, _, _) = rec, e.touch?.phase == .ended { return e.touch } else { return nil }
         }
-        #expect(ended.map(\.location) == [Point(x: 10, y: 10)])
-        #expect(r.activeTouches.isEmpty)
+        expectEqual(ended.map(\.location), [Point(x: 10, y: 10)])
+        expect(r.activeTouches.isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// Idle watches on their own: the earliest deadline, and when a countdown begins.
@@ -9,20 +10,20 @@ struct IdleStateTests {
     @Test func deadlineIsTheEarliestOfTheCountingDisplays() {
         var s = IdleState()
         s.set([watch(60), nil, watch(10)])
-        #expect(s.isWatching && s.deadline == nil)
+        expect(s.isWatching && s.deadline == nil)
         s.beginCountdown(display: 0, time: Timestamp(microseconds: 1_000_000))
-        #expect(s.deadline == Timestamp(microseconds: 61_000_000))
+        expectEqual(s.deadline, Timestamp(microseconds: 61_000_000))
         s.beginCountdown(display: 2, time: Timestamp(microseconds: 5_000_000))
-        #expect(s.deadline == Timestamp(microseconds: 15_000_000))
+        expectEqual(s.deadline, Timestamp(microseconds: 15_000_000))
         // A countdown begins once; a display without a watch, or out of range, has none.
         s.beginCountdown(display: 2, time: Timestamp(microseconds: 9_000_000))
         s.beginCountdown(display: 1, time: Timestamp(microseconds: 1))
         s.beginCountdown(display: 7, time: Timestamp(microseconds: 1))
-        #expect(s.deadline == Timestamp(microseconds: 15_000_000))
+        expectEqual(s.deadline, Timestamp(microseconds: 15_000_000))
         // An idle display has no deadline.
         s.watches[2]!.idleSince = Timestamp(microseconds: 15_000_000)
         s.updateDeadline()
-        #expect(s.deadline == Timestamp(microseconds: 61_000_000))
+        expectEqual(s.deadline, Timestamp(microseconds: 61_000_000))
     }
 
     @Test func noWatchesHoldNoContacts() {
@@ -30,8 +31,8 @@ struct IdleStateTests {
         s.set([watch(1)])
         s.heldContacts.insert(Router.TouchKey(device: DeviceID(1), contact: 0))
         s.set([watch(1)])
-        #expect(s.heldContacts.count == 1)
+        expectEqual(s.heldContacts.count, 1)
         s.set([nil])
-        #expect(!s.isWatching && s.heldContacts.isEmpty && s.deadline == nil)
+        expect(!s.isWatching && s.heldContacts.isEmpty && s.deadline == nil)
     }
 }

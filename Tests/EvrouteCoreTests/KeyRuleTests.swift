@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// UIKit's rule for keys: a press walks the chain as a press and is text only where the
@@ -37,17 +38,17 @@ struct KeyRuleTests {
     @Test func aTypingKeyWhoseTextNobodyTakesIsAKeyAndIsForwarded() throws {
         let (r, t) = makeRouter(try layout(text: false))
         typist(r)
-        #expect(press(r, "KEY_B", 48, .down, at: 0) == false)
-        #expect(press(r, "KEY_B", 48, .up, at: 10) == false)
-        #expect(keys(t) == ["KEY_B down fw", "KEY_B up fw"])
+        expectEqual(press(r, "KEY_B", 48, .down, at: 0), false)
+        expectEqual(press(r, "KEY_B", 48, .up, at: 10), false)
+        expectEqual(keys(t), ["KEY_B down fw", "KEY_B up fw"])
     }
 
     @Test func aTypingKeyIsTextWhereTheChainTakesTextAndIsThenNotForwarded() throws {
         let (r, t) = makeRouter(try layout(text: true))
         typist(r)
-        #expect(press(r, "KEY_B", 48, .down, at: 0) == true)
-        #expect(press(r, "KEY_B", 48, .up, at: 10) == false)
-        #expect(keys(t) == ["KEY_B down -", "KEY_B up -"])
+        expectEqual(press(r, "KEY_B", 48, .down, at: 0), true)
+        expectEqual(press(r, "KEY_B", 48, .up, at: 10), false)
+        expectEqual(keys(t), ["KEY_B down -", "KEY_B up -"])
     }
 
     @Test func aKeyPressedWithCtrlAltOrSuperIsAChordNeverText() throws {
@@ -55,16 +56,16 @@ struct KeyRuleTests {
             let (r, t) = makeRouter(try layout(text: true))
             typist(r)
             _ = press(r, mod, code, .down, at: 0)
-            #expect(press(r, "KEY_C", 46, .down, at: 10) == false, "\(mod)")
+            expectEqual(press(r, "KEY_C", 46, .down, at: 10), false, "\(mod)")
             _ = press(r, "KEY_C", 46, .up, at: 20)
             _ = press(r, mod, code, .up, at: 30)
-            #expect(keys(t) == ["\(mod) down fw", "KEY_C down fw", "KEY_C up fw", "\(mod) up fw"])
+            expectEqual(keys(t), ["\(mod) down fw", "KEY_C down fw", "KEY_C up fw", "\(mod) up fw"])
         }
         // Shift is no chord: shift+C is text.
         let (r, _) = makeRouter(try layout(text: true))
         typist(r)
         _ = press(r, "KEY_LEFTSHIFT", 42, .down, at: 0)
-        #expect(press(r, "KEY_C", 46, .down, at: 10) == true)
+        expectEqual(press(r, "KEY_C", 46, .down, at: 10), true)
     }
 
     @Test func aChordTakesItsKeyWithExactlyItsModifiersHeld() throws {
@@ -81,7 +82,7 @@ struct KeyRuleTests {
         _ = press(r, "KEY_W", 17, .repeat, at: 65)
         _ = press(r, "KEY_RIGHTCTRL", 97, .up, at: 70)     // already released at fw: not routed
         _ = press(r, "KEY_W", 17, .up, at: 80)             // follows its down to k
-        #expect(keys(t) == ["KEY_W down fw", "KEY_W up fw",
+        expectEqual(keys(t), ["KEY_W down fw", "KEY_W up fw",
                             "KEY_RIGHTCTRL down fw", "KEY_LEFTSHIFT down fw", "KEY_W down fw", "KEY_W up fw", "KEY_LEFTSHIFT up fw",
                             "KEY_W down k", "KEY_RIGHTCTRL up fw", "KEY_W repeat k", "KEY_W up k"])
     }
@@ -95,7 +96,7 @@ struct KeyRuleTests {
         _ = press(r, "KEY_C", 46, .down, at: 30)           // forwarded: Ctrl down again first
         _ = press(r, "KEY_C", 46, .up, at: 40)
         _ = press(r, "KEY_LEFTCTRL", 29, .up, at: 50)      // forwarded down: its up goes
-        #expect(keys(t) == ["KEY_LEFTCTRL down fw", "KEY_W down k", "KEY_LEFTCTRL up fw", "KEY_W up k",
+        expectEqual(keys(t), ["KEY_LEFTCTRL down fw", "KEY_W down k", "KEY_LEFTCTRL up fw", "KEY_W up k",
                             "KEY_LEFTCTRL down fw", "KEY_C down fw", "KEY_C up fw", "KEY_LEFTCTRL up fw"])
     }
 
@@ -112,24 +113,24 @@ struct KeyRuleTests {
             for e in t.entries where e.kind.hasPrefix("key:") && e.handler == "fw" {
                 down[e.kind, default: 0] += e.phase == "down" ? 1 : -1
             }
-            #expect(down.values.allSatisfy { $0 == 0 }, "\(end): \(keys(t))")
+            expect(down.values.allSatisfy { $0 == 0 }, "\(end): \(keys(t))")
             // Ctrl is released at fw when C is kept, goes down again with the forwarded Alt
             // (still held), and is let go at the end with Alt.
-            #expect(keys(t).filter { $0.hasPrefix("KEY_LEFTCTRL") } == ["KEY_LEFTCTRL down fw", "KEY_LEFTCTRL up fw",
+            expectEqual(keys(t).filter { $0.hasPrefix("KEY_LEFTCTRL") }, ["KEY_LEFTCTRL down fw", "KEY_LEFTCTRL up fw",
                                                                        "KEY_LEFTCTRL down fw", "KEY_LEFTCTRL cancelled fw"], "\(end)")
-            #expect(keys(t).filter { $0.hasPrefix("KEY_LEFTALT") } == ["KEY_LEFTALT down fw", "KEY_LEFTALT cancelled fw"], "\(end)")
+            expectEqual(keys(t).filter { $0.hasPrefix("KEY_LEFTALT") }, ["KEY_LEFTALT down fw", "KEY_LEFTALT cancelled fw"], "\(end)")
         }
     }
 
     @Test func chordsParse() {
-        #expect(EventFilter(parsing: "key:ctrl+KEY_W") == .chord(.ctrl, "KEY_W"))
-        #expect(EventFilter(parsing: "key:ctrl+shift+KEY_W") == .chord([.ctrl, .shift], "KEY_W"))
-        #expect(EventFilter(parsing: "key:shift+ctrl+KEY_W")?.description == "key:ctrl+shift+KEY_W")
-        #expect(EventFilter(parsing: "key:KEY_W") == .keyNamed("KEY_W"))
-        #expect(EventFilter(parsing: "key:ctl+KEY_W") == .keyNamed("ctl+KEY_W"))
-        #expect(KeyChord.problem(in: "ctl+KEY_W") == .unknownModifier("ctl"))
-        #expect(KeyChord.problem(in: "ctrl+ctrl+KEY_W") == .repeatedModifier("ctrl"))
-        #expect(KeyChord.problem(in: "ctrl+") == .missingKey)
-        #expect(KeyChord(parsing: "alt+KEY_HOME") == KeyChord(modifiers: .alt, key: "KEY_HOME"))
+        expectEqual(EventFilter(parsing: "key:ctrl+KEY_W"), .chord(.ctrl, "KEY_W"))
+        expectEqual(EventFilter(parsing: "key:ctrl+shift+KEY_W"), .chord([.ctrl, .shift], "KEY_W"))
+        expectEqual(EventFilter(parsing: "key:shift+ctrl+KEY_W")?.description, "key:ctrl+shift+KEY_W")
+        expectEqual(EventFilter(parsing: "key:KEY_W"), .keyNamed("KEY_W"))
+        expectEqual(EventFilter(parsing: "key:ctl+KEY_W"), .keyNamed("ctl+KEY_W"))
+        expectEqual(KeyChord.problem(in: "ctl+KEY_W"), .unknownModifier("ctl"))
+        expectEqual(KeyChord.problem(in: "ctrl+ctrl+KEY_W"), .repeatedModifier("ctrl"))
+        expectEqual(KeyChord.problem(in: "ctrl+"), .missingKey)
+        expectEqual(KeyChord(parsing: "alt+KEY_HOME"), KeyChord(modifiers: .alt, key: "KEY_HOME"))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// Held keys on their own: a device's keys leave together, in key-code order.
@@ -12,11 +13,11 @@ struct KeyStateTests {
                 Router.HeldKey(name: name, start: nil, region: nil, layout: l, display: 0)
         }
         hold(1, 30, "A"); hold(1, 2, "1"); hold(2, 16, "Q"); hold(1, 57, "SPACE")
-        #expect(s.devices == [DeviceID(1), DeviceID(2)])
+        expectEqual(s.devices, [DeviceID(1), DeviceID(2)])
         let gone = s.release(ofDevice: DeviceID(1))
-        #expect(gone.map(\.key.code) == [2, 30, 57])
-        #expect(gone.map(\.held.name) == ["1", "A", "SPACE"])
-        #expect(s.held.count == 1 && s.devices == [DeviceID(2)])
-        #expect(s.release(ofDevice: DeviceID(1)).isEmpty)
+        expectEqual(gone.map(\.key.code), [2, 30, 57])
+        expectEqual(gone.map(\.held.name), ["1", "A", "SPACE"])
+        expect(s.held.count == 1 && s.devices == [DeviceID(2)])
+        expect(s.release(ofDevice: DeviceID(1)).isEmpty)
     }
 }

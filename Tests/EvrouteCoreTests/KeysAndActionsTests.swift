@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 @Suite("Keys, first responder and actions")
@@ -16,38 +17,38 @@ struct KeysAndActionsTests {
         r.key("KEY_A", 30, .down, at: 0)
         r.key("KEY_A", 30, .repeat, at: 10)
         r.key("KEY_A", 30, .up, at: 20)
-        #expect(trace.entries.map(\.handledBy) == ["screen:home", "screen:home", "screen:home"])
-        #expect(trace.entries.map(\.phase) == ["down", "repeat", "up"])
+        expectEqual(trace.entries.map(\.handledBy), ["screen:home", "screen:home", "screen:home"])
+        expectEqual(trace.entries.map(\.phase), ["down", "repeat", "up"])
     }
 
     @Test func focusableRegionBecomesFirstResponderWhenATouchEndsOnIt() throws {
         let (r, trace) = makeRouter(try layout())
         r.touch(0, .began, 10, 10, at: 0)        // on the icon inside the search field
         r.touch(0, .ended, 10, 10, at: 50)
-        #expect(trace.entries.last == Trace.Entry(kind: "focus", region: "home/root/search"))
+        expectEqual(trace.entries.last, Trace.Entry(kind: "focus", region: "home/root/search"))
         r.key("KEY_ENTER", 28, .down, at: 100)
-        #expect(trace.entries.last?.handledBy == "home/root/search")
-        #expect(trace.entries.last?.region == "home/root/search")
+        expectEqual(trace.entries.last?.handledBy, "home/root/search")
+        expectEqual(trace.entries.last?.region, "home/root/search")
         r.key("KEY_B", 48, .down, at: 110)
-        #expect(trace.entries.last?.handledBy == "screen:home")
+        expectEqual(trace.entries.last?.handledBy, "screen:home")
     }
 
     @Test func touchThatEndsOutsideTheFocusableRegionDoesNotFocus() throws {
         let (r, trace) = makeRouter(try layout())
         r.touch(0, .began, 10, 10, at: 0)
         r.touch(0, .ended, 700, 700, at: 50)
-        #expect(!trace.entries.contains { $0.kind == "focus" })
+        expect(!trace.entries.contains { $0.kind == "focus" })
     }
 
     @Test func upWithoutDownIsDroppedAndUnplugCancelsHeldKeys() throws {
         let (r, trace) = makeRouter(try layout())
         r.key("KEY_A", 30, .up, at: 0)
         r.key("KEY_A", 30, .repeat, at: 5)
-        #expect(trace.entries.isEmpty)
+        expect(trace.entries.isEmpty)
         r.key("KEY_Q", 16, .down, at: 10)
         r.removeDevice(DeviceID(2), time: Timestamp(microseconds: 20_000))
-        #expect(trace.entries.map(\.phase) == ["down", "cancelled"])
-        #expect(trace.entries.map(\.kind) == ["key:KEY_Q", "key:KEY_Q"])
+        expectEqual(trace.entries.map(\.phase), ["down", "cancelled"])
+        expectEqual(trace.entries.map(\.kind), ["key:KEY_Q", "key:KEY_Q"])
     }
 
     /// Several keys held at an unplug are cancelled in key-code order, the same on every run
@@ -58,7 +59,7 @@ struct KeysAndActionsTests {
         for (i, key) in keys.enumerated() { r.key(key.0, key.1, .down, at: Int64(i)) }
         r.removeDevice(DeviceID(2), time: Timestamp(microseconds: 20_000))
         let cancelled = trace.entries.filter { $0.phase == "cancelled" }.map(\.kind)
-        #expect(cancelled == ["key:KEY_ENTER", "key:KEY_LEFTCTRL", "key:KEY_A", "key:KEY_Z", "key:KEY_C"])
+        expectEqual(cancelled, ["key:KEY_ENTER", "key:KEY_LEFTCTRL", "key:KEY_A", "key:KEY_Z", "key:KEY_C"])
     }
 
     @Test func keyStaysWithTheResponderItWentDownOn() throws {
@@ -67,21 +68,21 @@ struct KeysAndActionsTests {
         r.touch(0, .began, 10, 10, at: 10); r.touch(0, .ended, 10, 10, at: 20)  // focus moves
         r.key("KEY_ENTER", 28, .up, at: 30)
         let keys = trace.entries.filter { $0.kind == "key:KEY_ENTER" }
-        #expect(keys.map(\.handledBy) == ["screen:home", "screen:home"])
+        expectEqual(keys.map(\.handledBy), ["screen:home", "screen:home"])
     }
 
     @Test func actionsWalkFromTheFirstResponderToTheFirstDeclaringHandler() throws {
         let l = try layout()
         let (r, trace) = makeRouter(l)
         r.sendAction("submit")                   // no first responder: screen → … nobody declares it there
-        #expect(trace.entries.last?.handledBy == nil)   // `any` does not take actions
+        expect(trace.entries.last?.handledBy == nil)   // `any` does not take actions
         r.setFirstResponder(l.region(path: "home/root/search/icon"))
         r.sendAction("submit")
-        #expect(trace.entries.last?.handledBy == "home/root/search")
+        expectEqual(trace.entries.last?.handledBy, "home/root/search")
         r.sendAction("open-admin")
-        #expect(trace.entries.last?.handledBy == "application")
+        expectEqual(trace.entries.last?.handledBy, "application")
         r.sendAction("scroll", fromRegion: l.region(path: "home/root/list"))
-        #expect(trace.entries.last?.handledBy == "home/root/list")
+        expectEqual(trace.entries.last?.handledBy, "home/root/list")
     }
 
     @Test func builtInHandlersActOnRouting() throws {
@@ -95,13 +96,13 @@ struct KeysAndActionsTests {
         ], fallback: [handler("log", .any)])
         let (r, trace) = makeRouter(l)
         r.touch(0, .began, 10, 10, at: 0); r.touch(0, .ended, 10, 10, at: 50)
-        #expect(trace.entries.contains { $0.kind == "action:open-admin" && $0.handledBy == "screen:home" })
-        #expect(trace.entries.last == Trace.Entry(kind: "present", region: "admin"))
+        expect(trace.entries.contains { $0.kind == "action:open-admin" && $0.handledBy == "screen:home" })
+        expectEqual(trace.entries.last, Trace.Entry(kind: "present", region: "admin"))
         r.touch(0, .began, 950, 50, at: 1000)
-        #expect(trace.touchEntries.last?.region == "admin/panel/close")
+        expectEqual(trace.touchEntries.last?.region, "admin/panel/close")
         r.touch(0, .ended, 950, 50, at: 1050)
-        #expect(trace.entries.last == Trace.Entry(kind: "dismiss", region: "admin"))
+        expectEqual(trace.entries.last, Trace.Entry(kind: "dismiss", region: "admin"))
         r.touch(0, .began, 950, 50, at: 2000)
-        #expect(trace.touchEntries.last?.region == "home/root")
+        expectEqual(trace.touchEntries.last?.region, "home/root")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// Accelerometers (docs/config.md#motion-accelerometers): samples and orientation changes go to the top-level `motion:`
@@ -41,31 +42,30 @@ struct MotionRoutingTests {
         for i in 0..<10 { signals(r, at: Int64(i) * 100, sample: (0, 1, 0)) }
         signals(r, at: 1000)                                            // nothing let out: nothing routed
         let samples = trace.entries.filter { $0.kind == "motion" }
-        #expect(samples.count == 10)
-        #expect(samples.allSatisfy { $0.handledBy == "motion" && $0.region == nil && $0.handler == "q" })
+        expectEqual(samples.count, 10)
+        expect(samples.allSatisfy { $0.handledBy == "motion" && $0.region == nil && $0.handler == "q" })
         let e = try #require(trace.records.compactMap { record -> RoutedEvent? in
             if case .routed(let e, _, _) = record, case .motion(.sample) = e.kind { return e } else { return nil }
         }.first, "no sample")
-        #expect(e.motion == .sample(x: 0, y: 1, z: 0))
-        #expect(e.start == .motion)
-        #expect(r.layout.responderChain(from: .motion) == [.motion])
+        expectEqual(e.motion, .sample(x: 0, y: 1, z: 0))
+        expectEqual(e.start, .motion)
+        expectEqual(r.layout.responderChain(from: .motion), [.motion])
     }
 
     @Test func withoutMotionHandlersSamplesAreUnhandled() throws {
         let (r, trace) = router(try layout(motion: nil))
         signals(r, at: 0, sample: (0, 1, 0))
-        #expect(trace.entries.contains { $0.kind == "motion" && $0.handledBy == nil })
-        #expect(!trace.entries.contains { $0.handledBy == "fallback" && $0.kind == "motion" }, "never through the chain")
+        expect(trace.entries.contains { $0.kind == "motion" && $0.handledBy == nil })
+        expect(!trace.entries.contains { $0.handledBy == "fallback" && $0.kind == "motion" }, "never through the chain")
     }
 
     @Test func orientationChangesGoToTheMotionHandlersBeforeTheSample() throws {
         let (r, trace) = router(try layout())
         signals(r, at: 0, orientation: .portrait, sample: (0, 1, 0))
         signals(r, at: 300, orientation: .landscape)
-        #expect(trace.entries.filter { $0.kind.hasPrefix("orientation:") || $0.kind == "motion" }.map(\.kind)
-                == ["orientation:portrait", "motion", "orientation:landscape"])
-        #expect(trace.entries.filter { $0.kind.hasPrefix("orientation:") }.allSatisfy { $0.handledBy == "motion" })
-        #expect(Orientation.landscape.degrees == 90 && Orientation.landscapeFlipped.degrees == 270)
+        expectEqual(trace.entries.filter { $0.kind.hasPrefix("orientation:") || $0.kind == "motion" }.map(\.kind), ["orientation:portrait", "motion", "orientation:landscape"])
+        expect(trace.entries.filter { $0.kind.hasPrefix("orientation:") }.allSatisfy { $0.handledBy == "motion" })
+        expect(Orientation.landscape.degrees == 90 && Orientation.landscapeFlipped.degrees == 270)
     }
 
     @Test func aShakeWalksFromTheFirstResponderAndEndsAtItsDeadline() throws {
@@ -74,21 +74,21 @@ struct MotionRoutingTests {
         signals(r, at: 300, shake: .began(until: ms(800)))
         signals(r, at: 400, shake: .continues(until: ms(900)))
         let shakes = trace.entries.filter { $0.kind == "shake" }
-        #expect(shakes.map(\.phase) == ["began"])
-        #expect(shakes.first?.region == "home/root/game")
-        #expect(shakes.first?.handledBy == "home/root/game")
+        expectEqual(shakes.map(\.phase), ["began"])
+        expectEqual(shakes.first?.region, "home/root/game")
+        expectEqual(shakes.first?.handledBy, "home/root/game")
         // The last jolt moved its end to 900 ms: ended there, at the game.
-        #expect(r.nextTimerDeadline == ms(900))
+        expectEqual(r.nextTimerDeadline, ms(900))
         r.advanceTime(to: ms(2000))
         let all = trace.entries.filter { $0.kind == "shake" }
-        #expect(all.map(\.phase) == ["began", "ended"])
-        #expect(all.last?.handledBy == "home/root/game")
+        expectEqual(all.map(\.phase), ["began", "ended"])
+        expectEqual(all.last?.handledBy, "home/root/game")
         let e = try #require(trace.records.compactMap { record -> RoutedEvent? in
             if case .routed(let e, _, _) = record, case .motion(.shake) = e.kind { return e } else { return nil }
         }.last, "no shake")
-        #expect(e.time == ms(900))
-        #expect(e.motion == .shake(.ended))
-        #expect(r.nextTimerDeadline == nil)
+        expectEqual(e.time, ms(900))
+        expectEqual(e.motion, .shake(.ended))
+        expect(r.nextTimerDeadline == nil)
     }
 
     @Test func aShakeGoesUpTheChainAndIsCancelledWhenTheDeviceGoes() throws {
@@ -97,14 +97,14 @@ struct MotionRoutingTests {
         signals(r, at: 300, shake: .began(until: ms(800)))
         r.removeDevice(Self.tilt, time: ms(450))
         let shakes = trace.entries.filter { $0.kind == "shake" }
-        #expect(shakes.map(\.phase) == ["began", "cancelled"])
-        #expect(shakes.allSatisfy { $0.region == "home/root/list" && $0.handledBy == "fallback" })
-        #expect(r.nextTimerDeadline == nil)
+        expectEqual(shakes.map(\.phase), ["began", "cancelled"])
+        expect(shakes.allSatisfy { $0.region == "home/root/list" && $0.handledBy == "fallback" })
+        expect(r.nextTimerDeadline == nil)
     }
 
     @Test func filters() {
-        #expect(EventFilter(parsing: "motion") == .motion)
-        #expect(EventFilter(parsing: "orientation") == .orientation)
-        #expect(EventFilter.spellings.contains("motion, orientation"))
+        expectEqual(EventFilter(parsing: "motion"), .motion)
+        expectEqual(EventFilter(parsing: "orientation"), .orientation)
+        expect(EventFilter.spellings.contains("motion, orientation"))
     }
 }

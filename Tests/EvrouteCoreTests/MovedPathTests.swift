@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// The moved path: a touch is one copy-on-write reference that the router updates in
@@ -34,17 +35,17 @@ struct MovedPathTests {
             ]))
         }
         let kept = keptTouches(t)
-        #expect(kept.map(\.phase) == [.began, .moved, .moved, .moved])
-        #expect(kept.map(\.touch.location.x) == [10, 20, 30, 40])
-        #expect(kept.map(\.touch.previousLocation.x) == [10, 10, 20, 30])
-        #expect(kept.map(\.touch.pressure) == [nil, 40, 60, 80])
-        #expect(kept.map(\.touch.timestamp) == [ms(0), ms(10), ms(20), ms(30)])
-        #expect(kept.map(\.touch.maxTravel) == [0, 10, 20, 30])
-        #expect(Set(kept.map(\.touch.id)) == [1])
+        expectEqual(kept.map(\.phase), [.began, .moved, .moved, .moved])
+        expectEqual(kept.map(\.touch.location.x), [10, 20, 30, 40])
+        expectEqual(kept.map(\.touch.previousLocation.x), [10, 10, 20, 30])
+        expectEqual(kept.map(\.touch.pressure), [nil, 40, 60, 80])
+        expectEqual(kept.map(\.touch.timestamp), [ms(0), ms(10), ms(20), ms(30)])
+        expectEqual(kept.map(\.touch.maxTravel), [0, 10, 20, 30])
+        expectEqual(Set(kept.map(\.touch.id)), [1])
         // The router's own touch went on; what was kept did not follow it.
         r.touch(0, .moved, 90, 10, at: 40)
-        #expect(r.activeTouches.map(\.location.x) == [90])
-        #expect(kept.last?.touch.location.x == 40)
+        expectEqual(r.activeTouches.map(\.location.x), [90])
+        expectEqual(kept.last?.touch.location.x, 40)
     }
 
     @Test func aMoveAfterItsScreenIsDismissedGoesToTheNewTaker() throws {
@@ -57,8 +58,7 @@ struct MovedPathTests {
         try r.apply(.present(screen: "overlay"), time: ms(35))     // and again
         r.touch(0, .moved, 50, 10, at: 40)
         r.touch(0, .moved, 60, 10, at: 50)
-        #expect(keptTouches(t).filter { $0.phase == .moved }.map(\.by) ==
-                ["screen:home", "screen:home", "fallback", "screen:home", "screen:home"])
+        expectEqual(keptTouches(t).filter { $0.phase == .moved }.map(\.by), ["screen:home", "screen:home", "fallback", "screen:home", "screen:home"])
     }
 
     @Test func aReloadThatChangesItsPresenterMovesItsTaker() throws {
@@ -69,7 +69,7 @@ struct MovedPathTests {
         r.replaceLayout(try makeLayout([screen("overlay", region("root", 0, 0, 1000, 1000))],
                                        fallback: [handler("log", .any)]), time: ms(15))
         r.touch(0, .moved, 30, 10, at: 20)
-        #expect(keptTouches(t).filter { $0.phase == .moved }.map(\.by) == ["screen:home", "fallback"])
+        expectEqual(keptTouches(t).filter { $0.phase == .moved }.map(\.by), ["screen:home", "fallback"])
     }
 
     @Test func aRegionChangeElsewhereKeepsTheTakerRight() throws {
@@ -78,7 +78,7 @@ struct MovedPathTests {
         r.touch(0, .moved, 20, 10, at: 10)
         try r.apply(.frame(region: "home/root", Rect(x: 0, y: 0, width: 500, height: 500)), time: ms(15))
         r.touch(0, .moved, 30, 10, at: 20)
-        #expect(keptTouches(t).filter { $0.phase == .moved }.map(\.by) == ["screen:home", "screen:home"])
+        expectEqual(keptTouches(t).filter { $0.phase == .moved }.map(\.by), ["screen:home", "screen:home"])
     }
 
     /// A dispatcher that declines every second offer of handler `q`, and remembers what it took.
@@ -107,8 +107,7 @@ struct MovedPathTests {
         r.dispatcher = d
         r.touch(0, .began, 10, 10, at: 0)               // offer 1: q takes it
         for i in 1...4 { r.touch(0, .moved, 10 + Double(i), 10, at: Int64(i) * 10) }   // offers 2…5
-        #expect(t.touchEntries.map { "\($0.handledBy ?? "-") \($0.handler ?? "-")" } ==
-                ["s/root/a q", "s/root p", "s/root/a q", "s/root p", "s/root/a q"])
+        expectEqual(t.touchEntries.map { "\($0.handledBy ?? "-") \($0.handler ?? "-")" }, ["s/root/a q", "s/root p", "s/root/a q", "s/root p", "s/root/a q"])
     }
 
     @Test func aLaterDeclineWalksOnWithTheValuesOfItsPhase() throws {
@@ -124,9 +123,9 @@ struct MovedPathTests {
         let (event, handler) = try #require(d.taken.first { $0.0.touch?.location.x == 30 })
         r.continueRouting(event, after: handler)
         let last = try #require(keptTouches(t).last)
-        #expect(last.by == "s/root")
-        #expect(last.touch.location.x == 30 && last.touch.previousLocation.x == 20)
-        #expect(r.activeTouches.map(\.location.x) == [40])
+        expectEqual(last.by, "s/root")
+        expect(last.touch.location.x == 30 && last.touch.previousLocation.x == 20)
+        expectEqual(r.activeTouches.map(\.location.x), [40])
     }
 
     @Test func aDeviceRegisteredAgainNamesItsTouchesFromThen() throws {
@@ -139,7 +138,7 @@ struct MovedPathTests {
             guard case .routed(let e, _, _) = record, case .touch = e.kind else { return nil }
             return e.device?.ruleName
         }
-        #expect(devices == ["touch", "touch", "renamed"])
+        expectEqual(devices, ["touch", "touch", "renamed"])
     }
 
     @Test func heldPhasesRouteWithTheirOwnValues() throws {
@@ -149,12 +148,12 @@ struct MovedPathTests {
         r.touch(0, .began, 200, 200, at: 0)
         r.touch(0, .moved, 202, 200, at: 10)
         r.touch(0, .moved, 204, 200, at: 20)
-        #expect(t.touchEntries.isEmpty)
+        expect(t.touchEntries.isEmpty)
         r.touch(0, .moved, 300, 200, at: 30)             // the tap fails: the held phases route
         let kept = keptTouches(t)
-        #expect(kept.map(\.phase) == [.began, .moved, .moved, .moved])
-        #expect(kept.map(\.touch.location.x) == [200, 202, 204, 300])
-        #expect(kept.map(\.touch.timestamp) == [ms(0), ms(10), ms(20), ms(30)])
+        expectEqual(kept.map(\.phase), [.began, .moved, .moved, .moved])
+        expectEqual(kept.map(\.touch.location.x), [200, 202, 204, 300])
+        expectEqual(kept.map(\.touch.timestamp), [ms(0), ms(10), ms(20), ms(30)])
     }
 
     @Test func aTouchCancelledByARecognizerSaysWhatTheRecognizersLastSaw() throws {
@@ -170,10 +169,10 @@ struct MovedPathTests {
         sample(203, pressure: 90, at: 200)               // stationary: not routed, not seen by the recognizer
         r.advance(to: 600)                               // the long press begins and cancels the touch
         let kept = keptTouches(t)
-        #expect(kept.map(\.phase) == [.began, .moved, .cancelled])
-        #expect(kept.last?.touch.location.x == 203)
-        #expect(kept.last?.touch.pressure == 20)
-        #expect(r.activeTouches.first?.pressure == 90)
+        expectEqual(kept.map(\.phase), [.began, .moved, .cancelled])
+        expectEqual(kept.last?.touch.location.x, 203)
+        expectEqual(kept.last?.touch.pressure, 20)
+        expectEqual(r.activeTouches.first?.pressure, 90)
     }
 
     @Test func manyContactsKeepFindingTheirOwnTouches() throws {
@@ -198,7 +197,7 @@ struct MovedPathTests {
             guard expected[c] != nil else { return }     // (a move of an unknown contact begins a touch)
             step += 1
             r.touch(c, .moved, Double(c) + Double(step) / 10_000, 500, at: step)   // never stationary
-            #expect(t.touchEntries.last?.touch == expected[c], "contact \(c)")
+            expectEqual(t.touchEntries.last?.touch, expected[c], "contact \(c)")
         }
         begin(1)
         move(1)
@@ -216,7 +215,7 @@ struct MovedPathTests {
         }
         for c in [5, 9, 13, 1] { end(c) }
         for c in [17, 21, 2, 3, 119, 118] { move(c) }
-        #expect(r.activeTouches.count == expected.count)
+        expectEqual(r.activeTouches.count, expected.count)
     }
 
     /// An observer that implements `routed` is lent each routed event: its handler as an index
@@ -243,13 +242,12 @@ struct MovedPathTests {
         router.touch(0, .moved, 20, 10, at: 10)
         router.touch(0, .moved, 30, 10, at: 20)
         router.touch(0, .ended, 30, 10, at: 30)
-        #expect(lent.routedRecords == 0)
-        #expect(lent.otherRecords >= 2)   // the device, the dismissal
-        #expect(lent.events.map { $0.event.touch?.phase } == [.began, .moved, .moved, .ended])
-        #expect(lent.events.map { $0.event.touch?.location.x } == [10, 20, 30, 30])
-        #expect(lent.events.map(\.plugin) == ["log", "p", "p", "log"])
-        #expect(lent.events.map { e in e.by.map { e.event.layout.describe($0) } } ==
-                ["fallback", "screen:home", "screen:home", "fallback"])
-        #expect(router.routeCounts.touchEvents == 4)
+        expectEqual(lent.routedRecords, 0)
+        expect(lent.otherRecords >= 2)   // the device, the dismissal
+        expectEqual(lent.events.map { $0.event.touch?.phase }, [.began, .moved, .moved, .ended])
+        expectEqual(lent.events.map { $0.event.touch?.location.x }, [10, 20, 30, 30])
+        expectEqual(lent.events.map(\.plugin), ["log", "p", "p", "log"])
+        expectEqual(lent.events.map { e in e.by.map { e.event.layout.describe($0) } }, ["fallback", "screen:home", "screen:home", "fallback"])
+        expectEqual(router.routeCounts.touchEvents, 4)
     }
 }

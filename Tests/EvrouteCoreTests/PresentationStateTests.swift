@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// Presentation stacks on their own: the initial stacks, and the chain generation.
@@ -10,10 +11,10 @@ struct PresentationStateTests {
                                 screen("dialog", region("c", 0, 0, 200, 200), over: "menu"),
                                 screen("other", region("d", 0, 0, 1000, 1000))])
         let s = PresentationState(layout: l)
-        #expect(s.stacks.map { $0.map { l.screens[$0].name } } == [["home", "menu", "dialog"]])
-        #expect(s.activeScreen(onDisplay: 0).map { l.screens[$0].name } == "dialog")
-        #expect(s.activeScreen(onDisplay: 1) == nil)
-        #expect(s.firstResponders == [nil, nil, nil, nil])
+        expectEqual(s.stacks.map { $0.map { l.screens[$0].name } }, [["home", "menu", "dialog"]])
+        expectEqual(s.activeScreen(onDisplay: 0).map { l.screens[$0].name }, "dialog")
+        expect(s.activeScreen(onDisplay: 1) == nil)
+        expectEqual(s.firstResponders, [nil, nil, nil, nil])
     }
 
     @Test func everyStackChangeStartsANewGeneration() throws {
@@ -22,10 +23,10 @@ struct PresentationStateTests {
         var s = PresentationState(layout: l)
         let g = s.generation
         s.stacks[0].append(1)
-        #expect(s.generation == g &+ 1)
+        expectEqual(s.generation, g &+ 1)
         s.stacks = PresentationState.initialStacks(l)
-        #expect(s.generation == g &+ 2 && s.stacks == [[0]])
+        expect(s.generation == g &+ 2 && s.stacks == [[0]])
         s.firstResponders[0] = 0
-        #expect(s.generation == g &+ 2)
+        expectEqual(s.generation, g &+ 2)
     }
 }

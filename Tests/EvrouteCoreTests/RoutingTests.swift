@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 @Suite("Touch lifetime and the responder chain")
@@ -19,12 +20,12 @@ struct RoutingTests {
         r.touch(0, .moved, 900, 900, at: 20)
         r.touch(0, .ended, 900, 900, at: 30)
         let t = trace.touchEntries
-        #expect(t.map(\.phase) == ["began", "moved", "moved", "ended"])
-        #expect(Set(t.map(\.touch)).count == 1)
-        #expect(t.allSatisfy { $0.region == "home/root/header/back" })
+        expectEqual(t.map(\.phase), ["began", "moved", "moved", "ended"])
+        expectEqual(Set(t.map(\.touch)).count, 1)
+        expect(t.allSatisfy { $0.region == "home/root/header/back" })
         // began: back has no began handler → screen handler; moved: nobody but fallback; ended: back.
-        #expect(t.map(\.handledBy) == ["screen:home", "fallback", "fallback", "home/root/header/back"])
-        #expect(r.activeTouches.isEmpty)
+        expectEqual(t.map(\.handledBy), ["screen:home", "fallback", "fallback", "home/root/header/back"])
+        expect(r.activeTouches.isEmpty)
     }
 
     @Test func eachTouchEndsExactlyOnce() throws {
@@ -36,8 +37,8 @@ struct RoutingTests {
         r.removeDevice(DeviceID(1), time: Timestamp(microseconds: 40_000))
         r.touch(1, .ended, 500, 500, at: 50)      // after the cancel: nothing
         let t = trace.touchEntries
-        #expect(t.map(\.phase) == ["began", "ended", "began", "cancelled"])
-        #expect(t.map(\.touch) == [1, 1, 2, 2])
+        expectEqual(t.map(\.phase), ["began", "ended", "began", "cancelled"])
+        expectEqual(t.map(\.touch), [1, 1, 2, 2])
     }
 
     @Test func newTrackingIdentityGetsNewTouch() throws {
@@ -45,24 +46,24 @@ struct RoutingTests {
         r.touch(0, .began, 50, 50, at: 0)
         r.touch(0, .began, 500, 500, at: 10)      // the same contact begins again: the old one is cancelled
         let t = trace.touchEntries
-        #expect(t.map(\.phase) == ["began", "cancelled", "began"])
-        #expect(t.map(\.touch) == [1, 1, 2])
-        #expect(t.last?.region == "home/root/content")
+        expectEqual(t.map(\.phase), ["began", "cancelled", "began"])
+        expectEqual(t.map(\.touch), [1, 1, 2])
+        expectEqual(t.last?.region, "home/root/content")
     }
 
     @Test func stationaryContactsAreNotRouted() throws {
         let (r, trace) = makeRouter(try kiosk())
         r.touch(0, .began, 500, 500, at: 0)
         r.touch(0, .moved, 500, 500, at: 10)
-        #expect(trace.touchEntries.count == 1)
+        expectEqual(trace.touchEntries.count, 1)
     }
 
     @Test func touchOutsideEveryRegionStartsAtTheScreen() throws {
         let l = try makeLayout([screen("s", region("root", 0, 0, 100, 100))], app: [handler("p", .touch)])
         let (r, trace) = makeRouter(l)
         r.touch(0, .began, 500, 500, at: 0)
-        #expect(trace.touchEntries.first?.region == nil)
-        #expect(trace.touchEntries.first?.handledBy == "application")
+        expect(trace.touchEntries.first?.region == nil)
+        expectEqual(trace.touchEntries.first?.handledBy, "application")
     }
 
     @Test func handlerDeclinesAndTheWalkGoesOn() throws {
@@ -81,9 +82,9 @@ struct RoutingTests {
         let d = Declining()
         r.dispatcher = d
         r.touch(0, .began, 10, 10, at: 0)
-        #expect(d.offered == ["q", "p"])
-        #expect(trace.touchEntries.first?.handledBy == "s/root")
-        #expect(trace.touchEntries.first?.handler == "p")
+        expectEqual(d.offered, ["q", "p"])
+        expectEqual(trace.touchEntries.first?.handledBy, "s/root")
+        expectEqual(trace.touchEntries.first?.handler, "p")
     }
 
     @Test func nextOverridesTheChain() throws {
@@ -93,13 +94,12 @@ struct RoutingTests {
             region("other", 0, 200, 100, 100) { $0.next = "application" },
         ]))])
         let button = l.region(path: "s/root/button")!
-        #expect(l.responderChain(from: .region(button)).map(l.describe) ==
-                ["s/root/button", "s/root/side", "s/root", "screen:s", "display:main", "application", "fallback"])
+        expectEqual(l.responderChain(from: .region(button)).map(l.describe), ["s/root/button", "s/root/side", "s/root", "screen:s", "display:main", "application", "fallback"])
         let other = l.region(path: "s/root/other")!
-        #expect(l.responderChain(from: .region(other)).map(l.describe) == ["s/root/other", "application", "fallback"])
+        expectEqual(l.responderChain(from: .region(other)).map(l.describe), ["s/root/other", "application", "fallback"])
         let (r, trace) = makeRouter(l)
         r.touch(0, .began, 10, 10, at: 0)
-        #expect(trace.touchEntries.first?.handledBy == "s/root/side")
+        expectEqual(trace.touchEntries.first?.handledBy, "s/root/side")
     }
 
     @Test func filtersPickTheFirstTaker() throws {
@@ -112,8 +112,7 @@ struct RoutingTests {
         r.touch(0, .ended, 20, 20, at: 20)
         r.touch(1, .began, 10, 10, at: 30)
         r.touch(1, .cancelled, 10, 10, at: 40)
-        #expect(trace.touchEntries.map { "\($0.handledBy ?? "-")/\($0.handler ?? "-")" } ==
-                ["s/root/a/q", "s/root/a/p", "s/root/a/q", "s/root/a/q", "s/root/p"])
+        expectEqual(trace.touchEntries.map { "\($0.handledBy ?? "-")/\($0.handler ?? "-")" }, ["s/root/a/q", "s/root/a/p", "s/root/a/q", "s/root/a/q", "s/root/p"])
     }
 
     @Test func multitouchFalseTakesOneTouchAtATime() throws {
@@ -127,9 +126,9 @@ struct RoutingTests {
         r.touch(0, .ended, 10, 10, at: 30)
         r.touch(2, .began, 30, 30, at: 40)
         let t = trace.touchEntries
-        #expect(t.map(\.blocked) == [nil, .multitouch, .multitouch, nil, nil])
-        #expect(t.map(\.handledBy) == ["s/root/slider", nil, nil, "s/root/slider", "s/root/slider"])
-        #expect(t.allSatisfy { $0.region == "s/root/slider" || $0.blocked != nil })
+        expectEqual(t.map(\.blocked), [nil, .multitouch, .multitouch, nil, nil])
+        expectEqual(t.map(\.handledBy), ["s/root/slider", nil, nil, "s/root/slider", "s/root/slider"])
+        expect(t.allSatisfy { $0.region == "s/root/slider" || $0.blocked != nil })
     }
 
     @Test func exclusiveTouchBlocksOthersBothWays() throws {
@@ -146,7 +145,7 @@ struct RoutingTests {
         r.touch(3, .began, 560, 560, at: 50)     // nothing exclusive touched any more; touch 1 is blocked, not counted
         r.touch(4, .began, 10, 10, at: 60)       // plain is touched: the exclusive region is blocked
         let began = trace.touchEntries.filter { $0.phase == "began" }
-        #expect(began.map(\.blocked) == [nil, .exclusive, nil, nil, .exclusive])
+        expectEqual(began.map(\.blocked), [nil, .exclusive, nil, nil, .exclusive])
     }
 
     @Test func presentedScreenPassesUnhandledEventsToItsPresenter() throws {
@@ -157,11 +156,11 @@ struct RoutingTests {
         let (r, trace) = makeRouter(l)
         r.present(screen: l.screen(named: "dialog")!)
         r.touch(0, .began, 150, 150, at: 0)
-        #expect(trace.touchEntries.last?.region == "dialog/box")
-        #expect(trace.touchEntries.last?.handledBy == "screen:home")
+        expectEqual(trace.touchEntries.last?.region, "dialog/box")
+        expectEqual(trace.touchEntries.last?.handledBy, "screen:home")
         r.dismiss(display: 0)
         r.touch(1, .began, 150, 150, at: 10)
-        #expect(trace.touchEntries.last?.region == "home/root")
+        expectEqual(trace.touchEntries.last?.region, "home/root")
     }
 
     @Test func layoutDeclaresPresentationAtStart() throws {
@@ -169,12 +168,11 @@ struct RoutingTests {
             screen("home", region("root", 0, 0, 1000, 1000), handlers: [handler("p", .touch)]),
             screen("dialog", region("box", 100, 100, 200, 200), over: "home"),
         ])
-        #expect(l.responderChain(from: .region(l.region(path: "dialog/box")!), presentation: StaticPresentation()).map(l.describe) ==
-                ["dialog/box", "screen:dialog", "screen:home", "display:main", "application", "fallback"])
+        expectEqual(l.responderChain(from: .region(l.region(path: "dialog/box")!), presentation: StaticPresentation()).map(l.describe), ["dialog/box", "screen:dialog", "screen:home", "display:main", "application", "fallback"])
         let (r, trace) = makeRouter(l)
         r.touch(0, .began, 150, 150, at: 0)
-        #expect(trace.touchEntries.last?.region == "dialog/box")
-        #expect(trace.touchEntries.last?.handledBy == "screen:home")
+        expectEqual(trace.touchEntries.last?.region, "dialog/box")
+        expectEqual(trace.touchEntries.last?.handledBy, "screen:home")
     }
 
     @Test func tapCountCountsSuccessiveTapsInPlace() throws {
@@ -187,7 +185,7 @@ struct RoutingTests {
         r.touch(0, .began, 600, 600, at: 2000); r.touch(0, .moved, 800, 600, at: 2100)
         r.touch(0, .ended, 800, 600, at: 2150)                                          // a drag is no tap
         let ended = trace.touchEntries.filter { $0.phase == "ended" }
-        #expect(ended.map(\.tapCount) == [1, 2, 1, 1])
-        #expect(ended.map(\.handler) == ["p", "p", "p", "log"])
+        expectEqual(ended.map(\.tapCount), [1, 2, 1, 1])
+        expectEqual(ended.map(\.handler), ["p", "p", "p", "log"])
     }
 }

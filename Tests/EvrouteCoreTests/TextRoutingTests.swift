@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteCore
 
 /// Text events (docs/config.md#text): from the first responder up the chain, like a key going down; taken
@@ -22,41 +23,41 @@ struct TextRoutingTests {
         r.touch(0, .began, 10, 10, at: 0); r.touch(0, .ended, 10, 10, at: 50)   // focus the search field
         text(r, "4006381333931", at: 100)
         let last = try #require(trace.entries.last)
-        #expect(last.kind == "text:4006381333931")
-        #expect(last.region == "home/root/search")
-        #expect(last.handledBy == "home/root/search")
-        #expect(last.handler == "q")
+        expectEqual(last.kind, "text:4006381333931")
+        expectEqual(last.region, "home/root/search")
+        expectEqual(last.handledBy, "home/root/search")
+        expectEqual(last.handler, "q")
         let e = try #require({ () -> RoutedEvent? in
             if case .routed(let e, _, _)? = trace.records.last { return e } else { return nil }
         }(), "not routed")
-        #expect(e.kind == .text)
-        #expect(e.text == "4006381333931")
-        #expect(e.device?.ruleName == "keys")
+        expectEqual(e.kind, .text)
+        expectEqual(e.text, "4006381333931")
+        expectEqual(e.device?.ruleName, "keys")
     }
 
     @Test func textWalksUpTheChainPastKeyHandlers() throws {
         let (r, trace) = makeRouter(try layout())
         r.touch(0, .began, 10, 150, at: 0); r.touch(0, .ended, 10, 150, at: 50)   // focus the notes (keys only)
         text(r, "a", at: 100)
-        #expect(trace.entries.last?.region == "home/root/notes")
-        #expect(trace.entries.last?.handledBy == "fallback")   // `key` does not take text, `any` does
+        expectEqual(trace.entries.last?.region, "home/root/notes")
+        expectEqual(trace.entries.last?.handledBy, "fallback")   // `key` does not take text, `any` does
     }
 
     @Test func withoutFirstResponderTextStartsAtTheScreen() throws {
         let (r, trace) = makeRouter(try layout())
         text(r, "z", at: 0)
-        #expect(trace.entries.last?.region == nil)
-        #expect(trace.entries.last?.handledBy == "fallback")
+        expect(trace.entries.last?.region == nil)
+        expectEqual(trace.entries.last?.handledBy, "fallback")
     }
 
     @Test func onlyTextAndAnyTakeText() throws {
         let l = try layout()
         let byFilter = l.handlers.map { ($0.filters, $0.takes(.text)) }
         for (filters, takes) in byFilter {
-            #expect(takes == (filters.contains(.text) || filters.contains(.any)), "\(filters)")
+            expectEqual(takes, (filters.contains(.text) || filters.contains(.any)), "\(filters)")
         }
-        #expect(EventFilter(parsing: "text") == .text)
-        #expect(EventFilter.text.description == "text")
-        #expect(EventFilter.spellings.contains("text"))
+        expectEqual(EventFilter(parsing: "text"), .text)
+        expectEqual(EventFilter.text.description, "text")
+        expect(EventFilter.spellings.contains("text"))
     }
 }

@@ -7,6 +7,7 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 /// The control socket under abuse, on real sockets: idle clients are closed after
@@ -74,11 +75,11 @@ struct ControlSocketLimitTests {
             }
             return rig.server.clientCount == 1 && rig.requests.count >= 8
         }
-        #expect(rig.server.clientCount == 1, "only the active client is left")
-        #expect(idle1.isClosedByPeer && idle2.isClosedByPeer)
-        #expect(!active.isClosedByPeer)
-        #expect(rig.requests.count >= 8)
-        #expect(rig.log.split(separator: "\n").filter { $0.contains("no request for 0.3 s") }.count == 2, "\(rig.log)")
+        expectEqual(rig.server.clientCount, 1, "only the active client is left")
+        expect(idle1.isClosedByPeer && idle2.isClosedByPeer)
+        expect(!active.isClosedByPeer)
+        expect(rig.requests.count >= 8)
+        expectEqual(rig.log.split(separator: "\n").filter { $0.contains("no request for 0.3 s") }.count, 2, "\(rig.log)")
     }
 
     @Test func aClientBeyondTheLimitIsToldBusyAtOnce() throws {
@@ -89,9 +90,9 @@ struct ControlSocketLimitTests {
         let c = try rig.connectClient()
         defer { c.close() }
         rig.run(upTo: 2) { rig.log.contains("refused") }
-        #expect(c.readAll() == "{\"ok\":false,\"error\":\"too many control clients (2 connected); try again\",\"busy\":true}\n")
-        #expect(rig.log.contains("control socket: refused 1 client(s): 2 connected, the most served at once"), "\(rig.log)")
-        #expect(rig.server.clientCount == 2)
+        expectEqual(c.readAll(), "{\"ok\":false,\"error\":\"too many control clients (2 connected); try again\",\"busy\":true}\n")
+        expect(rig.log.contains("control socket: refused 1 client(s): 2 connected, the most served at once"), "\(rig.log)")
+        expectEqual(rig.server.clientCount, 2)
     }
 
     @Test func oneProcessKeepingEveryConnectionBusyCannotLockOutStatus() throws {
@@ -113,17 +114,17 @@ struct ControlSocketLimitTests {
             }
         }
         rig.run(upTo: 3) { keepBusy(); return rig.log.contains("refused") && rig.server.clientCount <= ControlServer.maximumClientsPerProcess }
-        #expect(rig.server.clientCount == ControlServer.maximumClientsPerProcess, "\(rig.server.clientCount) held")
-        #expect(rig.log.contains("too many control connections from process \(getpid()) (8 open, the most for one process)"), "\(rig.log)")
+        expectEqual(rig.server.clientCount, ControlServer.maximumClientsPerProcess, "\(rig.server.clientCount) held")
+        expect(rig.log.contains("too many control connections from process \(getpid()) (8 open, the most for one process)"), "\(rig.log)")
 
         let binary = try #require(evrouteBinaryPath(), "the evroute binary is not next to the test bundle")
         let logPath = temporaryPath("status.err")
         let cli = try TestProcess.daemon(binary, arguments: ["status", "--format", "json", "--control-socket", rig.path], logPath: logPath)
         defer { cli.kill9(); unlink(logPath); unlink(logPath + ".out") }
         rig.run(upTo: 15) { keepBusy(); return cli.waitForExit(seconds: 0.001) != nil }
-        #expect(cli.waitForExit(seconds: 0.001) == 0, "stderr: \(cli.log)")
-        #expect(readFile(logPath + ".out") == "{\"ok\":true}\n")
-        #expect(rig.server.clientCount >= ControlServer.maximumClientsPerProcess - 1, "the busy ones stayed: \(rig.server.clientCount)")
+        expectEqual(cli.waitForExit(seconds: 0.001), 0, "stderr: \(cli.log)")
+        expectEqual(readFile(logPath + ".out"), "{\"ok\":true}\n")
+        expect(rig.server.clientCount >= ControlServer.maximumClientsPerProcess - 1, "the busy ones stayed: \(rig.server.clientCount)")
     }
 
     @Test func atTheDescriptorLimitTheDaemonDoesNotSpinAndAnswersOnceDescriptorsAreFree() throws {
@@ -153,11 +154,11 @@ struct ControlSocketLimitTests {
         }
         connectClients(50, to: rig.uiSocket)
         connectClients(4, to: rig.control)
-        #expect(clients.count == 54, "the listen backlog takes what the daemon cannot accept")
+        expectEqual(clients.count, 54, "the listen backlog takes what the daemon cannot accept")
         let deadline = monotonicSeconds() + 10
         while !daemon.log.contains("control socket: refused") && monotonicSeconds() < deadline { usleep(20_000) }
-        #expect(daemon.log.contains("socket ui: out of file descriptors (Too many open files)"), "\(daemon.log)")
-        #expect(daemon.log.contains("control socket: refused 1 client(s): out of file descriptors (Too many open files)"), "\(daemon.log)")
+        expect(daemon.log.contains("socket ui: out of file descriptors (Too many open files)"), "\(daemon.log)")
+        expect(daemon.log.contains("control socket: refused 1 client(s): out of file descriptors (Too many open files)"), "\(daemon.log)")
 
         // Two seconds at the limit: CPU time (utime + stime, /proc/PID/stat) stays far below
         // what spinning takes (a whole core: ~2 s).
@@ -169,15 +170,15 @@ struct ControlSocketLimitTests {
         let cpuBefore = cpuSeconds()
         usleep(2_000_000)
         let cpu = cpuSeconds() - cpuBefore
-        #expect(cpu < 0.3, "\(cpu) s of CPU in 2 s at the descriptor limit")
+        expect(cpu < 0.3, "\(cpu) s of CPU in 2 s at the descriptor limit")
 
         clients.removeAll()
         let status = harnessControl("status", rig.control)
-        #expect(status?["ok"]?.boolValue == true, "answered again once descriptors are free; log: \(daemon.log)")
+        expectEqual(status?["ok"]?.boolValue, true, "answered again once descriptors are free; log: \(daemon.log)")
         let wakeups = (status?["loop"]?["wakeups"]?.intValue ?? Int.max) - before
-        #expect(wakeups < 2000, "\(wakeups) loop wake-ups: the listener was not watched while the limit lasted")
+        expect(wakeups < 2000, "\(wakeups) loop wake-ups: the listener was not watched while the limit lasted")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test func atTheDescriptorLimitStatusIsStillAnswered() throws {
@@ -211,12 +212,12 @@ struct ControlSocketLimitTests {
         let logPath = rig.scratch.file("status.err")
         let cli = try TestProcess.daemon(binary, arguments: ["status", "--format", "json", "--control-socket", rig.control], logPath: logPath)
         defer { cli.kill9() }
-        #expect(cli.waitForExit(seconds: 20) == 0, "stderr: \(cli.log); daemon log: \(daemon.log)")
+        expectEqual(cli.waitForExit(seconds: 20), 0, "stderr: \(cli.log); daemon log: \(daemon.log)")
         let answer = try? JSONValue.parse(readFile(logPath + ".out") ?? "")
-        #expect(answer?["ok"]?.boolValue == true, "\(readFile(logPath + ".out") ?? "")")
-        #expect(clients.count == 80, "the plugin's clients stayed connected")
+        expectEqual(answer?["ok"]?.boolValue, true, "\(readFile(logPath + ".out") ?? "")")
+        expectEqual(clients.count, 80, "the plugin's clients stayed connected")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test func thePlacesOfOneUserAndTheRoomKeptForRootAndOperators() {
@@ -224,17 +225,17 @@ struct ControlSocketLimitTests {
             ControlServer.placeRefusal(pid: 42, uid: uid, privileged: privileged, open: open, ofProcess: ofProcess, ofUser: ofUser,
                                        maximumClients: 64)
         }
-        #expect(refusal() == nil)
-        #expect(refusal(ofProcess: 7) == nil)
-        #expect(refusal(ofProcess: 8) == "too many control connections from process 42 (8 open, the most for one process)")
-        #expect(refusal(uid: 0, ofProcess: 8) != nil, "root's processes too")
-        #expect(refusal(ofUser: 31) == nil)
-        #expect(refusal(ofUser: 32) == "too many control connections from user 1000 (32 open, the most for one user)")
-        #expect(refusal(uid: 0, ofUser: 60) == nil, "root has no per-user cap")
+        expect(refusal() == nil)
+        expect(refusal(ofProcess: 7) == nil)
+        expectEqual(refusal(ofProcess: 8), "too many control connections from process 42 (8 open, the most for one process)")
+        expect(refusal(uid: 0, ofProcess: 8) != nil, "root's processes too")
+        expect(refusal(ofUser: 31) == nil)
+        expectEqual(refusal(ofUser: 32), "too many control connections from user 1000 (32 open, the most for one user)")
+        expect(refusal(uid: 0, ofUser: 60) == nil, "root has no per-user cap")
         // The daemon's own user (its plugin helpers): not the last 8 places.
-        #expect(refusal(privileged: false, open: 56) == nil)
-        #expect(refusal(privileged: false, open: 57) == "too many control clients (56 connected; the last 8 places are kept for root and the socket's group)")
-        #expect(refusal(privileged: true, open: 64) == nil)
+        expect(refusal(privileged: false, open: 56) == nil)
+        expectEqual(refusal(privileged: false, open: 57), "too many control clients (56 connected; the last 8 places are kept for root and the socket's group)")
+        expect(refusal(privileged: true, open: 64) == nil)
     }
 
     @Test func theClientTriesABusyDaemonAgainUntilAPlaceFrees() throws {
@@ -250,15 +251,15 @@ struct ControlSocketLimitTests {
         let cli = try TestProcess.daemon(binary, arguments: ["reload", "--control-socket", rig.path], logPath: logPath)
         defer { cli.kill9(); unlink(logPath); unlink(logPath + ".out") }
         rig.run(upTo: 8) { cli.waitForExit(seconds: 0.001) != nil }
-        #expect(cli.waitForExit(seconds: 0.001) == 0, "stderr: \(cli.log); server log: \(rig.log)")
-        #expect(readFile(logPath + ".out") == "reloaded x.yaml\n")
+        expectEqual(cli.waitForExit(seconds: 0.001), 0, "stderr: \(cli.log); server log: \(rig.log)")
+        expectEqual(readFile(logPath + ".out"), "reloaded x.yaml\n")
         // It had to wait for the place: told busy first, served after the holder's idle timeout.
-        #expect(rig.requests == ["{\"command\":\"reload\"}"])
+        expectEqual(rig.requests, ["{\"command\":\"reload\"}"])
         let log = rig.log.split(separator: "\n")
         let refusedAt = try #require(log.firstIndex { $0.contains("refused") }, "\(log)")
         let freedAt = try #require(log.firstIndex { $0.contains("no request for 0.5 s") }, "\(log)")
-        #expect(refusedAt < freedAt, "\(log)")
-        #expect(holder.isClosedByPeer)
+        expect(refusedAt < freedAt, "\(log)")
+        expect(holder.isClosedByPeer)
     }
 
     @Test func everyControlCommandReportsARefusalOnStandardErrorWithStatus1() throws {
@@ -275,9 +276,9 @@ struct ControlSocketLimitTests {
             defer { cli.kill9() }
             rig.run(upTo: 10) { cli.waitForExit(seconds: 0.001) != nil }
             let what = command[0] == "ctl" ? "evroute ctl \(command[1])" : "evroute \(command[0])"
-            #expect(cli.waitForExit(seconds: 0.001) == 1, "\(command)")
-            #expect(readFile(logPath + ".out") == "", "\(command): stdout \(readFile(logPath + ".out") ?? "")")
-            #expect(cli.log == "f.yaml:1:2: error: e\n\(what): not now\n", "\(command): stderr \(cli.log)")
+            expectEqual(cli.waitForExit(seconds: 0.001), 1, "\(command)")
+            expectEqual(readFile(logPath + ".out"), "", "\(command): stdout \(readFile(logPath + ".out") ?? "")")
+            expectEqual(cli.log, "f.yaml:1:2: error: e\n\(what): not now\n", "\(command): stderr \(cli.log)")
         }
     }
 
@@ -300,23 +301,23 @@ struct ControlSocketLimitTests {
         other.send("{\"command\":\"status\"}\n", wait: false)
         // Clients 1 (waiting), 2 (idle) and 3 (other, idle too once answered).
         rig.run(upTo: 10) { rig.log.contains("closed client 2: no request for 0.2 s") && rig.requests.count == 2 }
-        #expect(rig.log.contains("closed client 2: no request for 0.2 s"), "\(rig.log)")
-        #expect(!rig.log.contains("closed client 1:"), "the waiting client is not idle: \(rig.log)")
-        #expect(idle.isClosedByPeer)
-        #expect(rig.requests == ["{\"command\":\"slow\"}", "{\"command\":\"status\"}"], "the waiting client's status waits behind its slow request")
+        expect(rig.log.contains("closed client 2: no request for 0.2 s"), "\(rig.log)")
+        expect(!rig.log.contains("closed client 1:"), "the waiting client is not idle: \(rig.log)")
+        expect(idle.isClosedByPeer)
+        expectEqual(rig.requests, ["{\"command\":\"slow\"}", "{\"command\":\"status\"}"], "the waiting client's status waits behind its slow request")
         var byte: UInt8 = 0
-        #expect(recv(other.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 1, "the other client was answered at once")
-        #expect(recv(waiting.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == -1 && errno == EAGAIN, "nothing yet for the waiting client, and not closed")
+        expectEqual(recv(other.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)), 1, "the other client was answered at once")
+        expect(recv(waiting.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == -1 && errno == EAGAIN, "nothing yet for the waiting client, and not closed")
 
         // The answer comes: then its status is answered, then the connection closes.
         rig.pending[0].send(.object([("ok", .bool(true)), ("slow", .bool(true))]))
         rig.run(upTo: 5) { rig.requests.count == 3 }
-        #expect(rig.requests.count == 3)
-        #expect(waiting.readAll() == "{\"ok\":true,\"slow\":true}\n{\"ok\":true,\"n\":1}\n")
-        #expect(waiting.isClosedByPeer, "closed after its answers (its end of input came while it waited)")
+        expectEqual(rig.requests.count, 3)
+        expectEqual(waiting.readAll(), "{\"ok\":true,\"slow\":true}\n{\"ok\":true,\"n\":1}\n")
+        expect(waiting.isClosedByPeer, "closed after its answers (its end of input came while it waited)")
         // Answering twice, or after the client left, sends nothing and does not trap.
         rig.pending[0].send(.object([("ok", .bool(false))]))
-        #expect(!rig.pending[0].isConnected)
+        expect(!rig.pending[0].isConnected)
     }
 
     @Test func aClientThatHangsUpWhileItsAnswerWaitsIsClosed() throws {
@@ -324,15 +325,15 @@ struct ControlSocketLimitTests {
         let client = try rig.connectClient()
         client.send("{\"command\":\"slow\"}\n", wait: false)
         rig.run(upTo: 5) { rig.pending.count == 1 }
-        #expect(rig.pending[0].isConnected)
+        expect(rig.pending[0].isConnected)
         client.close()
         let wakeupsBefore = rig.loop.wakeups
         rig.run(upTo: 5) { rig.server.clientCount == 0 }
-        #expect(rig.server.clientCount == 0)
-        #expect(!rig.pending[0].isConnected)
+        expectEqual(rig.server.clientCount, 0)
+        expect(!rig.pending[0].isConnected)
         rig.pending[0].send(.object([("ok", .bool(true))]))
         // Closed, not left reporting its hang-up on every turn of the loop: a few wakeups, not thousands.
-        #expect(rig.loop.wakeups - wakeupsBefore < 50, "\(rig.loop.wakeups - wakeupsBefore) wakeups")
+        expect(rig.loop.wakeups - wakeupsBefore < 50, "\(rig.loop.wakeups - wakeupsBefore) wakeups")
     }
 
     @Test func anOverlongRequestIsRefusedWholeWithItsTagAndNeverExecuted() throws {
@@ -353,9 +354,9 @@ struct ControlSocketLimitTests {
             }
             return rig.server.clientCount == 0
         }
-        #expect(client.readAll() == #"{"ok":false,"error":"request line too long (the most is 65536 bytes)","tag":"t1"}"# + "\n")
-        #expect(rig.requests.isEmpty, "nothing of the line was executed: \(rig.requests)")
-        #expect(client.isClosedByPeer)
+        expectEqual(client.readAll(), #"{"ok":false,"error":"request line too long (the most is 65536 bytes)","tag":"t1"}"# + "\n")
+        expect(rig.requests.isEmpty, "nothing of the line was executed: \(rig.requests)")
+        expect(client.isClosedByPeer)
     }
 
     @Test func aClientThatDoesNotReadItsAnswersIsDroppedAtTheBound() throws {
@@ -370,9 +371,9 @@ struct ControlSocketLimitTests {
             while sent < 4000, Glibc.send(client.fd, request, request.utf8.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) > 0 { sent += 1 }
             return rig.log.contains("does not read its answers")
         }
-        #expect(rig.log.contains("control socket: dropped client 1: it does not read its answers"), "\(rig.log)")
-        #expect(rig.server.clientCount == 0)
-        #expect(rig.requests.count < 4000, "answering stopped with the client")
+        expect(rig.log.contains("control socket: dropped client 1: it does not read its answers"), "\(rig.log)")
+        expectEqual(rig.server.clientCount, 0)
+        expect(rig.requests.count < 4000, "answering stopped with the client")
     }
 
     @Test func aSocketLeftByADeadDaemonIsReportedAfterAShortRetry() throws {
@@ -381,18 +382,18 @@ struct ControlSocketLimitTests {
         let path = temporaryPath("stale.sock")
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd); unlink(path) }
-        #expect(UnixSocketAddress(path)!.withSockaddr { bind(fd, $0, $1) } == 0)
+        expectEqual(UnixSocketAddress(path)!.withSockaddr { bind(fd, $0, $1) }, 0)
         let refused = #expect(throws: ControlClient.Failure.self) {
             _ = try ControlClient.request(.object([("command", .string("status"))]), to: path)
         }
-        #expect(refused?.description == "cannot connect to \(path): Connection refused (is the evroute daemon running? see `systemctl status evroute`)")
+        expectEqual(refused?.description, "cannot connect to \(path): Connection refused (is the evroute daemon running? see `systemctl status evroute`)")
         // Counted, not timed: tried again with the backoff (50, 100, 200, 400, 500, 500 ms fit in
         // the 2 s, so at most 7 tries); a client that gave up at once would try once, one that
         // took the 10 s retry time for a refusal (~24 tries) more than 7.
         let attempts = refused?.attempts ?? 0
-        #expect(attempts >= 2 && attempts <= 7, "\(attempts) attempts")
+        expect(attempts >= 2 && attempts <= 7, "\(attempts) attempts")
         // No socket at all: at once (one try).
         let none = #expect(throws: ControlClient.Failure.self) { _ = try ControlClient.request(.object([]), to: path + ".none") }
-        #expect(none?.attempts == 1)
+        expectEqual(none?.attempts, 1)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 import Foundation
 import EvrouteCore
 import EvrouteDaemon
@@ -66,10 +67,10 @@ struct DaemonInputLogTests {
         options.exitAfterReplay = true
         options.logLevel = .debug
         let daemon = try InProcessDaemon(options, logPath: rig.scratch.file("daemon.log"))
-        #expect(daemon.waitForExit(seconds: 60) == 0, "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 60), 0, "log:\n\(daemon.log)")
         let lines = daemon.log.split(separator: "\n").map(String.init)
 
-        #expect(lines.filter { $0.contains("filtered") } == [
+        expectEqual(lines.filter { $0.contains("filtered") }, [
             "evroute: warning: filtered stuck (400, 240) device panel t=2.0: cancelled, it did not move for its stuck-after-s (dirt on the frame? a contact that never lifts)",
             "evroute: debug: filtered ignore (50, 50) device panel t=3.0",
         ], "log:\n\(daemon.log)")
@@ -77,7 +78,7 @@ struct DaemonInputLogTests {
         let drops = lines.filter { $0.contains("SYN_DROPPED") }
         let head = "evroute: warning: input: device \"Atmel maXTouch Touchscreen\" (rule panel, \(path)): the kernel dropped its events (SYN_DROPPED: evroute read too slowly and the kernel's buffer overflowed), "
         let recovery = "the events up to the next SYN_REPORT were discarded and every touch down was cancelled"
-        #expect(drops == [
+        expectEqual(drops, [
             head + "1 time so far; " + recovery + " (1 touch)",
             head + "4 times so far (2 of them folded into this line: one line per 10 s); " + recovery + " (0 touches)",
         ], "log:\n\(daemon.log)")

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,21 +27,21 @@ struct DaemonJournalTests {
         defer { daemon.kill9() }
         let ready = journal.wait(for: "MESSAGE_ID=\(LogKind.ready.id)")
         try #require(ready != nil, "no ready entry; stderr:\n\(daemon.log)")
-        #expect(ready!.contains("PRIORITY=5\n"))
-        #expect(ready!.contains("SYSLOG_IDENTIFIER=evroute\n"))
-        #expect(ready!.contains("MESSAGE=ready: "))
+        expect(ready!.contains("PRIORITY=5\n"))
+        expect(ready!.contains("SYSLOG_IDENTIFIER=evroute\n"))
+        expect(ready!.contains("MESSAGE=ready: "))
         let added = journal.wait(for: "MESSAGE_ID=\(LogKind.deviceAdded.id)")
         try #require(added != nil, "no device-added entry")
-        #expect(added!.split(separator: "\n").contains("EVROUTE_DEVICE=touch"))
-        #expect(added!.contains("PRIORITY=6\n"))
+        expect(added!.split(separator: "\n").contains("EVROUTE_DEVICE=touch"))
+        expect(added!.contains("PRIORITY=6\n"))
         // journald reads on (its queue is short: net.unix.max_dgram_qlen) until the daemon exits.
         var status: Int32?
         for _ in 0..<600 where status == nil {
             _ = journal.drain(seconds: 0.1)
             status = daemon.waitForExit(seconds: 0)
         }
-        #expect(status == 0)
-        #expect(daemon.log.isEmpty, "under a journald that reads, nothing goes to stderr: \(daemon.log)")
+        expectEqual(status, 0)
+        expect(daemon.log.isEmpty, "under a journald that reads, nothing goes to stderr: \(daemon.log)")
     }
 
     /// journald behind (its socket bound, never read): the stop's notice and the entries still
@@ -74,23 +75,23 @@ struct DaemonJournalTests {
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "no READY=1; stderr:\n\(daemon.log)")
         for _ in 0..<200 where harnessControl("status", rig.control)?["input"]?.stringValue != "replay finished" { usleep(50_000) }
-        #expect(harnessControl("status", rig.control)?["input"]?.stringValue == "replay finished")
+        expectEqual(harnessControl("status", rig.control)?["input"]?.stringValue, "replay finished")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 30) == 0, "stderr:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 30), 0, "stderr:\n\(daemon.log)")
         // What journald got: the queue's worth.
         var received = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while recv(journal, &buffer, buffer.count, 0) >= 0 { received += 1 }
         let lines = daemon.log.split(separator: "\n")
-        #expect(received > 0, "journald got the first entries")
-        #expect(lines.contains { $0 == "<5>signal SIGTERM: stopping" }, "the stop's notice; stderr:\n\(daemon.log.suffix(2000))")
+        expect(received > 0, "journald got the first entries")
+        expect(lines.contains { $0 == "<5>signal SIGTERM: stopping" }, "the stop's notice; stderr:\n\(daemon.log.suffix(2000))")
         let summary = lines.filter { $0.hasPrefix("<4>journal: ") && $0.contains("not sent to \(socketPath) before exit (journald behind); written to stderr") }
-        #expect(summary.count == 1, "\(daemon.log.suffix(2000))")
+        expectEqual(summary.count, 1, "\(daemon.log.suffix(2000))")
         let unsent = summary.first.flatMap { Int($0.dropFirst("<4>journal: ".count).split(separator: " ")[0]) } ?? -1
         let dropped = lines.first { $0.hasPrefix("<4>") && $0.hasSuffix("dropped while the journal was not reading") }
             .flatMap { Int($0.dropFirst(3).split(separator: " ")[0]) } ?? 0
-        #expect(unsent == lines.count - 1 - (dropped > 0 ? 1 : 0), "every unsent entry is a stderr line")
-        #expect(lines.filter { $0.hasPrefix("<6>") && $0.contains("touch") }.count > 0, "the backlog's event lines")
+        expectEqual(unsent, lines.count - 1 - (dropped > 0 ? 1 : 0), "every unsent entry is a stderr line")
+        expect(lines.filter { $0.hasPrefix("<6>") && $0.contains("touch") }.count > 0, "the backlog's event lines")
         print("journald behind: \(received) entries sent, \(unsent) to stderr, \(dropped) dropped and counted")
     }
 }

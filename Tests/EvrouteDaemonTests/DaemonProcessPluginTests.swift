@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +50,7 @@ struct DaemonProcessPluginTests {
         defer { daemon.kill9() }
         try #require(notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
         let client = try LineClient(path: socket)
-        #expect(harnessControl("replay", control)?["ok"]?.boolValue == true)
+        expectEqual(harnessControl("replay", control)?["ok"]?.boolValue, true)
         // The replay is over once the device is removed: its last touch has ended by then.
         _ = client.wait(seconds: 40) { _ in
             harnessControl("status", control)?["events"]?["devices_removed"]?.intValue ?? 0 >= 1
@@ -68,7 +69,7 @@ struct DaemonProcessPluginTests {
             stats = helperStats()
         }
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 10) == 0, "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 10), 0, "log:\n\(daemon.log)")
         return (client.lines, stats, daemon.log, dryRunTouchEvents)
     }
 
@@ -76,11 +77,11 @@ struct DaemonProcessPluginTests {
     func hangingHelperIsTimedOut() throws {
         let (lines, stats, log, expected) = try run(helper: "#!/bin/sh\nexec sleep 600\n")
         let touches = lines.filter { $0.contains("\"type\":\"touch\"") }
-        #expect(touches.count == expected, "every event walked on to the socket; log:\n\(log)")
-        #expect(touches.allSatisfy { $0.contains("\"handled_by\":\"screen:home\"") && $0.contains("\"handler\":\"ui\"") })
-        #expect(Set(touches.compactMap { $0.contains("\"phase\":\"began\"") ? $0 : nil }).count >= 8)
-        #expect((stats?["timed_out"]?.intValue ?? 0) >= touches.count - 2, "\(String(describing: stats))")
-        #expect((stats?["handled"]?.intValue ?? -1) == 0)
+        expectEqual(touches.count, expected, "every event walked on to the socket; log:\n\(log)")
+        expect(touches.allSatisfy { $0.contains("\"handled_by\":\"screen:home\"") && $0.contains("\"handler\":\"ui\"") })
+        expect(Set(touches.compactMap { $0.contains("\"phase\":\"began\"") ? $0 : nil }).count >= 8)
+        expect((stats?["timed_out"]?.intValue ?? 0) >= touches.count - 2, "\(String(describing: stats))")
+        expectEqual((stats?["handled"]?.intValue ?? -1), 0)
     }
 
     @Test("a helper that crashes is restarted and answers again; events meanwhile walk on")
@@ -104,11 +105,11 @@ struct DaemonProcessPluginTests {
         let (lines, stats, log, expected) = try run(helper: script, realtime: true, deadlineMs: 2000)
         let restarts = stats?["restarts"]?.intValue ?? 0
         let handled = stats?["handled"]?.intValue ?? 0
-        #expect(restarts >= 1, "\(String(describing: stats))\nlog:\n\(log)")
-        #expect(handled > 3, "answers after a restart: \(String(describing: stats))")
+        expect(restarts >= 1, "\(String(describing: stats))\nlog:\n\(log)")
+        expect(handled > 3, "answers after a restart: \(String(describing: stats))")
         // What the helper did not take reached the socket handler; nothing was lost.
         let walkedOn = lines.filter { $0.contains("\"type\":\"touch\"") }.count
-        #expect(walkedOn > 0)
-        #expect(handled + walkedOn == expected, "every touch event was either taken by the helper or walked on")
+        expect(walkedOn > 0)
+        expectEqual(handled + walkedOn, expected, "every touch event was either taken by the helper or walked on")
     }
 }

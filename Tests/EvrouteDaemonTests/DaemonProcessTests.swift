@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -80,7 +81,7 @@ struct DaemonProcessTests {
         let ready = rig.notify.wait(for: "READY=1")
         let startup = monotonicSeconds() - started
         try #require(ready != nil, "no READY=1; log:\n\(daemon.log)")
-        #expect(ready!.contains("STATUS=routing 0 device(s)"))
+        expect(ready!.contains("STATUS=routing 0 device(s)"))
         print("daemon startup to READY=1: \(Int(startup * 1000)) ms")
 
         _ = rig.scratch.write("evroute.yaml", Self.config(socket: rig.uiSocket, marker: rig.marker, extraRegion: true))
@@ -88,16 +89,16 @@ struct DaemonProcessTests {
         let reloading = rig.notify.wait(for: "RELOADING=1")
         try #require(reloading != nil, "no RELOADING=1; log:\n\(daemon.log)")
         let usec = reloading!.split(separator: "\n").first { $0.hasPrefix("MONOTONIC_USEC=") }
-        #expect(usec.flatMap { Int64($0.dropFirst("MONOTONIC_USEC=".count)) }.map { $0 > 0 } == true)
-        #expect(rig.notify.wait(for: "READY=1") != nil)
+        expectEqual(usec.flatMap { Int64($0.dropFirst("MONOTONIC_USEC=".count)) }.map { $0 > 0 }, true)
+        expect(rig.notify.wait(for: "READY=1") != nil)
         let status = harnessControl("status", rig.control)
-        #expect(status?["reloads"]?.intValue == 1)
-        #expect(status?["layout"]?["regions"]?.intValue == 2)
+        expectEqual(status?["reloads"]?.intValue, 1)
+        expectEqual(status?["layout"]?["regions"]?.intValue, 2)
 
         daemon.signal(SIGTERM)
-        #expect(rig.notify.wait(for: "STOPPING=1") != nil)
-        #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
-        #expect(access(rig.control, F_OK) != 0, "the control socket is removed at exit")
+        expect(rig.notify.wait(for: "STOPPING=1") != nil)
+        expectEqual(daemon.waitForExit(seconds: 20), 0, "log:\n\(daemon.log)")
+        expect(access(rig.control, F_OK) != 0, "the control socket is removed at exit")
     }
 
     @Test("WATCHDOG=1 every WATCHDOG_USEC/2")
@@ -110,9 +111,9 @@ struct DaemonProcessTests {
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
         let messages = rig.notify.drain(seconds: 1.0)
         let pings = messages.filter { $0 == "WATCHDOG=1" }.count
-        #expect(pings >= 5 && pings <= 20, "\(pings) WATCHDOG=1 in 1 s at a 100 ms interval")
+        expect(pings >= 5 && pings <= 20, "\(pings) WATCHDOG=1 in 1 s at a 100 ms interval")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test("WATCHDOG_PID naming another process turns the watchdog off")
@@ -123,9 +124,9 @@ struct DaemonProcessTests {
         let daemon = try rig.start([], environment: ["WATCHDOG_USEC": "100000", "WATCHDOG_PID": "1"])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil)
-        #expect(rig.notify.drain(seconds: 0.5).filter { $0 == "WATCHDOG=1" }.isEmpty)
+        expect(rig.notify.drain(seconds: 0.5).filter { $0 == "WATCHDOG=1" }.isEmpty)
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test("--replay into a socket plugin client and an exec handler; --exit-after-replay exits 0")
@@ -138,17 +139,17 @@ struct DaemonProcessTests {
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
         let client = try LineClient(path: rig.uiSocket)
-        #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
+        expectEqual(harnessControl("replay", rig.control)?["ok"]?.boolValue, true)
         let began = client.wait { $0.contains("\"type\":\"touch\"") && $0.contains("\"phase\":\"began\"") }
         try #require(began != nil, "the socket client got no touch; log:\n\(daemon.log)")
-        #expect(began!.contains("\"region\":\"home/root\""))
-        #expect(began!.contains("\"handler\":\"ui\""))
-        #expect(daemon.waitForExit(seconds: 30) == 0, "log:\n\(daemon.log)")
+        expect(began!.contains("\"region\":\"home/root\""))
+        expect(began!.contains("\"handler\":\"ui\""))
+        expectEqual(daemon.waitForExit(seconds: 30), 0, "log:\n\(daemon.log)")
         _ = client.wait(seconds: 10) { _ in false }   // the rest, up to EOF (the daemon closed the socket)
         // The demo's taps (back, title, search, nav-home, nav-info ×2, …) each begin a touch.
-        #expect(client.lines.filter { $0.contains("\"phase\":\"began\"") }.count >= 8)
-        #expect(client.lines.contains { $0.contains("\"phase\":\"moved\"") })
-        #expect(access(rig.marker, F_OK) == 0, "the exec handler ran `touch \(rig.marker)`")
+        expect(client.lines.filter { $0.contains("\"phase\":\"began\"") }.count >= 8)
+        expect(client.lines.contains { $0.contains("\"phase\":\"moved\"") })
+        expectEqual(access(rig.marker, F_OK), 0, "the exec handler ran `touch \(rig.marker)`")
     }
 
     @Test("a real recording replays through the daemon")
@@ -163,10 +164,10 @@ struct DaemonProcessTests {
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
         let client = try LineClient(path: rig.uiSocket)
-        #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
-        #expect(client.wait { $0.contains("\"phase\":\"began\"") } != nil, "log:\n\(daemon.log)")
-        #expect(daemon.waitForExit(seconds: 60) == 0)
-        #expect(access(rig.marker, F_OK) == 0, "the drag's end ran the exec handler")
+        expectEqual(harnessControl("replay", rig.control)?["ok"]?.boolValue, true)
+        expect(client.wait { $0.contains("\"phase\":\"began\"") } != nil, "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 60), 0)
+        expectEqual(access(rig.marker, F_OK), 0, "the drag's end ran the exec handler")
     }
 
     @Test("SIGHUP with a broken config keeps routing on the old one; the reload answer names file:line:col")
@@ -182,26 +183,26 @@ struct DaemonProcessTests {
 
         _ = rig.scratch.write("evroute.yaml", Self.brokenConfig)
         daemon.signal(SIGHUP)
-        #expect(rig.notify.wait(for: "RELOADING=1") != nil)
+        expect(rig.notify.wait(for: "RELOADING=1") != nil)
         let after = rig.notify.wait(for: "READY=1")
-        #expect(after?.contains("reload failed") == true)
+        expectEqual(after?.contains("reload failed"), true)
         let answer = harnessControl("reload", rig.control)
-        #expect(answer?["ok"]?.boolValue == false)
+        expectEqual(answer?["ok"]?.boolValue, false)
         let errors = (answer?["errors"]?.arrayValue ?? []).compactMap(\.stringValue)
-        #expect(errors.contains { $0.hasPrefix(rig.configPath + ":10:") && $0.contains("nowhere") }, "\(errors)")
+        expect(errors.contains { $0.hasPrefix(rig.configPath + ":10:") && $0.contains("nowhere") }, "\(errors)")
 
         let status = harnessControl("status", rig.control)
-        #expect(status?["failed_reloads"]?.intValue == 2)
-        #expect(status?["layout"]?["screens"]?.intValue == 1, "still the old layout")
-        #expect(status?["plugins"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["ui", "shell", "log"])
-        #expect(daemon.log.contains(rig.configPath + ":10:"))
+        expectEqual(status?["failed_reloads"]?.intValue, 2)
+        expectEqual(status?["layout"]?["screens"]?.intValue, 1, "still the old layout")
+        expectEqual(status?["plugins"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["ui", "shell", "log"])
+        expect(daemon.log.contains(rig.configPath + ":10:"))
 
         // Routing goes on with the old layout and its plugins.
-        #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
+        expectEqual(harnessControl("replay", rig.control)?["ok"]?.boolValue, true)
         let began = client.wait { $0.contains("\"phase\":\"began\"") }
-        #expect(began?.contains("\"region\":\"home/root\"") == true, "log:\n\(daemon.log)")
+        expectEqual(began?.contains("\"region\":\"home/root\""), true, "log:\n\(daemon.log)")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test("SIGTERM while a touch is down: its cancelled reaches the handler, exit 0")
@@ -215,20 +216,20 @@ struct DaemonProcessTests {
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
         let client = try LineClient(path: rig.uiSocket)
-        #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
+        expectEqual(harnessControl("replay", rig.control)?["ok"]?.boolValue, true)
         try #require(client.wait { $0.contains("\"phase\":\"began\"") } != nil, "log:\n\(daemon.log)")
         let status = harnessControl("status", rig.control)
         let touches = status?["touches"]?.arrayValue ?? []
-        #expect(touches.count == 1)
-        #expect(touches.first?["region"]?.stringValue == "home/root")
-        #expect(touches.first?["device"]?.stringValue == "touch")
+        expectEqual(touches.count, 1)
+        expectEqual(touches.first?["region"]?.stringValue, "home/root")
+        expectEqual(touches.first?["device"]?.stringValue, "touch")
 
         daemon.signal(SIGTERM)
         let cancelled = client.wait { $0.contains("\"phase\":\"cancelled\"") }
-        #expect(cancelled != nil, "no cancelled phase reached the socket client; got \(client.lines.count) lines; log:\n\(daemon.log)")
-        #expect(rig.notify.wait(for: "STOPPING=1") != nil)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
-        #expect(access(rig.marker, F_OK) != 0, "a cancelled touch did not end: the touch-ended handler did not run")
+        expect(cancelled != nil, "no cancelled phase reached the socket client; got \(client.lines.count) lines; log:\n\(daemon.log)")
+        expect(rig.notify.wait(for: "STOPPING=1") != nil)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
+        expect(access(rig.marker, F_OK) != 0, "a cancelled touch did not end: the touch-ended handler did not run")
     }
 
     /// The demo recording cut after its third frame: one finger down, never lifted.
@@ -262,33 +263,33 @@ struct DaemonProcessTests {
         let after = daemon.threadSum("voluntary_ctxt_switches")
         let rss = daemon.status("VmRSS") ?? -1
         print("idle daemon: \(after - afterControl) voluntary context switches in 5 s (status request: \(afterControl - before)); VmRSS \(rss) kB")
-        #expect(after - afterControl <= 2, "idle wakeups: \(after - afterControl)")
+        expect(after - afterControl <= 2, "idle wakeups: \(after - afterControl)")
 
         let wakeupsAfter = harnessControl("status", rig.control)?["loop"]?["wakeups"]?.intValue ?? -1
         // Idle, the loop wakes only for the two status requests: the first one's close, the
         // second one's connection and its request (one wake-up, or two when the request's bytes
         // arrive after the loop took the connection). A timer left armed would be ~20 in 5 s.
-        #expect(wakeupsAfter - wakeupsBefore <= 3, "loop wakeups while idle: only the status requests'")
+        expect(wakeupsAfter - wakeupsBefore <= 3, "loop wakeups while idle: only the status requests'")
 
         // The CLI, as a user runs it.
         let out = rig.scratch.file("status.txt")
         let cli = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control], logPath: out + ".err")
         defer { cli.kill9() }
-        #expect(cli.waitForExit(seconds: 20) == 0)
+        expectEqual(cli.waitForExit(seconds: 20), 0)
         let text = readFile(out + ".err.out") ?? ""
-        #expect(text.contains("devices (0):"), "\(text)")
-        #expect(text.contains("plugins (3):"))
-        #expect(text.contains("ui (socket)"))
-        #expect(text.contains("shell (exec)"))
+        expect(text.contains("devices (0):"), "\(text)")
+        expect(text.contains("plugins (3):"))
+        expect(text.contains("ui (socket)"))
+        expect(text.contains("shell (exec)"))
         let json = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control, "--format", "json"], logPath: out + ".json")
         defer { json.kill9() }
-        #expect(json.waitForExit(seconds: 20) == 0)
+        expectEqual(json.waitForExit(seconds: 20), 0)
         let answer = try JSONValue.parse(readFile(out + ".json.out") ?? "")
-        #expect(answer["devices"]?.arrayValue?.isEmpty == true)
-        #expect(answer["displays"]?.arrayValue?.first?["active_screen"]?.stringValue == "home")
+        expectEqual(answer["devices"]?.arrayValue?.isEmpty, true)
+        expectEqual(answer["displays"]?.arrayValue?.first?["active_screen"]?.stringValue, "home")
 
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test("a config error at startup: exit 1, file:line:col on stderr, no READY")
@@ -298,9 +299,9 @@ struct DaemonProcessTests {
         _ = rig.scratch.write("evroute.yaml", Self.brokenConfig)
         let daemon = try rig.start([])
         defer { daemon.kill9() }
-        #expect(daemon.waitForExit(seconds: 20) == 1)
-        #expect(daemon.log.contains(rig.configPath + ":10:"), "\(daemon.log)")
-        #expect(rig.notify.drain(seconds: 0.1).allSatisfy { !$0.contains("READY=1") })
+        expectEqual(daemon.waitForExit(seconds: 20), 1)
+        expect(daemon.log.contains(rig.configPath + ":10:"), "\(daemon.log)")
+        expect(rig.notify.drain(seconds: 0.1).allSatisfy { !$0.contains("READY=1") })
     }
 
     @Test("`evroute reload` prints the errors and exits 1 on a broken config")
@@ -312,12 +313,12 @@ struct DaemonProcessTests {
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil)
         let ok = try TestProcess.daemon(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("ok.err"))
-        #expect(ok.waitForExit(seconds: 20) == 0)
+        expectEqual(ok.waitForExit(seconds: 20), 0)
         _ = rig.scratch.write("evroute.yaml", Self.brokenConfig)
         let bad = try TestProcess.daemon(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("bad.err"))
-        #expect(bad.waitForExit(seconds: 20) == 1)
-        #expect(bad.log.contains(rig.configPath + ":10:"), "\(bad.log)")
+        expectEqual(bad.waitForExit(seconds: 20), 1)
+        expect(bad.log.contains(rig.configPath + ":10:"), "\(bad.log)")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import EvrouteChecks
 import EvrouteDaemon
 import EvrouteTestSupport
 
@@ -35,9 +36,9 @@ struct DaemonRefusesWhatCheckRefusesTests {
         let path = scratch.write("evroute.yaml", Self.config)
 
         let check = try TestProcess.daemon(binary, arguments: ["check", path], logPath: scratch.file("check.err"))
-        #expect(check.waitForExit(seconds: 20) == 1)
+        expectEqual(check.waitForExit(seconds: 20), 1)
         let checkErrors = Self.errors(check.log, file: path)
-        #expect(checkErrors == [
+        expectEqual(checkErrors, [
             "\(path):4:13: error: plugin ui: `path` (the socket's file name) is required",
             "\(path):4:44: error: plugin ui: `deadline-ms` must be a whole number of milliseconds from 1 to 3600000, found '40ms'",
             "\(path):5:41: error: plugin shell: `command` must be a list (argv); to run a string through /bin/sh, add `shell: true`",
@@ -47,7 +48,7 @@ struct DaemonRefusesWhatCheckRefusesTests {
         var options = DaemonOptions(configPath: path)
         options.controlSocketPath = scratch.file("control.sock")
         let daemon = try InProcessDaemon(options, logPath: scratch.file("daemon.log"))
-        #expect(daemon.waitForExit(seconds: 20) == 1)
-        #expect(Self.errors(daemon.log, file: path) == checkErrors, "\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 20), 1)
+        expectEqual(Self.errors(daemon.log, file: path), checkErrors, "\(daemon.log)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteJSON
@@ -26,7 +27,7 @@ struct EventEncoderTests {
         var env = EventEnvironment.Fields()
         EventEncoder.encode(gesture, handledBy: .region(try b), handler: layout.handlers.first { $0.plugin == "shell" },
                             as: .environment, into: &env)
-        #expect(env.variables == ["EVROUTE_TYPE=gesture", "EVROUTE_GESTURE=swipe", "EVROUTE_PHASE=recognized",
+        expectEqual(env.variables, ["EVROUTE_TYPE=gesture", "EVROUTE_GESTURE=swipe", "EVROUTE_PHASE=recognized",
                                   "EVROUTE_REGION=home/root/button", "EVROUTE_HANDLED_BY=home/root/button",
                                   "EVROUTE_HANDLER=shell", "EVROUTE_TIME=0.000000"])
     }
@@ -35,8 +36,8 @@ struct EventEncoderTests {
         let layout = try layout()
         let key = RoutedEvent(kind: .key(name: "KEY_A", phase: .up), time: .zero, layout: layout)
         let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
-        #expect(LogPlugin.describe(key, responder: .region(try b), handler: handler).hasPrefix("key KEY_*** up "))
-        #expect(LogPlugin.describe(key, responder: .region(try b), handler: handler, showKeys: true).hasPrefix("key KEY_A up "))
+        try expect(LogPlugin.describe(key, responder: .region(try b), handler: handler).hasPrefix("key KEY_*** up "))
+        try expect(LogPlugin.describe(key, responder: .region(try b), handler: handler, showKeys: true).hasPrefix("key KEY_A up "))
     }
 
     @Test func thePluginsWireFormatIsTheJSONObjectWithItsIDLast() throws {
@@ -48,7 +49,7 @@ struct EventEncoderTests {
         PluginEventJSON.appendLine(for: e, handler: handler, responder: .region(try b), id: 9, to: &frame)
         PluginEventJSON.appendLine(for: e, handler: handler, responder: .region(try b), id: 10, to: &frame)
         let line = #"{"type":"action","time":2.000001,"action":"open","region":"home/root/button","handled_by":"home/root/button","handler":"shell","options":{"page":2},"id":"#
-        #expect(String(decoding: frame.bytes, as: UTF8.self) == line + "9}\n" + line + "10}\n")
+        expectEqual(String(decoding: frame.bytes, as: UTF8.self), line + "9}\n" + line + "10}\n")
     }
 
     /// The lines a `socket` plugin writes with the layout's names encoded once are the bytes of
@@ -65,7 +66,7 @@ struct EventEncoderTests {
                                                                     handlers: [HandlerSpec(plugin: "shell", on: [.key, .motion])])]),
                          time: .zero)
         let renamed = router.layout
-        #expect(renamed.regions[b].path == "home/root/knob")
+        expectEqual(renamed.regions[b].path, "home/root/knob")
         // Another region before it: the same index is the new one.
         try router.apply(.children(region: "home/root", [RegionSpec(name: "first", frame: Rect(x: 0, y: 0, width: 10, height: 10)),
                                                          RegionSpec(name: "knob", frame: Rect(x: 0, y: 0, width: 100, height: 100),
@@ -95,18 +96,17 @@ struct EventEncoderTests {
                         PluginEventJSON.appendLine(for: e, handler: h, responder: responder, id: id, to: &plain)
                         lines.json.reset()
                         lines.append(e, handler: h, responder: responder, id: id)
-                        #expect(String(decoding: lines.json.bytes, as: UTF8.self) == String(decoding: plain.bytes, as: UTF8.self))
+                        expectEqual(String(decoding: lines.json.bytes, as: UTF8.self), String(decoding: plain.bytes, as: UTF8.self))
                     }
                 }
             }
-            #expect(lines.fragments.layout === layout)
+            expect(lines.fragments.layout === layout)
         }
         // The renamed region's line names it by its new path.
         let e = RoutedEvent(kind: .action("open"), time: .zero, layout: renamed, start: .region(b), region: b)
         lines.json.reset()
         lines.append(e, handler: try #require(renamed.handlers.first { $0.plugin == "shell" }), responder: .region(b), id: 1)
-        #expect(String(decoding: lines.json.bytes, as: UTF8.self)
-                == #"{"type":"action","time":0.0,"action":"open","region":"home/root/knob","handled_by":"home/root/knob","handler":"shell","id":1}"# + "\n")
+        expectEqual(String(decoding: lines.json.bytes, as: UTF8.self), #"{"type":"action","time":0.0,"action":"open","region":"home/root/knob","handled_by":"home/root/knob","handler":"shell","id":1}"# + "\n")
     }
 
     /// `idle` and `active` through the daemon's renderings: the exec environment, the plugins'
@@ -118,14 +118,14 @@ struct EventEncoderTests {
         let handler = try #require(layout.handlers.first { $0.plugin == "shell" })
         var env = EventEnvironment.Fields()
         EventEncoder.encode(idle, handledBy: .screen(home), handler: handler, as: .environment, into: &env)
-        #expect(env.variables == ["EVROUTE_TYPE=idle", "EVROUTE_DISPLAY=main", "EVROUTE_HANDLED_BY=screen:home",
+        expectEqual(env.variables, ["EVROUTE_TYPE=idle", "EVROUTE_DISPLAY=main", "EVROUTE_HANDLED_BY=screen:home",
                                   "EVROUTE_HANDLER=shell", "EVROUTE_TIME=121.080000"])
         let active = RoutedEvent(kind: .active, time: Timestamp(microseconds: 300_000_000), layout: layout, display: 0, start: .screen(home))
         var wire = JSONWriter()
         PluginEventJSON.appendLine(for: active, handler: handler, responder: .screen(home), id: 3, to: &wire)
         let line = String(decoding: wire.bytes, as: UTF8.self)
-        #expect(line == #"{"type":"active","time":300.0,"display":"main","handled_by":"screen:home","handler":"shell","options":{"page":2},"id":3}"# + "\n")
-        #expect(LogPlugin.describe(active, responder: .screen(home), handler: handler).hasPrefix("display main active "))
+        expectEqual(line, #"{"type":"active","time":300.0,"display":"main","handled_by":"screen:home","handler":"shell","options":{"page":2},"id":3}"# + "\n")
+        expect(LogPlugin.describe(active, responder: .screen(home), handler: handler).hasPrefix("display main active "))
     }
 
     /// The log's time (kept written from second to second) is the one formatter's text.
@@ -139,11 +139,11 @@ struct EventEncoderTests {
                 text.withBytes(maximum: SecondsText.maximumLength) { seconds.write(t, to: &$0) }
             }
             one.append(addingCapacity: TimestampText.maximumLength) { TimestampText.seconds(t, to: &$0) }
-            #expect(log == one, "\(us)")
+            expectEqual(log, one, "\(us)")
         }
-        #expect(Timestamp(microseconds: 1_508_125_000).text() == "1508.125000")
-        #expect(Timestamp(microseconds: 1_508_125_999).text(decimals: 3) == "1508.125")
-        #expect(Timestamp(microseconds: -1_500_000).text() == "-1.500000")
-        #expect(Timestamp(microseconds: 7).text() == "0.000007")
+        expectEqual(Timestamp(microseconds: 1_508_125_000).text(), "1508.125000")
+        expectEqual(Timestamp(microseconds: 1_508_125_999).text(decimals: 3), "1508.125")
+        expectEqual(Timestamp(microseconds: -1_500_000).text(), "-1.500000")
+        expectEqual(Timestamp(microseconds: 7).text(), "0.000007")
     }
 }

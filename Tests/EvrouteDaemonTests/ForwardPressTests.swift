@@ -3,6 +3,7 @@ import EvrouteCore
 @testable import EvrouteDaemon
 import EvrouteTestSupport
 import Testing
+import EvrouteChecks
 
 /// `forward`'s `press:`: a key or chord typed on the virtual keyboard when an action, gesture,
 /// idle or active event reaches the handler; the same chord syntax as `on: ["key:…"]`.
@@ -29,12 +30,12 @@ struct ForwardPressTests {
         let l = try compile(#"{ plugin: desktop, on: ["action:reload-page", idle], press: "alt+KEY_HOME" }"#)
         let h = try #require(l.handlers.firstIndex { $0.plugin == "desktop" })
         let own = try #require(l.handlerOptions[h] as? ForwardHandlerOptions)
-        #expect(own.press == KeyChord(modifiers: .alt, key: "KEY_HOME"))
-        #expect(own.pressCodes?.modifiers == [56] && own.pressCodes?.key == 102)
+        expectEqual(own.press, KeyChord(modifiers: .alt, key: "KEY_HOME"))
+        expect(own.pressCodes?.modifiers == [56] && own.pressCodes?.key == 102)
         let frames = ForwardOutputs.pressFrames(own.pressCodes!).map { "\($0.code):\($0.value)" }
-        #expect(frames == ["56:1", "102:1", "102:0", "56:0"])
+        expectEqual(frames, ["56:1", "102:1", "102:0", "56:0"])
         let two = ForwardOutputs.pressFrames((modifiers: [29, 42], key: 17)).map { "\($0.code):\($0.value)" }
-        #expect(two == ["29:1", "42:1", "17:1", "17:0", "42:0", "29:0"])
+        expectEqual(two, ["29:1", "42:1", "17:1", "17:0", "42:0", "29:0"])
     }
 
     @Test func withoutPressAForwarderRefusesActions() {
@@ -58,7 +59,7 @@ struct ForwardPressTests {
     @Test func typeTextLetsAForwarderTakeText() throws {
         let l = try compile(#"{ plugin: desktop, on: [text], type-text: true }"#)
         let h = try #require(l.handlers.firstIndex { $0.plugin == "desktop" })
-        #expect((l.handlerOptions[h] as? ForwardHandlerOptions)?.typeText == true)
+        expectEqual((l.handlerOptions[h] as? ForwardHandlerOptions)?.typeText, true)
         #expect {
             _ = try compile(#"{ plugin: desktop, on: [text] }"#)
         } throws: { e in "\(e)".contains("type-text: true") }
@@ -71,11 +72,11 @@ struct ForwardPressTests {
         let l = try compile(#"{ plugin: desktop, on: [key], map: { KEY_CAPSLOCK: KEY_ESC, KEY_RIGHTCTRL: KEY_COMPOSE } }"#)
         let h = try #require(l.handlers.firstIndex { $0.plugin == "desktop" })
         let own = try #require(l.handlerOptions[h] as? ForwardHandlerOptions)
-        #expect(own.keyMap == [58: 1, 97: 127])
+        expectEqual(own.keyMap, [58: 1, 97: 127])
         let caps = KeyInput(device: DeviceID(1), time: .zero, code: 58, name: "KEY_CAPSLOCK", phase: .down)
-        #expect(own.mapped(caps).code == 1 && own.mapped(caps).name == "KEY_ESC" && own.mapped(caps).phase == .down)
+        expect(own.mapped(caps).code == 1 && own.mapped(caps).name == "KEY_ESC" && own.mapped(caps).phase == .down)
         let a = KeyInput(device: DeviceID(1), time: .zero, code: 30, name: "KEY_A", phase: .up)
-        #expect(own.mapped(a).code == 30 && own.mapped(a).name == "KEY_A")
+        expect(own.mapped(a).code == 30 && own.mapped(a).name == "KEY_A")
     }
 
     @Test func aBadMapIsAnErrorAtItsValueWithDidYouMean() {

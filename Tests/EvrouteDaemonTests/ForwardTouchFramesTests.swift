@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteInput
@@ -63,7 +64,7 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.start(time: t(30))
         f.move(slot: 0, x: 9, y: 10, pressure: nil)
         f.endFrame()
-        #expect(lines(f) == [
+        expectEqual(lines(f), [
             "SLOT=0 ID=1 TOOL=0 MTX=1 MTY=2 BTN_TOUCH=1 X=1 Y=2",
             "MTX=3 MTY=4 X=3 Y=4",
             "SLOT=1 ID=2 TOOL=0 MTX=5 MTY=6 SLOT=0 MTX=7 MTY=8 X=7 Y=8",
@@ -73,7 +74,7 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.start(time: t(40))
         f.move(slot: 0, x: 11, y: 12, pressure: nil)
         f.endFrame()
-        #expect(lines(f) == ["SLOT=0 MTX=11 MTY=12 X=11 Y=12"])
+        expectEqual(lines(f), ["SLOT=0 MTX=11 MTY=12 X=11 Y=12"])
     }
 
     @Test func palmCancelIsItsOwnFrameAndLeavesTheSlotAFinger() {
@@ -83,7 +84,7 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.start(time: t(10))
         f.cancel(slot: 0, mode: .palm)
         f.endFrame()
-        #expect(lines(f) == [
+        expectEqual(lines(f), [
             "SLOT=0 ID=13 TOOL=0 MTX=400 MTY=240 BTN_TOUCH=1 X=400 Y=240",
             "TOOL=2 X=400 Y=240",
             "ID=-1 TOOL=0 BTN_TOUCH=0",
@@ -101,8 +102,8 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.start(time: t(60))
         f.end(slot: 0)
         f.endFrame()
-        #expect(newTouchesSeenAsPalm(f) == [false, false])
-        #expect(lines(f).last == "ID=-1 BTN_TOUCH=0")
+        expectEqual(newTouchesSeenAsPalm(f), [false, false])
+        expectEqual(lines(f).last, "ID=-1 BTN_TOUCH=0")
     }
 
     @Test func liftModeEndsWithAPlainLift() {
@@ -112,11 +113,11 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.start(time: t(10))
         f.cancel(slot: 1, mode: .lift)
         f.endFrame()
-        #expect(lines(f) == [
+        expectEqual(lines(f), [
             "SLOT=1 ID=5 TOOL=0 MTX=10 MTY=20 BTN_TOUCH=1 X=10 Y=20",
             "ID=-1 BTN_TOUCH=0",
         ])
-        #expect(f.slots.allSatisfy { $0 == nil })
+        expect(f.slots.allSatisfy { $0 == nil })
     }
 
     /// A delayed tap: began, moved and ended handed over at one time still make three frames.
@@ -129,7 +130,7 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.start(time: t(500))
         f.end(slot: 0)
         f.endFrame()
-        #expect(lines(f) == [
+        expectEqual(lines(f), [
             "SLOT=0 ID=13 TOOL=0 MTX=400 MTY=240 BTN_TOUCH=1 X=400 Y=240",
             "MTX=401 MTY=241 X=401 Y=241",
             "ID=-1 BTN_TOUCH=0",
@@ -144,9 +145,9 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
             f.cancel(slot: 0, mode: mode)
             f.endFrame()
             let frames = lines(f)
-            #expect(frames.first == "SLOT=0 ID=13 TOOL=0 MTX=400 MTY=240 BTN_TOUCH=1 X=400 Y=240")
-            #expect(frames.count == (mode == .palm ? 3 : 2))
-            #expect(frames.last?.hasPrefix("ID=-1") == true)
+            expectEqual(frames.first, "SLOT=0 ID=13 TOOL=0 MTX=400 MTY=240 BTN_TOUCH=1 X=400 Y=240")
+            expectEqual(frames.count, (mode == .palm ? 3 : 2))
+            expectEqual(frames.last?.hasPrefix("ID=-1"), true)
         }
     }
 
@@ -157,7 +158,7 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.begin(slot: 0, touch: 1, trackingID: 1, x: 1, y: 2, pressure: nil)
         f.begin(slot: 1, touch: 2, trackingID: 2, x: 3, y: 4, pressure: nil)
         f.endFrame()
-        #expect(lines(f).count == 1)
+        expectEqual(lines(f).count, 1)
     }
 
     /// `ABS_X`/`ABS_Y` follow the first contact: when the lowest slot lifts, the next one
@@ -175,7 +176,7 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         f.start(time: t(30))
         f.end(slot: 3)
         f.endFrame()
-        #expect(lines(f) == [
+        expectEqual(lines(f), [
             "SLOT=0 ID=1 TOOL=0 MTX=1 MTY=2 SLOT=3 ID=2 TOOL=0 MTX=30 MTY=40 BTN_TOUCH=1 X=1 Y=2",
             "MTX=31 MTY=41 X=1 Y=2",
             "SLOT=0 ID=-1 X=31 Y=41",
@@ -189,17 +190,17 @@ private func newTouchesSeenAsPalm(_ f: ForwardTouchFrames) -> [Bool] {
         var f = ForwardTouchFrames(slots: 3, hasPressure: false)
         f.start(time: t(0))
         for slot in 0..<3 {
-            #expect(f.freeSlot() == slot)
+            expectEqual(f.freeSlot(), slot)
             f.begin(slot: slot, touch: slot + 1, trackingID: Int32(slot + 1), x: 0, y: 0, pressure: nil)
         }
-        #expect(f.freeSlot() == nil)
+        expect(f.freeSlot() == nil)
         f.start(time: t(10))
         f.end(slot: 1)
-        #expect(f.freeSlot() == 1)
+        expectEqual(f.freeSlot(), 1)
         f.cancel(slot: 0, mode: .palm)
-        #expect(f.freeSlot() == 0)
+        expectEqual(f.freeSlot(), 0)
         f.begin(slot: 0, touch: 4, trackingID: 4, x: 0, y: 0, pressure: nil)
-        #expect(f.freeSlot() == 1)
+        expectEqual(f.freeSlot(), 1)
     }
 }
 
@@ -274,7 +275,7 @@ private func seenByReader(_ f: ForwardTouchFrames) -> [String] {
     @Test func unchangedValuesAndEmptyFramesAreLeftOut() {
         var f = ForwardTouchFrames(slots: 10, hasPressure: true, skipsUnchanged: true)
         play(&f)
-        #expect(lines(f) == [
+        expectEqual(lines(f), [
             "SLOT=0 ID=1 TOOL=0 MTX=10 MTY=20 3:58=30 BTN_TOUCH=1 X=10 Y=20",
             "MTX=11 X=11",
             "MTY=21 3:58=31 SLOT=1 ID=2 TOOL=0 MTX=50 MTY=60 3:58=30 Y=21",
@@ -289,9 +290,9 @@ private func seenByReader(_ f: ForwardTouchFrames) -> [String] {
         var changed = ForwardTouchFrames(slots: 10, hasPressure: true, skipsUnchanged: true)
         play(&every)
         play(&changed)
-        #expect(!seenByReader(every).isEmpty)
-        #expect(seenByReader(changed) == seenByReader(every))
-        #expect(changed.frame.count < every.frame.count)
+        expect(!seenByReader(every).isEmpty)
+        expectEqual(seenByReader(changed), seenByReader(every))
+        expect(changed.frame.count < every.frame.count)
     }
 
     /// A frame with nothing to say is not written; the next frame selects its slot as though
@@ -306,11 +307,11 @@ private func seenByReader(_ f: ForwardTouchFrames) -> [String] {
         f.start(time: t(20))
         f.move(slot: 1, x: 5, y: 4, pressure: nil)
         f.endFrame()
-        #expect(lines(f) == [
+        expectEqual(lines(f), [
             "SLOT=0 ID=1 TOOL=0 MTX=1 MTY=2 SLOT=1 ID=2 TOOL=0 MTX=3 MTY=4 BTN_TOUCH=1 X=1 Y=2",
             "MTX=5",
         ])
-        #expect(seenByReader(f) == ["SLOT=0 ID=1 MTX=1 MTY=2 SLOT=1 ID=2 MTX=3 MTY=4 BTN_TOUCH=1 X=1 Y=2", "MTX=5"])
+        expectEqual(seenByReader(f), ["SLOT=0 ID=1 MTX=1 MTY=2 SLOT=1 ID=2 MTX=3 MTY=4 BTN_TOUCH=1 X=1 Y=2", "MTX=5"])
     }
 
     /// After a failed write nothing the device holds is known: the next frame says everything.
@@ -323,7 +324,7 @@ private func seenByReader(_ f: ForwardTouchFrames) -> [String] {
         f.start(time: t(10))
         f.move(slot: 0, x: 1, y: 2, pressure: nil)
         f.endFrame()
-        #expect(lines(f) == ["SLOT=0 MTX=1 MTY=2 X=1 Y=2"])
+        expectEqual(lines(f), ["SLOT=0 MTX=1 MTY=2 X=1 Y=2"])
     }
 
     /// The forwarder's own rounding of a position in device units is `rounded()`'s.
@@ -331,15 +332,15 @@ private func seenByReader(_ f: ForwardTouchFrames) -> [String] {
         let values: [Double] = [0, 0.5, 1.5, 2.5, -0.5, -1.5, 0.49999999999999994, -0.49999999999999994, 4647.5, 4647.499999999999,
                                 2555.5000000000005, 1_000_000_000.5, -1_000_000_000.5, 7.25, -7.75, 1e-300]
         for v in values {
-            #expect(ForwardOutputs.Screen.nearest(v) == Int32(v.rounded()), "\(v)")
+            expectEqual(ForwardOutputs.Screen.nearest(v), Int32(v.rounded()), "\(v)")
         }
-        #expect(ForwardOutputs.Screen.nearest(.nan) == nil)
-        #expect(ForwardOutputs.Screen.nearest(.infinity) == nil)
-        #expect(ForwardOutputs.Screen.nearest(3e9) == nil)
+        expect(ForwardOutputs.Screen.nearest(.nan) == nil)
+        expect(ForwardOutputs.Screen.nearest(.infinity) == nil)
+        expect(ForwardOutputs.Screen.nearest(3e9) == nil)
         var g = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let v = Double.random(in: -5000...5000, using: &g)
-            #expect(ForwardOutputs.Screen.nearest(v) == Int32(v.rounded()), "\(v)")
+            expectEqual(ForwardOutputs.Screen.nearest(v), Int32(v.rounded()), "\(v)")
         }
     }
 }
@@ -358,23 +359,23 @@ private func seenByReader(_ f: ForwardTouchFrames) -> [String] {
     @Test func takesLibinputsFuzzFromUdev() {
         let spec = VirtualDeviceSpec.touchscreen(mirroring: source(["LIBINPUT_FUZZ_35": "8", "LIBINPUT_FUZZ_36": "6",
                                                                     "LIBINPUT_FUZZ_00": "8", "LIBINPUT_FUZZ_01": "6"]))
-        #expect(spec.absinfo[AbsCode.mtPositionX]?.fuzz == 8)
-        #expect(spec.absinfo[AbsCode.mtPositionY]?.fuzz == 6)
+        expectEqual(spec.absinfo[AbsCode.mtPositionX]?.fuzz, 8)
+        expectEqual(spec.absinfo[AbsCode.mtPositionY]?.fuzz, 6)
     }
 
     @Test func keepsTheKernelsFuzzWithoutUdevs() {
         var s = source([:])
         s.absinfo[AbsCode.mtPositionX]?.fuzz = 4
         let spec = VirtualDeviceSpec.touchscreen(mirroring: s)
-        #expect(spec.absinfo[AbsCode.mtPositionX]?.fuzz == 4)
-        #expect(spec.absinfo[AbsCode.mtPositionY]?.fuzz == 0)
+        expectEqual(spec.absinfo[AbsCode.mtPositionX]?.fuzz, 4)
+        expectEqual(spec.absinfo[AbsCode.mtPositionY]?.fuzz, 0)
         let bad = VirtualDeviceSpec.touchscreen(mirroring: source(["LIBINPUT_FUZZ_35": "x"]))
-        #expect(bad.absinfo[AbsCode.mtPositionX]?.fuzz == 0)
+        expectEqual(bad.absinfo[AbsCode.mtPositionX]?.fuzz, 0)
     }
 
     @Test func displayCoordinatesTakeNoFuzz() {
         let spec = VirtualDeviceSpec.touchscreen(mirroring: source(["LIBINPUT_FUZZ_35": "8"]), displaySize: Size(width: 1280, height: 720))
-        #expect(spec.absinfo[AbsCode.mtPositionX]?.fuzz == 0)
+        expectEqual(spec.absinfo[AbsCode.mtPositionX]?.fuzz, 0)
     }
 }
 
@@ -401,9 +402,9 @@ private func seenByReader(_ f: ForwardTouchFrames) -> [String] {
     }
 
     @Test func cancelIsPalmOrLift() {
-        #expect(diagnostics("  - { name: desktop, type: forward, cancel: lift }") == [])
-        #expect(diagnostics("  - { name: desktop, type: forward, cancel: palm }") == [])
-        #expect(diagnostics("  - { name: desktop, type: forward, cancel: up }") == [
+        expectEqual(diagnostics("  - { name: desktop, type: forward, cancel: lift }"), [])
+        expectEqual(diagnostics("  - { name: desktop, type: forward, cancel: palm }"), [])
+        expectEqual(diagnostics("  - { name: desktop, type: forward, cancel: up }"), [
             "test.yaml:4:45: error: plugin desktop: `cancel` must be `palm` or `lift`",
         ])
     }

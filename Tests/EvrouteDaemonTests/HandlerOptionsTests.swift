@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
@@ -29,24 +30,24 @@ struct HandlerOptionsTests {
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)]),
                                                  handlerOptions: options))
         let client = try socketClient(path, rig)
-        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
+        expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         rig.tap()
-        #expect(rig.run(upTo: 5) { client.lines.count == 1 })
+        expect(rig.run(upTo: 5) { client.lines.count == 1 })
         let line = client.lines.first ?? ""
-        #expect(line.hasPrefix("{\"type\":\"touch\""))
-        #expect(line.contains("\"handler\":\"ui\",\"tap_count\":"))
-        #expect(line.contains(",\(optionsJSON),\"id\":"), "\(line)")   // after the event's fields, before the id
+        expect(line.hasPrefix("{\"type\":\"touch\""))
+        expect(line.contains("\"handler\":\"ui\",\"tap_count\":"))
+        expect(line.contains(",\(optionsJSON),\"id\":"), "\(line)")   // after the event's fields, before the id
     }
 
     @Test func aHandlerWithoutOptionsSendsNone() throws {
         let path = temporaryPath("ui.sock")
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "ui", type: .socket, options: ["path": .string(path)])))
         let client = try socketClient(path, rig)
-        #expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
+        expect(rig.run(upTo: 5) { rig.stats("ui")[gauge: .clients] == 1 })
         rig.tap()
-        #expect(rig.run(upTo: 5) { client.lines.count == 1 })
-        #expect(client.lines.first?.contains("\"options\"") == false)
-        #expect(client.lines.first?.contains(",\"id\":") == true)
+        expect(rig.run(upTo: 5) { client.lines.count == 1 })
+        expectEqual(client.lines.first?.contains("\"options\""), false)
+        expectEqual(client.lines.first?.contains(",\"id\":"), true)
     }
 
     @Test func processHelpersGetTheHandlersOptions() throws {
@@ -63,11 +64,11 @@ struct HandlerOptionsTests {
         let plugin = PluginSpec(name: "helper", type: .process,
                                 options: ["command": .list([.string(helper), .string(received)]), "deadline-ms": .number(5000)])
         let rig = try PluginRig(try pluginLayout(plugin, handlerOptions: options))
-        #expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
+        expect(rig.run(upTo: 5) { rig.stats("helper")[gauge: .running] == 1 })
         let id = rig.tap()
-        #expect(rig.run(upTo: 5) { rig.stats("helper").handled == 1 })
-        #expect(rig.outcomes.began[id] == "home/root/button")
-        #expect(readFile(received) == #"{"key": "1", "list": ["a", 1, false, null], "modal": true, "nested": {"a": {"deep": []}, "z": -3}, "nothing": null, "page": 2, "page-name": "Über \"uns\"\n", "ratio": 0.5}"# + "\n")
+        expect(rig.run(upTo: 5) { rig.stats("helper").handled == 1 })
+        expectEqual(rig.outcomes.began[id], "home/root/button")
+        expectEqual(readFile(received), #"{"key": "1", "list": ["a", 1, false, null], "modal": true, "nested": {"a": {"deep": []}, "z": -3}, "nothing": null, "page": 2, "page-name": "Über \"uns\"\n", "ratio": 0.5}"# + "\n")
         unlink(received)
     }
 
@@ -79,8 +80,8 @@ struct HandlerOptionsTests {
         ])
         let rig = try PluginRig(layout)
         rig.tap()
-        #expect(rig.run(upTo: 5) { readFile(out) != nil })
-        #expect(readFile(out) == "1\n")
+        expect(rig.run(upTo: 5) { readFile(out) != nil })
+        expectEqual(readFile(out), "1\n")
         unlink(out)
     }
 
@@ -95,8 +96,8 @@ struct HandlerOptionsTests {
         handler["command"] = .string("env | grep ^EVROUTE_OPT_ | sort > \"\(out).tmp\" && mv \"\(out).tmp\" \"\(out)\"")
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "shell", type: .exec), handlerOptions: handler))
         rig.tap()
-        #expect(rig.run(upTo: 5) { readFile(out) != nil })
-        #expect(readFile(out) == """
+        expect(rig.run(upTo: 5) { readFile(out) != nil })
+        expectEqual(readFile(out), """
             EVROUTE_OPT_2ND_VALUE=x
             EVROUTE_OPT_KEY=1
             EVROUTE_OPT_LIST=["a",1,false,null]
@@ -113,20 +114,20 @@ struct HandlerOptionsTests {
     }
 
     @Test func optionVariableNames() {
-        #expect(EventEnvironment.optionName("key") == "EVROUTE_OPT_KEY")
-        #expect(EventEnvironment.optionName("page-name") == "EVROUTE_OPT_PAGE_NAME")
-        #expect(EventEnvironment.optionName("Page Name 2") == "EVROUTE_OPT_PAGE_NAME_2")
-        #expect(EventEnvironment.optionName("é=x") == "EVROUTE_OPT___X")
-        #expect(EventEnvironment.optionName("") == "EVROUTE_OPT_")
-        #expect(EventEnvironment.optionValue(.number(1e20)) == "1e+20")
-        #expect(EventEnvironment.optionValue(.number(-0.25)) == "-0.25")
-        #expect(EventEnvironment.optionValue(.map([:])) == "{}")
+        expectEqual(EventEnvironment.optionName("key"), "EVROUTE_OPT_KEY")
+        expectEqual(EventEnvironment.optionName("page-name"), "EVROUTE_OPT_PAGE_NAME")
+        expectEqual(EventEnvironment.optionName("Page Name 2"), "EVROUTE_OPT_PAGE_NAME_2")
+        expectEqual(EventEnvironment.optionName("é=x"), "EVROUTE_OPT___X")
+        expectEqual(EventEnvironment.optionName(""), "EVROUTE_OPT_")
+        expectEqual(EventEnvironment.optionValue(.number(1e20)), "1e+20")
+        expectEqual(EventEnvironment.optionValue(.number(-0.25)), "-0.25")
+        expectEqual(EventEnvironment.optionValue(.map([:])), "{}")
     }
 
     @Test func theLogPluginShowsTheOptions() throws {
         let rig = try PluginRig(try pluginLayout(PluginSpec(name: "logger", type: .log),
                                                  handlerOptions: ["note": .string("hello there"), "n": .number(3)]))
         rig.tap()
-        #expect(rig.logText.contains("home/root/button → home/root/button [logger] {n: 3, note: \"hello there\"} device touch"), "\(rig.logText)")
+        expect(rig.logText.contains("home/root/button → home/root/button [logger] {n: 3, note: \"hello there\"} device touch"), "\(rig.logText)")
     }
 }

@@ -6,6 +6,7 @@ import EvrouteJSON
 import EvrouteRuntime
 import EvrouteSystem
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 /// The real daemon under hostile use: idle control clients do not lock out
@@ -50,13 +51,13 @@ struct HostileDaemonTests {
         let out = rig.scratch.file("status")
         let cli = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control, "--format", "json"], logPath: out)
         defer { cli.kill9() }
-        #expect(cli.waitForExit(seconds: 20) == 0, "\(cli.log)")
+        expectEqual(cli.waitForExit(seconds: 20), 0, "\(cli.log)")
         // Answered while the idle clients still sat there: the per-process places (8) were still
         // held, none yet closed by the 10 s idle timeout (an answer only after it would find fewer).
         let stillOpen = idle.filter { !$0.isClosedByPeer && !$0.hasData }.count
-        #expect(stillOpen == ControlServer.maximumClientsPerProcess, "status answered while 20 clients sat idle (\(stillOpen) still held)")
+        expectEqual(stillOpen, ControlServer.maximumClientsPerProcess, "status answered while 20 clients sat idle (\(stillOpen) still held)")
         let answer = try JSONValue.parse(readFile(out + ".out") ?? "")
-        #expect(answer["ok"]?.boolValue == true)
+        expectEqual(answer["ok"]?.boolValue, true)
         // One process holds at most 8 places: its other 12 were told "busy" and closed at once.
         // The 8 idle ones are closed after 10 s without a request, each with a log line.
         var closed = 0, busy = 0
@@ -75,14 +76,14 @@ struct HostileDaemonTests {
             }
             usleep(100_000)
         }
-        #expect(closed == idle.count, "idle clients closed: \(closed)")
-        #expect(busy == idle.count - ControlServer.maximumClientsPerProcess, "refused at once: \(busy)")
+        expectEqual(closed, idle.count, "idle clients closed: \(closed)")
+        expectEqual(busy, idle.count - ControlServer.maximumClientsPerProcess, "refused at once: \(busy)")
         // Info lines are written in batches (at most 250 ms after the first one waits).
         let logged = monotonicSeconds() + 3
         while !daemon.log.contains("no request for 10.0 s") && monotonicSeconds() < logged { usleep(50_000) }
-        #expect(daemon.log.contains("no request for 10.0 s"), "\(daemon.log)")
+        expect(daemon.log.contains("no request for 10.0 s"), "\(daemon.log)")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test func aClientThatFloodsRequestsAndReadsNothingCostsBoundedMemory() throws {
@@ -114,11 +115,11 @@ struct HostileDaemonTests {
         while !daemon.log.contains("does not read its answers") && monotonicSeconds() < deadline2 { usleep(50_000) }
         let after = daemon.status("VmRSS") ?? 0
         print("control flood: \(batches) × 1000 requests sent; VmRSS \(before) kB → \(after) kB")
-        #expect(daemon.log.contains("control socket: dropped client"), "\(daemon.log)")
-        #expect(after - before < 32 * 1024, "RSS grew by \(after - before) kB")
-        #expect(harnessControl("status", rig.control)?["ok"]?.boolValue == true, "still serving")
+        expect(daemon.log.contains("control socket: dropped client"), "\(daemon.log)")
+        expect(after - before < 32 * 1024, "RSS grew by \(after - before) kB")
+        expectEqual(harnessControl("status", rig.control)?["ok"]?.boolValue, true, "still serving")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     /// An evemu recording of a touchscreen that declares `slots` slots and puts a finger in each.
@@ -158,13 +159,13 @@ struct HostileDaemonTests {
             if status?["input"]?.stringValue == "replay finished" { break }
             usleep(50_000)
         }
-        #expect(status?["events"]?["contacts_dropped"]?.intValue == 44, "\(status?["events"]?.serialized ?? "no status")")
-        #expect(status?["events"]?["touch"]?.intValue ?? 0 >= 256)
+        expectEqual(status?["events"]?["contacts_dropped"]?.intValue, 44, "\(status?["events"]?.serialized ?? "no status")")
+        expect(status?["events"]?["touch"]?.intValue ?? 0 >= 256)
         let warnings = daemon.log.split(separator: "\n").filter { $0.contains("slots per device") }
-        #expect(warnings.count == 1, "\(daemon.log)")
-        #expect(warnings.first?.contains("warning: input: device \"hostile 300-slot panel\" (rule touch): a contact in slot 256 is ignored") == true,
+        expectEqual(warnings.count, 1, "\(daemon.log)")
+        expectEqual(warnings.first?.contains("warning: input: device \"hostile 300-slot panel\" (rule touch): a contact in slot 256 is ignored"), true,
                 "\(warnings)")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,23 +40,23 @@ struct IdleStatusTests {
         }
         try #require(status?["input"]?.stringValue == "replay finished", "log:\n\(daemon.log)")
         let display = try #require(status?["displays"]?.arrayValue?.first)
-        #expect(display["activity"]?.stringValue == "active", "\(display)")
+        expectEqual(display["activity"]?.stringValue, "active", "\(display)")
         // The second copy's first event: 100 s + 300 s.
-        #expect(display["activity_since"]?.doubleValue == 400, "\(display)")
+        expectEqual(display["activity_since"]?.doubleValue, 400, "\(display)")
         let filtered = status?["filtered"]?.arrayValue ?? []
-        #expect(filtered.map { "\($0["device"]?.stringValue ?? "") \($0["filter"]?.stringValue ?? "") \($0["count"]?.intValue ?? 0)" } == ["touch wake 1"])
+        expectEqual(filtered.map { "\($0["device"]?.stringValue ?? "") \($0["filter"]?.stringValue ?? "") \($0["count"]?.intValue ?? 0)" }, ["touch wake 1"])
 
         let out = rig.scratch.file("status")
         let text = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control], logPath: out + ".txt")
         defer { text.kill9() }
-        #expect(text.waitForExit(seconds: 20) == 0)
-        #expect((readFile(out + ".txt.out") ?? "").contains("; active since t=400"), "\(readFile(out + ".txt.out") ?? "")")
+        expectEqual(text.waitForExit(seconds: 20), 0)
+        expect((readFile(out + ".txt.out") ?? "").contains("; active since t=400"), "\(readFile(out + ".txt.out") ?? "")")
         let page = try TestProcess.daemon(rig.binary, arguments: ["status", "--control-socket", rig.control, "--format", "prometheus"], logPath: out + ".prom")
         defer { page.kill9() }
-        #expect(page.waitForExit(seconds: 20) == 0, "\(readFile(out + ".prom") ?? "")")
-        #expect((readFile(out + ".prom.out") ?? "").contains("evroute_idle{display=\"main\"} 0\n"), "\(readFile(out + ".prom.out") ?? "")")
+        expectEqual(page.waitForExit(seconds: 20), 0, "\(readFile(out + ".prom") ?? "")")
+        expect((readFile(out + ".prom.out") ?? "").contains("evroute_idle{display=\"main\"} 0\n"), "\(readFile(out + ".prom.out") ?? "")")
 
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,19 +46,19 @@ struct InProcessDaemonTests {
         let socket = scratch.file("control.sock")
         try #require(Self.connect(socket) != nil, "no control socket; log:\n\(daemon.log)")
         let status = try ControlClient.request(.object([("command", .string("status"))]), to: socket, timeoutSeconds: 10)
-        #expect(status["ok"]?.boolValue == true && status["input"]?.stringValue == "replay paused", "\(status.serialized)")
+        expect(status["ok"]?.boolValue == true && status["input"]?.stringValue == "replay paused", "\(status.serialized)")
         let replay = try ControlClient.request(.object([("command", .string("replay"))]), to: socket, timeoutSeconds: 10)
-        #expect(replay["ok"]?.boolValue == true, "\(replay.serialized)")
+        expectEqual(replay["ok"]?.boolValue, true, "\(replay.serialized)")
         let deadline = monotonicSeconds() + 30
         while !daemon.log.contains("replay finished") && monotonicSeconds() < deadline { usleep(5_000) }
-        #expect(daemon.log.contains("replay finished: "), "log:\n\(daemon.log)")
+        expect(daemon.log.contains("replay finished: "), "log:\n\(daemon.log)")
         daemon.signal(SIGHUP)
         while !daemon.log.contains("reloaded: ") && monotonicSeconds() < deadline { usleep(5_000) }
-        #expect(daemon.log.contains("SIGHUP: reloading"), "log:\n\(daemon.log)")
+        expect(daemon.log.contains("SIGHUP: reloading"), "log:\n\(daemon.log)")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 30) == 0, "log:\n\(daemon.log)")
-        #expect(daemon.log.contains("signal SIGTERM: stopping"), "log:\n\(daemon.log)")
-        #expect(access(scratch.file("control.sock"), F_OK) != 0)
+        expectEqual(daemon.waitForExit(seconds: 30), 0, "log:\n\(daemon.log)")
+        expect(daemon.log.contains("signal SIGTERM: stopping"), "log:\n\(daemon.log)")
+        expect(access(scratch.file("control.sock"), F_OK) != 0)
     }
 
     @Test("a config with errors: run returns 1, the error named file:line:col in the log")
@@ -68,7 +69,7 @@ struct InProcessDaemonTests {
         var options = DaemonOptions(configPath: config)
         options.controlSocketPath = nil
         let daemon = try InProcessDaemon(options, logPath: scratch.file("daemon.log"))
-        #expect(daemon.waitForExit(seconds: 30) == 1)
-        #expect(daemon.log.contains("\(config):2:"), "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 30), 1)
+        expect(daemon.log.contains("\(config):2:"), "log:\n\(daemon.log)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteJSON
@@ -27,15 +28,15 @@ import EvrouteTestSupport
         let edges: [Double] = [0, -0.0, 0.0004, -0.0004, 0.0005, -0.0005, 0.0015, 0.4995, 0.5, -0.5, 1, -1, 999.9995,
                                -999.9995, 412.5, 96, 389.589, -389.589, 0.001, -0.001, 0.01, -0.25, 1279.999, 2.675,
                                1e12 + 0.125, -(1e12 + 0.125), 8.999e15, -8.999e15, 4503599627370.4995]
-        for v in edges { #expect(Self.coordinate(v) == Self.referenceCoordinate(v), "\(v)") }
+        for v in edges { expectEqual(Self.coordinate(v), Self.referenceCoordinate(v), "\(v)") }
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
             let scale = [1.0, 10, 1000, 1e6, 1e9][Int.random(in: 0..<5, using: &rng)]
             let v = Double.random(in: -scale...scale, using: &rng)
-            #expect(Self.coordinate(v) == Self.referenceCoordinate(v), "\(v)")
+            expectEqual(Self.coordinate(v), Self.referenceCoordinate(v), "\(v)")
             // Exact halves and thousandths, where rounding decides.
             let half = (Double(Int.random(in: -2_000_000...2_000_000, using: &rng)) + 0.5) / 1000
-            #expect(Self.coordinate(half) == Self.referenceCoordinate(half), "\(half)")
+            expectEqual(Self.coordinate(half), Self.referenceCoordinate(half), "\(half)")
         }
     }
 
@@ -51,7 +52,7 @@ import EvrouteTestSupport
             }
             var expected: [UInt8] = []
             JSONText.appendFixed(us, decimals: 6, to: &expected)
-            #expect(line.bytes == expected, "\(us)")
+            expectEqual(line.bytes, expected, "\(us)")
         }
     }
 }

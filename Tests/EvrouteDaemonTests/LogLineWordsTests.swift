@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteJSON
@@ -15,8 +16,8 @@ import EvrouteSystem
                 for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: UInt64(littleEndian: word) >> UInt64(shift))) }
             }
             let expected = [UInt8(ascii: " ")] + LogPlugin.phaseName(phase).withUTF8Buffer { Array($0) }
-            #expect(Array(bytes[..<count]) == expected, "\(phase)")
-            #expect(bytes[count...].allSatisfy { $0 == 0 }, "\(phase)")
+            expectEqual(Array(bytes[..<count]), expected, "\(phase)")
+            expect(bytes[count...].allSatisfy { $0 == 0 }, "\(phase)")
         }
     }
 
@@ -24,7 +25,7 @@ import EvrouteSystem
         for v in Array(0..<1_100) + [1_999, 2_000, 9_099, 9_990, 9_999] {
             var line = LogLine()
             line.write(maximum: 8) { text in text.withBytes(maximum: 8) { LogPlugin.writeSmall(v, to: &$0) } }
-            #expect(String(decoding: line.bytes, as: UTF8.self) == String(v), "\(v)")
+            expectEqual(String(decoding: line.bytes, as: UTF8.self), String(v), "\(v)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,7 +63,7 @@ struct LogStallDaemonTests {
         let rig = try StalledLog(arguments: ["--replay-paused"])
         defer { rig.close() }
         let (binary, scratch, control, fds, daemon) = (rig.binary, rig.scratch, rig.control, rig.fds, rig.daemon!)
-        #expect(harnessControl("replay", control)?["ok"]?.boolValue == true)
+        expectEqual(harnessControl("replay", control)?["ok"]?.boolValue, true)
 
         // The replays log a line per touch event (~100 KB: past 64 KB the log writes during the
         // replay) into the pipe nobody reads (4 KB); the daemon replays to the end and answers
@@ -74,13 +75,13 @@ struct LogStallDaemonTests {
             if input == nil || input == "replay finished" { break }
             usleep(10_000)
         } while monotonicSeconds() < deadline
-        #expect(input == "replay finished", "status: \(input ?? "no answer")")
-        #expect(waitUntilFull(fds[1]), "the pipe is full: nobody read it")
+        expectEqual(input, "replay finished", "status: \(input ?? "no answer")")
+        expect(waitUntilFull(fds[1]), "the pipe is full: nobody read it")
 
         // `evroute status`, the command.
         let status = try TestProcess.daemon(binary, arguments: ["status", "--control-socket", control], logPath: scratch.file("status.err"))
-        #expect(status.waitForExit(seconds: 20) == 0, "evroute status: \(scratch.read("status.err") ?? "")")
-        #expect((scratch.read("status.err.out") ?? "").contains("replay finished"), "\(scratch.read("status.err.out") ?? "")")
+        expectEqual(status.waitForExit(seconds: 20), 0, "evroute status: \(scratch.read("status.err") ?? "")")
+        expect((scratch.read("status.err.out") ?? "").contains("replay finished"), "\(scratch.read("status.err.out") ?? "")")
 
         // The reader is back: the backlog comes out, up to the replay's end.
         var text: [UInt8] = []
@@ -92,11 +93,11 @@ struct LogStallDaemonTests {
             text += chunk[0..<n]
         }
         let log = String(decoding: text, as: UTF8.self)
-        #expect(log.contains("replay finished:"), "\(log.suffix(500))")
-        #expect(log.contains("touch 1 began"))
+        expect(log.contains("replay finished:"), "\(log.suffix(500))")
+        expect(log.contains("touch 1 began"))
 
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test("SIGTERM ends the daemon while its log's pipe is full")
@@ -107,7 +108,7 @@ struct LogStallDaemonTests {
         // The pipe fills with the replay's lines (nobody reads it).
         try #require(waitUntilFull(rig.fds[1]), "the pipe did not fill")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 }
 

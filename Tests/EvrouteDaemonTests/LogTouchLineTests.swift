@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
@@ -43,13 +44,13 @@ import EvrouteTestSupport
         let prefix = "evroute: info: "
         let lines = rig.logText.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix + "touch ") }
         let logged = routed.events   // every handler here is a log
-        #expect(logged.count == places.count * 3)
-        #expect(lines.count == logged.count)
+        expectEqual(logged.count, places.count * 3)
+        expectEqual(lines.count, logged.count)
         for (line, (e, responder, handler)) in zip(lines, logged) {
             let expected = LogPlugin.describe(e, responder: responder, handler: handler)
-            #expect(line == prefix + expected)
+            expectEqual(line, prefix + expected)
             guard case .touch(let phase, _) = e.kind else { continue }
-            #expect(expected.hasPrefix("touch \(e.touch!.id) \(phase.rawValue) ("))
+            expect(expected.hasPrefix("touch \(e.touch!.id) \(phase.rawValue) ("))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,30 +31,30 @@ struct OneProcessTests {
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
         let cmdline = (readFile("/proc/\(daemon.pid)/cmdline") ?? "").split(separator: "\0").map(String.init)
-        #expect(Array(cmdline.dropFirst()) == ["--config", rig.configPath, "--control-socket", rig.control, "--verbose"], "\(cmdline)")
+        expectEqual(Array(cmdline.dropFirst()), ["--config", rig.configPath, "--control-socket", rig.control, "--verbose"], "\(cmdline)")
         var exe = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/\(daemon.pid)/exe", &exe, exe.count - 1)
-        #expect(n > 0 && String(decoding: exe[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == rig.binary)
+        expect(n > 0 && String(decoding: exe[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == rig.binary)
         let status = harnessControl("status", rig.control)
-        #expect(status?["pid"]?.intValue == Int(daemon.pid))
-        #expect(status?["version"]?.stringValue == evrouteVersion, "status names the version --version prints")
+        expectEqual(status?["pid"]?.intValue, Int(daemon.pid))
+        expectEqual(status?["version"]?.stringValue, evrouteVersion, "status names the version --version prints")
         let regions = status?["layout"]?["regions"]?.intValue
-        #expect(regions != nil)
-        #expect(Self.children(of: daemon.pid).isEmpty)
+        expect(regions != nil)
+        expect(Self.children(of: daemon.pid).isEmpty)
         for _ in 0..<5 {
-            #expect(harnessControl("reload", rig.control)?["ok"]?.boolValue == true)
-            #expect(Self.children(of: daemon.pid).isEmpty)
+            expectEqual(harnessControl("reload", rig.control)?["ok"]?.boolValue, true)
+            expect(Self.children(of: daemon.pid).isEmpty)
         }
         // A bad reload answers with file:line:col from this process, and keeps the old layout.
         _ = rig.scratch.write("evroute.yaml", "displays: [{ name: main, size: [800] }]\n")
         let answer = harnessControl("reload", rig.control)
-        #expect(answer?["ok"]?.boolValue == false)
+        expectEqual(answer?["ok"]?.boolValue, false)
         let first = answer?["errors"]?.arrayValue?.first?.stringValue ?? ""
-        #expect(first.hasPrefix(rig.configPath + ":1:"), "\(first)")
-        #expect(harnessControl("status", rig.control)?["layout"]?["regions"]?.intValue == regions)
-        #expect(Self.children(of: daemon.pid).isEmpty)
+        expect(first.hasPrefix(rig.configPath + ":1:"), "\(first)")
+        expectEqual(harnessControl("status", rig.control)?["layout"]?["regions"]?.intValue, regions)
+        expect(Self.children(of: daemon.pid).isEmpty)
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
     }
 
     @Test("the config's warnings (what `evroute check` warns about) are logged at start and at each reload")
@@ -75,10 +76,10 @@ struct OneProcessTests {
         let daemon = try InProcessDaemon(options, logPath: rig.scratch.file("daemon.log"))
         try #require(daemon.waitForLog("ready: "), "log:\n\(daemon.log)")
         let line = "warning: \(rig.configPath):7:25: region 'a' sticks out of its parent 'root'"
-        #expect(daemon.log.split(separator: "\n").filter { $0.contains(line) }.count == 1, "\(daemon.log)")
-        #expect(harnessControl("reload", rig.control)?["ok"]?.boolValue == true)
+        expectEqual(daemon.log.split(separator: "\n").filter { $0.contains(line) }.count, 1, "\(daemon.log)")
+        expectEqual(harnessControl("reload", rig.control)?["ok"]?.boolValue, true)
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0)
-        #expect(daemon.log.split(separator: "\n").filter { $0.contains(line) }.count == 2, "\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 20), 0)
+        expectEqual(daemon.log.split(separator: "\n").filter { $0.contains(line) }.count, 2, "\(daemon.log)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -109,25 +110,25 @@ struct OperatorAccessTests {
         let log = file("daemon.log")
         try #require(result.status == 0, "the namespace script failed (\(result.status)): \(result.output)\ndaemon log:\n\(log)")
 
-        #expect(file("proc.mountinfo").contains("hidepid=invisible"), "proc in the namespace: \(file("proc.mountinfo"))")
-        #expect(file("daemon.ids") == "\(Self.daemonUser) \(Self.socketGroup)")
-        #expect(file("socket.mode") == "660 \(Self.socketGroup)")
-        #expect(file("daemon-sees-operator") == "hidden", "the daemon's user must not see the operator's /proc/PID")
+        expect(file("proc.mountinfo").contains("hidepid=invisible"), "proc in the namespace: \(file("proc.mountinfo"))")
+        expectEqual(file("daemon.ids"), "\(Self.daemonUser) \(Self.socketGroup)")
+        expectEqual(file("socket.mode"), "660 \(Self.socketGroup)")
+        expectEqual(file("daemon-sees-operator"), "hidden", "the daemon's user must not see the operator's /proc/PID")
 
-        #expect(file("operator-status.rc") == "0", "evroute status as the operator: \(file("operator-status.out"))\n\(log)")
-        #expect(file("operator-status.out").contains("daemon, pid"))
-        #expect(file("operator-ctl.rc") == "0", "evroute ctl state as the operator: \(file("operator-ctl.out"))\n\(log)")
-        #expect(file("operator-ctl.out").contains("display main: home"))
+        expectEqual(file("operator-status.rc"), "0", "evroute status as the operator: \(file("operator-status.out"))\n\(log)")
+        expect(file("operator-status.out").contains("daemon, pid"))
+        expectEqual(file("operator-ctl.rc"), "0", "evroute ctl state as the operator: \(file("operator-ctl.out"))\n\(log)")
+        expect(file("operator-ctl.out").contains("display main: home"))
 
-        #expect(file("outsider-mode.rc") == "1")
-        #expect(file("outsider-mode.out").contains("Permission denied"), "\(file("outsider-mode.out"))")
-        #expect(file("outsider-daemon.rc") == "1")
-        #expect(file("outsider-daemon.out").contains("permission denied"), "refused by the daemon: \(file("outsider-daemon.out"))")
-        #expect(file("outsider-ctl.rc") == "1")
-        #expect(file("outsider-ctl.out").contains("permission denied"), "\(file("outsider-ctl.out"))")
+        expectEqual(file("outsider-mode.rc"), "1")
+        expect(file("outsider-mode.out").contains("Permission denied"), "\(file("outsider-mode.out"))")
+        expectEqual(file("outsider-daemon.rc"), "1")
+        expect(file("outsider-daemon.out").contains("permission denied"), "refused by the daemon: \(file("outsider-daemon.out"))")
+        expectEqual(file("outsider-ctl.rc"), "1")
+        expect(file("outsider-ctl.out").contains("permission denied"), "\(file("outsider-ctl.out"))")
         // the daemon refused exactly the two that reached it; the first never got past the file mode
-        #expect(log.split(separator: "\n").filter { $0.contains("refused a client without permission") }.count == 2, "\(log)")
-        #expect(file("daemon.rc") == "0", "\(log)")
+        expectEqual(log.split(separator: "\n").filter { $0.contains("refused a client without permission") }.count, 2, "\(log)")
+        expectEqual(file("daemon.rc"), "0", "\(log)")
         print("operator access under hidepid=invisible: operator served (status, ctl state), outsider refused by mode and by the daemon")
     }
 }

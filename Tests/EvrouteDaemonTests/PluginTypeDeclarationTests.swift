@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteConfig
 import EvrouteCore
@@ -11,22 +12,22 @@ import EvrouteTestSupport
 struct PluginTypeDeclarationTests {
     @Test func theReadersKeyListsAreTheDeclaredKeys() {
         for type in PluginTypes.registered {
-            #expect(type.pluginOptionKeys == type.pluginKeys.map(\.name), "\(type.name)")
-            #expect(type.handlerOptionKeys == type.handlerKeys.map(\.name), "\(type.name)")
-            #expect(Set(type.pluginKeys.map(\.name)).count == type.pluginKeys.count, "\(type.name): a key declared twice")
-            for key in type.pluginKeys + type.handlerKeys { #expect(!key.summary.isEmpty, "\(type.name): \(key.name)") }
+            expectEqual(type.pluginOptionKeys, type.pluginKeys.map(\.name), "\(type.name)")
+            expectEqual(type.handlerOptionKeys, type.handlerKeys.map(\.name), "\(type.name)")
+            expectEqual(Set(type.pluginKeys.map(\.name)).count, type.pluginKeys.count, "\(type.name): a key declared twice")
+            for key in type.pluginKeys + type.handlerKeys { expect(!key.summary.isEmpty, "\(type.name): \(key.name)") }
         }
         let exec = PluginTypes.registered.first { $0.name == .exec }!
-        #expect(exec.pluginKeys.first { $0.name == "max-concurrent" }?.integerRange == 1...256)
-        #expect(exec.handlerOptionKeys == ["command", "shell"])
+        expectEqual(exec.pluginKeys.first { $0.name == "max-concurrent" }?.integerRange, 1...256)
+        expectEqual(exec.handlerOptionKeys, ["command", "shell"])
     }
 
     @Test func theDeclarationsAreListedForTheManualInRegistrationOrder() {
         let d = PluginTypes.declarations
-        #expect(d.map(\.type) == [.log, .exec, .socket, .process, "forward"])
-        #expect(d.first { $0.type == .socket }?.pluginKeys.map(\.name) == ["path", "mode", "answers", "deadline-ms", "on-timeout", "max-buffer", "max-clients"])
-        #expect(d.first { $0.type == .log }?.handlerKeys.map(\.name) == ["log-keys"])
-        #expect(d.first { $0.type == "forward" }?.metrics.map(\.name) == ["forwarded_touches", "forwarded_keys", "untyped_characters"])
+        expectEqual(d.map(\.type), [.log, .exec, .socket, .process, "forward"])
+        expectEqual(d.first { $0.type == .socket }?.pluginKeys.map(\.name), ["path", "mode", "answers", "deadline-ms", "on-timeout", "max-buffer", "max-clients"])
+        expectEqual(d.first { $0.type == .log }?.handlerKeys.map(\.name), ["log-keys"])
+        expectEqual(d.first { $0.type == "forward" }?.metrics.map(\.name), ["forwarded_touches", "forwarded_keys", "untyped_characters"])
     }
 
     @Test func aKeyTheTypeDoesNotDeclareIsRefused() throws {
@@ -44,16 +45,16 @@ struct PluginTypeDeclarationTests {
         let layout = try pluginLayout(PluginSpec(name: "shell", type: .exec, options: ["command": .list([.string("true")])]))
         let rig = try PluginRig(layout)
         rig.tap()
-        #expect(rig.run(upTo: 5) { rig.stats("shell")[gauge: .running] == 0 && rig.stats("shell")[counter: .started] == 1 })
+        expect(rig.run(upTo: 5) { rig.stats("shell")[gauge: .running] == 0 && rig.stats("shell")[counter: .started] == 1 })
         let declared = Set(PluginTypes.registered.first { $0.name == .exec }!.metrics.map(\.name))
         let reported = rig.stats("shell").details.map(\.name)
-        #expect(!reported.isEmpty)
-        for name in reported { #expect(declared.contains(name), "exec reports \(name), undeclared") }
+        expect(!reported.isEmpty)
+        for name in reported { expect(declared.contains(name), "exec reports \(name), undeclared") }
         for type in PluginTypes.registered {
-            #expect(Set(type.metrics.map(\.name)).count == type.metrics.count, "\(type.name): a metric declared twice")
+            expectEqual(Set(type.metrics.map(\.name)).count, type.metrics.count, "\(type.name): a metric declared twice")
         }
-        #expect(PluginTypes.registered.first { $0.name == .process }!.metrics.contains(.queuedBytes))
-        #expect(PluginTypes.registered.first { $0.name == .socket }!.metrics.contains(.clientsRefused))
+        expect(PluginTypes.registered.first { $0.name == .process }!.metrics.contains(.queuedBytes))
+        expect(PluginTypes.registered.first { $0.name == .socket }!.metrics.contains(.clientsRefused))
     }
 
     @Test func theHostIsBusyWhileAnExecCommandRuns() throws {
@@ -61,11 +62,11 @@ struct PluginTypeDeclarationTests {
                                                  options: ["command": .list([.string("sleep"), .string("30")]),
                                                            "timeout": .number(0.2), "kill-after": .number(0.2)]))
         let rig = try PluginRig(layout)
-        #expect(!rig.host.busy)
+        expect(!rig.host.busy)
         rig.tap()
-        #expect(rig.run(upTo: 5) { rig.stats("slow")[gauge: .running] == 1 })
-        #expect(rig.host.busy)
-        #expect(rig.run(upTo: 5) { rig.stats("slow")[gauge: .running] == 0 })
-        #expect(!rig.host.busy)
+        expect(rig.run(upTo: 5) { rig.stats("slow")[gauge: .running] == 1 })
+        expect(rig.host.busy)
+        expect(rig.run(upTo: 5) { rig.stats("slow")[gauge: .running] == 0 })
+        expect(!rig.host.busy)
     }
 }

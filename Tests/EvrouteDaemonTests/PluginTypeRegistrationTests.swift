@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteConfig
 import EvrouteCore
@@ -97,22 +98,22 @@ struct PluginTypeRegistrationTests {
     }
 
     @Test func itsOptionsAreCheckedLikeTheDaemonsOwn() {
-        #expect(diagnostics(config("  - { name: t, type: tally, every: 0, evry: 2 }", handler: "{ plugin: t, on: tap, note: [1] }"), typesWithTally) == [
+        expectEqual(diagnostics(config("  - { name: t, type: tally, every: 0, evry: 2 }", handler: "{ plugin: t, on: tap, note: [1] }"), typesWithTally), [
             "test.yaml:4:36: error: plugin t: `every` must be a whole number from 1 to 100",
             "test.yaml:4:45: error: unknown option 'evry' for plugin 't' (expected one of: every); did you mean 'every'?",
             "test.yaml:12:91: error: 'note' of a 'tally' handler must be a string",
         ])
         // A handler's option it does not read is warned about, with a guess among those it does.
-        #expect(diagnostics(config("  - { name: t, type: tally }", handler: "{ plugin: t, on: tap, nte: x }"), typesWithTally) == [
+        expectEqual(diagnostics(config("  - { name: t, type: tally }", handler: "{ plugin: t, on: tap, nte: x }"), typesWithTally), [
             "test.yaml:12:90: warning: handler option 'nte' is not read by the tally plugin (it reads: note); did you mean 'note'?",
         ])
         // Its name is one of the types a config may declare, with did-you-mean …
-        #expect(diagnostics(config("  - { name: t, type: taly }"), typesWithTally) == [
+        expectEqual(diagnostics(config("  - { name: t, type: taly }"), typesWithTally), [
             "test.yaml:4:22: error: unknown plugin type 'taly' (expected one of: log, exec, socket, process, forward, tally, action, focus, present, dismiss); did you mean 'tally'?",
         ])
         // … and only where it is registered.
-        #expect(diagnostics(config("  - { name: t, type: tally }"), PluginTypes.all).first?.hasPrefix(
-            "test.yaml:4:22: error: unknown plugin type 'tally' (expected one of: log, exec, socket, process, forward, action, focus, present, dismiss)") == true)
+        expectEqual(diagnostics(config("  - { name: t, type: tally }"), PluginTypes.all).first?.hasPrefix(
+            "test.yaml:4:22: error: unknown plugin type 'tally' (expected one of: log, exec, socket, process, forward, action, focus, present, dismiss)"), true)
     }
 
     @Test func theHostRunsItFromTheLayoutsCatalog() throws {
@@ -121,12 +122,12 @@ struct PluginTypeRegistrationTests {
         let rig = try PluginRig(layout)
         let first = rig.tap(), second = rig.tap()
         // Declined, the first walked on to the log on the root; the second was taken.
-        #expect(rig.outcomes.began[first] == "home/root")
-        #expect(rig.outcomes.began[second] == "home/root/button")
+        expectEqual(rig.outcomes.began[first], "home/root")
+        expectEqual(rig.outcomes.began[second], "home/root/button")
         let s = rig.stats("t")
-        #expect(s.type == .tally && s.delivered == 2 && s.handled == 1 && s.declined == 1)
-        #expect(s.description.hasPrefix("t (tally): delivered 2, handled 1, declined 1"))
+        expect(s.type == .tally && s.delivered == 2 && s.handled == 1 && s.declined == 1)
+        expect(s.description.hasPrefix("t (tally): delivered 2, handled 1, declined 1"))
         // The log on the root wrote the line of the event it declined.
-        #expect(rig.logText.contains("touch \(first) began (50, 50) home/root/button → home/root [log]"))
+        expect(rig.logText.contains("touch \(first) began (50, 50) home/root/button → home/root [log]"))
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import EvrouteChecks
 @testable import EvrouteDaemon
 import EvrouteCore
 import EvrouteSystem
@@ -34,10 +35,10 @@ struct ProcessGroupTests {
         defer { if let pid = Self.readPID(pidFile) { kill(pid, SIGKILL) }; unlink(pidFile) }
         // Starts a background sleep and exits at once (then waits 5 s for its restart).
         let rig = try PluginRig(try pluginLayout(Self.plugin("sleep 300 & echo $! > \(pidFile); exit 0")))
-        #expect(rig.run(upTo: 5) { rig.stats("helper").failures >= 1 }, "the helper's exit was noticed")
+        expect(rig.run(upTo: 5) { rig.stats("helper").failures >= 1 }, "the helper's exit was noticed")
         let pid = try #require(Self.readPID(pidFile))
-        #expect(rig.run(upTo: 3) { !Self.isAlive(pid) }, "background child \(pid) outlived the helper")
-        #expect(rig.logText.contains("killed what it left running in its process group"), "\(rig.logText)")
+        expect(rig.run(upTo: 3) { !Self.isAlive(pid) }, "background child \(pid) outlived the helper")
+        expect(rig.logText.contains("killed what it left running in its process group"), "\(rig.logText)")
     }
 
     @Test func shutdownKillsBackgroundChildrenThatIgnoreSIGTERM() throws {
@@ -45,12 +46,12 @@ struct ProcessGroupTests {
         defer { if let pid = Self.readPID(pidFile) { kill(pid, SIGKILL) }; unlink(pidFile) }
         // A background child that ignores SIGTERM; the helper itself reads its stdin until EOF.
         let rig = try PluginRig(try pluginLayout(Self.plugin("(trap '' TERM; exec sleep 300) & echo $! > \(pidFile); exec cat >/dev/null")))
-        #expect(rig.run(upTo: 5) { Self.readPID(pidFile) != nil && rig.stats("helper")[gauge: .running] == 1 })
+        expect(rig.run(upTo: 5) { Self.readPID(pidFile) != nil && rig.stats("helper")[gauge: .running] == 1 })
         let pid = try #require(Self.readPID(pidFile))
-        #expect(Self.isAlive(pid))
+        expect(Self.isAlive(pid))
         rig.host.shutdown(grace: .milliseconds(500))
         var waited = 0
         while Self.isAlive(pid) && waited < 200 { usleep(10_000); waited += 1 }
-        #expect(!Self.isAlive(pid), "background child \(pid) outlived the daemon's shutdown")
+        expect(!Self.isAlive(pid), "background child \(pid) outlived the daemon's shutdown")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,7 +63,7 @@ struct ReloadWorkerTests {
     /// upgrade does.
     static func replace(_ rig: DaemonProcessTests.Rig, _ text: String) {
         let temporary = rig.scratch.write("evroute.yaml.new", text)
-        #expect(rename(temporary, rig.configPath) == 0)
+        expectEqual(rename(temporary, rig.configPath), 0)
     }
 
     @Test("status is answered, saying reloading, while a large config compiles; the reload's answer follows")
@@ -73,35 +74,35 @@ struct ReloadWorkerTests {
         let daemon = try rig.start([])
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
-        #expect(Self.status(rig)?["reloading"]?.boolValue == false)
+        expectEqual(Self.status(rig)?["reloading"]?.boolValue, false)
 
         _ = rig.scratch.write("evroute.yaml", Self.chainedConfig(socket: rig.uiSocket))
         let reload = try Client(rig.control, send: #"{"command":"reload"}"#)
         try #require(rig.notify.wait(for: "RELOADING=1") != nil, "log:\n\(daemon.log)")
         // The compile has started: status, on another connection, is answered before it ends.
         let during = Self.status(rig)
-        #expect(during?["ok"]?.boolValue == true)
-        #expect(during?["reloading"]?.boolValue == true, "\(during?.serialized ?? "no answer")")
-        #expect(during?["reloads"]?.intValue == 0)
-        #expect(during?["layout"]?["regions"]?.intValue == 1, "still the old layout")
+        expectEqual(during?["ok"]?.boolValue, true)
+        expectEqual(during?["reloading"]?.boolValue, true, "\(during?.serialized ?? "no answer")")
+        expectEqual(during?["reloads"]?.intValue, 0)
+        expectEqual(during?["layout"]?["regions"]?.intValue, 1, "still the old layout")
         // And the layout commands.
         let state = RuntimeControlProcessTests.request([("command", .string("state"))], rig.control)
-        #expect(state?["displays"]?.arrayValue?.first?["active_screen"]?.stringValue == "home")
+        expectEqual(state?["displays"]?.arrayValue?.first?["active_screen"]?.stringValue, "home")
 
         let answer = reload.answer()
-        #expect(answer?["ok"]?.boolValue == true, "\(answer?.serialized ?? "no answer"); log:\n\(daemon.log)")
-        #expect(answer?["reloads"]?.intValue == 1)
-        #expect(answer?["config"]?.stringValue == rig.configPath)
+        expectEqual(answer?["ok"]?.boolValue, true, "\(answer?.serialized ?? "no answer"); log:\n\(daemon.log)")
+        expectEqual(answer?["reloads"]?.intValue, 1)
+        expectEqual(answer?["config"]?.stringValue, rig.configPath)
         let after = Self.status(rig)
-        #expect(after?["reloading"]?.boolValue == false)
-        #expect(after?["reloads"]?.intValue == 1)
-        #expect(after?["layout"]?["regions"]?.intValue == Self.regions + 1)
-        #expect(after?["displays"]?.arrayValue?.first?["active_screen"]?.stringValue == "big")
-        #expect(rig.notify.wait(for: "READY=1") != nil, "READY=1 when the reload is done")
-        #expect(daemon.log.contains("off the loop"), "\(daemon.log)")
+        expectEqual(after?["reloading"]?.boolValue, false)
+        expectEqual(after?["reloads"]?.intValue, 1)
+        expectEqual(after?["layout"]?["regions"]?.intValue, Self.regions + 1)
+        expectEqual(after?["displays"]?.arrayValue?.first?["active_screen"]?.stringValue, "big")
+        expect(rig.notify.wait(for: "READY=1") != nil, "READY=1 when the reload is done")
+        expect(daemon.log.contains("off the loop"), "\(daemon.log)")
 
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 20), 0, "log:\n\(daemon.log)")
     }
 
     @Test("a replay is routed to a socket plugin client while a large config compiles")
@@ -118,19 +119,19 @@ struct ReloadWorkerTests {
         _ = rig.scratch.write("evroute.yaml", Self.chainedConfig(socket: rig.uiSocket))
         let reload = try Client(rig.control, send: #"{"command":"reload"}"#)
         try #require(rig.notify.wait(for: "RELOADING=1") != nil, "log:\n\(daemon.log)")
-        #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
+        expectEqual(harnessControl("replay", rig.control)?["ok"]?.boolValue, true)
         let began = ui.wait { $0.contains("\"phase\":\"began\"") }
         try #require(began != nil, "no touch reached the socket client; log:\n\(daemon.log)")
-        #expect(began!.contains("\"region\":\"home/root\""), "routed on the running layout: \(began!)")
+        expect(began!.contains("\"region\":\"home/root\""), "routed on the running layout: \(began!)")
         // The touch was routed before this status, which still finds the reload compiling.
         let during = Self.status(rig)
-        #expect(during?["reloading"]?.boolValue == true, "\(during?.serialized ?? "no answer")")
-        #expect((during?["events"]?["touch"]?.intValue ?? 0) > 0)
+        expectEqual(during?["reloading"]?.boolValue, true, "\(during?.serialized ?? "no answer")")
+        expect((during?["events"]?["touch"]?.intValue ?? 0) > 0)
 
-        #expect(reload.answer()?["ok"]?.boolValue == true, "log:\n\(daemon.log)")
-        #expect(Self.status(rig)?["layout"]?["regions"]?.intValue == Self.regions + 1)
+        expectEqual(reload.answer()?["ok"]?.boolValue, true, "log:\n\(daemon.log)")
+        expectEqual(Self.status(rig)?["layout"]?["regions"]?.intValue, Self.regions + 1)
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 20), 0, "log:\n\(daemon.log)")
     }
 
     @Test("a large broken config: `evroute reload` waits for its compile and prints file:line:col; the old layout goes on routing")
@@ -152,26 +153,26 @@ struct ReloadWorkerTests {
         let cli = try TestProcess.daemon(rig.binary, arguments: ["reload", "--control-socket", rig.control], logPath: rig.scratch.file("reload.err"))
         defer { cli.kill9() }
         try #require(rig.notify.wait(for: "RELOADING=1") != nil, "log:\n\(daemon.log)")
-        #expect(Self.status(rig)?["reloading"]?.boolValue == true)
+        expectEqual(Self.status(rig)?["reloading"]?.boolValue, true)
 
-        #expect(cli.waitForExit(seconds: 60) == 1, "stderr: \(cli.log)")
-        #expect(cli.log.contains("\(rig.configPath):\(line):"), "stderr: \(cli.log)")
-        #expect(cli.log.contains("nowhere"))
+        expectEqual(cli.waitForExit(seconds: 60), 1, "stderr: \(cli.log)")
+        expect(cli.log.contains("\(rig.configPath):\(line):"), "stderr: \(cli.log)")
+        expect(cli.log.contains("nowhere"))
         let failed = rig.notify.wait(for: "READY=1")
-        #expect(failed?.contains("reload failed") == true, "\(failed ?? "no READY=1")")
+        expectEqual(failed?.contains("reload failed"), true, "\(failed ?? "no READY=1")")
         let after = Self.status(rig)
-        #expect(after?["reloading"]?.boolValue == false)
-        #expect(after?["failed_reloads"]?.intValue == 1)
-        #expect(after?["reloads"]?.intValue == 0)
-        #expect(after?["layout"]?["regions"]?.intValue == 1, "still the old layout")
-        #expect((after?["last_reload_errors"]?.arrayValue ?? []).contains { $0.stringValue?.hasPrefix("\(rig.configPath):\(line):") == true })
+        expectEqual(after?["reloading"]?.boolValue, false)
+        expectEqual(after?["failed_reloads"]?.intValue, 1)
+        expectEqual(after?["reloads"]?.intValue, 0)
+        expectEqual(after?["layout"]?["regions"]?.intValue, 1, "still the old layout")
+        expect((after?["last_reload_errors"]?.arrayValue ?? []).contains { $0.stringValue?.hasPrefix("\(rig.configPath):\(line):") == true })
         // Routing goes on with it: the demo's taps (at least 8) begin on home/root.
-        #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
+        expectEqual(harnessControl("replay", rig.control)?["ok"]?.boolValue, true)
         func begins() -> [String] { ui.lines.filter { $0.contains("\"phase\":\"began\"") } }
         _ = ui.wait { _ in begins().count >= 8 }
-        #expect(begins().count >= 8 && begins().allSatisfy { $0.contains("\"region\":\"home/root\"") }, "\(begins()); log:\n\(daemon.log)")
+        expect(begins().count >= 8 && begins().allSatisfy { $0.contains("\"region\":\"home/root\"") }, "\(begins()); log:\n\(daemon.log)")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 20), 0, "log:\n\(daemon.log)")
     }
 
     @Test("reloads asked for while one compiles coalesce into one more compile; every client is answered by a compile that began after it asked")
@@ -193,28 +194,28 @@ struct ReloadWorkerTests {
         let second = try Client(rig.control, send: #"{"command":"reload"}"#)
         let third = try Client(rig.control, send: #"{"command":"reload"}"#)
         let during = Self.status(rig)
-        #expect(during?["reloading"]?.boolValue == true, "\(during?.serialized ?? "no answer")")
-        #expect(during?["reloads"]?.intValue == 0, "the first compile is still running")
+        expectEqual(during?["reloading"]?.boolValue, true, "\(during?.serialized ?? "no answer")")
+        expectEqual(during?["reloads"]?.intValue, 0, "the first compile is still running")
 
         let a = first.answer(), b = second.answer(), c = third.answer()
-        #expect(a?["ok"]?.boolValue == true, "\(a?.serialized ?? "no answer"); log:\n\(daemon.log)")
-        #expect(a?["reloads"]?.intValue == 1, "answered by the compile in flight when it asked")
+        expectEqual(a?["ok"]?.boolValue, true, "\(a?.serialized ?? "no answer"); log:\n\(daemon.log)")
+        expectEqual(a?["reloads"]?.intValue, 1, "answered by the compile in flight when it asked")
         for answer in [b, c] {
-            #expect(answer?["ok"]?.boolValue == true, "\(answer?.serialized ?? "no answer")")
-            #expect(answer?["reloads"]?.intValue == 2, "answered by the one compile queued behind it")
+            expectEqual(answer?["ok"]?.boolValue, true, "\(answer?.serialized ?? "no answer")")
+            expectEqual(answer?["reloads"]?.intValue, 2, "answered by the one compile queued behind it")
         }
         let after = Self.status(rig)
-        #expect(after?["reloading"]?.boolValue == false)
-        #expect(after?["reloads"]?.intValue == 2, "one compile in flight plus one queued, whatever the number of requests")
-        #expect(after?["failed_reloads"]?.intValue == 0)
-        #expect(after?["layout"]?["regions"]?.intValue == Self.regions + 3, "the queued compile read the file again")
-        #expect(after?["displays"]?.arrayValue?.first?["active_screen"]?.stringValue == "second")
+        expectEqual(after?["reloading"]?.boolValue, false)
+        expectEqual(after?["reloads"]?.intValue, 2, "one compile in flight plus one queued, whatever the number of requests")
+        expectEqual(after?["failed_reloads"]?.intValue, 0)
+        expectEqual(after?["layout"]?["regions"]?.intValue, Self.regions + 3, "the queued compile read the file again")
+        expectEqual(after?["displays"]?.arrayValue?.first?["active_screen"]?.stringValue, "second")
         // systemd saw two reloads, each RELOADING=1 then READY=1.
         let messages = rig.notify.drain(seconds: 0.2)
-        #expect(messages.filter { $0.split(separator: "\n").contains("RELOADING=1") }.count == 1, "the second's; the first's was taken above: \(messages)")
-        #expect(messages.filter { $0.split(separator: "\n").contains("READY=1") }.count == 2, "\(messages)")
+        expectEqual(messages.filter { $0.split(separator: "\n").contains("RELOADING=1") }.count, 1, "the second's; the first's was taken above: \(messages)")
+        expectEqual(messages.filter { $0.split(separator: "\n").contains("READY=1") }.count, 2, "\(messages)")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 20), 0, "log:\n\(daemon.log)")
     }
 
     @Test("reloads pipelined on one connection are answered in order; one let in by an answer queues behind the compile that answer started")
@@ -235,18 +236,18 @@ struct ReloadWorkerTests {
         // in: it queues a third (it asked after the second began), rather than starting a compile
         // beside the second.
         daemon.signal(SIGHUP)
-        #expect(Self.status(rig)?["reloading"]?.boolValue == true)
+        expectEqual(Self.status(rig)?["reloading"]?.boolValue, true)
         let first = pipelined.answer()
         let second = pipelined.answer()
-        #expect(first?["reloads"]?.intValue == 1, "\(first?.serialized ?? "no answer"); log:\n\(daemon.log)")
-        #expect(second?["reloads"]?.intValue == 3, "\(second?.serialized ?? "no answer"); log:\n\(daemon.log)")
+        expectEqual(first?["reloads"]?.intValue, 1, "\(first?.serialized ?? "no answer"); log:\n\(daemon.log)")
+        expectEqual(second?["reloads"]?.intValue, 3, "\(second?.serialized ?? "no answer"); log:\n\(daemon.log)")
         let after = Self.status(rig)
-        #expect(after?["reloads"]?.intValue == 3)
-        #expect(after?["reloading"]?.boolValue == false)
+        expectEqual(after?["reloads"]?.intValue, 3)
+        expectEqual(after?["reloading"]?.boolValue, false)
         let reloadedLines = daemon.log.split(separator: "\n").filter { $0.contains("reloaded:") }
-        #expect(reloadedLines.count == 3, "\(daemon.log)")
+        expectEqual(reloadedLines.count, 3, "\(daemon.log)")
         daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
+        expectEqual(daemon.waitForExit(seconds: 20), 0, "log:\n\(daemon.log)")
     }
 
     @Test("SIGTERM while a large config compiles: the held touch is cancelled, the waiting client told, exit 0")
@@ -260,21 +261,21 @@ struct ReloadWorkerTests {
         defer { daemon.kill9() }
         try #require(rig.notify.wait(for: "READY=1") != nil, "log:\n\(daemon.log)")
         let ui = try LineClient(path: rig.uiSocket)
-        #expect(harnessControl("replay", rig.control)?["ok"]?.boolValue == true)
+        expectEqual(harnessControl("replay", rig.control)?["ok"]?.boolValue, true)
         try #require(ui.wait { $0.contains("\"phase\":\"began\"") } != nil, "log:\n\(daemon.log)")
 
         _ = rig.scratch.write("evroute.yaml", Self.chainedConfig(socket: rig.uiSocket))
         let reload = try Client(rig.control, send: #"{"command":"reload"}"#)
         try #require(rig.notify.wait(for: "RELOADING=1") != nil, "log:\n\(daemon.log)")
-        #expect(Self.status(rig)?["reloading"]?.boolValue == true)
+        expectEqual(Self.status(rig)?["reloading"]?.boolValue, true)
         daemon.signal(SIGTERM)
-        #expect(ui.wait { $0.contains("\"phase\":\"cancelled\"") } != nil, "the held touch's cancel; log:\n\(daemon.log)")
+        expect(ui.wait { $0.contains("\"phase\":\"cancelled\"") } != nil, "the held touch's cancel; log:\n\(daemon.log)")
         let answer = reload.answer(seconds: 20)
-        #expect(answer?["ok"]?.boolValue == false, "\(answer?.serialized ?? "no answer")")
-        #expect(answer?["error"]?.stringValue == "the daemon is stopping; the reload was not applied")
-        #expect(rig.notify.wait(for: "STOPPING=1") != nil)
-        #expect(daemon.waitForExit(seconds: 20) == 0, "log:\n\(daemon.log)")
-        #expect(daemon.log.contains("the reload being compiled is abandoned"), "\(daemon.log)")
-        #expect(!daemon.log.contains("reloaded:"), "the abandoned compile was not swapped in")
+        expectEqual(answer?["ok"]?.boolValue, false, "\(answer?.serialized ?? "no answer")")
+        expectEqual(answer?["error"]?.stringValue, "the daemon is stopping; the reload was not applied")
+        expect(rig.notify.wait(for: "STOPPING=1") != nil)
+        expectEqual(daemon.waitForExit(seconds: 20), 0, "log:\n\(daemon.log)")
+        expect(daemon.log.contains("the reload being compiled is abandoned"), "\(daemon.log)")
+        expect(!daemon.log.contains("reloaded:"), "the abandoned compile was not swapped in")
     }
 }

@@ -1,6 +1,7 @@
 import EvrouteCore
 @testable import EvrouteInput
 import Testing
+import EvrouteChecks
 
 @Suite("Coordinate mapping")
 struct CoordinateMapperTests {
@@ -11,14 +12,14 @@ struct CoordinateMapperTests {
     @Test("libinput scaling: (v - min) * size / (max - min + 1)")
     func scaling() {
         let m = CoordinateMapper(xAxis: x, yAxis: y, displaySize: display)
-        #expect(m.map(x: 0, y: 0) == Point(x: 0, y: 0))
-        #expect(m.map(x: 400, y: 240) == Point(x: 800, y: 480))
-        #expect(m.map(x: 799, y: 479) == Point(x: 1598, y: 958))
+        expectEqual(m.map(x: 0, y: 0), Point(x: 0, y: 0))
+        expectEqual(m.map(x: 400, y: 240), Point(x: 800, y: 480))
+        expectEqual(m.map(x: 799, y: 479), Point(x: 1598, y: 958))
         let offset = CoordinateMapper(xAxis: AbsInfo(minimum: 100, maximum: 1123), yAxis: AbsInfo(minimum: -50, maximum: 973),
                                       displaySize: Size(width: 1024, height: 512))
-        #expect(offset.map(x: 100, y: -50) == Point(x: 0, y: 0))
-        #expect(offset.map(x: 612, y: 462) == Point(x: 512, y: 256))
-        #expect(offset.map(x: 1123, y: 973) == Point(x: 1023, y: 511.5))
+        expectEqual(offset.map(x: 100, y: -50), Point(x: 0, y: 0))
+        expectEqual(offset.map(x: 612, y: 462), Point(x: 512, y: 256))
+        expectEqual(offset.map(x: 1123, y: 973), Point(x: 1023, y: 511.5))
     }
 
     @Test("Rotation, clockwise, for each angle", arguments: DisplayRotation.allCases)
@@ -29,25 +30,25 @@ struct CoordinateMapperTests {
         let topLeft = m.map(x: 0, y: 0), point = m.map(x: 25, y: 10)
         switch rotation {
         case .none:
-            #expect(topLeft == Point(x: 0, y: 0))
-            #expect(point == Point(x: 250, y: 50))
+            expectEqual(topLeft, Point(x: 0, y: 0))
+            expectEqual(point, Point(x: 250, y: 50))
         case .clockwise90:
-            #expect(topLeft == Point(x: 1000, y: 0))
-            #expect(close(point, Point(x: 900, y: 125)))
+            expectEqual(topLeft, Point(x: 1000, y: 0))
+            expect(close(point, Point(x: 900, y: 125)))
         case .clockwise180:
-            #expect(topLeft == Point(x: 1000, y: 500))
-            #expect(close(point, Point(x: 750, y: 450)))
+            expectEqual(topLeft, Point(x: 1000, y: 500))
+            expect(close(point, Point(x: 750, y: 450)))
         case .clockwise270:
-            #expect(topLeft == Point(x: 0, y: 500))
-            #expect(close(point, Point(x: 100, y: 375)))
+            expectEqual(topLeft, Point(x: 0, y: 500))
+            expect(close(point, Point(x: 100, y: 375)))
         }
     }
 
     @Test("Rotation degrees normalize")
     func degrees() {
-        #expect(DisplayRotation(degrees: -90) == .clockwise270)
-        #expect(DisplayRotation(degrees: 450) == .clockwise90)
-        #expect(DisplayRotation(degrees: 45) == nil)
+        expectEqual(DisplayRotation(degrees: -90), .clockwise270)
+        expectEqual(DisplayRotation(degrees: 450), .clockwise90)
+        expect(DisplayRotation(degrees: 45) == nil)
     }
 
     @Test("Calibration matrix in normalized coordinates, as LIBINPUT_CALIBRATION_MATRIX")
@@ -57,36 +58,36 @@ struct CoordinateMapperTests {
         // libinput's documented 90° clockwise matrix.
         let rotate = try #require(CalibrationMatrix(udevProperty: "0 -1 1 1 0 0"))
         let m = CoordinateMapper(xAxis: axis, yAxis: axis, displaySize: size, calibration: rotate)
-        #expect(close(m.map(x: 25, y: 10), Point(x: 900, y: 125)))
+        expect(close(m.map(x: 25, y: 10), Point(x: 900, y: 125)))
         // Scale to the left half and shift down by a quarter.
         let squeeze = try #require(CalibrationMatrix(udevProperty: "0.5 0 0 0 1 0.25"))
         let s = CoordinateMapper(xAxis: axis, yAxis: axis, displaySize: size, calibration: squeeze)
-        #expect(s.map(x: 50, y: 25) == Point(x: 250, y: 250))
+        expectEqual(s.map(x: 50, y: 25), Point(x: 250, y: 250))
         // Calibration first (device space), then rotation.
         let both = CoordinateMapper(xAxis: axis, yAxis: axis, displaySize: size, rotation: .clockwise90, calibration: squeeze)
         // normalized (0.5, 0.25) → calibrated (0.25, 0.5) → rotated (0.5, 0.25)
-        #expect(both.map(x: 50, y: 25) == Point(x: 500, y: 125))
+        expectEqual(both.map(x: 50, y: 25), Point(x: 500, y: 125))
     }
 
     @Test("Calibration property parsing")
     func calibrationParsing() {
-        #expect(CalibrationMatrix(udevProperty: "1 0 0 0 1 0") == .identity)
-        #expect(CalibrationMatrix(udevProperty: "  1.5\t0 -0.25 0 1e0 0 ") == CalibrationMatrix(1.5, 0, -0.25, 0, 1, 0))
-        #expect(CalibrationMatrix(udevProperty: "1 0 0 0 1") == nil)
-        #expect(CalibrationMatrix(udevProperty: "1 0 0 0 1 0 0") == nil)
-        #expect(CalibrationMatrix(udevProperty: "1 0 x 0 1 0") == nil)
-        #expect(CalibrationMatrix(udevProperty: "1 0 nan 0 1 0") == nil)
+        expectEqual(CalibrationMatrix(udevProperty: "1 0 0 0 1 0"), .identity)
+        expectEqual(CalibrationMatrix(udevProperty: "  1.5\t0 -0.25 0 1e0 0 "), CalibrationMatrix(1.5, 0, -0.25, 0, 1, 0))
+        expect(CalibrationMatrix(udevProperty: "1 0 0 0 1") == nil)
+        expect(CalibrationMatrix(udevProperty: "1 0 0 0 1 0 0") == nil)
+        expect(CalibrationMatrix(udevProperty: "1 0 x 0 1 0") == nil)
+        expect(CalibrationMatrix(udevProperty: "1 0 nan 0 1 0") == nil)
     }
 
     @Test("Lengths scale with the axes")
     func lengths() {
         let m = CoordinateMapper(xAxis: x, yAxis: y, displaySize: display)
-        #expect(m.length(10) == 20)
+        expectEqual(m.length(10), 20)
         let rotated = CoordinateMapper(xAxis: AbsInfo(minimum: 0, maximum: 99), yAxis: AbsInfo(minimum: 0, maximum: 49),
                                        displaySize: Size(width: 200, height: 400), rotation: .clockwise90)
-        #expect(rotated.xScale == 4)
-        #expect(rotated.yScale == 4)
-        #expect(rotated.length(3) == 12)
+        expectEqual(rotated.xScale, 4)
+        expectEqual(rotated.yScale, 4)
+        expectEqual(rotated.length(3), 12)
     }
 
     @Test("unmap undoes map exactly: forwarding in device units (every rotation, a skewed calibration, odd ranges)")
@@ -106,13 +107,13 @@ struct CoordinateMapperTests {
                             if back?.x != vx || back?.y != vy { misses += 1 }
                         }
                     }
-                    #expect(misses == 0, "rotation \(rotation), calibration \(calibration)")
+                    expectEqual(misses, 0, "rotation \(rotation), calibration \(calibration)")
                 }
             }
         }
         // A singular calibration cannot be undone: no point rather than a wrong one.
         let flat = CoordinateMapper(xAxis: x, yAxis: y, displaySize: display, calibration: CalibrationMatrix(1, 1, 0, 1, 1, 0))
-        #expect(flat.unmap(Point(x: 10, y: 10)) == nil)
+        expect(flat.unmap(Point(x: 10, y: 10)) == nil)
     }
 
     @Test("The decoder takes LIBINPUT_CALIBRATION_MATRIX from udev properties")
@@ -120,11 +121,11 @@ struct CoordinateMapperTests {
         var d = Devices.protocolB(maxX: 99, maxY: 99)
         d.udevProperties["LIBINPUT_CALIBRATION_MATRIX"] = "0 -1 1 1 0 0"
         let decoder = TouchDecoder(device: DeviceID(1), description: d, displaySize: Size(width: 1000, height: 500))
-        #expect(decoder.mapper?.calibration == CalibrationMatrix(0, -1, 1, 1, 0, 0))
+        expectEqual(decoder.mapper?.calibration, CalibrationMatrix(0, -1, 1, 1, 0, 0))
         var s = EventScript()
         s.id(1); s.position(25, 10); s.syn()
         let frame = try #require(decode(decoder, s.events).first)
-        #expect(close(frame.contacts.first!.location, Point(x: 900, y: 125)))
+        expect(close(frame.contacts.first!.location, Point(x: 900, y: 125)))
     }
 }
 

@@ -1,64 +1,65 @@
 import EvrouteCore
 @testable import EvrouteInput
 import Testing
+import EvrouteChecks
 
 @Suite("Device classification")
 struct DeviceClassifierTests {
     @Test("Synthetic devices classify like input_id")
     func synthetic() {
-        #expect(DeviceClassifier.kind(of: Devices.protocolB()) == .touchscreen)
-        #expect(DeviceClassifier.kind(of: Devices.protocolA()) == .touchscreen)
-        #expect(DeviceClassifier.kind(of: Devices.singleTouch()) == .touchscreen)
+        expectEqual(DeviceClassifier.kind(of: Devices.protocolB()), .touchscreen)
+        expectEqual(DeviceClassifier.kind(of: Devices.protocolA()), .touchscreen)
+        expectEqual(DeviceClassifier.kind(of: Devices.singleTouch()), .touchscreen)
 
         var touchpad = Devices.protocolB()
         touchpad.properties = [InputProperty.pointer, InputProperty.buttonPad]
         touchpad.events[EventType.key] = [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnLeft]
-        #expect(DeviceClassifier.kind(of: touchpad) == .touchpad)
+        expectEqual(DeviceClassifier.kind(of: touchpad), .touchpad)
 
         var pen = Devices.singleTouch()
         pen.events[EventType.key] = [KeyCode.btnTouch, KeyCode.btnToolPen, KeyCode.btnStylus]
-        #expect(DeviceClassifier.kind(of: pen) == .tablet)
+        expectEqual(DeviceClassifier.kind(of: pen), .tablet)
 
         // Direct + BTN_TOOL_FINGER is still a touchscreen.
         var direct = Devices.protocolB()
         direct.events[EventType.key] = [KeyCode.btnTouch, KeyCode.btnToolFinger]
-        #expect(DeviceClassifier.kind(of: direct) == .touchscreen)
+        expectEqual(DeviceClassifier.kind(of: direct), .touchscreen)
 
         let mouse = DeviceDescription(name: "mouse", events: [EventType.key: [KeyCode.btnLeft, 0x111], EventType.rel: [RelCode.x, RelCode.y, RelCode.wheel]])
-        #expect(DeviceClassifier.kind(of: mouse) == .pointer)
+        expectEqual(DeviceClassifier.kind(of: mouse), .pointer)
 
         let keyboard = DeviceDescription(name: "kbd", events: [EventType.key: Set((1...120).map(UInt16.init))])
-        #expect(DeviceClassifier.kind(of: keyboard) == .keyboard)
+        expectEqual(DeviceClassifier.kind(of: keyboard), .keyboard)
         var notQuite = keyboard
         notQuite.events[EventType.key]!.remove(16)   // KEY_Q missing: not a full keyboard
-        #expect(DeviceClassifier.kind(of: notQuite) == .key)
+        expectEqual(DeviceClassifier.kind(of: notQuite), .key)
 
         let power = DeviceDescription(name: "Power Button", events: [EventType.key: [116]])
-        #expect(DeviceClassifier.kind(of: power) == .key)
+        expectEqual(DeviceClassifier.kind(of: power), .key)
 
         let accel = DeviceDescription(name: "accel", properties: [InputProperty.accelerometer],
                                       events: [EventType.abs: [AbsCode.x, AbsCode.y, AbsCode.z]])
-        #expect(DeviceClassifier.kind(of: accel) == .accelerometer)
+        expectEqual(DeviceClassifier.kind(of: accel), .accelerometer)
         let accelNoProp = DeviceDescription(name: "accel", events: [EventType.abs: [AbsCode.x, AbsCode.y, AbsCode.z]])
-        #expect(DeviceClassifier.kind(of: accelNoProp) == .accelerometer)
+        expectEqual(DeviceClassifier.kind(of: accelNoProp), .accelerometer)
 
         let lid = DeviceDescription(name: "Lid Switch", events: [EventType.sw: [0]])
-        #expect(DeviceClassifier.kind(of: lid) == .switchDevice)
+        expectEqual(DeviceClassifier.kind(of: lid), .switchDevice)
 
         let gamepad = DeviceDescription(name: "pad", events: [EventType.key: [0x130, 0x131], EventType.abs: [AbsCode.x, AbsCode.y, AbsCode.rx]])
-        #expect(DeviceClassifier.kind(of: gamepad) == .joystick)
+        expectEqual(DeviceClassifier.kind(of: gamepad), .joystick)
     }
 
     @Test("udev ID_INPUT_* properties give the kind")
     func udevProperties() {
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"]) == .touchscreen)
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"]) == .keyboard)
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1", "ID_INPUT_MOUSE": "1"]) == .keyboard)
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"]) == .pointer)
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEY": "1"]) == .key)
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"]) == .touchpad)
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1"]) == .accelerometer)
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT_TOUCHSCREEN": "0"]) == .other)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"]), .touchscreen)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"]), .keyboard)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1", "ID_INPUT_MOUSE": "1"]), .keyboard)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"]), .pointer)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEY": "1"]), .key)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHPAD": "1"]), .touchpad)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1"]), .accelerometer)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT_TOUCHSCREEN": "0"]), .other)
     }
 
     static let expectedKeyboards: [String: DeviceKind] = [
@@ -78,13 +79,13 @@ struct DeviceClassifierTests {
     func sharedRecordings() throws {
         for name in Recordings.files(in: "touchscreens") {
             let d = try EvemuRecording.load(path: Recordings.path("touchscreens", name)).description
-            #expect(DeviceClassifier.kind(of: d) == .touchscreen, "\(name)")
+            expectEqual(DeviceClassifier.kind(of: d), .touchscreen, "\(name)")
         }
         let keyboards = Recordings.files(in: "keyboards")
-        #expect(Set(keyboards) == Set(Self.expectedKeyboards.keys))
+        expectEqual(Set(keyboards), Set(Self.expectedKeyboards.keys))
         for name in keyboards {
             let d = try EvemuRecording.load(path: Recordings.path("keyboards", name)).description
-            #expect(DeviceClassifier.kind(of: d) == Self.expectedKeyboards[name], "\(name): \(DeviceClassifier.classify(d))")
+            expectEqual(DeviceClassifier.kind(of: d), Self.expectedKeyboards[name], "\(name): \(DeviceClassifier.classify(d))")
         }
     }
 }

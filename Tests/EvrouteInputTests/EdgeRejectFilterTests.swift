@@ -3,6 +3,7 @@ import EvrouteCore
 @testable import EvrouteInput
 import EvrouteTestSupport
 import Testing
+import EvrouteChecks
 
 /// `edge-reject: { margin }` on real recordings: a contact that begins within the margin of the
 /// display's edge is dropped whole; one that begins farther in is kept, even where it moves
@@ -39,13 +40,13 @@ struct EdgeRejectFilterTests {
         let input = try frames("QUANTA OpticalTouchScreen.touch-on-left.events")
         let (plain, none) = run(input, [])
         let began = try #require(plain.first { $0.change == .began })
-        #expect(began.location.x > 100 && began.location.x < 150 && none.isEmpty)
+        expect(began.location.x > 100 && began.location.x < 150 && none.isEmpty)
         let (out, filtered) = run(input, [EdgeRejectFilterOptions(margin: 150)])
-        #expect(out.isEmpty, "\(out.count) samples of a contact that began at the edge were routed")
-        #expect(filtered.count == 1 && filtered[0].filter == "edge-reject" && filtered[0].device == "touch")
-        #expect(filtered[0].location == began.location)
+        expect(out.isEmpty, "\(out.count) samples of a contact that began at the edge were routed")
+        expect(filtered.count == 1 && filtered[0].filter == "edge-reject" && filtered[0].device == "touch")
+        expectEqual(filtered[0].location, began.location)
         // A narrower margin takes it.
-        #expect(run(input, [EdgeRejectFilterOptions(margin: 100)]).0 == plain)
+        expectEqual(run(input, [EdgeRejectFilterOptions(margin: 100)]).0, plain)
     }
 
     @Test func aContactBeginningInsideIsKeptWhereverItMoves() throws {
@@ -53,14 +54,14 @@ struct EdgeRejectFilterTests {
         let input = try frames("EP0430M09.1-finger-drag-up-down.events")
         let (plain, _) = run(input, [])
         let margin = 185.0
-        #expect(plain.first { $0.change == .began }.map { $0.location.y > margin } == true)
-        #expect(plain.contains { $0.location.y < margin }, "the recording never comes near the edge")
+        expectEqual(plain.first { $0.change == .began }.map { $0.location.y > margin }, true)
+        expect(plain.contains { $0.location.y < margin }, "the recording never comes near the edge")
         let (out, filtered) = run(input, [EdgeRejectFilterOptions(margin: margin)])
-        #expect(out == plain && filtered.isEmpty)
+        expect(out == plain && filtered.isEmpty)
     }
 
     @Test func itsRemovalsAreCountedUnderItsName() {
-        #expect(TouchFrameFilters.removalNames([EdgeRejectFilterOptions(margin: 10)]) == ["edge-reject"])
+        expectEqual(TouchFrameFilters.removalNames([EdgeRejectFilterOptions(margin: 10)]), ["edge-reject"])
     }
 
     func layout(_ filters: String, size: String = "[800, 480]") -> String {
@@ -86,21 +87,16 @@ struct EdgeRejectFilterTests {
 
     @Test func marginIsRead() throws {
         let rule = try ConfigLoader.parse(yaml: layout("{ edge-reject: { margin: 12 } }"), file: "test.yaml").deviceRules[0]
-        #expect(rule.filters.count == 1 && (rule.filters[0] as? EdgeRejectFilterOptions)?.margin == 12)
+        expect(rule.filters.count == 1 && (rule.filters[0] as? EdgeRejectFilterOptions)?.margin == 12)
     }
 
     @Test func marginErrorsAreAtTheValue() {
-        #expect(errors(layout("{ edge-reject: { margin: 0 } }"))
-                == ["test.yaml:6:39: error: 'margin' must be a distance in display units, more than 0, found 0"])
-        #expect(errors(layout("{ edge-reject: { margin: wide } }"))
-                == ["test.yaml:6:39: error: 'margin' must be a number, found string 'wide'"])
-        #expect(errors(layout("{ edge-reject: {} }"))
-                == ["test.yaml:6:29: error: 'edge-reject' is missing required key 'margin' (the distance from the display's edges, in display units)"])
+        expectEqual(errors(layout("{ edge-reject: { margin: 0 } }")), ["test.yaml:6:39: error: 'margin' must be a distance in display units, more than 0, found 0"])
+        expectEqual(errors(layout("{ edge-reject: { margin: wide } }")), ["test.yaml:6:39: error: 'margin' must be a number, found string 'wide'"])
+        expectEqual(errors(layout("{ edge-reject: {} }")), ["test.yaml:6:29: error: 'edge-reject' is missing required key 'margin' (the distance from the display's edges, in display units)"])
         // Half of 480 is 240: no contact could begin anywhere.
-        #expect(errors(layout("{ edge-reject: { margin: 240 } }"))
-                == ["test.yaml:6:39: error: 'margin' must be less than half the smaller side of display 'main' (800x480: less than 240), found 240"])
-        #expect(errors(layout("{ edge-reject: { margin: 239 } }")).isEmpty)
-        #expect(errors(layout("{ edge-reject: { margin: 12, width: 3 } }"))
-                == ["test.yaml:6:43: error: unknown key 'width' in 'edge-reject' (expected one of: margin)"])
+        expectEqual(errors(layout("{ edge-reject: { margin: 240 } }")), ["test.yaml:6:39: error: 'margin' must be less than half the smaller side of display 'main' (800x480: less than 240), found 240"])
+        expect(errors(layout("{ edge-reject: { margin: 239 } }")).isEmpty)
+        expectEqual(errors(layout("{ edge-reject: { margin: 12, width: 3 } }")), ["test.yaml:6:43: error: unknown key 'width' in 'edge-reject' (expected one of: margin)"])
     }
 }

@@ -2,6 +2,7 @@ import EvrouteCore
 @testable import EvrouteInput
 import Glibc
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 /// A scratch directory for files the split-description tests need.
@@ -43,16 +44,16 @@ struct EvemuParserTests {
         let text = description10 + "E: 1350644052.895553 0003 0039 35\nE: 1350644052.895558 0003 0035 513\nE: 1350644052.895593 0000 0000 0\n"
         let recording = try EvemuRecording.parse(text: text, path: "v10")
         let d = recording.description
-        #expect(recording.formatVersion == nil)
-        #expect(d.name == "Test Panel")
-        #expect((d.bus, d.vendor, d.product, d.version) == (0x03, 0x04f3, 0x0732, 0x0110))
-        #expect(d.properties == [InputProperty.direct])
-        #expect(Set(d.events.keys) == [EventType.syn, EventType.key, EventType.abs])
-        #expect(d.events[EventType.key] == [KeyCode.btnTouch])   // byte 6 of the 2nd chunk... accumulated: 0x14a
-        #expect(d.events[EventType.abs] == [0x00, 0x01, 0x2f, 0x35, 0x36, 0x39])
-        #expect(d.absinfo[0x00] == AbsInfo(minimum: 0, maximum: 1920))
-        #expect(d.absinfo[0x2f]?.maximum == 9)
-        #expect(recording.events == [
+        expect(recording.formatVersion == nil)
+        expectEqual(d.name, "Test Panel")
+        expect((d.bus, d.vendor, d.product, d.version) == (0x03, 0x04f3, 0x0732, 0x0110))
+        expectEqual(d.properties, [InputProperty.direct])
+        expectEqual(Set(d.events.keys), [EventType.syn, EventType.key, EventType.abs])
+        expectEqual(d.events[EventType.key], [KeyCode.btnTouch])   // byte 6 of the 2nd chunk... accumulated: 0x14a
+        expectEqual(d.events[EventType.abs], [0x00, 0x01, 0x2f, 0x35, 0x36, 0x39])
+        expectEqual(d.absinfo[0x00], AbsInfo(minimum: 0, maximum: 1920))
+        expectEqual(d.absinfo[0x2f]?.maximum, 9)
+        expectEqual(recording.events, [
             InputEvent(time: Timestamp(seconds: 1350644052, microseconds: 895553), type: 3, code: 0x39, value: 35),
             InputEvent(time: Timestamp(seconds: 1350644052, microseconds: 895558), type: 3, code: 0x35, value: 513),
             InputEvent(time: Timestamp(seconds: 1350644052, microseconds: 895593), type: 0, code: 0, value: 0),
@@ -63,9 +64,9 @@ struct EvemuParserTests {
     func version11() throws {
         let text = "# EVEMU 1.1\n# Input device name: \"X\"\nN: X\nI: 0003 056a 005d 0005\nP: 00 00 00 00 00 00 00 00\nB: 00 09 00 00 00 00 00 00 00\nB: 03 03 00 00 00 00 00 00 00\nA: 00 0 4648 4 0 10\nA: 01 0 2556 0 0 10\nE: 0.000000 0003 0000 100\n"
         let recording = try EvemuRecording.parse(text: text, path: "v11")
-        #expect(recording.formatVersion == "1.1")
-        #expect(recording.description.absinfo[0] == AbsInfo(minimum: 0, maximum: 4648, fuzz: 4, flat: 0, resolution: 10))
-        #expect(recording.events.count == 1)
+        expectEqual(recording.formatVersion, "1.1")
+        expectEqual(recording.description.absinfo[0], AbsInfo(minimum: 0, maximum: 4648, fuzz: 4, flat: 0, resolution: 10))
+        expectEqual(recording.events.count, 1)
     }
 
     @Test("EVEMU 1.3: comments, zero-padded values, negative values, trailing comments on E: lines, CRLF")
@@ -76,24 +77,24 @@ struct EvemuParserTests {
             "E: 0.054565 0003 0039 -001\t# EV_ABS / ABS_MT_TRACKING_ID   -1\r\n" +
             "E: 0.054565 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +54ms\r\n"
         let recording = try EvemuRecording.parse(text: text, path: "v13")
-        #expect(recording.formatVersion == "1.3")
-        #expect(recording.description.name == "Test Panel")
-        #expect(recording.events.map(\.value) == [7, -1, 0])
-        #expect(recording.events[1].time == Timestamp(microseconds: 54565))
+        expectEqual(recording.formatVersion, "1.3")
+        expectEqual(recording.description.name, "Test Panel")
+        expectEqual(recording.events.map(\.value), [7, -1, 0])
+        expectEqual(recording.events[1].time, Timestamp(microseconds: 54565))
     }
 
     @Test("B: lines for one type accumulate in 8-byte chunks")
     func bitmaskChunks() throws {
         let text = "N: K\nI: 0003 0001 0002 0003\nB: 00 03 00 00 00 00 00 00 00\nB: 01 fe ff ff ff 00 00 00 00\nB: 01 00 00 00 00 00 00 00 00\nB: 01 01 00 00 00 00 00 00 00\n"
         let d = try EvemuRecording.parse(text: text, path: "k").description
-        #expect(d.events[EventType.key] == Set((1...31).map(UInt16.init) + [128]))
+        expectEqual(d.events[EventType.key], Set((1...31).map(UInt16.init) + [128]))
     }
 
     @Test("A description-only file has no events")
     func descriptionOnly() throws {
         let recording = try EvemuRecording.parse(text: description10, path: "d")
-        #expect(recording.events.isEmpty)
-        #expect(recording.description.path == "d")
+        expect(recording.events.isEmpty)
+        expectEqual(recording.description.path, "d")
     }
 
     @Test("An events-only file takes its description from NAME.desc, the longest NAME first; an explicit file only when there is none")
@@ -102,23 +103,23 @@ struct EvemuParserTests {
         writeFile(dir + "/Panel.desc", description10)
         writeFile(dir + "/Panel.two-fingers.events", "E: 5.000001 0003 0039 1\nE: 5.000001 0000 0000 0\n")
         let recording = try EvemuRecording.load(path: dir + "/Panel.two-fingers.events")
-        #expect(recording.description.name == "Test Panel")
-        #expect(recording.description.path == dir + "/Panel.desc")
-        #expect(recording.events.count == 2)
+        expectEqual(recording.description.name, "Test Panel")
+        expectEqual(recording.description.path, dir + "/Panel.desc")
+        expectEqual(recording.events.count, 2)
 
         // --desc does not replace a description that exists (a sibling here).
         writeFile(dir + "/Other.txt", description10.replacing("Test Panel", with: "Explicit"))
         let explicit = try EvemuRecording.load(path: dir + "/Panel.two-fingers.events", descriptionPath: dir + "/Other.txt")
-        #expect(explicit.description.name == "Test Panel")
+        expectEqual(explicit.description.name, "Test Panel")
         writeFile(dir + "/Lone.tap.events", "E: 5.000001 0000 0000 0\n")
-        #expect(try EvemuRecording.load(path: dir + "/Lone.tap.events", descriptionPath: dir + "/Other.txt").description.name == "Explicit")
+        try expectEqual(try EvemuRecording.load(path: dir + "/Lone.tap.events", descriptionPath: dir + "/Other.txt").description.name, "Explicit")
 
         // A device name that itself contains a dot.
         writeFile(dir + "/Acme 2.0 Panel.desc", description10)
         writeFile(dir + "/Acme 2.0 Panel.tap.events", "E: 1.000000 0000 0000 0\n")
-        #expect(try EvemuRecording.load(path: dir + "/Acme 2.0 Panel.tap.events").description.name == "Test Panel")
-        #expect(EvemuRecording.siblingDescriptionPaths(for: "/d/NAME.what.events") == ["/d/NAME.what.desc", "/d/NAME.desc"])
-        #expect(EvemuRecording.siblingDescriptionPaths(for: "/d/X.hp8470p.scroll.events") == ["/d/X.hp8470p.scroll.desc", "/d/X.hp8470p.desc", "/d/X.desc"])
+        try expectEqual(try EvemuRecording.load(path: dir + "/Acme 2.0 Panel.tap.events").description.name, "Test Panel")
+        expectEqual(EvemuRecording.siblingDescriptionPaths(for: "/d/NAME.what.events"), ["/d/NAME.what.desc", "/d/NAME.desc"])
+        expectEqual(EvemuRecording.siblingDescriptionPaths(for: "/d/X.hp8470p.scroll.events"), ["/d/X.hp8470p.scroll.desc", "/d/X.hp8470p.desc", "/d/X.desc"])
     }
 
     /// Copies a real recording into `dir` under another name.
@@ -136,24 +137,24 @@ struct EvemuParserTests {
         try copyRecording("touchscreens", "QUANTA OpticalTouchScreen.desc", to: "\(dir)/\(wacom).desc")
         try copyRecording("touchscreens", "\(wacom).single-tap-center.events", to: "\(dir)/\(wacom).hp8470p.single-tap-center.events")
         let recording = try EvemuRecording.load(path: "\(dir)/\(wacom).hp8470p.single-tap-center.events")
-        #expect(recording.description.name == wacom)
-        #expect(recording.description.path == "\(dir)/\(wacom).hp8470p.desc")
-        #expect(recording.events.count == 10)
+        expectEqual(recording.description.name, wacom)
+        expectEqual(recording.description.path, "\(dir)/\(wacom).hp8470p.desc")
+        expectEqual(recording.events.count, 10)
         // Without the machine's own, the generic one is taken.
         try copyRecording("touchscreens", "\(wacom).single-tap-center.events", to: "\(dir)/\(wacom).other.single-tap-center.events")
-        #expect(try EvemuRecording.load(path: "\(dir)/\(wacom).other.single-tap-center.events").description.name == "QUANTA OpticalTouchScreen")
+        try expectEqual(try EvemuRecording.load(path: "\(dir)/\(wacom).other.single-tap-center.events").description.name, "QUANTA OpticalTouchScreen")
     }
 
     @Test("Real recordings: --desc never replaces a keyboard's own description; it describes a recording that has none")
     func explicitDescriptionOnlyForRecordingsWithout() throws {
         let touchscreenDesc = Recordings.path("touchscreens", "QUANTA OpticalTouchScreen.desc")
         let keyboard = try EvemuRecording.load(path: Recordings.path("keyboards", "Logitech K400 Plus.events"), descriptionPath: touchscreenDesc)
-        #expect(keyboard.description.name == "Logitech K400 Plus")
+        expectEqual(keyboard.description.name, "Logitech K400 Plus")
         let dir = scratchDirectory()
         try copyRecording("touchscreens", "QUANTA OpticalTouchScreen.events", to: "\(dir)/capture.events")
         let bare = try EvemuRecording.load(path: "\(dir)/capture.events", descriptionPath: touchscreenDesc)
-        #expect(bare.description.name == "QUANTA OpticalTouchScreen")
-        #expect(bare.description.path == touchscreenDesc)
+        expectEqual(bare.description.name, "QUANTA OpticalTouchScreen")
+        expectEqual(bare.description.path, touchscreenDesc)
         #expect(throws: Diagnostic.self) { try EvemuRecording.load(path: "\(dir)/capture.events") }
     }
 
@@ -161,26 +162,26 @@ struct EvemuParserTests {
     func backwardsTimestampsWarn() throws {
         let name = "Wacom ISDv4 E6 Finger.single-tap-center.events"
         let original = try #require(try? FileBytes.read(Recordings.path("touchscreens", name)).get())
-        #expect(try EvemuRecording.load(path: Recordings.path("touchscreens", name)).warnings.isEmpty)
+        try expect(try EvemuRecording.load(path: Recordings.path("touchscreens", name)).warnings.isEmpty)
         var lines = String(decoding: original, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // Line 5 (1-based) goes one second back.
-        #expect(lines[4].hasPrefix("E: 1330495931."))
+        expect(lines[4].hasPrefix("E: 1330495931."))
         lines[4] = lines[4].replacing("E: 1330495931.", with: "E: 1330495930.")
         let dir = scratchDirectory()
         writeFile("\(dir)/\(name)", lines.joined(separator: "\n"))
         try copyRecording("touchscreens", "Wacom ISDv4 E6 Finger.desc", to: "\(dir)/Wacom ISDv4 E6 Finger.desc")
         let recording = try EvemuRecording.load(path: "\(dir)/\(name)")
-        #expect(recording.warnings.map(\.line) == [5])
-        #expect(recording.warnings.first?.description.hasPrefix("\(dir)/\(name):5: warning: timestamp 1330495930.101123 goes backwards (the event before is at 1330495931.101120)") == true,
+        expectEqual(recording.warnings.map(\.line), [5])
+        expectEqual(recording.warnings.first?.description.hasPrefix("\(dir)/\(name):5: warning: timestamp 1330495930.101123 goes backwards (the event before is at 1330495931.101120)"), true,
                 "\(recording.warnings)")
-        #expect(recording.events.count == (try EvemuRecording.load(path: Recordings.path("touchscreens", name)).events.count))
+        try expectEqual(recording.events.count, (try EvemuRecording.load(path: Recordings.path("touchscreens", name)).events.count))
 
         // Many: ten kept with their lines, the rest counted in one more.
         var many = ["N: Many", "I: 0003 0001 0001 0001"]
         for i in 0..<30 { many.append("E: \(i % 2 == 0 ? 2 : 1).000000 0000 0000 0") }
         let bounded = try EvemuRecording.parse(text: many.joined(separator: "\n") + "\n", path: "many")
-        #expect(bounded.warnings.count == 11)
-        #expect(bounded.warnings.last?.description == "many: warning: 5 more timestamp(s) going backwards after line 22")
+        expectEqual(bounded.warnings.count, 11)
+        expectEqual(bounded.warnings.last?.description, "many: warning: 5 more timestamp(s) going backwards after line 22")
     }
 
     @Test("Events before any description, with no sibling, name the line")
@@ -188,16 +189,16 @@ struct EvemuParserTests {
         let dir = scratchDirectory()
         writeFile(dir + "/Lonely.tap.events", "# just events\nE: 1.000000 0003 0000 5\n")
         let error = #expect(throws: Diagnostic.self) { try EvemuRecording.load(path: dir + "/Lonely.tap.events") }
-        #expect(error?.line == 2)
-        #expect(error?.file == dir + "/Lonely.tap.events")
-        #expect(error?.description.hasPrefix(dir + "/Lonely.tap.events:2: E: line before any device description") == true)
+        expectEqual(error?.line, 2)
+        expectEqual(error?.file, dir + "/Lonely.tap.events")
+        expectEqual(error?.description.hasPrefix(dir + "/Lonely.tap.events:2: E: line before any device description"), true)
     }
 
     @Test("A missing file is reported with its path")
     func missingFile() {
         let error = #expect(throws: Diagnostic.self) { try EvemuRecording.load(path: "/nonexistent/x.events") }
-        #expect(error?.line == 0)
-        #expect(error?.message.contains("cannot open") == true)
+        expectEqual(error?.line, 0)
+        expectEqual(error?.message.contains("cannot open"), true)
     }
 
     static let malformed: [(String, Int, String)] = [
@@ -230,10 +231,10 @@ struct EvemuParserTests {
     func malformedLines(_ index: Int) {
         let (text, line, message) = Self.malformed[index]
         let error = #expect(throws: Diagnostic.self) { try EvemuRecording.parse(text: text, path: "bad.events") }
-        #expect(error?.file == "bad.events")
-        #expect(error?.line == line, "\(text.debugDescription)")
-        #expect(error?.message.contains(message) == true, "\(error?.message ?? "none") should mention \(message)")
-        #expect(error?.description.hasPrefix("bad.events:\(line): ") == true)
+        expectEqual(error?.file, "bad.events")
+        expectEqual(error?.line, line, "\(text.debugDescription)")
+        expectEqual(error?.message.contains(message), true, "\(error?.message ?? "none") should mention \(message)")
+        expectEqual(error?.description.hasPrefix("bad.events:\(line): "), true)
     }
 
     @Test("Every real recording parses")
@@ -242,22 +243,22 @@ struct EvemuParserTests {
         for sub in ["touchscreens", "keyboards"] {
             for name in Recordings.files(in: sub) {
                 let recording = try EvemuRecording.load(path: Recordings.path(sub, name))
-                #expect(!recording.description.name.isEmpty, "\(name)")
-                #expect(!recording.description.events.isEmpty, "\(name)")
+                expect(!recording.description.name.isEmpty, "\(name)")
+                expect(!recording.description.events.isEmpty, "\(name)")
                 count += 1
             }
         }
-        #expect(count >= 40)
+        expect(count >= 40)
         // Spot checks against the files.
         let atmel = try EvemuRecording.load(path: Recordings.path("touchscreens", "Atmel maXTouch Touchscreen.2-fingers-touch-release.events"))
-        #expect(atmel.events.count == 64)
-        #expect(atmel.events.first == InputEvent(time: Timestamp(microseconds: 1), type: 3, code: 0x39, value: 7))
-        #expect(atmel.description.bus == 0x18)
-        #expect(atmel.description.absinfo[AbsCode.mtSlot]?.maximum == 9)
+        expectEqual(atmel.events.count, 64)
+        expectEqual(atmel.events.first, InputEvent(time: Timestamp(microseconds: 1), type: 3, code: 0x39, value: 7))
+        expectEqual(atmel.description.bus, 0x18)
+        expectEqual(atmel.description.absinfo[AbsCode.mtSlot]?.maximum, 9)
         let quanta = try EvemuRecording.load(path: Recordings.path("touchscreens", "QUANTA OpticalTouchScreen.events"))
-        #expect(quanta.description.name == "QUANTA OpticalTouchScreen")
-        #expect(quanta.events.count == 2832)
-        #expect(quanta.events.first?.time == Timestamp(seconds: 1350644052, microseconds: 895553))
+        expectEqual(quanta.description.name, "QUANTA OpticalTouchScreen")
+        expectEqual(quanta.events.count, 2832)
+        expectEqual(quanta.events.first?.time, Timestamp(seconds: 1350644052, microseconds: 895553))
     }
 
     /// Every event of the largest recording, each line read once. Its speed is a benchmark
@@ -267,7 +268,7 @@ struct EvemuParserTests {
         let path = Recordings.path("touchscreens", "Wacom DTH2242 Finger.events")
         let bytes = try FileBytes.read(path).get()
         let recording = try EvemuRecording.parse(bytes: bytes, path: path)
-        #expect(recording.events.count == 16593)
-        #expect(recording.warnings.isEmpty)
+        expectEqual(recording.events.count, 16593)
+        expect(recording.warnings.isEmpty)
     }
 }

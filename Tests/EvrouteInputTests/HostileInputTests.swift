@@ -2,6 +2,7 @@ import EvrouteCore
 @testable import EvrouteInput
 import Glibc
 import Testing
+import EvrouteChecks
 import EvrouteTestSupport
 
 private let display = Size(width: 1000, height: 1000)
@@ -20,17 +21,17 @@ struct HostileInputTests {
         contact(.max, .max); contact(.min, .min); s.syn()  // a second lands where the first was
         s.syn(SynCode.mtReport); s.syn()                   // both lift
         let frames = decode(decoder, s.events)
-        #expect(frames.map { $0.contacts.map { "\($0.contact):\($0.change)" } } == [
+        expectEqual(frames.map { $0.contacts.map { "\($0.contact):\($0.change)" } }, [
             ["1:began"], ["1:moved"], ["2:began"], ["2:ended", "1:ended"],
         ])
-        #expect(lifecycle(frames).problems.isEmpty)
+        expect(lifecycle(frames).problems.isEmpty)
     }
 
     @Test("The nearest-contact distance saturates instead of overflowing")
     func distanceSaturates() {
-        #expect(ContactMatcher.squaredDistance(x0: .max, y0: .max, x1: .min, y1: .min) == .max)
-        #expect(ContactMatcher.squaredDistance(x0: .max, y0: 0, x1: .min, y1: 0) == 18_446_744_065_119_617_025)
-        #expect(ContactMatcher.squaredDistance(x0: 3, y0: 4, x1: 0, y1: 0) == 25)
+        expectEqual(ContactMatcher.squaredDistance(x0: .max, y0: .max, x1: .min, y1: .min), .max)
+        expectEqual(ContactMatcher.squaredDistance(x0: .max, y0: 0, x1: .min, y1: 0), 18_446_744_065_119_617_025)
+        expectEqual(ContactMatcher.squaredDistance(x0: 3, y0: 4, x1: 0, y1: 0), 25)
     }
 }
 
@@ -42,7 +43,7 @@ struct HostileInputTests {
 struct DecoderLimitTests {
     @Test func slotsBeyondTheLimitAreCountedAndWarnedOnce() {
         let decoder = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(slots: 300), displaySize: display)
-        #expect(decoder.touchProtocol == .slots(count: TouchProtocol.maximumSlots))
+        expectEqual(decoder.touchProtocol, .slots(count: TouchProtocol.maximumSlots))
         var s = EventScript()
         for slot in 0..<300 { s.slot(Int32(slot)); s.id(Int32(slot)); s.position(Int32(slot), 10) }
         s.syn()
@@ -50,12 +51,12 @@ struct DecoderLimitTests {
         s.syn()
         let frames = decode(decoder, s.events)
         let life = lifecycle(frames)
-        #expect(life.touches == 256)
-        #expect(life.open == 0 && life.problems.isEmpty)
-        #expect(decoder.droppedContacts == 44)
-        #expect(decoder.takeWarnings() == [.slotBeyondLimit(slot: 256, declared: 300)])
-        #expect("\(TouchDecoder.Warning.slotBeyondLimit(slot: 256, declared: 300))".contains("at most 256 slots per device (this one declares 300)"))
-        #expect(!decoder.hasWarnings)
+        expectEqual(life.touches, 256)
+        expect(life.open == 0 && life.problems.isEmpty)
+        expectEqual(decoder.droppedContacts, 44)
+        expectEqual(decoder.takeWarnings(), [.slotBeyondLimit(slot: 256, declared: 300)])
+        expect("\(TouchDecoder.Warning.slotBeyondLimit(slot: 256, declared: 300))".contains("at most 256 slots per device (this one declares 300)"))
+        expect(!decoder.hasWarnings)
     }
 
     @Test func protocolAFramesBeyondTheLimitAreCountedAndWarnedOnce() {
@@ -67,9 +68,9 @@ struct DecoderLimitTests {
         }
         s.syn(SynCode.mtReport); s.syn()
         let frames = decode(decoder, s.events)
-        #expect(lifecycle(frames).touches == 32)
-        #expect(decoder.droppedContacts == 2)
-        #expect(decoder.takeWarnings() == [.tooManyContacts])
+        expectEqual(lifecycle(frames).touches, 32)
+        expectEqual(decoder.droppedContacts, 2)
+        expectEqual(decoder.takeWarnings(), [.tooManyContacts])
     }
 
     @Test func pointsThatMapToNoFinitePointAreDroppedWithAWarning() {
@@ -84,20 +85,20 @@ struct DecoderLimitTests {
         s.slot(1); s.id(2); s.position(500, 500); s.syn()        // begins at an infinite point
         s.id(-1); s.syn()
         let frames = decode(decoder, s.events)
-        for f in frames { for c in f.contacts where c.change == .began || c.change == .moved { #expect(c.location.isFinite) } }
-        #expect(frames.flatMap(\.contacts).map { "\($0.contact):\($0.change)" } == ["1:began", "1:ended", "2:ended"])
-        #expect(decoder.droppedSamples == 5)
-        #expect(decoder.takeWarnings() == [.nonFiniteCoordinates(x: 900, y: 900)])
+        for f in frames { for c in f.contacts where c.change == .began || c.change == .moved { expect(c.location.isFinite) } }
+        expectEqual(frames.flatMap(\.contacts).map { "\($0.contact):\($0.change)" }, ["1:began", "1:ended", "2:ended"])
+        expectEqual(decoder.droppedSamples, 5)
+        expectEqual(decoder.takeWarnings(), [.nonFiniteCoordinates(x: 900, y: 900)])
     }
 
     @Test func aUdevCalibrationOutOfRangeIsIgnoredWithAWarning() {
         var d = Devices.protocolB()
         d.udevProperties["LIBINPUT_CALIBRATION_MATRIX"] = "1e308 0 0 0 1 0"
         let decoder = TouchDecoder(device: DeviceID(4), description: d, displaySize: display)
-        #expect(decoder.mapper?.calibration == .identity)
-        #expect(decoder.takeWarnings() == [.calibrationPropertyIgnored("1e308 0 0 0 1 0")])
-        #expect(CalibrationMatrix(udevProperty: "1000 0 -1000 0 1 0") != nil)
-        #expect(CalibrationMatrix(udevProperty: "1000.5 0 0 0 1 0") == nil)
+        expectEqual(decoder.mapper?.calibration, .identity)
+        expectEqual(decoder.takeWarnings(), [.calibrationPropertyIgnored("1e308 0 0 0 1 0")])
+        expect(CalibrationMatrix(udevProperty: "1000 0 -1000 0 1 0") != nil)
+        expect(CalibrationMatrix(udevProperty: "1000.5 0 0 0 1 0") == nil)
     }
 }
 
@@ -112,7 +113,7 @@ struct HostileRecordingFileTests {
     @Test func devicesFIFOsAndDirectoriesAreRefusedWithoutReading() throws {
         let fifo = scratch("fifo")
         unlink(fifo)
-        #expect(mkfifo(fifo, 0o600) == 0)
+        expectEqual(mkfifo(fifo, 0o600), 0)
         defer { unlink(fifo) }
         // Opening a FIFO with no writer would block, reading /dev/zero would never end: each
         // must come back at once with a message naming the path.
@@ -123,14 +124,14 @@ struct HostileRecordingFileTests {
                 _ = try EvemuRecording.load(path: path)
                 Issue.record("\(path) was read")
             } catch {
-                #expect(error.description == "\(path): \(words) (an evemu file)")
+                expectEqual(error.description, "\(path): \(words) (an evemu file)")
             }
         }
         do {
             _ = try EvemuRecording.loadDescription(path: "/dev/zero")
             Issue.record("/dev/zero was read as a description")
         } catch {
-            #expect(error.description == "/dev/zero: is a character device, not a regular file; expected a device description (an evemu file)")
+            expectEqual(error.description, "/dev/zero: is a character device, not a regular file; expected a device description (an evemu file)")
         }
     }
 
@@ -140,8 +141,8 @@ struct HostileRecordingFileTests {
         defer { unlink(big); unlink(desc) }
         for (path, size) in [(big, EvemuRecording.maximumRecordingSize + 1), (desc, EvemuRecording.maximumDescriptionSize + 1)] {
             let fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
-            #expect(fd >= 0)
-            #expect(ftruncate(fd, off_t(size)) == 0)
+            expect(fd >= 0)
+            expectEqual(ftruncate(fd, off_t(size)), 0)
             close(fd)
         }
         #expect(throws: Diagnostic(recording: big, line: 0, message: "is larger than 256 MiB (268435456 bytes), the most evroute reads for a recording")) {
@@ -154,18 +155,18 @@ struct HostileRecordingFileTests {
         let small = scratch("small")
         defer { unlink(small) }
         let fd = open(small, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
-        #expect(write(fd, "0123456789", 10) == 10)
+        expectEqual(write(fd, "0123456789", 10), 10)
         close(fd)
         #expect(throws: Diagnostic(recording: small, line: 0, message: "is larger than 9 bytes, the most evroute reads for a test")) {
             _ = try FileBytes.read(small, limit: 9, what: "a test").get()
         }
-        #expect((try? FileBytes.read(small, limit: 10, what: "a test").get())?.count == 10)
+        expectEqual((try? FileBytes.read(small, limit: 10, what: "a test").get())?.count, 10)
     }
 
     @Test func anIdentityLineMayEndInBlanks() throws {
         let text = "N: X\nI: 0003 0001 0002 0003 \t\nI: 0003 0001 0002 0003 # bus vendor product version\n"
         let recording = try EvemuRecording.parse(text: text)
-        #expect(recording.description.vendor == 1 && recording.description.product == 2 && recording.description.version == 3)
+        expect(recording.description.vendor == 1 && recording.description.product == 2 && recording.description.version == 3)
         #expect(throws: Diagnostic(recording: "<recording>", line: 2, message: "I: has more than 4 fields")) {
             _ = try EvemuRecording.parse(text: "N: X\nI: 0003 0001 0002 0003 0004 \n")
         }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 import EvrouteCore
 @testable import EvrouteInput
 
@@ -11,22 +12,22 @@ import EvrouteCore
     @Test func aReadersBufferIsFilledUntilTheFirstEventLeftOut() {
         let buffer = InputBuffer(capacity: 8)
         let written = buffer.fill(count: 6) { i in i == 4 ? nil : Self.event(i) }
-        #expect(written == 4)
+        expectEqual(written, 4)
         let codes = buffer.withBatch(count: written) { batch in
             var codes: [UInt16] = []
             for i in batch.indices { codes.append(batch[i].code) }
             return codes
         }
-        #expect(codes == [0, 1, 2, 3])
-        #expect(buffer.fill(count: 8) { Self.event($0 + 10) } == 8)
-        #expect(buffer.withBatch(count: 8) { $0.lastEvent?.code } == 17)
-        #expect(buffer.withBatch(count: 0) { $0.lastEvent } == nil)
+        expectEqual(codes, [0, 1, 2, 3])
+        expectEqual(buffer.fill(count: 8) { Self.event($0 + 10) }, 8)
+        expectEqual(buffer.withBatch(count: 8) { $0.lastEvent?.code }, 17)
+        expect(buffer.withBatch(count: 0) { $0.lastEvent } == nil)
     }
 
     @Test func anArrayOrOneEventIsABatch() {
         let events = (0..<5).map(Self.event)
-        #expect(InputBatch.with(events) { $0.count } == 5)
-        #expect(InputBatch.with(events) { $0.lastEvent } == Self.event(4))
-        #expect(InputBatch.with(Self.event(7)) { ($0.count, $0[0]) } == (1, Self.event(7)))
+        expectEqual(InputBatch.with(events) { $0.count }, 5)
+        expectEqual(InputBatch.with(events) { $0.lastEvent }, Self.event(4))
+        expect(InputBatch.with(Self.event(7)) { ($0.count, $0[0]) } == (1, Self.event(7)))
     }
 }

@@ -2,6 +2,7 @@ import EvrouteCore
 import EvrouteSystem
 @testable import EvrouteInput
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,34 +25,34 @@ import Glibc
         let rows = DeviceListing.rows(devices: [touchscreen, mouse], rules: rules) { device in
             .success(DeviceDescription(name: device.name!, vendor: device.vendor!, product: device.product!, path: device.devnode))
         }
-        #expect(rows == [
+        expectEqual(rows, [
             DeviceListingRow(node: "/dev/input/event3", name: "ELAN Touchscreen", kind: .touchscreen,
                              vendor: 0x04f3, product: 0x2a1c, rule: "panel"),
             DeviceListingRow(node: "/dev/input/event5", name: "USB Mouse", kind: .pointer,
                              vendor: 0x046d, product: 0xc077, rule: nil),
         ])
-        #expect(rows.map(\.vendorProduct) == ["04f3:2a1c", "046d:c077"])
-        #expect(rows.map(\.ruleColumn) == ["panel", "-"])
-        #expect(rows.map(\.kindColumn) == ["touchscreen", "pointer"])
+        expectEqual(rows.map(\.vendorProduct), ["04f3:2a1c", "046d:c077"])
+        expectEqual(rows.map(\.ruleColumn), ["panel", "-"])
+        expectEqual(rows.map(\.kindColumn), ["touchscreen", "pointer"])
     }
 
     @Test func unopenableDevicesFallBackToUdevData() {
         let denied = SystemError(errno: EACCES, call: "open", path: "/dev/input/event3")
         let rows = DeviceListing.rows(devices: [touchscreen], rules: rules) { _ in .failure(denied) }
-        #expect(rows.count == 1)
-        #expect(rows[0].rule == "panel")
-        #expect(rows[0].kind == .touchscreen)
-        #expect(rows[0].vendorProduct == "04f3:2a1c")
-        #expect(rows[0].problem?.contains("EACCES") == true)
+        expectEqual(rows.count, 1)
+        expectEqual(rows[0].rule, "panel")
+        expectEqual(rows[0].kind, .touchscreen)
+        expectEqual(rows[0].vendorProduct, "04f3:2a1c")
+        expectEqual(rows[0].problem?.contains("EACCES"), true)
 
         let unclassified = UdevInputDevice(syspath: "/sys/x/event7", sysname: "event7", devnode: "/dev/input/event7")
         let bare = DeviceListing.rows(devices: [unclassified], rules: rules) { _ in .failure(denied) }
-        #expect(bare[0].kind == nil && bare[0].rule == nil && bare[0].vendorProduct == "-" && bare[0].kindColumn == "-")
+        expect(bare[0].kind == nil && bare[0].rule == nil && bare[0].vendorProduct == "-" && bare[0].kindColumn == "-")
     }
 
     @Test func listingThisMachineDoesNotThrow() throws {
         let rows = try DeviceListing.rows(rules: rules)
-        #expect(rows.allSatisfy { $0.node.hasPrefix("/dev/input/event") })
+        expect(rows.allSatisfy { $0.node.hasPrefix("/dev/input/event") })
     }
 
     /// A name is no proof of being evroute's: a USB keyboard that calls itself "evroute
@@ -72,22 +73,22 @@ import Glibc
         let rows = DeviceListing.rows(devices: [usbKeyboard, usbPanel, virtual], rules: rules) { device in
             .success(DeviceDescription(name: device.name!, vendor: device.vendor!, product: device.product!, path: device.devnode))
         }
-        #expect(rows.map(\.rule) == ["keys", "panel", nil])
-        #expect(rows.map(\.isEvroutes) == [false, false, true])
-        #expect(rows.map(\.ruleColumn) == ["keys", "panel", "(evroute's own)"])
+        expectEqual(rows.map(\.rule), ["keys", "panel", nil])
+        expectEqual(rows.map(\.isEvroutes), [false, false, true])
+        expectEqual(rows.map(\.ruleColumn), ["keys", "panel", "(evroute's own)"])
 
         // This process's own: by the path recorded when it was made, whatever its name.
-        #expect(!OwnVirtualDevices.contains(syspath: "/sys/devices/virtual/input/input99/event20"))
+        expect(!OwnVirtualDevices.contains(syspath: "/sys/devices/virtual/input/input99/event20"))
         OwnVirtualDevices.add("/sys/devices/virtual/input/input99")
         defer { OwnVirtualDevices.remove("/sys/devices/virtual/input/input99") }
-        #expect(OwnVirtualDevices.contains(syspath: "/sys/devices/virtual/input/input99/event20"))
-        #expect(OwnVirtualDevices.contains(syspath: "/sys/devices/virtual/input/input99"))
-        #expect(!OwnVirtualDevices.contains(syspath: "/sys/devices/virtual/input/input9/event20"))
+        expect(OwnVirtualDevices.contains(syspath: "/sys/devices/virtual/input/input99/event20"))
+        expect(OwnVirtualDevices.contains(syspath: "/sys/devices/virtual/input/input99"))
+        expect(!OwnVirtualDevices.contains(syspath: "/sys/devices/virtual/input/input9/event20"))
         let own = UdevInputDevice(syspath: "/sys/devices/virtual/input/input99/event20", sysname: "event20", devnode: "/dev/input/event20",
                                   properties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"], name: "ELAN Touchscreen", vendor: 0x04f3, product: 0x2a1c)
         let ownRows = DeviceListing.rows(devices: [own], rules: rules) { device in
             .success(DeviceDescription(name: device.name!, vendor: device.vendor!, product: device.product!, path: device.devnode))
         }
-        #expect(ownRows.first?.isEvroutes == true && ownRows.first?.rule == nil)
+        expect(ownRows.first?.isEvroutes == true && ownRows.first?.rule == nil)
     }
 }

@@ -1,6 +1,7 @@
 import EvrouteCore
 @testable import EvrouteInput
 import Testing
+import EvrouteChecks
 
 @Suite struct LiveRuleMatcherTests {
     let panel = DeviceDescription(name: "ELAN Touchscreen", vendor: 0x04f3, product: 0x2a1c,
@@ -11,18 +12,18 @@ import Testing
 
     @Test func emptyMatchTakesEverything() {
         let matcher = DeviceRuleMatcher(rules: [rule("any", DeviceMatch())])
-        #expect(matcher.firstMatch(for: panel, kind: .touchscreen)?.name == "any")
-        #expect(matcher.firstMatch(for: DeviceDescription(name: ""), kind: .other)?.name == "any")
+        expectEqual(matcher.firstMatch(for: panel, kind: .touchscreen)?.name, "any")
+        expectEqual(matcher.firstMatch(for: DeviceDescription(name: ""), kind: .other)?.name, "any")
     }
 
     @Test func matchHandsOnTheFirstRuleThatTakesTheDeviceWithItsIndex() throws {
         let matcher = DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard)),
                                                 rule("panel", DeviceMatch(kind: .touchscreen)), rule("any", DeviceMatch())])
         let panelMatch = try #require(matcher.match(DeviceID(7), panel, kind: .touchscreen))
-        #expect(panelMatch.id == DeviceID(7) && panelMatch.kind == .touchscreen && panelMatch.description.name == panel.name)
-        #expect(panelMatch.ruleIndex == 1 && panelMatch.rule.name == "panel")
-        #expect(matcher.match(DeviceID(8), panel, kind: .other)?.ruleIndex == 2)
-        #expect(DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard))]).match(DeviceID(9), panel, kind: .touchscreen) == nil)
+        expect(panelMatch.id == DeviceID(7) && panelMatch.kind == .touchscreen && panelMatch.description.name == panel.name)
+        expect(panelMatch.ruleIndex == 1 && panelMatch.rule.name == "panel")
+        expectEqual(matcher.match(DeviceID(8), panel, kind: .other)?.ruleIndex, 2)
+        expect(DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard))]).match(DeviceID(9), panel, kind: .touchscreen) == nil)
     }
 
     /// A recorded stream reaches a sink as a live source feeds it: an added device matched once,
@@ -54,14 +55,14 @@ import Testing
             sink.take(item, matching: matcher)
         }
         let why = matcher.whyNone(for: other, kind: DeviceKind.of(other))
-        #expect(sink.lines == ["added 1 rule 1 elan at 5", "ignored 2 touchscreen: \(why)",
+        expectEqual(sink.lines, ["added 1 rule 1 elan at 5", "ignored 2 touchscreen: \(why)",
                                "events 1 [\"\(EventType.syn):\(SynCode.report)=0\"]", "removed 1"])
     }
 
     @Test func kindMustBeEqual() {
         let matcher = DeviceRuleMatcher(rules: [rule("keys", DeviceMatch(kind: .keyboard))])
-        #expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
-        #expect(matcher.firstMatch(for: panel, kind: .keyboard)?.name == "keys")
+        expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
+        expectEqual(matcher.firstMatch(for: panel, kind: .keyboard)?.name, "keys")
     }
 
     @Test(arguments: [
@@ -71,35 +72,35 @@ import Testing
     ])
     func nameIsAWholeStringShellGlob(pattern: String, matches: Bool) {
         let matcher = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(name: pattern))])
-        #expect((matcher.firstMatch(for: panel, kind: .touchscreen) != nil) == matches)
+        expectEqual((matcher.firstMatch(for: panel, kind: .touchscreen) != nil), matches)
     }
 
     @Test func vendorAndProductMustBeEqual() {
         let both = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(vendor: 0x04f3, product: 0x2a1c))])
-        #expect(both.firstMatch(for: panel, kind: .touchscreen) != nil)
+        expect(both.firstMatch(for: panel, kind: .touchscreen) != nil)
         let wrongProduct = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(vendor: 0x04f3, product: 0x2a1d))])
-        #expect(wrongProduct.firstMatch(for: panel, kind: .touchscreen) == nil)
+        expect(wrongProduct.firstMatch(for: panel, kind: .touchscreen) == nil)
         let wrongVendor = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(vendor: 0x046d))])
-        #expect(wrongVendor.firstMatch(for: panel, kind: .touchscreen) == nil)
+        expect(wrongVendor.firstMatch(for: panel, kind: .touchscreen) == nil)
         let vendorOnly = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(vendor: 0x04f3))])
-        #expect(vendorOnly.firstMatch(for: panel, kind: .touchscreen) != nil)
+        expect(vendorOnly.firstMatch(for: panel, kind: .touchscreen) != nil)
     }
 
     @Test func everyUdevPropertyGlobMustMatch() {
         let one = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_PATH": "platform-*"]))])
-        #expect(one.firstMatch(for: panel, kind: .touchscreen) != nil)
+        expect(one.firstMatch(for: panel, kind: .touchscreen) != nil)
         let two = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_PATH": "platform-*", "ID_BUS": "usb"]))])
-        #expect(two.firstMatch(for: panel, kind: .touchscreen) == nil)
+        expect(two.firstMatch(for: panel, kind: .touchscreen) == nil)
         let missing = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_SERIAL": "*"]))])
-        #expect(missing.firstMatch(for: panel, kind: .touchscreen) == nil, "a missing property does not match even *")
+        expect(missing.firstMatch(for: panel, kind: .touchscreen) == nil, "a missing property does not match even *")
         let exact = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_INPUT_TOUCHSCREEN": "1"]))])
-        #expect(exact.firstMatch(for: panel, kind: .touchscreen) != nil)
+        expect(exact.firstMatch(for: panel, kind: .touchscreen) != nil)
     }
 
     @Test func explicitUdevPropertiesOverrideTheDescriptions() {
         let matcher = DeviceRuleMatcher(rules: [rule("r", DeviceMatch(udev: ["ID_BUS": "usb"]))])
-        #expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
-        #expect(matcher.firstMatch(for: panel, kind: .touchscreen, udevProperties: ["ID_BUS": "usb"]) != nil)
+        expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
+        expect(matcher.firstMatch(for: panel, kind: .touchscreen, udevProperties: ["ID_BUS": "usb"]) != nil)
     }
 
     @Test func allFieldsTogetherAndFirstMatchWins() {
@@ -110,21 +111,21 @@ import Testing
                                       udev: ["ID_PATH": "platform-i2c-?"])),
             rule("any-touchscreen", DeviceMatch(kind: .touchscreen)),
         ])
-        #expect(matcher.firstMatch(for: panel, kind: .touchscreen)?.name == "panel")
+        expectEqual(matcher.firstMatch(for: panel, kind: .touchscreen)?.name, "panel")
         var goodix = panel
         goodix.name = "Goodix Capacitive TouchScreen"
-        #expect(matcher.firstMatch(for: goodix, kind: .touchscreen)?.name == "other-panel")
+        expectEqual(matcher.firstMatch(for: goodix, kind: .touchscreen)?.name, "other-panel")
         var elsewhere = panel
         elsewhere.udevProperties["ID_PATH"] = "platform-i2c-10"
-        #expect(matcher.firstMatch(for: elsewhere, kind: .touchscreen)?.name == "any-touchscreen")
-        #expect(DeviceRuleMatcher(rules: []).firstMatch(for: panel, kind: .touchscreen) == nil)
+        expectEqual(matcher.firstMatch(for: elsewhere, kind: .touchscreen)?.name, "any-touchscreen")
+        expect(DeviceRuleMatcher(rules: []).firstMatch(for: panel, kind: .touchscreen) == nil)
     }
 
     @Test func kindComesFromUdevWhenUdevClassifiedTheDevice() {
         // No capabilities at all: only udev's tags can make this a touchscreen.
-        #expect(DeviceKind.of(panel) == .touchscreen)
+        expectEqual(DeviceKind.of(panel), .touchscreen)
         let keyboard = DeviceDescription(name: "kbd", udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEYBOARD": "1", "ID_INPUT_KEY": "1"])
-        #expect(DeviceKind.of(keyboard) == .keyboard)
+        expectEqual(DeviceKind.of(keyboard), .keyboard)
     }
 
     @Test func kindFallsBackToCapabilitiesWithoutUdev() {
@@ -139,10 +140,10 @@ import Testing
         builder.enableAbsolute(0x36, AbsInfo(minimum: 0, maximum: 4095))        // ABS_MT_POSITION_Y
         builder.enableAbsolute(0x39, AbsInfo(minimum: 0, maximum: 65535))       // ABS_MT_TRACKING_ID
         var description = builder.build()
-        #expect(DeviceKind.of(description) == .touchscreen)
+        expectEqual(DeviceKind.of(description), .touchscreen)
         // udev properties without any ID_INPUT tag do not count as a classification.
         description.udevProperties = ["ID_PATH": "platform-x", "ID_INPUT_TOUCHSCREEN": "0"]
-        #expect(DeviceKind.of(description) == .touchscreen)
+        expectEqual(DeviceKind.of(description), .touchscreen)
     }
 }
 
@@ -160,9 +161,9 @@ import Testing
             DeviceRuleSpec(name: "usb", match: DeviceMatch(udev: ["ID_BUS": "usb"])),
             DeviceRuleSpec(name: "path", match: DeviceMatch(udev: ["ID_PATH": "*"])),
         ])
-        #expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
+        expect(matcher.firstMatch(for: panel, kind: .touchscreen) == nil)
         let reason = matcher.whyNone(for: panel, kind: .touchscreen)
-        #expect(reason == .noRuleTakesIt([
+        expectEqual(reason, .noRuleTakesIt([
             RuleMismatch(rule: "keys", mismatch: .kind(wanted: .keyboard, actual: .touchscreen)),
             RuleMismatch(rule: "ilitek", mismatch: .name(pattern: "ILITEK*", actual: "ELAN Touchscreen")),
             RuleMismatch(rule: "vendor", mismatch: .vendor(wanted: 0x222a, actual: 0x04f3)),
@@ -170,14 +171,14 @@ import Testing
             RuleMismatch(rule: "usb", mismatch: .udevProperty(key: "ID_BUS", pattern: "usb", actual: "i2c")),
             RuleMismatch(rule: "path", mismatch: .udevPropertyMissing(key: "ID_PATH")),
         ]))
-        #expect(reason.description == "no device rule takes it: rule keys wants kind keyboard, not touchscreen; "
+        expectEqual(reason.description, "no device rule takes it: rule keys wants kind keyboard, not touchscreen; "
                 + "rule ilitek wants a name matching \"ILITEK*\"; rule vendor wants vendor 0x222a, not 0x04f3; "
                 + "rule product wants product 0x0001, not 0x2a1c; rule usb wants udev ID_BUS matching \"usb\", not \"i2c\"; "
                 + "rule path wants udev property ID_PATH (the device has none)")
     }
 
     @Test func aLayoutWithoutRulesSaysSo() {
-        #expect(DeviceRuleMatcher(rules: []).whyNone(for: panel, kind: .touchscreen) == .noRules)
-        #expect(DeviceRuleMatcher(rules: []).whyNone(for: panel, kind: .touchscreen).description == "the layout has no device rules")
+        expectEqual(DeviceRuleMatcher(rules: []).whyNone(for: panel, kind: .touchscreen), .noRules)
+        expectEqual(DeviceRuleMatcher(rules: []).whyNone(for: panel, kind: .touchscreen).description, "the layout has no device rules")
     }
 }

@@ -2,6 +2,7 @@ import EvrouteCore
 @testable import EvrouteInput
 import EvrouteSystem
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 import EvrouteTestSupport
@@ -59,7 +60,7 @@ import EvrouteTestSupport
             // Other tests run in parallel and open files too: allow some noise, catch a leak per open.
             let before = openDescriptorCount()
             for _ in 0..<200 { _ = try? EvdevDevice(path: path) }
-            #expect(openDescriptorCount() - before < 50)
+            expect(openDescriptorCount() - before < 50)
         }
     }
 
@@ -73,9 +74,9 @@ import EvrouteTestSupport
 
     @Test func grabBusyErrorExplainsItself() {
         let error = SystemError(errno: EBUSY, call: "ioctl(EVIOCGRAB)", path: "/dev/input/event4")
-        #expect(error.description.hasPrefix("ioctl(EVIOCGRAB) /dev/input/event4: Device or resource busy (EBUSY)"))
-        #expect(error.description.contains("grabbed"))
-        #expect(SystemError(errno: ENODEV, call: "libevdev_next_event").isDeviceGone)
+        expect(error.description.hasPrefix("ioctl(EVIOCGRAB) /dev/input/event4: Device or resource busy (EBUSY)"))
+        expect(error.description.contains("grabbed"))
+        expect(SystemError(errno: ENODEV, call: "libevdev_next_event").isDeviceGone)
     }
 
     @Test func fdLessLibevdevDescriptionHasAxesAndRanges() {
@@ -89,18 +90,18 @@ import EvrouteTestSupport
         builder.enableAbsolute(0x39, AbsInfo(minimum: 0, maximum: 65535))                   // ABS_MT_TRACKING_ID
         let d = builder.build(path: "/dev/input/event9")
 
-        #expect(d.name == "Test Panel")
-        #expect((d.bus, d.vendor, d.product, d.version) == (0x18, 0x04f3, 0x2a1c, 0x100))
-        #expect(d.properties == [0x01])
-        #expect(d.path == "/dev/input/event9")
-        #expect(d.udevProperties.isEmpty)
-        #expect(d.has(0x01, 0x14a))
-        #expect(d.events[0x03] == [0x2f, 0x35, 0x36, 0x39])
-        #expect(d.events[0x00]?.contains(0x00) == true, "libevdev reports EV_SYN/SYN_REPORT")
-        #expect(d.absinfo[0x35] == AbsInfo(minimum: 0, maximum: 4095, fuzz: 4, resolution: 12))
-        #expect(d.absinfo[0x36] == AbsInfo(minimum: -10, maximum: 2303, flat: 2))
-        #expect(d.absinfo[0x2f]?.maximum == 9)
-        #expect(Set(d.absinfo.keys) == [0x2f, 0x35, 0x36, 0x39])
+        expectEqual(d.name, "Test Panel")
+        expect((d.bus, d.vendor, d.product, d.version) == (0x18, 0x04f3, 0x2a1c, 0x100))
+        expectEqual(d.properties, [0x01])
+        expectEqual(d.path, "/dev/input/event9")
+        expect(d.udevProperties.isEmpty)
+        expect(d.has(0x01, 0x14a))
+        expectEqual(d.events[0x03], [0x2f, 0x35, 0x36, 0x39])
+        expectEqual(d.events[0x00]?.contains(0x00), true, "libevdev reports EV_SYN/SYN_REPORT")
+        expectEqual(d.absinfo[0x35], AbsInfo(minimum: 0, maximum: 4095, fuzz: 4, resolution: 12))
+        expectEqual(d.absinfo[0x36], AbsInfo(minimum: -10, maximum: 2303, flat: 2))
+        expectEqual(d.absinfo[0x2f]?.maximum, 9)
+        expectEqual(Set(d.absinfo.keys), [0x2f, 0x35, 0x36, 0x39])
     }
 
     @Test func touchSnapshotReadsLibevdevSlotState() {
@@ -118,10 +119,10 @@ import EvrouteTestSupport
         builder.setValue(type: 0x01, code: 0x14a, value: 1)
         builder.setValue(type: 0x03, code: 0x00, value: 100)
         let snapshot = builder.touchSnapshot()
-        #expect(snapshot.slots.count == 3)
-        #expect(snapshot.slots[1] == TouchSnapshot.Slot(trackingID: 42, x: 100, y: 200))
-        #expect(snapshot.slots[0].trackingID == -1 && snapshot.slots[2].trackingID == -1)
-        #expect(snapshot.touching && snapshot.x == 100)
+        expectEqual(snapshot.slots.count, 3)
+        expectEqual(snapshot.slots[1], TouchSnapshot.Slot(trackingID: 42, x: 100, y: 200))
+        expect(snapshot.slots[0].trackingID == -1 && snapshot.slots[2].trackingID == -1)
+        expect(snapshot.touching && snapshot.x == 100)
     }
 
     @Test func udevEnumerationWorksAndListsOnlyEvdevNodes() throws {
@@ -129,23 +130,23 @@ import EvrouteTestSupport
         let devices = try context.inputDevices()   // none on this machine; some in the VM
         for device in devices {
             let node = try #require(device.devnode)
-            #expect(node.hasPrefix("/dev/input/event"))
-            #expect(device.sysname.hasPrefix("event"))
-            #expect(!device.syspath.isEmpty)
+            expect(node.hasPrefix("/dev/input/event"))
+            expect(device.sysname.hasPrefix("event"))
+            expect(!device.syspath.isEmpty)
         }
-        #expect(context.inputDevice(devnode: "/dev/null") == nil, "a character device that is not an input device")
-        #expect(context.inputDevice(devnode: "/nonexistent") == nil)
+        expect(context.inputDevice(devnode: "/dev/null") == nil, "a character device that is not an input device")
+        expect(context.inputDevice(devnode: "/nonexistent") == nil)
     }
 
     @Test func udevMonitorHasANonBlockingDescriptorAndNothingPending() throws {
         let monitor = try UdevMonitor(context: try UdevContext())
-        #expect(monitor.fileDescriptor.isValid)
+        expect(monitor.fileDescriptor.isValid)
         let flags = fcntl(monitor.fileDescriptor.rawValue, F_GETFL)
-        #expect(flags >= 0)
-        #expect(flags & O_NONBLOCK != 0)
-        #expect(try SystemCall.waitReadable(monitor.fileDescriptor, timeout: 0) == false)
-        #expect(monitor.receive() == nil)
-        #expect(monitor.receiveAll().isEmpty)
+        expect(flags >= 0)
+        expect(flags & O_NONBLOCK != 0)
+        try expectEqual(try SystemCall.waitReadable(monitor.fileDescriptor, timeout: 0), false)
+        expect(monitor.receive() == nil)
+        expect(monitor.receiveAll().isEmpty)
     }
 
     @Test func liveSourceOwnsItsDescriptorsInTheLoop() throws {
@@ -158,25 +159,25 @@ import EvrouteTestSupport
         let items = CountingSink()
         live.sink = items
         try live.start(in: loop)
-        if present.isEmpty { #expect(items.added == 0) }
-        #expect(loop.isWatching(live.monitorFileDescriptor), "the source watches its udev monitor itself")
-        for device in live.devices { #expect(loop.isWatching(device.fileDescriptor)) }
+        if present.isEmpty { expectEqual(items.added, 0) }
+        expect(loop.isWatching(live.monitorFileDescriptor), "the source watches its udev monitor itself")
+        for device in live.devices { expect(loop.isWatching(device.fileDescriptor)) }
         let added = items.added
         let open = live.devices
         live.stop()
         let removed = items.removed
-        #expect(removed == added)
-        #expect(live.devices.isEmpty)
-        #expect(!loop.isWatching(live.monitorFileDescriptor), "stop unwatches the monitor")
-        for device in open { #expect(!loop.isWatching(device.fileDescriptor)) }
-        #expect(errors.isEmpty)
+        expectEqual(removed, added)
+        expect(live.devices.isEmpty)
+        expect(!loop.isWatching(live.monitorFileDescriptor), "stop unwatches the monitor")
+        for device in open { expect(!loop.isWatching(device.fileDescriptor)) }
+        expect(errors.isEmpty)
     }
 
     @Test func deviceIDsAreUniqueAndIncreasing() {
         let ids = (0..<100).map { _ in ProcessDeviceIDs.next().rawValue }
-        #expect(ids == ids.sorted())
-        #expect(Set(ids).count == ids.count)
-        #expect(ids.first! >= 1)
+        expectEqual(ids, ids.sorted())
+        expectEqual(Set(ids).count, ids.count)
+        expect(ids.first! >= 1)
     }
 
     @Test func recorderReportsAMissingDevice() {
@@ -186,7 +187,7 @@ import EvrouteTestSupport
         } throws: { error in
             (error as? SystemError)?.errno == ENOENT && (error as? SystemError)?.path == "/dev/input/event-missing"
         }
-        #expect(access(output, F_OK) != 0, "the output is not created when the device fails")
+        expect(access(output, F_OK) != 0, "the output is not created when the device fails")
     }
 
     @Test func systemCallsRoundTripThroughAPipe() throws {
@@ -200,9 +201,9 @@ import EvrouteTestSupport
             _ = try buffer.withUnsafeMutableBytes { try SystemCall.read(fds[0], into: $0) }
         } throws: { ($0 as? SystemError)?.errno == EAGAIN }
         try SystemCall.writeAll(fds[1], "E: 0.000000 0000 0000 0000\n")
-        #expect(try SystemCall.waitReadable(fds[0], timeout: 1000))
+        try expect(try SystemCall.waitReadable(fds[0], timeout: 1000))
         let count = try buffer.withUnsafeMutableBytes { try SystemCall.read(fds[0], into: $0) }
-        #expect(String(decoding: buffer[..<count], as: UTF8.self) == "E: 0.000000 0000 0000 0000\n")
+        expectEqual(String(decoding: buffer[..<count], as: UTF8.self), "E: 0.000000 0000 0000 0000\n")
     }
 }
 

@@ -1,6 +1,7 @@
 import EvrouteCore
 @testable import EvrouteInput
 import Testing
+import EvrouteChecks
 
 /// Accelerometer axes → samples in g.
 @Suite("Motion samples")
@@ -16,33 +17,33 @@ struct MotionDecoderTests {
 
     @Test func samplesInGFromTheResolution() throws {
         var decoder = try #require(MotionDecoder(device: DeviceID(1), description: description(resolution: 8192)))
-        #expect(!decoder.assumedScale)
+        expect(!decoder.assumedScale)
         let t = Timestamp(microseconds: 5)
         let a = decoder.feed(InputEvent(time: t, type: EventType.abs, code: AbsCode.y, value: 8192))
         let b = decoder.feed(InputEvent(time: t, type: EventType.abs, code: AbsCode.z, value: -4096))
-        #expect(a == nil && b == nil)
+        expect(a == nil && b == nil)
         let s = decoder.feed(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
-        #expect(s == MotionSample(device: DeviceID(1), time: t, x: 0, y: 1, z: -0.5))
+        expectEqual(s, MotionSample(device: DeviceID(1), time: t, x: 0, y: 1, z: -0.5))
         // Unchanged axes keep their value; a report without a change is no sample.
         let none = decoder.feed(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
-        #expect(none == nil)
+        expect(none == nil)
         _ = decoder.feed(InputEvent(time: t, type: EventType.abs, code: AbsCode.x, value: -16384))
         let next = decoder.feed(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
-        #expect(next == MotionSample(device: DeviceID(1), time: t, x: -2, y: 1, z: -0.5))
+        expectEqual(next, MotionSample(device: DeviceID(1), time: t, x: -2, y: 1, z: -0.5))
     }
 
     @Test func withoutResolutionTheRangeIsTwoG() throws {
         var decoder = try #require(MotionDecoder(device: DeviceID(1), description: description(resolution: 0, range: 1024)))
-        #expect(decoder.assumedScale)
-        #expect(decoder.unitsPerG.x == 512)
+        expect(decoder.assumedScale)
+        expectEqual(decoder.unitsPerG.x, 512)
         _ = decoder.feed(InputEvent(time: .zero, type: EventType.abs, code: AbsCode.y, value: 512))
         let s = decoder.feed(InputEvent(time: .zero, type: EventType.syn, code: SynCode.report, value: 0))
-        #expect(s?.y == 1)
+        expectEqual(s?.y, 1)
     }
 
     @Test func accelerometersAreClassifiedSo() {
-        #expect(DeviceClassifier.kind(of: description(resolution: 8192)) == .accelerometer)
-        #expect(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1"]) == .accelerometer)
-        #expect(MotionDecoder(device: DeviceID(1), description: DeviceDescription(name: "kbd", events: [EventType.key: [30]])) == nil)
+        expectEqual(DeviceClassifier.kind(of: description(resolution: 8192)), .accelerometer)
+        expectEqual(DeviceKind.from(udevProperties: ["ID_INPUT": "1", "ID_INPUT_ACCELEROMETER": "1"]), .accelerometer)
+        expect(MotionDecoder(device: DeviceID(1), description: DeviceDescription(name: "kbd", events: [EventType.key: [30]])) == nil)
     }
 }

@@ -1,6 +1,7 @@
 import EvrouteCore
 @testable import EvrouteInput
 import Testing
+import EvrouteChecks
 
 /// Counts touches straight from a recording's raw events, independently of `TouchDecoder`.
 private func independentTouchCount(_ recording: EvemuRecording) -> Int {
@@ -50,27 +51,27 @@ struct RecordingCorpusTests {
 
     @Test("The recordings are in the repository: 26 touchscreen recordings with events, 8 keyboard files")
     func recordingsArePresent() {
-        #expect(FileBytes.isFile(Recordings.directory + "/README.md"), "\(Recordings.directory) is missing")
-        #expect(FileBytes.isFile(Recordings.directory + "/LICENSE"))
-        #expect(Self.touchscreenFiles.count == 26, "\(Self.touchscreenFiles)")
-        #expect(Self.keyboardFiles.count == 8, "\(Self.keyboardFiles)")
+        expect(FileBytes.isFile(Recordings.directory + "/README.md"), "\(Recordings.directory) is missing")
+        expect(FileBytes.isFile(Recordings.directory + "/LICENSE"))
+        expectEqual(Self.touchscreenFiles.count, 26, "\(Self.touchscreenFiles)")
+        expectEqual(Self.keyboardFiles.count, 8, "\(Self.keyboardFiles)")
     }
 
     @Test("Every touchscreen recording: touches found = touches counted from the raw events, each begins and ends once", arguments: touchscreenFiles)
     func touchscreen(_ path: String) throws {
         let recording = try EvemuRecording.load(path: path)
-        #expect(!recording.events.isEmpty)
+        expect(!recording.events.isEmpty)
         let frames = replay(recording)
         let life = lifecycle(frames)
         let expected = independentTouchCount(recording)
-        #expect(expected > 0)
-        #expect(life.touches == expected, "\(path)")
-        #expect(life.problems.isEmpty, "\(life.problems.prefix(3))")
-        #expect(life.open == 0)
+        expect(expected > 0)
+        expectEqual(life.touches, expected, "\(path)")
+        expect(life.problems.isEmpty, "\(life.problems.prefix(3))")
+        expectEqual(life.open, 0)
         // Every sample lies on the display.
         for frame in frames {
             for sample in frame.contacts {
-                #expect(sample.location.x >= 0 && sample.location.x <= 1920 && sample.location.y >= 0 && sample.location.y <= 1080)
+                expect(sample.location.x >= 0 && sample.location.x <= 1920 && sample.location.y >= 0 && sample.location.y <= 1080)
             }
         }
     }
@@ -78,26 +79,26 @@ struct RecordingCorpusTests {
     @Test("N-Trig two fingers: exactly two touches, the remaining finger keeps its identity")
     func nTrigTwoFingers() throws {
         let recording = try EvemuRecording.load(path: Recordings.path("touchscreens", "N-Trig MultiTouch.2-fingers-touch-release.events"))
-        #expect(TouchProtocol.of(recording.description) == .contactReports)
+        expectEqual(TouchProtocol.of(recording.description), .contactReports)
         let frames = replay(recording)
         let began = frames.flatMap(\.contacts).filter { $0.change == .began }
-        #expect(began.count == 2)
+        expectEqual(began.count, 2)
         let ended = frames.flatMap(\.contacts).filter { $0.change == .ended }
-        #expect(ended.count == 2)
-        #expect(frames.flatMap(\.contacts).allSatisfy { $0.change != .cancelled })
+        expectEqual(ended.count, 2)
+        expect(frames.flatMap(\.contacts).allSatisfy { $0.change != .cancelled })
     }
 
     @Test("A single-touch device: the Atmel taps with their MT axes removed")
     func singleTouchFromRealEvents() throws {
         var recording = try EvemuRecording.load(path: Recordings.path("touchscreens", "Atmel maXTouch Touchscreen.1-finger-fast-taps.events"))
         recording.description.events[EventType.abs] = [AbsCode.x, AbsCode.y]
-        #expect(TouchProtocol.of(recording.description) == .singleTouch)
+        expectEqual(TouchProtocol.of(recording.description), .singleTouch)
         let frames = replay(recording)
         let life = lifecycle(frames)
-        #expect(life.touches == 9)
-        #expect(life.touches == independentTouchCount(recording))
-        #expect(life.problems.isEmpty)
-        #expect(life.open == 0)
+        expectEqual(life.touches, 9)
+        expectEqual(life.touches, independentTouchCount(recording))
+        expect(life.problems.isEmpty)
+        expectEqual(life.open, 0)
     }
 
     @Test("Every keyboard recording: parses, and key downs = EV_KEY value-1 events", arguments: keyboardFiles)
@@ -106,8 +107,8 @@ struct RecordingCorpusTests {
         var decoder = KeyDecoder(device: DeviceID(1), description: recording.description)
         let keys = recording.events.compactMap { decoder.feed($0) }
         let downs = recording.events.filter { $0.type == EventType.key && $0.value == 1 }.count
-        #expect(keys.filter { $0.phase == .down }.count == downs)
-        #expect(keys.filter { $0.phase == .up }.count == recording.events.filter { $0.type == EventType.key && $0.value == 0 }.count)
-        #expect(keys.allSatisfy { $0.name.hasPrefix("KEY_") || $0.name.hasPrefix("BTN_") })
+        expectEqual(keys.filter { $0.phase == .down }.count, downs)
+        expectEqual(keys.filter { $0.phase == .up }.count, recording.events.filter { $0.type == EventType.key && $0.value == 0 }.count)
+        expect(keys.allSatisfy { $0.name.hasPrefix("KEY_") || $0.name.hasPrefix("BTN_") })
     }
 }

@@ -2,6 +2,7 @@ import EvrouteCore
 @testable import EvrouteInput
 import Glibc
 import Testing
+import EvrouteChecks
 
 /// Keys → text through libxkbcommon: layouts, modifiers, dead keys and compose,
 /// what counts as text, and a scanner's lines.
@@ -42,56 +43,56 @@ struct TextDecoderTests {
 
     @Test("us: letters, digits, Shift and Caps Lock", .enabled(if: xkbData))
     func usLayout() throws {
-        #expect(Self.text(try Self.type(["KEY_H", "KEY_I", "KEY_1", "KEY_SPACE", "KEY_MINUS"])) == "hi1 -")
-        #expect(Self.text(try Self.type(["+KEY_LEFTSHIFT", "KEY_H", "KEY_1", "KEY_SLASH"])) == "H!?")
-        #expect(Self.text(try Self.type(["KEY_CAPSLOCK", "KEY_A", "KEY_B", "KEY_CAPSLOCK", "KEY_C"])) == "ABc")
+        try expectEqual(Self.text(try Self.type(["KEY_H", "KEY_I", "KEY_1", "KEY_SPACE", "KEY_MINUS"])), "hi1 -")
+        try expectEqual(Self.text(try Self.type(["+KEY_LEFTSHIFT", "KEY_H", "KEY_1", "KEY_SLASH"])), "H!?")
+        try expectEqual(Self.text(try Self.type(["KEY_CAPSLOCK", "KEY_A", "KEY_B", "KEY_CAPSLOCK", "KEY_C"])), "ABc")
     }
 
     @Test("de: KEY_Y types z, KEY_Z types y, AltGr+Q types @", .enabled(if: xkbData))
     func germanLayout() throws {
         let de = KeymapSpec(layout: "de")
-        #expect(try Self.type(["KEY_Y"], keymap: de) == [.text("z")])
-        #expect(try Self.type(["KEY_Z"], keymap: de) == [.text("y")])
-        #expect(Self.text(try Self.type(["+KEY_RIGHTALT", "KEY_Q"], keymap: de)) == "@")
-        #expect(Self.text(try Self.type(["KEY_SEMICOLON", "KEY_APOSTROPHE", "KEY_LEFTBRACE"], keymap: de)) == "öäü")
-        #expect(Self.text(try Self.type(["+KEY_LEFTSHIFT", "KEY_SEMICOLON"], keymap: de)) == "Ö")
+        try expectEqual(try Self.type(["KEY_Y"], keymap: de), [.text("z")])
+        try expectEqual(try Self.type(["KEY_Z"], keymap: de), [.text("y")])
+        try expectEqual(Self.text(try Self.type(["+KEY_RIGHTALT", "KEY_Q"], keymap: de)), "@")
+        try expectEqual(Self.text(try Self.type(["KEY_SEMICOLON", "KEY_APOSTROPHE", "KEY_LEFTBRACE"], keymap: de)), "öäü")
+        try expectEqual(Self.text(try Self.type(["+KEY_LEFTSHIFT", "KEY_SEMICOLON"], keymap: de)), "Ö")
     }
 
     @Test("Dead keys: de's ´ then e is é; with nodeadkeys ´ types itself", .enabled(if: xkbData && composeData))
     func deadKeys() throws {
         let de = KeymapSpec(layout: "de")
         let outputs = try Self.type(["KEY_EQUAL", "KEY_E"], keymap: de)
-        #expect(outputs == [.none, .text("é")])
+        expectEqual(outputs, [.none, .text("é")])
         // ^ then a space: the circumflex itself.
-        #expect(Self.text(try Self.type(["KEY_GRAVE", "KEY_SPACE"], keymap: de)) == "^")
+        try expectEqual(Self.text(try Self.type(["KEY_GRAVE", "KEY_SPACE"], keymap: de)), "^")
         let plain = try Self.type(["KEY_EQUAL", "KEY_E"], keymap: KeymapSpec(layout: "de", variant: "nodeadkeys"))
-        #expect(plain == [.text("´"), .text("e")])
+        expectEqual(plain, [.text("´"), .text("e")])
         // Without a compose table a dead key types nothing, and the next key types itself.
-        #expect(try Self.type(["KEY_EQUAL", "KEY_E"], keymap: de, compose: false) == [.none, .text("e")])
+        try expectEqual(try Self.type(["KEY_EQUAL", "KEY_E"], keymap: de, compose: false), [.none, .text("e")])
     }
 
     @Test("Compose sequences (compose:ralt): Compose ' e is é, Compose o c is ©", .enabled(if: xkbData && composeData))
     func composeSequences() throws {
         let us = KeymapSpec(layout: "us", options: ["compose:ralt"])
-        #expect(Self.text(try Self.type(["KEY_RIGHTALT", "KEY_APOSTROPHE", "KEY_E"], keymap: us)) == "é")
-        #expect(Self.text(try Self.type(["KEY_RIGHTALT", "KEY_O", "KEY_C", "KEY_X"], keymap: us)) == "©x")
+        try expectEqual(Self.text(try Self.type(["KEY_RIGHTALT", "KEY_APOSTROPHE", "KEY_E"], keymap: us)), "é")
+        try expectEqual(Self.text(try Self.type(["KEY_RIGHTALT", "KEY_O", "KEY_C", "KEY_X"], keymap: us)), "©x")
     }
 
     @Test("Enter ends a line; Tab, Backspace, Escape and Ctrl+C type nothing", .enabled(if: xkbData))
     func controlKeys() throws {
-        #expect(try Self.type(["KEY_ENTER", "KEY_KPENTER"]) == [.lineEnd, .lineEnd])
-        #expect(try Self.type(["KEY_TAB", "KEY_BACKSPACE", "KEY_ESC", "KEY_DELETE", "KEY_F1", "KEY_VOLUMEUP", "KEY_PLAYPAUSE"])
+        try expectEqual(try Self.type(["KEY_ENTER", "KEY_KPENTER"]), [.lineEnd, .lineEnd])
+        try expect(try Self.type(["KEY_TAB", "KEY_BACKSPACE", "KEY_ESC", "KEY_DELETE", "KEY_F1", "KEY_VOLUMEUP", "KEY_PLAYPAUSE"])
                 .allSatisfy { $0 == .none })
-        #expect(try Self.type(["+KEY_LEFTCTRL", "KEY_C"]) == [.none, .none])
+        try expectEqual(try Self.type(["+KEY_LEFTCTRL", "KEY_C"]), [.none, .none])
     }
 
     @Test("A key pressed with Ctrl, Alt or Super (either side) types nothing; AltGr still types", .enabled(if: xkbData))
     func chordsTypeNothing() throws {
         for mod in ["KEY_LEFTCTRL", "KEY_RIGHTCTRL", "KEY_LEFTALT", "KEY_RIGHTALT", "KEY_LEFTMETA", "KEY_RIGHTMETA"] {
-            #expect(try Self.type(["+\(mod)", "KEY_C", "+KEY_LEFTSHIFT", "KEY_D"]) == [.none, .none, .none, .none], "\(mod)")
+            try expectEqual(try Self.type(["+\(mod)", "KEY_C", "+KEY_LEFTSHIFT", "KEY_D"]), [.none, .none, .none, .none], "\(mod)")
         }
-        #expect(try Self.type(["+KEY_LEFTSHIFT", "KEY_C"]) == [.none, .text("C")])
-        #expect(Self.text(try Self.type(["+KEY_RIGHTALT", "KEY_Q"], keymap: KeymapSpec(layout: "de"))) == "@")
+        try expectEqual(try Self.type(["+KEY_LEFTSHIFT", "KEY_C"]), [.none, .text("C")])
+        try expectEqual(Self.text(try Self.type(["+KEY_RIGHTALT", "KEY_Q"], keymap: KeymapSpec(layout: "de"))), "@")
     }
 
     @Test("Repeats type again; modifiers do not repeat", .enabled(if: xkbData))
@@ -101,18 +102,18 @@ struct TextDecoderTests {
         func key(_ code: Int, _ phase: KeyPhase) -> KeyInput {
             KeyInput(device: DeviceID(1), time: .zero, code: code, name: EventCodeNames.keyName(UInt16(code)), phase: phase)
         }
-        #expect(decoder.feed(key(30, .down)) == .text("a"))
-        #expect(decoder.feed(key(30, .repeat)) == .text("a"))
-        #expect(decoder.feed(key(30, .up)) == .none)
-        #expect(decoder.feed(key(42, .down)) == .none)
-        #expect(decoder.feed(key(42, .repeat)) == .none)
-        #expect(decoder.feed(key(30, .down)) == .text("A"))
+        expectEqual(decoder.feed(key(30, .down)), .text("a"))
+        expectEqual(decoder.feed(key(30, .repeat)), .text("a"))
+        expectEqual(decoder.feed(key(30, .up)), .none)
+        expectEqual(decoder.feed(key(42, .down)), .none)
+        expectEqual(decoder.feed(key(42, .repeat)), .none)
+        expectEqual(decoder.feed(key(30, .down)), .text("A"))
     }
 
     @Test("Keypad digits need Num Lock", .enabled(if: xkbData))
     func keypad() throws {
-        #expect(Self.text(try Self.type(["KEY_KP1"])) == "")
-        #expect(Self.text(try Self.type(["KEY_NUMLOCK", "KEY_KP1", "KEY_KP2", "KEY_KPPLUS"])) == "12+")
+        try expectEqual(Self.text(try Self.type(["KEY_KP1"])), "")
+        try expectEqual(Self.text(try Self.type(["KEY_NUMLOCK", "KEY_KP1", "KEY_KP2", "KEY_KPPLUS"])), "12+")
     }
 
     @Test("An unknown layout does not compile, and says so", .enabled(if: xkbData))
@@ -122,44 +123,44 @@ struct TextDecoderTests {
         do {
             _ = try library.keymap(KeymapSpec(layout: "no-such-layout"))
         } catch {
-            #expect(error.description.contains("keymap no-such-layout could not be compiled"))
+            expect(error.description.contains("keymap no-such-layout could not be compiled"))
         }
     }
 
     @Test("The compose table's locale: LC_ALL, LC_CTYPE, LANG, then C.UTF-8")
     func composeLocales() {
         func locales(_ env: [String: String]) -> [String] { KeymapLibrary.composeLocales(environment: { env[$0] }) }
-        #expect(locales([:]) == ["C.UTF-8"])
-        #expect(locales(["LANG": "C"]) == ["C.UTF-8"])
-        #expect(locales(["LANG": "POSIX"]) == ["C.UTF-8"])
-        #expect(locales(["LANG": "de_DE.UTF-8"]) == ["de_DE.UTF-8", "C.UTF-8"])
-        #expect(locales(["LANG": "de_DE.UTF-8", "LC_CTYPE": "fr_FR.UTF-8"]) == ["fr_FR.UTF-8", "C.UTF-8"])
-        #expect(locales(["LANG": "de_DE.UTF-8", "LC_CTYPE": "fr_FR.UTF-8", "LC_ALL": "C"]) == ["C.UTF-8"])
-        #expect(locales(["LANG": "", "LC_CTYPE": "", "LC_ALL": ""]) == ["C.UTF-8"])
+        expectEqual(locales([:]), ["C.UTF-8"])
+        expectEqual(locales(["LANG": "C"]), ["C.UTF-8"])
+        expectEqual(locales(["LANG": "POSIX"]), ["C.UTF-8"])
+        expectEqual(locales(["LANG": "de_DE.UTF-8"]), ["de_DE.UTF-8", "C.UTF-8"])
+        expectEqual(locales(["LANG": "de_DE.UTF-8", "LC_CTYPE": "fr_FR.UTF-8"]), ["fr_FR.UTF-8", "C.UTF-8"])
+        expectEqual(locales(["LANG": "de_DE.UTF-8", "LC_CTYPE": "fr_FR.UTF-8", "LC_ALL": "C"]), ["C.UTF-8"])
+        expectEqual(locales(["LANG": "", "LC_CTYPE": "", "LC_ALL": ""]), ["C.UTF-8"])
     }
 
     @Test("A locale without a compose table falls back to C.UTF-8's", .enabled(if: xkbData && composeData))
     func composeFallback() {
         let library = KeymapLibrary(environment: { $0 == "LANG" ? "xx_NOWHERE.UTF-8" : nil })
-        #expect(library.compose() != nil)
-        #expect(library.composeLocale == "C.UTF-8")
+        expect(library.compose() != nil)
+        expectEqual(library.composeLocale, "C.UTF-8")
     }
 
     @Test("A line: text collects until Enter (or the silence runs out); an empty line is nothing")
     func lines() {
         var c = LineCollector(timeout: .milliseconds(300))
         let t0 = Timestamp(microseconds: 1_000_000)
-        #expect(c.feed(.text("4"), at: t0) == nil)
-        #expect(c.feed(.none, at: t0) == nil)
-        #expect(c.feed(.text("2"), at: t0 + .milliseconds(5)) == nil)
-        #expect(c.deadline == t0 + .milliseconds(305))
-        #expect(c.feed(.lineEnd, at: t0 + .milliseconds(10)) == "42")
-        #expect(c.deadline == nil)
-        #expect(c.feed(.lineEnd, at: t0 + .milliseconds(20)) == nil)
+        expect(c.feed(.text("4"), at: t0) == nil)
+        expect(c.feed(.none, at: t0) == nil)
+        expect(c.feed(.text("2"), at: t0 + .milliseconds(5)) == nil)
+        expectEqual(c.deadline, t0 + .milliseconds(305))
+        expectEqual(c.feed(.lineEnd, at: t0 + .milliseconds(10)), "42")
+        expect(c.deadline == nil)
+        expect(c.feed(.lineEnd, at: t0 + .milliseconds(20)) == nil)
         var forever = LineCollector(timeout: nil)
-        #expect(forever.feed(.text("x"), at: t0) == nil)
-        #expect(forever.deadline == nil)
-        #expect(forever.take() == "x")
-        #expect(forever.take() == nil)
+        expect(forever.feed(.text("x"), at: t0) == nil)
+        expect(forever.deadline == nil)
+        expectEqual(forever.take(), "x")
+        expect(forever.take() == nil)
     }
 }

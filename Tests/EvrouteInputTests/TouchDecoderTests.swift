@@ -1,6 +1,7 @@
 import EvrouteCore
 @testable import EvrouteInput
 import Testing
+import EvrouteChecks
 
 private let display = Size(width: 1000, height: 1000)   // with 0...999 axes: display = device units
 
@@ -13,7 +14,7 @@ struct ProtocolBTests {
     @Test("Begin, move, stationary frame not reported, lift")
     func basicLifetime() {
         let decoder = TouchDecoder(device: DeviceID(7), description: Devices.protocolB(), displaySize: display)
-        #expect(decoder.touchProtocol == .slots(count: 10))
+        expectEqual(decoder.touchProtocol, .slots(count: 10))
         var s = EventScript()
         s.slot(0); s.id(100); s.position(10, 20); s.key(KeyCode.btnTouch, 1); s.abs(AbsCode.x, 10); s.syn()
         s.position(15, 20); s.syn()
@@ -21,13 +22,13 @@ struct ProtocolBTests {
         s.position(15, 20); s.syn()                  // same values again: not reported
         s.id(-1); s.key(KeyCode.btnTouch, 0); s.syn()
         let frames = s.events.map { decoder.feed($0) }.filter { $0 != nil }
-        #expect(frames.count == 3)
-        #expect(changes(frames[0]) == ["1:began@10,20"])
-        #expect(frames[0]?.device == DeviceID(7))
-        #expect(frames[0]?.time == Timestamp(microseconds: 1_000_000))
-        #expect(changes(frames[1]) == ["1:moved@15,20"])
-        #expect(changes(frames[2]) == ["1:ended@15,20"])
-        #expect(decoder.liveContactCount == 0)
+        expectEqual(frames.count, 3)
+        expectEqual(changes(frames[0]), ["1:began@10,20"])
+        expectEqual(frames[0]?.device, DeviceID(7))
+        expectEqual(frames[0]?.time, Timestamp(microseconds: 1_000_000))
+        expectEqual(changes(frames[1]), ["1:moved@15,20"])
+        expectEqual(changes(frames[2]), ["1:ended@15,20"])
+        expectEqual(decoder.liveContactCount, 0)
     }
 
     @Test("Frames given back: two buffers take turns, and a frame in hand is changed in place, shared with nothing")
@@ -48,10 +49,10 @@ struct ProtocolBTests {
             inPlace.append(before == frame.contacts.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
             decoder.recycle(frame)
         }
-        #expect(seen == ["1:began@10,20"] + (11...16).map { "1:moved@\($0),20" })
+        expectEqual(seen, ["1:began@10,20"] + (11...16).map { "1:moved@\($0),20" })
         // The first frame is shared with the builder (nothing was given back yet): its change copies.
-        #expect(inPlace == [false] + Array(repeating: true, count: 6))
-        #expect(Set(buffers.dropFirst()).count == 2, "two buffers in turn: \(buffers)")
+        expectEqual(inPlace, [false] + Array(repeating: true, count: 6))
+        expectEqual(Set(buffers.dropFirst()).count, 2, "two buffers in turn: \(buffers)")
     }
 
     @Test("The first events may come without ABS_MT_SLOT (slot 0)")
@@ -62,7 +63,7 @@ struct ProtocolBTests {
         s.slot(1); s.id(8); s.position(222, 306); s.syn()
         s.slot(0); s.abs(AbsCode.mtPositionY, 177); s.syn()
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [["1:began@539,167"], ["2:began@222,306"], ["1:moved@539,177"]])
+        expectEqual(frames.map(changes), [["1:began@539,167"], ["2:began@222,306"], ["1:moved@539,177"]])
     }
 
     @Test("A new tracking ID on a live slot ends the old contact and begins a new one in the same frame")
@@ -73,7 +74,7 @@ struct ProtocolBTests {
         s.id(2); s.position(500, 500); s.syn()
         s.id(-1); s.syn()
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [["1:began@100,100"], ["1:ended@100,100", "2:began@500,500"], ["2:ended@500,500"]])
+        expectEqual(frames.map(changes), [["1:began@100,100"], ["1:ended@100,100", "2:began@500,500"], ["2:ended@500,500"]])
     }
 
     @Test("Slot reuse: a lifted slot's next tracking ID is a new contact")
@@ -86,7 +87,7 @@ struct ProtocolBTests {
         s.id(1); s.position(9, 9); s.syn()             // the device reuses tracking ID 1
         s.id(-1); s.syn()
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [["1:began@1,1"], ["1:ended@1,1"], ["2:began@9,9"], ["2:ended@9,9"]])
+        expectEqual(frames.map(changes), [["1:began@1,1"], ["1:ended@1,1"], ["2:began@9,9"], ["2:ended@9,9"]])
     }
 
     @Test("Lift and new touch on one slot within one frame")
@@ -96,7 +97,7 @@ struct ProtocolBTests {
         s.id(1); s.position(1, 1); s.syn()
         s.id(-1); s.id(3); s.position(4, 4); s.syn()
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [["1:began@1,1"], ["1:ended@1,1", "2:began@4,4"]])
+        expectEqual(frames.map(changes), [["1:began@1,1"], ["1:ended@1,1", "2:began@4,4"]])
     }
 
     @Test("Ten and more slots, all down at once")
@@ -110,17 +111,17 @@ struct ProtocolBTests {
         for slot in 0..<16 { s.slot(Int32(slot)); s.id(-1) }
         s.syn()
         let frames = decode(decoder, s.events)
-        #expect(frames.count == 3)
-        #expect(frames[0].contacts.count == 16)
-        #expect(frames[0].contacts.allSatisfy { $0.change == .began })
-        #expect(frames[0].contacts[15].location == Point(x: 150, y: 300))
-        #expect(frames[1].contacts.allSatisfy { $0.change == .moved })
-        #expect(Set(frames[2].contacts.map(\.contact)) == Set(1...16))
-        #expect(decoder.liveContactCount == 0)
+        expectEqual(frames.count, 3)
+        expectEqual(frames[0].contacts.count, 16)
+        expect(frames[0].contacts.allSatisfy { $0.change == .began })
+        expectEqual(frames[0].contacts[15].location, Point(x: 150, y: 300))
+        expect(frames[1].contacts.allSatisfy { $0.change == .moved })
+        expectEqual(Set(frames[2].contacts.map(\.contact)), Set(1...16))
+        expectEqual(decoder.liveContactCount, 0)
         // Slots beyond the device's count are ignored.
         var more = EventScript(time: 5_000_000)
         more.slot(16); more.id(5); more.position(1, 1); more.syn()
-        #expect(decode(decoder, more.events).isEmpty)
+        expect(decode(decoder, more.events).isEmpty)
     }
 
     @Test("Pressure, touch major/minor and tool type when the device reports them")
@@ -132,18 +133,18 @@ struct ProtocolBTests {
         s.abs(AbsCode.mtPressure, 90); s.syn()
         let frames = decode(decoder, s.events)
         let first = try #require(frames.first?.contacts.first)
-        #expect(first.location == Point(x: 20, y: 20))
-        #expect(first.pressure == 80)
-        #expect(first.majorRadius == 6)     // 6 device units = 12 display units, radius 6
-        #expect(first.minorRadius == 6)     // no ABS_MT_TOUCH_MINOR: circular
-        #expect(first.toolType == 2)
-        #expect(frames.count == 2)
-        #expect(frames[1].contacts.first?.change == .moved)
-        #expect(frames[1].contacts.first?.pressure == 90)
+        expectEqual(first.location, Point(x: 20, y: 20))
+        expectEqual(first.pressure, 80)
+        expectEqual(first.majorRadius, 6)     // 6 device units = 12 display units, radius 6
+        expectEqual(first.minorRadius, 6)     // no ABS_MT_TOUCH_MINOR: circular
+        expectEqual(first.toolType, 2)
+        expectEqual(frames.count, 2)
+        expectEqual(frames[1].contacts.first?.change, .moved)
+        expectEqual(frames[1].contacts.first?.pressure, 90)
         // Without those axes, they are nil.
         let plain = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(), displaySize: display)
         let sample = try #require(decode(plain, s.events).first?.contacts.first)
-        #expect(sample.pressure == nil && sample.majorRadius == nil && sample.toolType == nil)
+        expect(sample.pressure == nil && sample.majorRadius == nil && sample.toolType == nil)
     }
 
     @Test("SYN_DROPPED: events up to the next SYN_REPORT are dropped, then every live contact is cancelled")
@@ -157,14 +158,14 @@ struct ProtocolBTests {
         s.slot(1); s.position(25, 25); s.syn()          // the cancelled contact's slot: stays quiet
         s.slot(0); s.id(4); s.position(5, 5); s.syn()   // a new tracking ID: a new contact
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [
+        expectEqual(frames.map(changes), [
             ["1:began@10,10", "2:began@20,20"],
             ["1:cancelled@10,10", "2:cancelled@20,20"],
             ["3:began@5,5"],
         ])
         let life = lifecycle(frames)
-        #expect(life.problems.isEmpty)
-        #expect(life.open == 1)
+        expect(life.problems.isEmpty)
+        expectEqual(life.open, 1)
     }
 
     /// A protocol B decoder of a stream as libevdev delivers it (a resync after a drop).
@@ -198,15 +199,15 @@ struct ProtocolBTests {
         s.syn()
         s.slot(0); s.position(12, 10); s.syn()          // live again
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [
+        expectEqual(frames.map(changes), [
             ["1:began@10,10", "2:began@20,20", "3:began@30,30"],
             ["1:moved@11,10", "2:cancelled@20,20", "4:began@70,70", "3:cancelled@30,30", "5:began@40,40"],
             ["1:moved@12,10"],
         ])
-        #expect(lifecycle(frames).problems.isEmpty)
+        expect(lifecycle(frames).problems.isEmpty)
         // The same bytes from a recording (a raw stream) cancel everything instead.
         let raw = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(), displaySize: display)
-        #expect(decode(raw, s.events)[1].contacts.allSatisfy { $0.change == .cancelled })
+        expect(decode(raw, s.events)[1].contacts.allSatisfy { $0.change == .cancelled })
     }
 
     @Test("SYN_DROPPED in a libevdev stream, single-touch: a finger still down keeps its identity")
@@ -219,7 +220,7 @@ struct ProtocolBTests {
         s.syn(SynCode.dropped)
         s.abs(AbsCode.x, 30); s.syn()
         s.key(KeyCode.btnTouch, 0); s.syn()
-        #expect(decode(decoder, s.events).map(changes) == [["1:began@10,10"], ["1:moved@30,10"], ["1:ended@30,10"]])
+        expectEqual(decode(decoder, s.events).map(changes), [["1:began@10,10"], ["1:moved@30,10"], ["1:ended@30,10"]])
     }
 
     @Test("SYN_DROPPED is told as a warning: the count so far, how evroute recovered, the touches it cancelled; at most once per 10 s of event time, the drops in between folded into the next")
@@ -230,23 +231,23 @@ struct ProtocolBTests {
         s.slot(2); s.id(-1)                                  // lifted during the drop
         s.syn()
         _ = decode(decoder, s.events)
-        #expect(decoder.takeWarnings() == [.eventsDropped(total: 1, folded: 0, recovery: .resynced, cancelled: 2)])
+        expectEqual(decoder.takeWarnings(), [.eventsDropped(total: 1, folded: 0, recovery: .resynced, cancelled: 2)])
         // Two more within 10 s: counted, not told.
         for _ in 0..<2 {
             var again = EventScript(time: s.time + 4_000_000)
             again.syn(SynCode.dropped); again.syn()
             s.time = again.time
             _ = decode(decoder, again.events)
-            #expect(!decoder.hasWarnings)
+            expect(!decoder.hasWarnings)
         }
-        #expect(decoder.synDropped == 3)
+        expectEqual(decoder.synDropped, 3)
         // 10 s after the one told: the next is told, with the two folded into it.
         var later = EventScript(time: s.time + 2_000_000)
         later.syn(SynCode.dropped); later.syn()
         _ = decode(decoder, later.events)
         let told = decoder.takeWarnings()
-        #expect(told == [.eventsDropped(total: 4, folded: 2, recovery: .resynced, cancelled: 0)])
-        #expect(told.first.map { "\($0)" }?.hasPrefix("the kernel dropped its events (SYN_DROPPED: evroute read too slowly and the kernel's buffer overflowed), 4 times so far (2 of them folded into this line: one line per 10 s); resynced from the device's state: touches still down go on, 0 touches cancelled") == true)
+        expectEqual(told, [.eventsDropped(total: 4, folded: 2, recovery: .resynced, cancelled: 0)])
+        expectEqual(told.first.map { "\($0)" }?.hasPrefix("the kernel dropped its events (SYN_DROPPED: evroute read too slowly and the kernel's buffer overflowed), 4 times so far (2 of them folded into this line: one line per 10 s); resynced from the device's state: touches still down go on, 0 touches cancelled"), true)
 
         // A recording (a raw stream) discards; protocol A has nothing to resync from.
         let raw = TouchDecoder(device: DeviceID(2), description: Devices.protocolB(), displaySize: display)
@@ -254,7 +255,7 @@ struct ProtocolBTests {
         r.slot(0); r.id(1); r.position(10, 10); r.syn()
         r.syn(SynCode.dropped); r.slot(0); r.position(50, 50); r.syn()
         _ = decode(raw, r.events)
-        #expect(raw.takeWarnings() == [.eventsDropped(total: 1, folded: 0, recovery: .discarded, cancelled: 1)])
+        expectEqual(raw.takeWarnings(), [.eventsDropped(total: 1, folded: 0, recovery: .discarded, cancelled: 1)])
         var liveA = Devices.protocolA()
         liveA.resyncsAfterDrop = true
         let a = TouchDecoder(device: DeviceID(3), description: liveA, displaySize: display)
@@ -262,7 +263,7 @@ struct ProtocolBTests {
         e.abs(AbsCode.mtPositionX, 10); e.abs(AbsCode.mtPositionY, 10); e.syn(SynCode.mtReport); e.syn()
         e.syn(SynCode.dropped); e.syn()
         _ = decode(a, e.events)
-        #expect(a.takeWarnings() == [.eventsDropped(total: 1, folded: 0, recovery: .cancelledAll, cancelled: 1)])
+        expectEqual(a.takeWarnings(), [.eventsDropped(total: 1, folded: 0, recovery: .cancelledAll, cancelled: 1)])
     }
 
     @Test("SYN_DROPPED with a resync: changed or vanished tracking IDs are cancelled, the rest continue")
@@ -275,7 +276,7 @@ struct ProtocolBTests {
         s.syn()
         s.syn(SynCode.dropped)
         var frames = decode(decoder, s.events)
-        #expect(frames.count == 1)
+        expectEqual(frames.count, 1)
         let snapshot = TouchSnapshot(slots: [
             TouchSnapshot.Slot(trackingID: 1, x: 11, y: 10),   // same contact, moved
             TouchSnapshot.Slot(trackingID: 9, x: 70, y: 70),   // replaced
@@ -283,22 +284,22 @@ struct ProtocolBTests {
             TouchSnapshot.Slot(trackingID: 4, x: 40, y: 40),   // new
         ], currentSlot: 3)
         let resynced = decoder.resync(snapshot, at: Timestamp(microseconds: 2_000_000))
-        #expect(changes(resynced) == ["1:moved@11,10", "2:cancelled@20,20", "4:began@70,70", "3:cancelled@30,30", "5:began@40,40"])
+        expectEqual(changes(resynced), ["1:moved@11,10", "2:cancelled@20,20", "4:began@70,70", "3:cancelled@30,30", "5:began@40,40"])
         frames.append(resynced!)
         // The drop is over: later events are live again, on the snapshot's current slot.
         var after = EventScript(time: 3_000_000)
         after.abs(AbsCode.mtPositionX, 41); after.syn()
         after.slot(0); after.id(-1); after.syn()
         let later = decode(decoder, after.events)
-        #expect(later.map(changes) == [["5:moved@41,40"], ["1:ended@11,10"]])
+        expectEqual(later.map(changes), [["5:moved@41,40"], ["1:ended@11,10"]])
         frames += later
         let final = decoder.cancelAll(at: Timestamp(microseconds: 9_000_000))
-        #expect(Set(final?.contacts.map(\.contact) ?? []) == [4, 5])
+        expectEqual(Set(final?.contacts.map(\.contact) ?? []), [4, 5])
         frames.append(final!)
         let life = lifecycle(frames)
-        #expect(life.problems.isEmpty)
-        #expect(life.open == 0)
-        #expect(life.touches == 5)
+        expect(life.problems.isEmpty)
+        expectEqual(life.open, 0)
+        expectEqual(life.touches, 5)
     }
 
     @Test("cancelAll cancels every live contact once and leaves nothing down")
@@ -308,10 +309,10 @@ struct ProtocolBTests {
         s.id(1); s.position(1, 2); s.slot(3); s.id(2); s.position(3, 4); s.syn()
         _ = decode(decoder, s.events)
         let frame = decoder.cancelAll(at: Timestamp(microseconds: 42))
-        #expect(changes(frame) == ["1:cancelled@1,2", "2:cancelled@3,4"])
-        #expect(frame?.time == Timestamp(microseconds: 42))
-        #expect(decoder.cancelAll(at: Timestamp(microseconds: 43)) == nil)
-        #expect(decoder.liveContactCount == 0)
+        expectEqual(changes(frame), ["1:cancelled@1,2", "2:cancelled@3,4"])
+        expectEqual(frame?.time, Timestamp(microseconds: 42))
+        expect(decoder.cancelAll(at: Timestamp(microseconds: 43)) == nil)
+        expectEqual(decoder.liveContactCount, 0)
     }
 }
 
@@ -320,7 +321,7 @@ struct ProtocolAAndSingleTouchTests {
     @Test("Protocol A contacts keep their identity by nearest distance while down")
     func protocolA() {
         let decoder = TouchDecoder(device: DeviceID(2), description: Devices.protocolA(), displaySize: display)
-        #expect(decoder.touchProtocol == .contactReports)
+        expectEqual(decoder.touchProtocol, .contactReports)
         var s = EventScript()
         func contact(_ x: Int32, _ y: Int32) { s.position(x, y); s.syn(SynCode.mtReport) }
         contact(100, 100); s.key(KeyCode.btnTouch, 1); s.syn()
@@ -330,7 +331,7 @@ struct ProtocolAAndSingleTouchTests {
         contact(780, 780); s.syn()                              // the first finger lifts
         s.syn(SynCode.mtReport); s.key(KeyCode.btnTouch, 0); s.syn()   // empty report: all lifted
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [
+        expectEqual(frames.map(changes), [
             ["1:began@100,100"],
             ["1:moved@102,100", "2:began@800,800"],
             ["2:moved@790,790", "1:moved@104,100"],
@@ -349,7 +350,7 @@ struct ProtocolAAndSingleTouchTests {
         contact(5, 100, 100); contact(6, 110, 100); s.syn()
         contact(5, 111, 100); contact(6, 99, 100); s.syn()     // crossed: IDs win over distance
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [["1:began@100,100", "2:began@110,100"], ["1:moved@111,100", "2:moved@99,100"]])
+        expectEqual(frames.map(changes), [["1:began@100,100", "2:began@110,100"], ["1:moved@111,100", "2:moved@99,100"]])
     }
 
     @Test("A protocol-A frame may lift all 32 contacts and land 32 new ones: ended first, then began in report order")
@@ -364,14 +365,12 @@ struct ProtocolAAndSingleTouchTests {
         }
         s.syn(SynCode.mtReport); s.syn()
         let frames = decode(decoder, s.events)
-        #expect(frames.count == 4)
-        #expect(frames[1].contacts.map { "\($0.contact):\($0.change)" } ==
-                (1...32).map { "\($0):ended" } + (33...64).map { "\($0):began" })
-        #expect(frames[2].contacts.map { "\($0.contact):\($0.change)" } ==
-                (33...64).map { "\($0):ended" } + (65...96).map { "\($0):began" })
-        #expect(changes(frames[2]).last == "96:began@310,200")
-        #expect(frames[3].contacts.count == 32 && decoder.liveContactCount == 0)
-        #expect(lifecycle(frames).problems.isEmpty)
+        expectEqual(frames.count, 4)
+        expectEqual(frames[1].contacts.map { "\($0.contact):\($0.change)" }, (1...32).map { "\($0):ended" } + (33...64).map { "\($0):began" })
+        expectEqual(frames[2].contacts.map { "\($0.contact):\($0.change)" }, (33...64).map { "\($0):ended" } + (65...96).map { "\($0):began" })
+        expectEqual(changes(frames[2]).last, "96:began@310,200")
+        expect(frames[3].contacts.count == 32 && decoder.liveContactCount == 0)
+        expect(lifecycle(frames).problems.isEmpty)
     }
 
     @Test("Protocol A applies the position fuzz like the kernel")
@@ -387,7 +386,7 @@ struct ProtocolAAndSingleTouchTests {
         contact(106, 100); s.syn()      // within fuzz: (3·100 + 106) / 4 = 101
         contact(200, 100); s.syn()      // far: taken as is
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [["1:began@100,100"], ["1:moved@101,100"], ["1:moved@200,100"]])
+        expectEqual(frames.map(changes), [["1:began@100,100"], ["1:moved@101,100"], ["1:moved@200,100"]])
     }
 
     @Test("Single-touch: BTN_TOUCH with ABS_X/ABS_Y")
@@ -396,7 +395,7 @@ struct ProtocolAAndSingleTouchTests {
         d.events[EventType.abs]!.insert(AbsCode.pressure)
         d.absinfo[AbsCode.pressure] = AbsInfo(minimum: 0, maximum: 255)
         let decoder = TouchDecoder(device: DeviceID(3), description: d, displaySize: display)
-        #expect(decoder.touchProtocol == .singleTouch)
+        expectEqual(decoder.touchProtocol, .singleTouch)
         var s = EventScript()
         s.position(10, 20, mt: false); s.abs(AbsCode.pressure, 50); s.key(KeyCode.btnTouch, 1); s.syn()
         s.position(12, 20, mt: false); s.syn()
@@ -405,29 +404,29 @@ struct ProtocolAAndSingleTouchTests {
         s.position(30, 40, mt: false); s.syn()        // hovering: no contact
         s.key(KeyCode.btnTouch, 1); s.syn()
         let frames = decode(decoder, s.events)
-        #expect(frames.map(changes) == [["1:began@10,20"], ["1:moved@12,20"], ["1:ended@12,20"], ["2:began@30,40"]])
-        #expect(frames[0].contacts[0].pressure == 50)
+        expectEqual(frames.map(changes), [["1:began@10,20"], ["1:moved@12,20"], ["1:ended@12,20"], ["2:began@30,40"]])
+        expectEqual(frames[0].contacts[0].pressure, 50)
         let resync = decoder.resync(TouchSnapshot(touching: false, x: 30, y: 40), at: Timestamp(microseconds: 9))
-        #expect(changes(resync) == ["2:cancelled@30,40"])
+        expectEqual(changes(resync), ["2:cancelled@30,40"])
     }
 
     @Test("Devices with MT axes ignore ABS_X/ABS_Y; devices without touch axes decode nothing")
     func protocolChoice() {
-        #expect(TouchProtocol.of(Devices.protocolB(slots: 12)) == .slots(count: 12))
-        #expect(TouchProtocol.of(Devices.protocolA()) == .contactReports)
-        #expect(TouchProtocol.of(Devices.singleTouch()) == .singleTouch)
+        expectEqual(TouchProtocol.of(Devices.protocolB(slots: 12)), .slots(count: 12))
+        expectEqual(TouchProtocol.of(Devices.protocolA()), .contactReports)
+        expectEqual(TouchProtocol.of(Devices.singleTouch()), .singleTouch)
         let keyboard = DeviceDescription(name: "kbd", events: [EventType.key: [1, 2, 3]])
-        #expect(TouchProtocol.of(keyboard) == .none)
+        expectEqual(TouchProtocol.of(keyboard), .none)
         let decoder = TouchDecoder(device: DeviceID(1), description: keyboard, displaySize: display)
         var s = EventScript()
         s.key(KeyCode.btnTouch, 1); s.position(1, 1, mt: false); s.syn()
-        #expect(decode(decoder, s.events).isEmpty)
-        #expect(decoder.cancelAll(at: .zero) == nil)
+        expect(decode(decoder, s.events).isEmpty)
+        expect(decoder.cancelAll(at: .zero) == nil)
 
         let mt = TouchDecoder(device: DeviceID(1), description: Devices.protocolB(), displaySize: display)
         var st = EventScript()
         st.key(KeyCode.btnTouch, 1); st.position(5, 5, mt: false); st.syn()
-        #expect(decode(mt, st.events).isEmpty)
+        expect(decode(mt, st.events).isEmpty)
     }
 }
 
@@ -445,7 +444,7 @@ struct OpenedWithFingersDownTests {
         after.position(31, 40); after.syn()
         after.id(-1); after.syn()
         events += after.events
-        #expect(decode(decoder, events).map(changes) == [["1:began@30,40"], ["1:moved@31,40"], ["1:ended@31,40"]])
-        #expect(TouchSnapshot(slots: [TouchSnapshot.Slot(trackingID: -1)]).resyncEvents(at: .zero).isEmpty)
+        expectEqual(decode(decoder, events).map(changes), [["1:began@30,40"], ["1:moved@31,40"], ["1:ended@31,40"]])
+        expect(TouchSnapshot(slots: [TouchSnapshot.Slot(trackingID: -1)]).resyncEvents(at: .zero).isEmpty)
     }
 }

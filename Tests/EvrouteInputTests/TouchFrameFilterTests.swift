@@ -2,6 +2,7 @@
 import EvrouteCore
 @testable import EvrouteInput
 import Testing
+import EvrouteChecks
 
 /// Contact filters on real recordings with synthesized noise: ghost taps
 /// mixed in at a fixed point, jitter on a resting finger, a contact turning MT_TOOL_PALM.
@@ -93,12 +94,12 @@ struct TouchFrameFilterTests {
         }
         print("filters: shortest real tap \(Double(shortest) / 1000) ms over \(contacts) contacts; shortest five:",
               taps.sorted { $0.0 < $1.0 }.prefix(5).map { "\(Double($0.0) / 1000) ms (\($0.1))" })
-        #expect(contacts > 10)
+        expect(contacts > 10)
         let bound = Int64(GhostTapFilterOptions.defaultMaxDurationMs) * 1000
         let shorter = taps.filter { $0.0 < bound }
-        #expect(shorter.count == 3)
-        #expect(shorter.allSatisfy { $0.1 == "Wacom DTH2242 Finger.events" })
-        #expect(taps.filter { $0.1 != "Wacom DTH2242 Finger.events" }.allSatisfy { $0.0 > bound })
+        expectEqual(shorter.count, 3)
+        expect(shorter.allSatisfy { $0.1 == "Wacom DTH2242 Finger.events" })
+        expect(taps.filter { $0.1 != "Wacom DTH2242 Finger.events" }.allSatisfy { $0.0 > bound })
     }
 
     @Test func ghostTapsAtAFixedPointAreDroppedAndRealTapsKept() throws {
@@ -107,21 +108,21 @@ struct TouchFrameFilterTests {
         let ghost = Point(x: 1900, y: 20)
         let noisy = withGhostTaps(real, at: ghost, every: 500_000, duration: 8_000)
         let ghosts = lives(noisy).count - realTouches
-        #expect(ghosts > 3)
+        expect(ghosts > 3)
         // Unfiltered, the ghosts would be routed.
-        #expect(lives(run(noisy, rule()).0).count == realTouches + ghosts)
+        expectEqual(lives(run(noisy, rule()).0).count, realTouches + ghosts)
         let (out, filtered) = run(noisy, rule(GhostTapFilterOptions()))
         let kept = lives(out)
-        #expect(kept.count == realTouches)
-        #expect(kept.keys.allSatisfy { $0 < 1000 })
-        #expect(filtered.count == ghosts)
-        #expect(filtered.allSatisfy { $0.filter == "ghost-tap" && $0.location == ghost && $0.device == "touch" })
+        expectEqual(kept.count, realTouches)
+        expect(kept.keys.allSatisfy { $0 < 1000 })
+        expectEqual(filtered.count, ghosts)
+        expect(filtered.allSatisfy { $0.filter == "ghost-tap" && $0.location == ghost && $0.device == "touch" })
         // Every real touch is delivered whole, its samples in order (began first, one end).
         let original = lives(real)
         for (contact, samples) in kept {
-            #expect(samples.map(\.location) == original[contact]?.map(\.location))
-            #expect(samples.first?.change == .began)
-            #expect(samples.filter { $0.change == .ended || $0.change == .cancelled }.count == 1)
+            expectEqual(samples.map(\.location), original[contact]?.map(\.location))
+            expectEqual(samples.first?.change, .began)
+            expectEqual(samples.filter { $0.change == .ended || $0.change == .cancelled }.count, 1)
         }
     }
 
@@ -132,10 +133,10 @@ struct TouchFrameFilterTests {
         }
         let input = [at(0, .began, 1), at(10, .moved, 2), at(20, .moved, 3), at(30, .moved, 4), at(40, .ended, 4)]
         let (out, filtered) = run(input, rule(GhostTapFilterOptions(maxDurationMs: 25)))
-        #expect(filtered.isEmpty)
-        #expect(out.map(\.time.microseconds) == [30_000, 40_000])
-        #expect(out[0].contacts.map(\.change) == [.began, .moved, .moved, .moved])
-        #expect(out[0].contacts.map(\.location.x) == [1, 2, 3, 4])
+        expect(filtered.isEmpty)
+        expectEqual(out.map(\.time.microseconds), [30_000, 40_000])
+        expectEqual(out[0].contacts.map(\.change), [.began, .moved, .moved, .moved])
+        expectEqual(out[0].contacts.map(\.location.x), [1, 2, 3, 4])
     }
 
     @Test func jitterOnARestingFingerIsNotReported() throws {
@@ -158,10 +159,10 @@ struct TouchFrameFilterTests {
         let unfiltered = moves(run(noisy, rule()).0)
         let (out, filtered) = run(noisy, rule(JitterFilterOptions(hysteresis: 3)))   // √8 < 3: ±2 in x and y stays in
         let realMoves = moves(run(real + [finish], rule(JitterFilterOptions(hysteresis: 3))).0)
-        #expect(unfiltered >= realMoves + 100)
-        #expect(moves(out) <= realMoves + 1)   // at most one move to settle where it rests
-        #expect(filtered.isEmpty)   // jitter hides moves, it drops no contact
-        #expect(realMoves > 10)     // the drag itself still moves
+        expect(unfiltered >= realMoves + 100)
+        expect(moves(out) <= realMoves + 1)   // at most one move to settle where it rests
+        expect(filtered.isEmpty)   // jitter hides moves, it drops no contact
+        expect(realMoves > 10)     // the drag itself still moves
     }
 
     @Test func aContactTurningPalmIsCancelledAndAPalmNeverBegins() throws {
@@ -170,23 +171,23 @@ struct TouchFrameFilterTests {
         let half = real.count / 2
         for i in half..<real.count { for j in real[i].contacts.indices { real[i].contacts[j].toolType = PalmFilter.toolPalm } }
         let unfiltered = lives(run(real, rule()).0)
-        #expect(unfiltered.values.allSatisfy { $0.last?.change == .ended || $0.last?.change == .cancelled })
+        expect(unfiltered.values.allSatisfy { $0.last?.change == .ended || $0.last?.change == .cancelled })
         let (out, filtered) = run(real, rule(PalmFilterOptions(tool: true)))
         let kept = lives(out)
-        #expect(kept.count == unfiltered.count)
+        expectEqual(kept.count, unfiltered.count)
         for samples in kept.values {
-            #expect(samples.last?.change == .cancelled)
-            #expect(samples.filter { $0.change == .cancelled }.count == 1)
+            expectEqual(samples.last?.change, .cancelled)
+            expectEqual(samples.filter { $0.change == .cancelled }.count, 1)
         }
-        #expect(out.last!.time < real.last!.time)   // nothing after the cancel
-        #expect(filtered.count == kept.count && filtered.allSatisfy { $0.filter == "palm" })
+        expect(out.last!.time < real.last!.time)   // nothing after the cancel
+        expect(filtered.count == kept.count && filtered.allSatisfy { $0.filter == "palm" })
         // A contact that is a palm from its start (a large touch major) is never begun.
         let big = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 1),
                                   contacts: [ContactSample(contact: 7, change: .began, location: Point(x: 5, y: 5), majorRadius: 40)])
         var up = big
         up.contacts[0].change = .ended
         let (none, told) = run([big, up], rule(PalmFilterOptions(tool: false, size: 30)))
-        #expect(none.isEmpty && told.count == 1)
+        expect(none.isEmpty && told.count == 1)
     }
 
     @Test func ignoredAreaAndLightContactsAreDroppedWhole() throws {
@@ -194,16 +195,16 @@ struct TouchFrameFilterTests {
         let noisy = withGhostTaps(real, at: Point(x: 5, y: 540), every: 300_000, duration: 120_000)
         let ghosts = lives(noisy).count - lives(real).count
         let (out, filtered) = run(noisy, rule(IgnoreFilterOptions([Rect(x: 0, y: 0, width: 10, height: 1080)])))
-        #expect(lives(out).count == lives(real).count)
-        #expect(filtered.count == ghosts && filtered.allSatisfy { $0.filter == "ignore" })
+        expectEqual(lives(out).count, lives(real).count)
+        expect(filtered.count == ghosts && filtered.allSatisfy { $0.filter == "ignore" })
         // Pressure: a light contact is dropped, one without pressure kept.
         let light = TouchFrameInput(device: DeviceID(1), time: .zero, contacts: [
             ContactSample(contact: 1, change: .began, location: Point(x: 1, y: 1), pressure: 3),
             ContactSample(contact: 2, change: .began, location: Point(x: 1, y: 1), pressure: nil),
         ])
         let (kept, told) = run([light], rule(PressureFilterOptions(min: 10)))
-        #expect(kept.flatMap(\.contacts).map(\.contact) == [2])
-        #expect(told.map(\.filter) == ["pressure"])
+        expectEqual(kept.flatMap(\.contacts).map(\.contact), [2])
+        expectEqual(told.map(\.filter), ["pressure"])
     }
 
     @Test func aContactHeldStillIsDeliveredAtItsDeadline() {
@@ -213,13 +214,13 @@ struct TouchFrameFilterTests {
         var down = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 1_000_000),
                                    contacts: [ContactSample(contact: 3, change: .began, location: Point(x: 9, y: 9))])
         filters.filter(&down, &filtered)
-        #expect(down.contacts.isEmpty)
-        #expect(filters.deadline == Timestamp(microseconds: 1_020_000))
-        #expect(filters.expire(device: DeviceID(1), at: Timestamp(microseconds: 1_019_999), &filtered) == nil)
+        expect(down.contacts.isEmpty)
+        expectEqual(filters.deadline, Timestamp(microseconds: 1_020_000))
+        expect(filters.expire(device: DeviceID(1), at: Timestamp(microseconds: 1_019_999), &filtered) == nil)
         let due = filters.expire(device: DeviceID(1), at: Timestamp(microseconds: 1_020_000), &filtered)
-        #expect(due?.time == Timestamp(microseconds: 1_020_000))
-        #expect(due?.contacts.map(\.change) == [.began])
-        #expect(filters.deadline == nil && filtered.isEmpty)
+        expectEqual(due?.time, Timestamp(microseconds: 1_020_000))
+        expectEqual(due?.contacts.map(\.change), [.began])
+        expect(filters.deadline == nil && filtered.isEmpty)
     }
 
     @Test func aContactThatNeverMovesIsCancelledAtItsStuckDeadlineAndThenIgnored() throws {
@@ -235,26 +236,26 @@ struct TouchFrameFilterTests {
         }
         let input = real + stuck
         let (plain, _) = run(input, rule())
-        #expect(lives(plain)[900]?.last?.change == .moved)            // never ends without the filter
+        expectEqual(lives(plain)[900]?.last?.change, .moved)            // never ends without the filter
         let (out, told) = run(input, rule(StuckFilterOptions(seconds: 1)))
         let life = lives(out)[900] ?? []
-        #expect(life.first?.change == .began && life.last?.change == .cancelled)
-        #expect(life.filter { $0.change == .cancelled }.count == 1)
-        #expect(told.map(\.filter) == ["stuck"])
+        expect(life.first?.change == .began && life.last?.change == .cancelled)
+        expectEqual(life.filter { $0.change == .cancelled }.count, 1)
+        expectEqual(told.map(\.filter), ["stuck"])
         // The drag moved past the hysteresis all along: untouched.
-        #expect(lives(out).filter { $0.key != 900 }.values.allSatisfy { $0.last?.change != .cancelled })
+        expect(lives(out).filter { $0.key != 900 }.values.allSatisfy { $0.last?.change != .cancelled })
         // A contact resting with no frame at all is cancelled on the deadline (the session's timer).
         var filters = TouchFrameFilters.make(for: rule(StuckFilterOptions(seconds: 2)), displaySize: screen)
         var filtered: [FilteredContact] = []
         var down = TouchFrameInput(device: DeviceID(1), time: Timestamp(microseconds: 5_000_000),
                                    contacts: [ContactSample(contact: 7, change: .began, location: Point(x: 1, y: 1))])
         filters.filter(&down, &filtered)
-        #expect(filters.deadline == Timestamp(microseconds: 7_000_000))
+        expectEqual(filters.deadline, Timestamp(microseconds: 7_000_000))
         let due = filters.expire(device: DeviceID(1), at: Timestamp(microseconds: 7_000_000), &filtered)
-        #expect(due?.contacts.map(\.change) == [.cancelled] && filtered.map(\.filter) == ["stuck"])
+        expect(due?.contacts.map(\.change) == [.cancelled] && filtered.map(\.filter) == ["stuck"])
     }
 
     @Test func noFiltersMakeAnEmptyList() {
-        #expect(TouchFrameFilters.make(for: rule(), displaySize: screen).isEmpty)
+        expect(TouchFrameFilters.make(for: rule(), displaySize: screen).isEmpty)
     }
 }

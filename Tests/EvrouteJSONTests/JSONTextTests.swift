@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 import EvrouteJSON
 
 private func quoted(_ s: String) -> String { JSONText.quoted(s) }
@@ -10,106 +11,106 @@ struct JSONTextTests {
     // MARK: Escaping
 
     @Test func quotesBackslashAndTheNamedControlEscapes() {
-        #expect(quoted("") == #""""#)
-        #expect(quoted("plain text") == #""plain text""#)
-        #expect(quoted(#"say "hi""#) == #""say \"hi\"""#)
-        #expect(quoted(#"C:\path\"#) == #""C:\\path\\""#)
-        #expect(quoted("a\nb\rc\td") == #""a\nb\rc\td""#)
-        #expect(quoted("/") == #""/""#)   // never escaped
+        expectEqual(quoted(""), #""""#)
+        expectEqual(quoted("plain text"), #""plain text""#)
+        expectEqual(quoted(#"say "hi""#), #""say \"hi\"""#)
+        expectEqual(quoted(#"C:\path\"#), #""C:\\path\\""#)
+        expectEqual(quoted("a\nb\rc\td"), #""a\nb\rc\td""#)
+        expectEqual(quoted("/"), #""/""#)   // never escaped
     }
 
     @Test func otherControlCharactersAreLowerCaseUnicodeEscapes() {
-        #expect(quoted("\u{0}") == #""\u0000""#)
-        #expect(quoted("\u{1}\u{1f}") == #""\u0001\u001f""#)
+        expectEqual(quoted("\u{0}"), #""\u0000""#)
+        expectEqual(quoted("\u{1}\u{1f}"), #""\u0001\u001f""#)
         // \b and \f are written as \u escapes, not their short forms.
-        #expect(quoted("\u{8}\u{c}") == #""\u0008\u000c""#)
-        #expect(quoted("\u{1b}[0m") == #""\u001b[0m""#)
+        expectEqual(quoted("\u{8}\u{c}"), #""\u0008\u000c""#)
+        expectEqual(quoted("\u{1b}[0m"), #""\u001b[0m""#)
         // DEL and the C1 range are not escaped.
-        #expect(quoted("\u{7f}\u{80}") == "\"\u{7f}\u{80}\"")
+        expectEqual(quoted("\u{7f}\u{80}"), "\"\u{7f}\u{80}\"")
         // Every control character below U+0020.
         for c in 0..<0x20 {
             let s = quoted(String(Unicode.Scalar(UInt8(c))))
-            #expect(s.hasPrefix("\"\\"), "\(c)")
-            #expect(s.utf8.allSatisfy { $0 >= 0x20 }, "\(c)")
+            expect(s.hasPrefix("\"\\"), "\(c)")
+            expect(s.utf8.allSatisfy { $0 >= 0x20 }, "\(c)")
         }
     }
 
     @Test func nonASCIIIsCopiedAsUTF8() {
-        #expect(quoted("Ünïcødé ×") == "\"Ünïcødé ×\"")
-        #expect(quoted("😀") == "\"😀\"")
-        #expect(Array(quoted("😀").utf8) == [0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22])
+        expectEqual(quoted("Ünïcødé ×"), "\"Ünïcødé ×\"")
+        expectEqual(quoted("😀"), "\"😀\"")
+        expectEqual(Array(quoted("😀").utf8), [0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22])
         // Line and paragraph separators pass through (valid JSON).
-        #expect(quoted("\u{2028}\u{2029}") == "\"\u{2028}\u{2029}\"")
+        expectEqual(quoted("\u{2028}\u{2029}"), "\"\u{2028}\u{2029}\"")
     }
 
     @Test func escapesInTheMiddleOfLongRuns() {
         let long = String(repeating: "x", count: 1000)
-        #expect(quoted(long + "\"" + long) == "\"" + long + "\\\"" + long + "\"")
+        expectEqual(quoted(long + "\"" + long), "\"" + long + "\\\"" + long + "\"")
     }
 
     // MARK: Numbers: the trace's thousandths
 
     @Test func thousandthsAlwaysHaveAFraction() {
-        #expect(thousandths(96) == "96.0")
-        #expect(thousandths(0) == "0.0")
-        #expect(thousandths(412.5) == "412.5")
-        #expect(thousandths(78.4375) == "78.438")
-        #expect(thousandths(12.3333333) == "12.333")
-        #expect(thousandths(1.05) == "1.05")
-        #expect(thousandths(0.001) == "0.001")
-        #expect(thousandths(-0.5) == "-0.5")
-        #expect(thousandths(-1280) == "-1280.0")
+        expectEqual(thousandths(96), "96.0")
+        expectEqual(thousandths(0), "0.0")
+        expectEqual(thousandths(412.5), "412.5")
+        expectEqual(thousandths(78.4375), "78.438")
+        expectEqual(thousandths(12.3333333), "12.333")
+        expectEqual(thousandths(1.05), "1.05")
+        expectEqual(thousandths(0.001), "0.001")
+        expectEqual(thousandths(-0.5), "-0.5")
+        expectEqual(thousandths(-1280), "-1280.0")
     }
 
     @Test func thousandthsNegativeZeroAndTinyValues() {
-        #expect(thousandths(-0.0) == "0.0")
-        #expect(thousandths(-0.0004) == "0.0")
-        #expect(thousandths(0.0004) == "0.0")
-        #expect(thousandths(-0.0006) == "-0.001")
-        #expect(thousandths(0.0006) == "0.001")
+        expectEqual(thousandths(-0.0), "0.0")
+        expectEqual(thousandths(-0.0004), "0.0")
+        expectEqual(thousandths(0.0004), "0.0")
+        expectEqual(thousandths(-0.0006), "-0.001")
+        expectEqual(thousandths(0.0006), "0.001")
     }
 
     @Test func thousandthsOfHugeValuesDoNotTrap() {
-        #expect(thousandths(8e15) == "8000000000000000.0")
-        #expect(thousandths(9e15) == "9000000000000000.0")
-        #expect(thousandths(1e16) == "1e+16")
-        #expect(thousandths(-1e300) == "-1e+300")
-        #expect(thousandths(.greatestFiniteMagnitude) == "1.7976931348623157e+308")
+        expectEqual(thousandths(8e15), "8000000000000000.0")
+        expectEqual(thousandths(9e15), "9000000000000000.0")
+        expectEqual(thousandths(1e16), "1e+16")
+        expectEqual(thousandths(-1e300), "-1e+300")
+        expectEqual(thousandths(.greatestFiniteMagnitude), "1.7976931348623157e+308")
     }
 
     @Test func nonFiniteNumbersAreNull() {
         for style in [JSONNumberStyle.thousandths, .shortest] {
-            #expect(JSONText.number(.nan, style: style) == "null")
-            #expect(JSONText.number(.infinity, style: style) == "null")
-            #expect(JSONText.number(-.infinity, style: style) == "null")
+            expectEqual(JSONText.number(.nan, style: style), "null")
+            expectEqual(JSONText.number(.infinity, style: style), "null")
+            expectEqual(JSONText.number(-.infinity, style: style), "null")
         }
     }
 
     // MARK: Numbers: the control protocol's shortest form
 
     @Test func shortestWritesWholeNumbersAsIntegers() {
-        #expect(shortest(96) == "96")
-        #expect(shortest(1280) == "1280")
-        #expect(shortest(-3) == "-3")
-        #expect(shortest(0) == "0")
-        #expect(shortest(-0.0) == "0")
-        #expect(shortest(8_999_999_999_999_998) == "8999999999999998")
+        expectEqual(shortest(96), "96")
+        expectEqual(shortest(1280), "1280")
+        expectEqual(shortest(-3), "-3")
+        expectEqual(shortest(0), "0")
+        expectEqual(shortest(-0.0), "0")
+        expectEqual(shortest(8_999_999_999_999_998), "8999999999999998")
     }
 
     @Test func shortestWritesOtherNumbersInTheShortestRoundTripForm() {
-        #expect(shortest(3.004) == "3.004")
-        #expect(shortest(0.0059) == "0.0059")
-        #expect(shortest(0.1) == "0.1")
-        #expect(shortest(412.3333333333333) == "412.3333333333333")
-        #expect(shortest(-2.5) == "-2.5")
-        #expect(shortest(1.5e-7) == "1.5e-07")
-        #expect(shortest(Double.leastNonzeroMagnitude) == "5e-324")
-        #expect(shortest(-2.2250738585072014e-308) == "-2.2250738585072014e-308")   // the longest form: 24 bytes
-        #expect(shortest(9e15) == "9000000000000000.0")   // Swift's description up to 2^53
-        #expect(shortest(1e16) == "1e+16")
-        #expect(shortest(-1e300) == "-1e+300")
+        expectEqual(shortest(3.004), "3.004")
+        expectEqual(shortest(0.0059), "0.0059")
+        expectEqual(shortest(0.1), "0.1")
+        expectEqual(shortest(412.3333333333333), "412.3333333333333")
+        expectEqual(shortest(-2.5), "-2.5")
+        expectEqual(shortest(1.5e-7), "1.5e-07")
+        expectEqual(shortest(Double.leastNonzeroMagnitude), "5e-324")
+        expectEqual(shortest(-2.2250738585072014e-308), "-2.2250738585072014e-308")   // the longest form: 24 bytes
+        expectEqual(shortest(9e15), "9000000000000000.0")   // Swift's description up to 2^53
+        expectEqual(shortest(1e16), "1e+16")
+        expectEqual(shortest(-1e300), "-1e+300")
         for v in [0.1, 1.0 / 3, 2.0 / 3 * 1e-10, 123456.789, 1e21, -7.25e-200] {
-            #expect(Double(shortest(v)) == v)
+            expectEqual(Double(shortest(v)), v)
         }
     }
 
@@ -121,18 +122,18 @@ struct JSONTextTests {
             body(&out)
             return String(decoding: out, as: UTF8.self)
         }
-        #expect(text { JSONText.appendInteger(Int64(0), to: &$0) } == "0")
-        #expect(text { JSONText.appendInteger(Int64(7), to: &$0) } == "7")
-        #expect(text { JSONText.appendInteger(Int64(-42), to: &$0) } == "-42")
-        #expect(text { JSONText.appendInteger(Int64.max, to: &$0) } == "9223372036854775807")
-        #expect(text { JSONText.appendInteger(Int64.min, to: &$0) } == "-9223372036854775808")
-        #expect(text { JSONText.appendInteger(UInt64.max, to: &$0) } == "18446744073709551615")
-        #expect(text { JSONText.appendFixed(1_508_125_000, decimals: 6, to: &$0) } == "1508.125")
-        #expect(text { JSONText.appendFixed(100_000_000, decimals: 6, to: &$0) } == "100.0")
-        #expect(text { JSONText.appendFixed(100_009_276, decimals: 6, to: &$0) } == "100.009276")
-        #expect(text { JSONText.appendFixed(1, decimals: 6, to: &$0) } == "0.000001")
-        #expect(text { JSONText.appendFixed(-1, decimals: 6, to: &$0) } == "-0.000001")
-        #expect(text { JSONText.appendFixed(Int64.min, decimals: 3, to: &$0) } == "-9223372036854775.808")
+        expectEqual(text { JSONText.appendInteger(Int64(0), to: &$0) }, "0")
+        expectEqual(text { JSONText.appendInteger(Int64(7), to: &$0) }, "7")
+        expectEqual(text { JSONText.appendInteger(Int64(-42), to: &$0) }, "-42")
+        expectEqual(text { JSONText.appendInteger(Int64.max, to: &$0) }, "9223372036854775807")
+        expectEqual(text { JSONText.appendInteger(Int64.min, to: &$0) }, "-9223372036854775808")
+        expectEqual(text { JSONText.appendInteger(UInt64.max, to: &$0) }, "18446744073709551615")
+        expectEqual(text { JSONText.appendFixed(1_508_125_000, decimals: 6, to: &$0) }, "1508.125")
+        expectEqual(text { JSONText.appendFixed(100_000_000, decimals: 6, to: &$0) }, "100.0")
+        expectEqual(text { JSONText.appendFixed(100_009_276, decimals: 6, to: &$0) }, "100.009276")
+        expectEqual(text { JSONText.appendFixed(1, decimals: 6, to: &$0) }, "0.000001")
+        expectEqual(text { JSONText.appendFixed(-1, decimals: 6, to: &$0) }, "-0.000001")
+        expectEqual(text { JSONText.appendFixed(Int64.min, decimals: 3, to: &$0) }, "-9223372036854775.808")
     }
 
     /// The formatter writes two digits per division: every digit count, both signs and every
@@ -153,11 +154,11 @@ struct JSONTextTests {
         for v in values {
             var out: [UInt8] = []
             JSONText.appendInteger(v, to: &out)
-            #expect(String(decoding: out, as: UTF8.self) == String(v))
+            expectEqual(String(decoding: out, as: UTF8.self), String(v))
             for decimals in 1...18 {
                 var fixed: [UInt8] = []
                 JSONText.appendFixed(v, decimals: decimals, to: &fixed)
-                #expect(String(decoding: fixed, as: UTF8.self) == Self.reference(v, decimals: decimals), "\(v) \(decimals)")
+                expectEqual(String(decoding: fixed, as: UTF8.self), Self.reference(v, decimals: decimals), "\(v) \(decimals)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 import EvrouteJSON
 
 @Suite("JSON writer")
@@ -18,7 +19,7 @@ struct JSONWriterTests {
         w.field("tap", true)
         w.field("id", UInt64(42))
         w.endObject()
-        #expect(text(w) == #"{"type":"touch","time":100.009276,"device":null,"touch":1,"x":78.438,"y":52.0,"pressure":null,"tap":true,"id":42}"#)
+        expectEqual(text(w), #"{"type":"touch","time":100.009276,"device":null,"touch":1,"x":78.438,"y":52.0,"pressure":null,"tap":true,"id":42}"#)
     }
 
     @Test func commasInNestedObjectsAndArrays() {
@@ -45,7 +46,7 @@ struct JSONWriterTests {
         w.beginObject()
         w.endObject()
         w.endObject()
-        #expect(text(w) == #"{"region":"a/b","chain":["a/b",[],{"k":[1,2.5,3,null,false]}],"empty":{}}"#)
+        expectEqual(text(w), #"{"region":"a/b","chain":["a/b",[],{"k":[1,2.5,3,null,false]}],"empty":{}}"#)
     }
 
     @Test func topLevelValuesAreNotSeparated() {
@@ -56,12 +57,12 @@ struct JSONWriterTests {
             w.beginObject()
             w.field("n", i)
             w.endObject()
-            #expect(text(w) == "{\"n\":\(i)}")
+            expectEqual(text(w), "{\"n\":\(i)}")
         }
         w.reset()
         w.string("a")
         w.string("b")
-        #expect(text(w) == #""a""b""#)
+        expectEqual(text(w), #""a""b""#)
     }
 
     @Test func keysGivenAsStringsAreEscaped() {
@@ -72,17 +73,17 @@ struct JSONWriterTests {
         w.key("line\nbreak")
         w.integer(UInt64(2))
         w.endObject()
-        #expect(text(w) == #"{"a\"b":1,"line\nbreak":2}"#)
+        expectEqual(text(w), #"{"a\"b":1,"line\nbreak":2}"#)
     }
 
     @Test func valuesAndTheirNumberStyle() {
         let v: JSONValue = .object([("w", .number(1280)), ("u", .number(3.004)), ("list", .array([.number(-0.0), .null]))])
         var w = JSONWriter()
         w.value(v)
-        #expect(text(w) == #"{"w":1280,"u":3.004,"list":[0,null]}"#)
+        expectEqual(text(w), #"{"w":1280,"u":3.004,"list":[0,null]}"#)
         w.reset()
         w.value(v, style: .thousandths)
-        #expect(text(w) == #"{"w":1280.0,"u":3.004,"list":[0.0,null]}"#)
+        expectEqual(text(w), #"{"w":1280.0,"u":3.004,"list":[0.0,null]}"#)
     }
 }
 
@@ -105,8 +106,8 @@ struct JSONWriterKeyAndStringTests {
             writer.endObject()
             if w == 0 { fast = writer } else { slow = writer }
         }
-        #expect(fast.bytes == slow.bytes)
-        #expect(String(decoding: slow.bytes, as: UTF8.self) == "{\"type\":\(JSONText.quoted(value)),\"type\":\(JSONText.quoted(value)),\"n\":1}")
+        expectEqual(fast.bytes, slow.bytes)
+        expectEqual(String(decoding: slow.bytes, as: UTF8.self), "{\"type\":\(JSONText.quoted(value)),\"type\":\(JSONText.quoted(value)),\"n\":1}")
     }
 }
 
@@ -128,34 +129,34 @@ struct JSONWriterKeyAndValueTests {
     @Test(arguments: [Int64.min, -1, 0, 7, 10, 1_369_413_360, Int64.max])
     func integers(_ v: Int64) {
         let (fast, slow) = both({ $0.field(commaQuoted: Self.k, integer: v) }, { $0.integer(v) })
-        #expect(fast == slow)
-        #expect(fast == "{\"v\":\(v),\"v\":\(v)}")
+        expectEqual(fast, slow)
+        expectEqual(fast, "{\"v\":\(v),\"v\":\(v)}")
         let u = v.magnitude
         let (ufast, uslow) = both({ $0.field(commaQuoted: Self.k, integer: u) }, { $0.integer(u) })
-        #expect(ufast == uslow)
+        expectEqual(ufast, uslow)
     }
 
     @Test(arguments: [0.0, -0.0, 563.3214, -0.0004, 1e300, -2.2250738585072014e-308, .nan, .infinity, 9e15])
     func numbers(_ v: Double) {
         for style in [JSONNumberStyle.thousandths, .shortest] {
             let (fast, slow) = both({ $0.field(commaQuoted: Self.k, number: v, style: style) }, { $0.number(v, style: style) })
-            #expect(fast == slow)
+            expectEqual(fast, slow)
         }
         let (nilFast, nilSlow) = both({ $0.field(commaQuoted: Self.k, number: nil) }, { $0.null() })
-        #expect(nilFast == nilSlow)
-        #expect(nilFast == #"{"v":null,"v":null}"#)
+        expectEqual(nilFast, nilSlow)
+        expectEqual(nilFast, #"{"v":null,"v":null}"#)
     }
 
     @Test(arguments: [Int64.min, -1, 0, 1_369_413_360_218_061, 100_000_000, Int64.max])
     func times(_ microseconds: Int64) {
         let (fast, slow) = both({ $0.field(commaQuoted: Self.k, time: microseconds) }, { $0.appendTime(microseconds) })
-        #expect(fast == slow)
+        expectEqual(fast, slow)
     }
 
     @Test func null() {
         let (fast, slow) = both({ $0.field(commaQuotedNull: Self.k) }, { $0.null() })
-        #expect(fast == slow)
-        #expect(fast == #"{"v":null,"v":null}"#)
+        expectEqual(fast, slow)
+        expectEqual(fast, #"{"v":null,"v":null}"#)
     }
 }
 
@@ -198,11 +199,11 @@ struct JSONWriterCombinedTests {
         combined.bytes.append(contentsOf: Array("before\n".utf8))
         Self.write(&plain, values)
         combined.combiningWrites { Self.write(&$0, values) }
-        #expect(combined.bytes.count > 7)
-        #expect(String(decoding: combined.bytes, as: UTF8.self) == String(decoding: plain.bytes, as: UTF8.self))
+        expect(combined.bytes.count > 7)
+        expectEqual(String(decoding: combined.bytes, as: UTF8.self), String(decoding: plain.bytes, as: UTF8.self))
         // The text is JSON that reads back.
         let line = Array(plain.bytes.dropFirst(7).dropLast())
-        #expect((try? JSONValue.parse(utf8: line)) != nil)
+        expect((try? JSONValue.parse(utf8: line)) != nil)
     }
 }
 
@@ -227,15 +228,15 @@ struct JSONWriterMemberTests {
             member.member("x", thousandths: v)
             var reference: [UInt8] = Array(#""x":"#.utf8)
             JSONText.appendFixed(Int64((v * 1000).rounded()), decimals: 3, to: &reference)
-            #expect(member.bytes == reference, "\(v)")
+            expectEqual(member.bytes, reference, "\(v)")
             var number = JSONWriter()
             number.number(v)
-            #expect(number.bytes == Array(reference.dropFirst(4)), "\(v)")
+            expectEqual(number.bytes, Array(reference.dropFirst(4)), "\(v)")
         }
         var nothing = JSONWriter()
         nothing.member("x", thousandths: nil)
         nothing.member("y", thousandths: .nan)
-        #expect(String(decoding: nothing.bytes, as: UTF8.self) == #""x":null,"y":null"#)
+        expectEqual(String(decoding: nothing.bytes, as: UTF8.self), #""x":null,"y":null"#)
         let times: [Int64] = [0, 1, 10, 999_999, 1_000_000, 1_500_000, 1_500_010, 1_508_125_000, 1_508_000_100,
                               3_600_000_000_001, -1, -1_500_000, -1_000, Int64.max, Int64.min + 1]
         for us in times {
@@ -243,7 +244,7 @@ struct JSONWriterMemberTests {
             member.member("time", time: us)
             var reference: [UInt8] = Array(#""time":"#.utf8)
             JSONText.appendFixed(us, decimals: 6, to: &reference)
-            #expect(member.bytes == reference, "\(us)")
+            expectEqual(member.bytes, reference, "\(us)")
         }
     }
 
@@ -258,7 +259,6 @@ struct JSONWriterMemberTests {
         w.member("quoted", string: "a\"b")
         w.member("handler", null: ())
         w.endObject()
-        #expect(String(decoding: w.bytes, as: UTF8.self)
-                == #"{"type":"touch","touch":-3,"id":18446744073709551615,"region":"home/root","quoted":"a\"b","handler":null}"#)
+        expectEqual(String(decoding: w.bytes, as: UTF8.self), #"{"type":"touch","touch":-3,"id":18446744073709551615,"region":"home/root","quoted":"a\"b","handler":null}"#)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
@@ -160,7 +161,7 @@ struct GestureReplayTests {
     }
 
     @Test func recordingsArePresent() {
-        #expect(Self.files.count >= 14, "expected the named gesture recordings, found \(Self.files)")
+        expect(Self.files.count >= 14, "expected the named gesture recordings, found \(Self.files)")
     }
 
     @Test(arguments: Self.files)
@@ -172,16 +173,16 @@ struct GestureReplayTests {
         try DryRun(layout: layout, format: .json, sink: sink, errors: MemorySink()).runReplays(paths: [path], descriptionPath: nil)
         let objects = try sink.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let gestures = objects.filter { $0["type"] as? String == "gesture" }
-        #expect(!gestures.isEmpty, "\(name): no gesture at all")
+        expect(!gestures.isEmpty, "\(name): no gesture at all")
         // Every recognizer settles by the end, whatever the touch protocol.
         var open: [String: String] = [:]
         for g in gestures { open[g["gesture"] as! String] = g["state"] as? String }
-        for (g, s) in open { #expect(s != "began" && s != "changed", "\(name): \(g) left \(s)") }
+        for (g, s) in open { expect(s != "began" && s != "changed", "\(name): \(g) left \(s)") }
 
         // The raw analysis reads protocol B slots: the two recordings of other protocols (ELAN
         // CANDO's split format, N-Trig's protocol A) have none to compare the counts with.
         guard let raw = RawSequences(recording) else {
-            #expect(name.hasPrefix("ELAN CANDO Windows7.") || name.hasPrefix("N-Trig MultiTouch."), "\(name) is not a protocol B recording")
+            expect(name.hasPrefix("ELAN CANDO Windows7.") || name.hasPrefix("N-Trig MultiTouch."), "\(name) is not a protocol B recording")
             return
         }
         try #require(!raw.sequences.isEmpty)
@@ -192,13 +193,13 @@ struct GestureReplayTests {
 
         // Taps: single and double, one and two fingers, as many as the raw events pair up.
         let one = raw.tapCounts(fingers: 1), two = raw.tapCounts(fingers: 2)
-        #expect(count("tap1", recognized) == one.single, "\(name): 1-finger single taps")
-        #expect(count("tap1x2", recognized) == one.double, "\(name): 1-finger double taps")
-        #expect(count("tap2", recognized) == two.single, "\(name): 2-finger single taps")
-        #expect(count("tap2x2", recognized) == two.double, "\(name): 2-finger double taps")
+        expectEqual(count("tap1", recognized), one.single, "\(name): 1-finger single taps")
+        expectEqual(count("tap1x2", recognized), one.double, "\(name): 1-finger double taps")
+        expectEqual(count("tap2", recognized), two.single, "\(name): 2-finger single taps")
+        expectEqual(count("tap2x2", recognized), two.double, "\(name): 2-finger double taps")
         // Taps route: the region's handler took them.
         for g in gestures where (g["gesture"] as? String)?.hasPrefix("tap") == true && g["state"] as? String == "recognized" {
-            #expect(g["handled_by"] as? String == "s/root")
+            expectEqual(g["handled_by"] as? String, "s/root")
         }
 
         // Pans, swipes and rotation: from the displacement of the fingers down.
@@ -207,29 +208,29 @@ struct GestureReplayTests {
             let clearlyPans = moving.filter { ($0.maxMean[k] ?? 0) >= 40 }.count
             let clearlyNot = moving.filter { ($0.maxMean[k] ?? 0) < 20 }.count
             if clearlyPans + clearlyNot == moving.count {
-                #expect(count("pan\(k)", began) == clearlyPans, "\(name): \(k)-finger pans")
-                #expect(count("pan\(k)", ["ended", "cancelled"]) == clearlyPans, "\(name): \(k)-finger pans end")
+                expectEqual(count("pan\(k)", began), clearlyPans, "\(name): \(k)-finger pans")
+                expectEqual(count("pan\(k)", ["ended", "cancelled"]), clearlyPans, "\(name): \(k)-finger pans end")
             }
             for dir in ["left", "right", "up", "down"] {
                 let expected = moving.filter { $0.swipeDirection[k] == dir && $0.end - $0.start <= 3 && ($0.maxMean[k] ?? 0) >= 170 }.count
                 let unclear = moving.contains { ($0.maxMean[k] ?? 0) >= 130 && ($0.maxMean[k] ?? 0) < 170 }
-                if !unclear { #expect(count("swipe\(k)-\(dir)", recognized) == expected, "\(name): \(k)-finger swipes \(dir)") }
+                if !unclear { expectEqual(count("swipe\(k)-\(dir)", recognized), expected, "\(name): \(k)-finger swipes \(dir)") }
             }
             // A swipe or pan with the wrong number of fingers never fires.
             let other = 3 - k
             if raw.sequences.allSatisfy({ $0.fingers == k }) {
-                #expect(count("pan\(other)", began) == 0, "\(name): pan\(other)")
-                for dir in ["left", "right", "up", "down"] { #expect(count("swipe\(other)-\(dir)", recognized) == 0) }
+                expectEqual(count("pan\(other)", began), 0, "\(name): pan\(other)")
+                for dir in ["left", "right", "up", "down"] { expectEqual(count("swipe\(other)-\(dir)", recognized), 0) }
             }
         }
         let turned = raw.sequences.filter { $0.fingers == 2 && abs($0.rotation) >= 0.3 }.count
         let still = raw.sequences.allSatisfy { abs($0.rotation) < 0.1 }
-        if turned > 0 { #expect(count("rotation", began) == turned, "\(name): rotations") }
-        if still { #expect(count("rotation", began) == 0, "\(name): no rotation") }
+        if turned > 0 { expectEqual(count("rotation", began), turned, "\(name): rotations") }
+        if still { expectEqual(count("rotation", began), 0, "\(name): no rotation") }
 
         // Nothing on a moving sequence is a tap.
         if raw.sequences.allSatisfy({ !$0.isTap }) {
-            for g in ["tap1", "tap1x2", "tap2", "tap2x2"] { #expect(count(g, recognized) == 0, "\(name): \(g)") }
+            for g in ["tap1", "tap1x2", "tap2", "tap2x2"] { expectEqual(count(g, recognized), 0, "\(name): \(g)") }
         }
     }
 
@@ -240,12 +241,12 @@ struct GestureReplayTests {
             let path = try #require(Self.files.first { $0.hasSuffix(".\(suffix).events") })
             return try #require(RawSequences(try EvemuRecording.load(path: path)))
         }
-        #expect(try raw("single-tap-center").tapCounts(fingers: 1) == (1, 0))
-        #expect(try raw("double-tap-center").tapCounts(fingers: 1) == (0, 1))
-        #expect(try raw("2fg-tap").tapCounts(fingers: 2) == (1, 0))
-        #expect(try raw("single-top-swipe").sequences.first?.swipeDirection[1] == "right")
-        #expect(try raw("double-top-swipe").sequences.first?.swipeDirection[2] == "right")
-        #expect(try raw("single-center-scroll").sequences.first?.swipeDirection[1] == "down")
-        #expect(try raw("double-center-scroll").sequences.first?.swipeDirection[2] == "down")
+        try expect(try raw("single-tap-center").tapCounts(fingers: 1) == (1, 0))
+        try expect(try raw("double-tap-center").tapCounts(fingers: 1) == (0, 1))
+        try expect(try raw("2fg-tap").tapCounts(fingers: 2) == (1, 0))
+        try expectEqual(try raw("single-top-swipe").sequences.first?.swipeDirection[1], "right")
+        try expectEqual(try raw("double-top-swipe").sequences.first?.swipeDirection[2], "right")
+        try expectEqual(try raw("single-center-scroll").sequences.first?.swipeDirection[1], "down")
+        try expectEqual(try raw("double-center-scroll").sequences.first?.swipeDirection[2], "down")
     }
 }

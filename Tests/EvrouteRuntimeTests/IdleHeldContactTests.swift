@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
@@ -53,14 +54,14 @@ struct IdleHeldContactTests {
             send([(EventType.abs, AbsCode.mtPositionX, raw(x + Double(i % 2), 1280, ax)), (EventType.syn, SynCode.report, 0)], at: 2 + Double(i))
         }
         run.session.advanceTime(to: at(70))
-        #expect(idle() == false, "the display went idle under a finger resting since 2 s")
+        expectEqual(idle(), false, "the display went idle under a finger resting since 2 s")
         // The lift at 70 s: idle 10 s after it, not before.
         send([(EventType.abs, AbsCode.mtTrackingID, -1), (EventType.key, KeyCode.btnTouch, 0), (EventType.syn, SynCode.report, 0)], at: 70)
         run.session.advanceTime(to: at(79.9))
-        #expect(idle() == false, "idle came less than after-s after the lift")
+        expectEqual(idle(), false, "idle came less than after-s after the lift")
         run.session.advanceTime(to: at(80))
-        #expect(idle() == true, "idle did not come after-s after the lift")
-        #expect(run.session.router.activity(ofDisplay: 0)?.since == at(80))
+        expectEqual(idle(), true, "idle did not come after-s after the lift")
+        expectEqual(run.session.router.activity(ofDisplay: 0)?.since, at(80))
     }
 
     /// A stuck contact (cancelled by `stuck-after-s`) does not keep the display awake: once
@@ -90,7 +91,7 @@ struct IdleHeldContactTests {
         }
         run.session.advanceTime(to: at(30))
         // Cancelled at 3 s; the countdown from the touch's began (2 s) ran out at 12 s.
-        #expect(run.session.router.activity(ofDisplay: 0)?.idle == true)
-        #expect(run.session.router.activity(ofDisplay: 0)?.since == at(12))
+        expectEqual(run.session.router.activity(ofDisplay: 0)?.idle, true)
+        expectEqual(run.session.router.activity(ofDisplay: 0)?.since, at(12))
     }
 }

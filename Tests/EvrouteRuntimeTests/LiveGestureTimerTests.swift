@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,7 @@ struct LiveGestureTimerTests {
         // On time, by the event clock: the loop's timer is armed for the router's deadline, the
         // touch's own time plus the gesture's minimum-duration (0.8 s); no wall-clock bound.
         let deadline = try #require(run.session.nextDeadline, "no deadline once the finger rests")
-        #expect(deadline == down + .milliseconds(800), "armed for \(deadline), the touch came at \(down)")
+        expectEqual(deadline, down + .milliseconds(800), "armed for \(deadline), the touch came at \(down)")
         var began: String?
         runLoop(loop, upTo: 3) {
             run.report.flush()
@@ -48,7 +49,7 @@ struct LiveGestureTimerTests {
         }
         // The guard (3 s) only stops a hung test: the long press must begin with no further event.
         try #require(began != nil, "no long-press began; trace:\n\(sink.lines.joined(separator: "\n"))")
-        #expect(run.session.nextDeadline != deadline, "the deadline was consumed by the timer")
+        expect(run.session.nextDeadline != deadline, "the deadline was consumed by the timer")
     }
 
     /// Which of the timer and the input the loop was woken for first, in one `epoll_wait` batch.
@@ -82,7 +83,7 @@ struct LiveGestureTimerTests {
                (EventType.abs, AbsCode.mtPositionX, raw(1230, 1280, x)), (EventType.abs, AbsCode.mtPositionY, raw(50, 800, y)),
                (EventType.key, KeyCode.btnTouch, 1), (EventType.syn, SynCode.report, 0)], at: down)
         let deadline = try #require(run.session.nextDeadline)
-        #expect(deadline == down + .milliseconds(800))
+        expectEqual(deadline, down + .milliseconds(800))
         let lift = liftAfterDeadline ? down + .milliseconds(1500) : down + .milliseconds(500)
 
         // The "device": a pipe holding one byte while the lift waits unread.
@@ -115,9 +116,9 @@ struct LiveGestureTimerTests {
         loop.run()
         run.report.flush()
         // One wake-up for both.
-        #expect(loop.wakeups == 1)
-        #expect(dispatched.count == 1, "the lift was routed once: \(dispatched)")
+        expectEqual(loop.wakeups, 1)
+        expectEqual(dispatched.count, 1, "the lift was routed once: \(dispatched)")
         let began = sink.lines.contains { $0.contains("\"admin-hold\"") && $0.contains("\"began\"") }
-        #expect(began == liftAfterDeadline, "long press began: \(began), lift at +\((lift - down).microseconds / 1000) ms, ready first: \(readyFirst); trace:\n\(sink.lines.joined(separator: "\n"))")
+        expectEqual(began, liftAfterDeadline, "long press began: \(began), lift at +\((lift - down).microseconds / 1000) ms, ready first: \(readyFirst); trace:\n\(sink.lines.joined(separator: "\n"))")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteCore
 import EvrouteRuntime
@@ -52,11 +53,11 @@ struct PipelineTests {
         let journal = Journal()
         let pipeline = try Self.pipeline()
         try pipeline.start([Part("input", journal), Part("control", journal), Part("plugins", journal)])
-        #expect(pipeline.started.map(\.name) == ["input", "control", "plugins"])
+        expectEqual(pipeline.started.map(\.name), ["input", "control", "plugins"])
         pipeline.stop()
         pipeline.stop()
-        #expect(journal.lines == ["start input", "start control", "start plugins", "stop plugins", "stop control", "stop input"])
-        #expect(pipeline.started.isEmpty && pipeline.isStopped)
+        expectEqual(journal.lines, ["start input", "start control", "start plugins", "stop plugins", "stop control", "stop input"])
+        expect(pipeline.started.isEmpty && pipeline.isStopped)
     }
 
     @Test("a start that throws: the started ones are stopped in reverse, the rest never start")
@@ -66,10 +67,10 @@ struct PipelineTests {
         #expect(throws: Refused.self) {
             try pipeline.start([Part("a", journal), Part("b", journal), Part("c", journal, fails: true), Part("d", journal)])
         }
-        #expect(journal.lines == ["start a", "start b", "start c", "stop b", "stop a"])
-        #expect(pipeline.started.isEmpty)
+        expectEqual(journal.lines, ["start a", "start b", "start c", "stop b", "stop a"])
+        expect(pipeline.started.isEmpty)
         pipeline.stop()
-        #expect(journal.lines.count == 5)
+        expectEqual(journal.lines.count, 5)
     }
 
     @Test("a stop during the run ends it, from the loop (a signal's or the replay's end)")
@@ -80,8 +81,8 @@ struct PipelineTests {
         var wakeups = 0
         pipeline.loop.addEndOfWakeupHook { wakeups += 1 }
         pipeline.run()
-        #expect(journal.lines == ["start input", "stop input"])
-        #expect(wakeups >= 1)
+        expectEqual(journal.lines, ["start input", "stop input"])
+        expect(wakeups >= 1)
     }
 }
 
@@ -108,9 +109,9 @@ struct RouteFanOutTests {
     @Test("observes routed events iff a member does")
     func wantsRouted() {
         let journal = PipelineTests.Journal()
-        #expect(!RouteFanOut([Member("log", wantsRouted: false, journal)]).observesRoutedEvents)
-        #expect(!RouteFanOut([]).observesRoutedEvents)
-        #expect(RouteFanOut([Member("log", wantsRouted: false, journal), Member("trace", wantsRouted: true, journal)]).observesRoutedEvents)
+        expect(!RouteFanOut([Member("log", wantsRouted: false, journal)]).observesRoutedEvents)
+        expect(!RouteFanOut([]).observesRoutedEvents)
+        expect(RouteFanOut([Member("log", wantsRouted: false, journal), Member("trace", wantsRouted: true, journal)]).observesRoutedEvents)
     }
 
     @Test("routed events go to the members that want them, in order, and to no other")
@@ -120,10 +121,10 @@ struct RouteFanOutTests {
         let event = RoutedEvent(kind: .action("go"), time: Timestamp(microseconds: 1), layout: layout)
         let log = Member("log", wantsRouted: false, journal), metrics = Member("metrics", wantsRouted: true, journal)
         RouteFanOut([log, metrics]).routed(event, handledBy: nil, handler: nil)
-        #expect(journal.lines == ["metrics routed"])
+        expectEqual(journal.lines, ["metrics routed"])
         journal.lines = []
         RouteFanOut([Member("trace", wantsRouted: true, journal), log, metrics]).routed(event, handledBy: nil, handler: nil)
-        #expect(journal.lines == ["trace routed", "metrics routed"])
+        expectEqual(journal.lines, ["trace routed", "metrics routed"])
     }
 
     @Test("records to every member in order; routed events through the router to those that want them")
@@ -132,15 +133,15 @@ struct RouteFanOutTests {
         let run = DryRun(layout: try PipelineTests.demoLayout(), format: .json, sink: MemorySink(), errors: MemorySink(),
                          observers: [Member("a", wantsRouted: true, journal), Member("b", wantsRouted: false, journal),
                                      Member("c", wantsRouted: true, journal)])
-        #expect(run.observers.sinks.count == 5 && run.observers.sinks[3] === run.summary && run.observers.sinks[4] === run.report)
+        expect(run.observers.sinks.count == 5 && run.observers.sinks[3] === run.summary && run.observers.sinks[4] === run.report)
         run.observers.record(.layoutReplaced(time: Timestamp(microseconds: 1), cancelledTouches: 0))
-        #expect(journal.lines == ["a record", "b record", "c record"])
+        expectEqual(journal.lines, ["a record", "b record", "c record"])
         journal.lines = []
         try run.runReplays(paths: [packageRoot + "/demo/touchscreen.events"], descriptionPath: nil)
         let routed = journal.lines.filter { $0.hasSuffix(" routed") }
-        #expect(!routed.isEmpty && routed.count == 2 * (run.summary.handled + run.summary.unhandled))
-        #expect(!routed.contains("b routed"))
-        #expect(Array(routed.prefix(2)) == ["a routed", "c routed"])
+        expect(!routed.isEmpty && routed.count == 2 * (run.summary.handled + run.summary.unhandled))
+        expect(!routed.contains("b routed"))
+        expectEqual(Array(routed.prefix(2)), ["a routed", "c routed"])
     }
 }
 
@@ -156,7 +157,7 @@ struct EndOfWakeupHookTests {
         pipeline.loop.addEndOfWakeupHook { journal.lines.append("second") }
         pipeline.useSessionTimer()
         pipeline.useSessionTimer()   // one timer, one hook
-        #expect(pipeline.loop.endOfWakeupHookCount == 3)
+        expectEqual(pipeline.loop.endOfWakeupHookCount, 3)
         var turns = 0
         func turn() {
             turns += 1
@@ -164,9 +165,9 @@ struct EndOfWakeupHookTests {
         }
         pipeline.loop.schedule(after: .milliseconds(0)) { turn() }
         pipeline.run(pending: { false }, flush: {}, liveInput: true)
-        #expect(pipeline.loop.endOfWakeupHookCount == 4)
-        #expect(journal.lines == Array(repeating: ["first", "second"], count: journal.lines.count / 2).flatMap { $0 })
-        #expect(journal.lines.count == 2 * pipeline.loop.wakeups)
+        expectEqual(pipeline.loop.endOfWakeupHookCount, 4)
+        expectEqual(journal.lines, Array(repeating: ["first", "second"], count: journal.lines.count / 2).flatMap { $0 })
+        expectEqual(journal.lines.count, 2 * pipeline.loop.wakeups)
     }
 
     @Test("a hook added first runs before every other, leading ones in the order added")
@@ -179,6 +180,6 @@ struct EndOfWakeupHookTests {
         pipeline.loop.addEndOfWakeupHook(first: true) { journal.lines.append("lead 2") }
         pipeline.loop.schedule(after: .milliseconds(0)) { pipeline.stop() }
         pipeline.run(pending: { false }, flush: {}, liveInput: false)
-        #expect(Array(journal.lines.prefix(4)) == ["lead 1", "lead 2", "a", "b"])
+        expectEqual(Array(journal.lines.prefix(4)), ["lead 1", "lead 2", "a", "b"])
     }
 }

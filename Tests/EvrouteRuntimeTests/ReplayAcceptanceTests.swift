@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EvrouteChecks
 import EvrouteConfig
 import EvrouteCore
 import EvrouteInput
@@ -73,8 +74,8 @@ struct IndependentCount {
 @Suite("Replaying the real recordings")
 struct ReplayAcceptanceTests {
     @Test func recordingsArePresent() {
-        #expect(recordingFiles("touchscreens").count == 26, "\(recordingsDirectory)/touchscreens")
-        #expect(recordingFiles("keyboards").count == 4, "\(recordingsDirectory)/keyboards")
+        expectEqual(recordingFiles("touchscreens").count, 26, "\(recordingsDirectory)/touchscreens")
+        expectEqual(recordingFiles("keyboards").count, 4, "\(recordingsDirectory)/keyboards")
     }
 
     @Test(arguments: recordingFiles("touchscreens"))
@@ -87,40 +88,40 @@ struct ReplayAcceptanceTests {
         let recording = try EvemuRecording.load(path: path)
         let independent = IndependentCount(recording, displayWidth: 1280, displayHeight: 800)
         if independent.contacts >= 0 {
-            #expect(byID.count == independent.contacts, "touches found vs contacts in the raw events")
+            expectEqual(byID.count, independent.contacts, "touches found vs contacts in the raw events")
         } else if path.contains("N-Trig MultiTouch.2-fingers") {
-            #expect(byID.count == 2)
+            expectEqual(byID.count, 2)
         } else if path.contains("N-Trig MultiTouch.1-finger") {
-            #expect(byID.count == 1)
+            expectEqual(byID.count, 1)
         }
-        #expect(!byID.isEmpty)
+        expect(!byID.isEmpty)
 
         let began = touches.filter { $0["phase"] as? String == "began" }
         for (id, phases) in byID {
             let names = phases.map { $0["phase"] as! String }
-            #expect(names.first == "began", "touch \(id) starts with began")
-            #expect(names.filter { $0 == "began" }.count == 1, "touch \(id) begins once")
-            #expect(names.filter { $0 == "ended" || $0 == "cancelled" }.count == 1, "touch \(id) ends exactly once")
-            #expect(names.last == "ended" || names.last == "cancelled", "touch \(id) ends last")
+            expectEqual(names.first, "began", "touch \(id) starts with began")
+            expectEqual(names.filter { $0 == "began" }.count, 1, "touch \(id) begins once")
+            expectEqual(names.filter { $0 == "ended" || $0 == "cancelled" }.count, 1, "touch \(id) ends exactly once")
+            expect(names.last == "ended" || names.last == "cancelled", "touch \(id) ends last")
             let regions = Set(phases.map { ($0["region"] as? String) ?? "null" })
-            #expect(regions.count == 1, "touch \(id) keeps its region: \(regions)")
+            expectEqual(regions.count, 1, "touch \(id) keeps its region: \(regions)")
             // Where it began: the region hit-testing gives at the began location.
             let first = phases[0]
             let p = Point(x: first["x"] as! Double, y: first["y"] as! Double)
             let expected = layout.hitTest(p, inScreen: 0).map { layout.regions[$0].path }
-            #expect(first["region"] as? String == expected)
+            expectEqual(first["region"] as? String, expected)
         }
         // Protocol B: the began locations are the raw events' positions, scaled as libinput does.
         if !independent.beganAt.isEmpty {
-            #expect(began.count == independent.beganAt.count)
+            expectEqual(began.count, independent.beganAt.count)
             for (b, raw) in zip(began, independent.beganAt) {
-                #expect(abs((b["x"] as! Double) - raw.x) < 0.001 && abs((b["y"] as! Double) - raw.y) < 0.001,
+                expect(abs((b["x"] as! Double) - raw.x) < 0.001 && abs((b["y"] as! Double) - raw.y) < 0.001,
                         "began at \(b["x"]!),\(b["y"]!) vs raw \(raw)")
             }
         }
         // The device is added first and removed last.
-        #expect(objects.first?["type"] as? String == "device-added")
-        #expect(objects.last?["type"] as? String == "device-removed")
+        expectEqual(objects.first?["type"] as? String, "device-added")
+        expectEqual(objects.last?["type"] as? String, "device-removed")
     }
 
     @Test(arguments: recordingFiles("keyboards"))
@@ -129,7 +130,7 @@ struct ReplayAcceptanceTests {
         let recording = try EvemuRecording.load(path: path)
         let keys = objects.filter { $0["type"] as? String == "key" }
         let downs = recording.events.filter { $0.type == 1 && $0.value == 1 }.count
-        #expect(keys.filter { $0["phase"] as? String == "down" }.count == downs)
+        expectEqual(keys.filter { $0["phase"] as? String == "down" }.count, downs)
         // Every down is matched by exactly one up or cancel, per key.
         var held: [String: Int] = [:]
         for k in keys {
@@ -139,10 +140,10 @@ struct ReplayAcceptanceTests {
             case "up", "cancelled": held[name, default: 0] -= 1
             default: break
             }
-            #expect((held[name] ?? 0) >= 0 && (held[name] ?? 0) <= 1, "\(name) balance")
+            expect((held[name] ?? 0) >= 0 && (held[name] ?? 0) <= 1, "\(name) balance")
         }
-        #expect(held.values.allSatisfy { $0 == 0 }, "no key stays held after the replay")
-        #expect(keys.allSatisfy { $0["handled_by"] as? String == "fallback" })
+        expect(held.values.allSatisfy { $0 == 0 }, "no key stays held after the replay")
+        expect(keys.allSatisfy { $0["handled_by"] as? String == "fallback" })
     }
 
     @Test func mergedReplaysAreOrderedByTime() throws {
@@ -151,8 +152,8 @@ struct ReplayAcceptanceTests {
         try #require(files.count == 2, "recordings missing")
         let (_, objects) = try trace(files)
         let times = objects.compactMap { $0["time"] as? Double }
-        #expect(times == times.sorted())
-        #expect(objects.filter { $0["type"] as? String == "device-added" }.count == 2)
+        expectEqual(times, times.sorted())
+        expectEqual(objects.filter { $0["type"] as? String == "device-added" }.count, 2)
     }
 
     @Test func malformedRecordingNamesTheLine() throws {
@@ -174,7 +175,7 @@ struct ReplayAcceptanceTests {
             _ = try trace([file])
             Issue.record("a malformed recording must fail")
         } catch {
-            #expect("\(error)".contains("bad.events:7"), "error names the line: \(error)")
+            expect("\(error)".contains("bad.events:7"), "error names the line: \(error)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ struct EventLoopTests {
     @Test func readableDescriptorTimersAndSignals() throws {
         let loop = try EventLoop()
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        expectEqual(pipe(&fds), 0)
         var got: [String] = []
         try loop.watch(FileDescriptor(rawValue: fds[0])) { _ in
             var b: UInt8 = 0
@@ -25,9 +26,9 @@ struct EventLoopTests {
         loop.schedule(after: .milliseconds(20)) { pthread_kill(thread, SIGUSR1) }
         try loop.handleSignals([SIGUSR1]) { sig in got.append("signal \(sig)"); loop.stop() }
         loop.run()
-        #expect(got == ["read 7", "signal \(SIGUSR1)"])
+        expectEqual(got, ["read 7", "signal \(SIGUSR1)"])
         // Three wakeups at most: timer (write), pipe readable, timer (kill) + signal, possibly merged.
-        #expect(loop.wakeups <= 4)
+        expect(loop.wakeups <= 4)
         close(fds[0]); close(fds[1])
     }
 
@@ -38,7 +39,7 @@ struct EventLoopTests {
     func lazyFlushWritesAtTheFirstWakeupPastItsDeadlineByInputTime(withInputTime: Bool) throws {
         let loop = try EventLoop()
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        expectEqual(pipe(&fds), 0)
         defer { close(fds[0]); close(fds[1]) }
         var pending = false
         var flushes = 0
@@ -75,23 +76,23 @@ struct EventLoopTests {
         _ = write(fds[1], &one, 1)
         loop.schedule(after: .milliseconds(20)) { var two: UInt8 = 2; _ = write(fds[1], &two, 1) }
         loop.run()
-        #expect(flushes == 1)
+        expectEqual(flushes, 1)
         // The wait is the loop's timer, 300 ms after the output began to wait (the first byte).
         let began = try #require(beganWaiting), armed = try #require(armedDeadline, "no timer armed for the waiting output")
-        #expect(armed - began >= .milliseconds(300), "armed \((armed - began).microseconds) µs after the output began to wait")
-        #expect(secondByteWakeup > 0)
+        expect(armed - began >= .milliseconds(300), "armed \((armed - began).microseconds) µs after the output began to wait")
+        expect(secondByteWakeup > 0)
         if withInputTime {
             // Written at the second byte's wake-up (~20 ms), not at the timer (300 ms), which was
             // cancelled: nothing wakes the loop afterwards.
-            #expect(flushWakeup == secondByteWakeup)
+            expectEqual(flushWakeup, secondByteWakeup)
             let wakeups = loop.wakeups
             loop.schedule(after: .milliseconds(400)) { loop.stop() }
             loop.run()
-            #expect(loop.wakeups == wakeups + 1)
-            #expect(flushes == 1)
+            expectEqual(loop.wakeups, wakeups + 1)
+            expectEqual(flushes, 1)
         } else {
             // Written by the timer: a wake-up of its own, after the second byte's.
-            #expect(flushWakeup > secondByteWakeup)
+            expect(flushWakeup > secondByteWakeup)
         }
     }
 
@@ -113,15 +114,15 @@ struct EventLoopTests {
     @Test func watchersAreCalledDirectlyAndNotAfterTheyAreUnwatchedInTheSameWakeup() throws {
         let loop = try EventLoop()
         var a: [Int32] = [0, 0], b: [Int32] = [0, 0]
-        #expect(pipe(&a) == 0)
-        #expect(pipe(&b) == 0)
+        expectEqual(pipe(&a), 0)
+        expectEqual(pipe(&b), 0)
         defer { close(a[0]); close(a[1]); close(b[0]); close(b[1]) }
         var first: ByteWatcher? = ByteWatcher(fd: a[0])
         var second: ByteWatcher? = ByteWatcher(fd: b[0])
         weak let firstGone = first, secondGone = second
         try loop.watch(FileDescriptor(rawValue: a[0]), by: first!)
         try loop.watch(FileDescriptor(rawValue: b[0]), by: second!)
-        #expect(loop.isWatching(FileDescriptor(rawValue: a[0])))
+        expect(loop.isWatching(FileDescriptor(rawValue: a[0])))
         // Whichever is called first unwatches and frees the other; the loop stops after the wake-up.
         loop.addEndOfWakeupHook { loop.stop() }
         var calls = 0
@@ -142,9 +143,9 @@ struct EventLoopTests {
         _ = write(b[1], &two, 1)
         loop.run()
         // Both were ready in one wake-up; the second event of the batch was dropped.
-        #expect(calls == 1)
-        #expect((firstGone == nil) != (secondGone == nil))
-        #expect(loop.wakeups == 1)
+        expectEqual(calls, 1)
+        expect((firstGone == nil) != (secondGone == nil))
+        expectEqual(loop.wakeups, 1)
         // The one left is still watched and called on the next wake-up.
         let left = first ?? second!
         let leftWrite = left === first ? a[1] : b[1]
@@ -152,9 +153,9 @@ struct EventLoopTests {
         var three: UInt8 = 3
         _ = write(leftWrite, &three, 1)
         loop.run()
-        #expect(left.bytes.last == 3)
+        expectEqual(left.bytes.last, 3)
         loop.unwatch(FileDescriptor(rawValue: left.fd))
-        #expect(!loop.isWatching(FileDescriptor(rawValue: left.fd)))
+        expect(!loop.isWatching(FileDescriptor(rawValue: left.fd)))
     }
 }
 
@@ -187,7 +188,7 @@ struct BackgroundJobTests {
     @Test func theWorkRunsOnItsOwnThreadWhileTheLoopRunsAndItsResultComesBackOnTheLoop() throws {
         let loop = try EventLoop()
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        expectEqual(pipe(&fds), 0)
         defer { close(fds[0]); close(fds[1]) }
         let input = fds[0]
         var order: [String] = []
@@ -199,7 +200,7 @@ struct BackgroundJobTests {
             completionThread = pthread_self()
             loop.stop()
         }
-        #expect(job.isRunning)
+        expect(job.isRunning)
         // The work waits for this byte, which only the running loop writes.
         loop.schedule(after: .milliseconds(10)) {
             order.append("loop timer")
@@ -209,14 +210,14 @@ struct BackgroundJobTests {
         let guardTimer = loop.schedule(after: .seconds(20)) { order.append("timeout"); loop.stop() }
         loop.run()
         loop.cancel(guardTimer)
-        #expect(order == ["loop timer", "completion"])
-        #expect(!job.isRunning)
+        expectEqual(order, ["loop timer", "completion"])
+        expect(!job.isRunning)
         let facts = try #require(result)
-        #expect(facts.waited == 42)
-        #expect(completionThread.map { pthread_equal($0, pthread_self()) != 0 } == true, "the completion runs on the loop's thread")
-        #expect(pthread_equal(facts.thread, pthread_self()) == 0, "the work ran on another thread")
-        #expect(facts.blocked == [SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGUSR1, SIGPIPE], "every signal is blocked there")
-        #expect(facts.name == "evroute-test-jo\n", "the thread's name, cut to 15 bytes")
+        expectEqual(facts.waited, 42)
+        expectEqual(completionThread.map { pthread_equal($0, pthread_self()) != 0 }, true, "the completion runs on the loop's thread")
+        expectEqual(pthread_equal(facts.thread, pthread_self()), 0, "the work ran on another thread")
+        expectEqual(facts.blocked, [SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGUSR1, SIGPIPE], "every signal is blocked there")
+        expectEqual(facts.name, "evroute-test-jo\n", "the thread's name, cut to 15 bytes")
     }
 
     /// Writes a byte to `fd` when released: the job's thread lets go of its work (and so of
@@ -248,20 +249,20 @@ struct BackgroundJobTests {
             doneOnLoop = seen.thread.withLock { $0 } != nil
             loop.stop()
         }
-        #expect(object == nil)
-        #expect(job != nil)
+        expect(object == nil)
+        expect(job != nil)
         let guardTimer = loop.schedule(after: .seconds(20)) { loop.stop() }
         loop.run()
         loop.cancel(guardTimer)
-        #expect(doneOnLoop == true, "done runs on the loop after the object was freed")
+        expectEqual(doneOnLoop, true, "done runs on the loop after the object was freed")
         let freedOn = try #require(seen.thread.withLock { $0 })
-        #expect(pthread_equal(freedOn, pthread_self()) == 0, "freed on the job's thread, not the loop's")
+        expectEqual(pthread_equal(freedOn, pthread_self()), 0, "freed on the job's thread, not the loop's")
     }
 
     @Test func aCancelledJobsResultIsDropped() throws {
         let loop = try EventLoop()
         var fds: [Int32] = [0, 0], done: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0 && pipe(&done) == 0)
+        expect(pipe(&fds) == 0 && pipe(&done) == 0)
         defer { close(fds[0]); close(fds[1]); close(done[0]); close(done[1]) }
         let input = fds[0]
         var completions = 0
@@ -271,7 +272,7 @@ struct BackgroundJobTests {
             return Int(Self.readByte(input))
         }) { _ in completions += 1 }
         job.cancel()
-        #expect(!job.isRunning)
+        expect(!job.isRunning)
         // Let the work end; once `done` is readable the result has been handed over, and the
         // loop turn that sees `done` would see the handoff too, were it still watched.
         var b: UInt8 = 7
@@ -284,6 +285,6 @@ struct BackgroundJobTests {
         let guardTimer = loop.schedule(after: .seconds(20)) { loop.stop() }
         loop.run()
         loop.cancel(guardTimer)
-        #expect(completions == 0)
+        expectEqual(completions, 0)
     }
 }

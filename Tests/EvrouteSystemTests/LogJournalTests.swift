@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -102,7 +103,7 @@ struct LogJournalTests {
                 for k in 0..<8 { length |= UInt64(entry[end + 1 + k]) << (8 * UInt64(k)) }
                 let start = end + 9
                 out.append((key, Array(entry[start..<(start + Int(length))])))
-                #expect(entry[start + Int(length)] == 0x0A, "a binary-safe value ends with a newline")
+                expectEqual(entry[start + Int(length)], 0x0A, "a binary-safe value ends with a newline")
                 i = start + Int(length) + 1
             }
         }
@@ -117,36 +118,36 @@ struct LogJournalTests {
     func taggedEntry() throws {
         let journal = try FakeJournal()
         let log = Log(threshold: .debug, fd: journal.streamFD, journalSocket: journal.socketPath)
-        #expect(log.sendsToJournal)
+        expect(log.sendsToJournal)
         log.writeWithoutWaiting()
         log.warning(.pluginFailed, fields: [.plugin: "scan-helper"], "process scan-helper: gone")
         log.info(.deviceAdded, fields: [.device: "touch"], "device added")
         log.notice("untagged")
         let datagrams = journal.receive()
         try #require(datagrams.count == 3)
-        #expect(datagrams.allSatisfy { $0.memfd == nil })
+        expect(datagrams.allSatisfy { $0.memfd == nil })
         let first = Self.fields(datagrams[0].entry)
-        #expect(first.map(\.0) == ["PRIORITY", "SYSLOG_IDENTIFIER", "MESSAGE_ID", "EVROUTE_PLUGIN", "MESSAGE"])
-        #expect(Self.text(first, "PRIORITY") == "4")
-        #expect(Self.text(first, "SYSLOG_IDENTIFIER") == "evroute")
-        #expect(Self.text(first, "MESSAGE_ID") == "17b5ec15247145c1b766f0e592aed007")
-        #expect(Self.text(first, "EVROUTE_PLUGIN") == "scan-helper")
-        #expect(Self.text(first, "MESSAGE") == "process scan-helper: gone")
+        expectEqual(first.map(\.0), ["PRIORITY", "SYSLOG_IDENTIFIER", "MESSAGE_ID", "EVROUTE_PLUGIN", "MESSAGE"])
+        expectEqual(Self.text(first, "PRIORITY"), "4")
+        expectEqual(Self.text(first, "SYSLOG_IDENTIFIER"), "evroute")
+        expectEqual(Self.text(first, "MESSAGE_ID"), "17b5ec15247145c1b766f0e592aed007")
+        expectEqual(Self.text(first, "EVROUTE_PLUGIN"), "scan-helper")
+        expectEqual(Self.text(first, "MESSAGE"), "process scan-helper: gone")
         let second = Self.fields(datagrams[1].entry)
-        #expect(Self.text(second, "PRIORITY") == "6")
-        #expect(Self.text(second, "MESSAGE_ID") == LogKind.deviceAdded.id.description)
-        #expect(Self.text(second, "EVROUTE_DEVICE") == "touch")
+        expectEqual(Self.text(second, "PRIORITY"), "6")
+        expectEqual(Self.text(second, "MESSAGE_ID"), LogKind.deviceAdded.id.description)
+        expectEqual(Self.text(second, "EVROUTE_DEVICE"), "touch")
         let third = Self.fields(datagrams[2].entry)
-        #expect(third.map(\.0) == ["PRIORITY", "SYSLOG_IDENTIFIER", "MESSAGE"])
-        #expect(Self.text(third, "PRIORITY") == "5")
-        #expect(journal.stream.isEmpty, "entries go to the socket, not stderr")
+        expectEqual(third.map(\.0), ["PRIORITY", "SYSLOG_IDENTIFIER", "MESSAGE"])
+        expectEqual(Self.text(third, "PRIORITY"), "5")
+        expect(journal.stream.isEmpty, "entries go to the socket, not stderr")
     }
 
     @Test("every MESSAGE_ID is 32 lowercase hex digits, and each kind has its own")
     func messageIDs() {
         let ids = LogKind.allCases.map { $0.id.description }
-        #expect(Set(ids).count == ids.count)
-        for id in ids { #expect(id.count == 32 && id.allSatisfy { "0123456789abcdef".contains($0) }, "\(id)") }
+        expectEqual(Set(ids).count, ids.count)
+        for id in ids { expect(id.count == 32 && id.allSatisfy { "0123456789abcdef".contains($0) }, "\(id)") }
     }
 
     @Test("every MESSAGE_ID is in the catalog of docs/daemon.md and in systemd/evroute.catalog, and no other")
@@ -161,8 +162,8 @@ struct LogJournalTests {
             return id.allSatisfy { "0123456789abcdef".contains($0) } ? id : nil
         })
         let inCatalog = Set(catalog.split(separator: "\n").filter { $0.hasPrefix("-- ") }.map { String($0.dropFirst(3)) })
-        #expect(inDocs == ids, "docs/daemon.md's table: missing \(ids.subtracting(inDocs)), unknown \(inDocs.subtracting(ids))")
-        #expect(inCatalog == ids, "systemd/evroute.catalog: missing \(ids.subtracting(inCatalog)), unknown \(inCatalog.subtracting(ids))")
+        expectEqual(inDocs, ids, "docs/daemon.md's table: missing \(ids.subtracting(inDocs)), unknown \(inDocs.subtracting(ids))")
+        expectEqual(inCatalog, ids, "systemd/evroute.catalog: missing \(ids.subtracting(inCatalog)), unknown \(inCatalog.subtracting(ids))")
     }
 
     @Test("a message with a newline (and a field value with one) is sent in the binary-safe form")
@@ -174,11 +175,11 @@ struct LogJournalTests {
         try #require(datagrams.count == 1)
         let raw = datagrams[0].entry
         let expectedMessage = Array("MESSAGE\n".utf8) + [17, 0, 0, 0, 0, 0, 0, 0] + Array("line one\nline two\n".utf8)
-        #expect(Array(raw.suffix(expectedMessage.count)) == expectedMessage)
+        expectEqual(Array(raw.suffix(expectedMessage.count)), expectedMessage)
         let fields = Self.fields(raw)
-        #expect(Self.text(fields, "MESSAGE") == "line one\nline two")
-        #expect(Self.text(fields, "EVROUTE_REGION") == "a\nb")
-        #expect(Self.text(fields, "PRIORITY") == "3")
+        expectEqual(Self.text(fields, "MESSAGE"), "line one\nline two")
+        expectEqual(Self.text(fields, "EVROUTE_REGION"), "a\nb")
+        expectEqual(Self.text(fields, "PRIORITY"), "3")
     }
 
     @Test("a per-event line written in place (writeLine, buffered) becomes an entry at the flush")
@@ -193,13 +194,13 @@ struct LogJournalTests {
             }
         }
         log.log(.info) { line in line.append("in place") }
-        #expect(journal.receive().isEmpty, "info entries wait for the flush")
+        expect(journal.receive().isEmpty, "info entries wait for the flush")
         log.flush()
         let datagrams = journal.receive()
         try #require(datagrams.count == 4)
-        #expect(datagrams.prefix(3).allSatisfy { Self.text(Self.fields($0.entry), "MESSAGE") == "touch-began 12 34" })
-        #expect(Self.text(Self.fields(datagrams[3].entry), "MESSAGE") == "in place")
-        #expect(datagrams.allSatisfy { Self.text(Self.fields($0.entry), "PRIORITY") == "6" })
+        expect(datagrams.prefix(3).allSatisfy { Self.text(Self.fields($0.entry), "MESSAGE") == "touch-began 12 34" })
+        expectEqual(Self.text(Self.fields(datagrams[3].entry), "MESSAGE"), "in place")
+        expect(datagrams.allSatisfy { Self.text(Self.fields($0.entry), "PRIORITY") == "6" })
     }
 
     @Test("an entry too large for a datagram goes as a sealed memfd in an empty datagram")
@@ -210,12 +211,12 @@ struct LogJournalTests {
         log.warning(.configWarning, big)
         let datagrams = journal.receive()
         try #require(datagrams.count == 1)
-        #expect(datagrams[0].payload.isEmpty, "the datagram carrying the descriptor has no payload")
+        expect(datagrams[0].payload.isEmpty, "the datagram carrying the descriptor has no payload")
         let memfd = try #require(datagrams[0].memfd)
-        #expect(memfd.seals & evroute_all_seals == evroute_all_seals, "sealed against shrink, grow, write and more seals")
+        expectEqual(memfd.seals & evroute_all_seals, evroute_all_seals, "sealed against shrink, grow, write and more seals")
         let fields = Self.fields(memfd.contents)
-        #expect(Self.text(fields, "MESSAGE") == big)
-        #expect(Self.text(fields, "MESSAGE_ID") == LogKind.configWarning.id.description)
+        expectEqual(Self.text(fields, "MESSAGE"), big)
+        expectEqual(Self.text(fields, "MESSAGE_ID"), LogKind.configWarning.id.description)
     }
 
     @Test("journald not reading: entries beyond the backlog are dropped and counted; once it reads, the backlog and one notice")
@@ -225,7 +226,7 @@ struct LogJournalTests {
         log.writeWithoutWaiting()
         let logged = 5000
         for i in 0..<logged { log.warning(.inputError, "entry \(i) xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx") }
-        #expect(log.droppedLines > 0, "the socket filled up and the backlog overflowed")
+        expect(log.droppedLines > 0, "the socket filled up and the backlog overflowed")
         // journald reads again (its queue takes a few datagrams at a time: net.unix.max_dgram_qlen):
         // the backlog, then the notice.
         var received: [FakeJournal.Datagram] = []
@@ -238,11 +239,11 @@ struct LogJournalTests {
         let notices = messages.filter { Self.text($0, "MESSAGE_ID") == LogKind.logLinesDropped.id.description }
         try #require(notices.count == 1, "one drop notice; \(messages.count) received, the last: \(messages.last.flatMap { Self.text($0, "MESSAGE") } ?? "-"); dropped \(log.droppedLines), stream \(journal.stream)")
         let notice = try #require(Self.text(notices[0], "MESSAGE"))
-        #expect(notice.hasSuffix("log entries dropped while the journal was not reading"))
+        expect(notice.hasSuffix("log entries dropped while the journal was not reading"))
         let dropped = Int(notice.split(separator: " ")[0]) ?? -1
-        #expect(Self.text(notices[0], "PRIORITY") == "4")
-        #expect(messages.count - 1 + dropped == logged, "every entry was either received or counted as dropped")
-        #expect(journal.stream.isEmpty)
+        expectEqual(Self.text(notices[0], "PRIORITY"), "4")
+        expectEqual(messages.count - 1 + dropped, logged, "every entry was either received or counted as dropped")
+        expect(journal.stream.isEmpty)
     }
 
     @Test("journald behind at exit: drain waits a bounded time, then the unsent entries and the drop count go to stderr")
@@ -253,22 +254,22 @@ struct LogJournalTests {
         let logged = 5000
         for i in 0..<logged { log.warning(.inputError, "entry \(i) xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx") }
         log.notice(.stopping, "stopping\nnow")
-        #expect(log.droppedLines > 0, "the socket filled up and the backlog overflowed")
-        #expect(journal.stream.isEmpty)
+        expect(log.droppedLines > 0, "the socket filled up and the backlog overflowed")
+        expect(journal.stream.isEmpty)
         log.drain(waitingAtMost: 20)   // journald never reads
-        #expect(!log.hasPending && log.droppedLines == 0)
+        expect(!log.hasPending && log.droppedLines == 0)
         let received = journal.receive().count
         let lines = journal.stream.split(separator: "\n").map(String.init)
         let dropLine = try #require(lines.first { $0.hasSuffix("log entries dropped while the journal was not reading") }, "\(lines.suffix(3))")
-        #expect(dropLine.hasPrefix("<4>"))
+        expect(dropLine.hasPrefix("<4>"))
         let dropped = Int(dropLine.dropFirst(3).split(separator: " ")[0]) ?? -1
         let summary = try #require(lines.last)
-        #expect(summary.hasPrefix("<4>journal: ") && summary.hasSuffix("not sent to \(journal.socketPath) before exit (journald behind); written to stderr"), "\(summary)")
+        expect(summary.hasPrefix("<4>journal: ") && summary.hasSuffix("not sent to \(journal.socketPath) before exit (journald behind); written to stderr"), "\(summary)")
         let unsent = Int(summary.dropFirst("<4>journal: ".count).split(separator: " ")[0]) ?? -1
         let entries = lines.filter { $0.hasPrefix("<4>entry ") }
-        #expect(entries.count == unsent, "every unsent entry is a stderr line, in the stream's form")
+        expectEqual(entries.count, unsent, "every unsent entry is a stderr line, in the stream's form")
         // Every entry, the stop's notice among them, was sent, written to stderr or counted.
-        #expect(received + unsent + dropped == logged + 1, "\(received) + \(unsent) + \(dropped)")
+        expectEqual(received + unsent + dropped, logged + 1, "\(received) + \(unsent) + \(dropped)")
 
         // A reader that takes everything within the wait: all sent, nothing on stderr.
         let second = try FakeJournal()
@@ -278,8 +279,8 @@ struct LogJournalTests {
         quick.info("one")
         quick.info("two")
         quick.drain(waitingAtMost: 1000)
-        #expect(second.receive().count == 2)
-        #expect(second.stream.isEmpty)
+        expectEqual(second.receive().count, 2)
+        expect(second.stream.isEmpty)
 
         // Everything already sent before the stop (the loop's last flush took it): the drain
         // has nothing to do, and says nothing on stderr.
@@ -287,26 +288,26 @@ struct LogJournalTests {
         let flushed = Log(threshold: .debug, fd: third.streamFD, journalSocket: third.socketPath)
         flushed.writeWithoutWaiting()
         flushed.info("sent at once")
-        #expect(!flushed.hasPending)
+        expect(!flushed.hasPending)
         flushed.drain(waitingAtMost: 1000)
-        #expect(third.receive().count == 1)
-        #expect(third.stream.isEmpty, "\(third.stream)")
+        expectEqual(third.receive().count, 1)
+        expect(third.stream.isEmpty, "\(third.stream)")
     }
 
     @Test("no journal socket: the plain `<N>` stream lines, after one notice")
     func fallbackToStream() throws {
         let journal = try FakeJournal()
         let log = Log(threshold: .debug, fd: journal.streamFD, journalSocket: journal.scratch.file("absent.sock"))
-        #expect(!log.sendsToJournal)
+        expect(!log.sendsToJournal)
         log.warning(.pluginFailed, fields: [.plugin: "p"], "two\nlines")
         log.info("plain")
-        #expect(journal.receive().isEmpty)
+        expect(journal.receive().isEmpty)
         let lines = journal.stream.split(separator: "\n").map(String.init)
         try #require(lines.count == 3, "\(lines)")
-        #expect(lines[0].hasPrefix("<5>journal: cannot use \(journal.scratch.file("absent.sock")) ("))
-        #expect(lines[0].contains("ENOENT"))
-        #expect(lines[1] == "<4>two ⏎ lines")
-        #expect(lines[2] == "<6>plain")
+        expect(lines[0].hasPrefix("<5>journal: cannot use \(journal.scratch.file("absent.sock")) ("))
+        expect(lines[0].contains("ENOENT"))
+        expectEqual(lines[1], "<4>two ⏎ lines")
+        expectEqual(lines[2], "<6>plain")
     }
 
     @Test("journald's socket goes away: the waiting entries are counted lost, then stderr lines for good")
@@ -318,13 +319,13 @@ struct LogJournalTests {
         log.info("waiting 2")
         journal.closeSocket()   // the receiving end: sends are refused from now on
         log.flush()
-        #expect(!log.sendsToJournal)
+        expect(!log.sendsToJournal)
         log.warning("after")
         let lines = journal.stream.split(separator: "\n").map(String.init)
         try #require(lines.count == 2, "\(lines)")
-        #expect(lines[0].hasPrefix("<4>journal: cannot send to \(journal.socketPath) ("))
-        #expect(lines[0].hasSuffix("2 log entries lost; logging lines to stderr from now on"))
-        #expect(lines[1] == "<4>after")
+        expect(lines[0].hasPrefix("<4>journal: cannot send to \(journal.socketPath) ("))
+        expect(lines[0].hasSuffix("2 log entries lost; logging lines to stderr from now on"))
+        expectEqual(lines[1], "<4>after")
     }
 
     @Test("stderr not the journal: the plain lines, whatever the kind and fields")
@@ -332,10 +333,10 @@ struct LogJournalTests {
         let journal = try FakeJournal()
         unsetenv("JOURNAL_STREAM")
         let log = Log(threshold: .debug, fd: journal.streamFD, journalSocket: journal.socketPath)
-        #expect(!log.sendsToJournal)
+        expect(!log.sendsToJournal)
         log.warning(.pluginFailed, fields: [.plugin: "p"], "failed")
         log.info(.deviceAdded, fields: [.device: "touch"], "device added")
-        #expect(journal.receive().isEmpty)
-        #expect(journal.stream == "evroute: warning: failed\nevroute: info: device added\n")
+        expect(journal.receive().isEmpty)
+        expectEqual(journal.stream, "evroute: warning: failed\nevroute: info: device added\n")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,12 +60,12 @@ struct LogStallTests {
         kill(-rescuer, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(rescuer, &status, 0)
-        #expect(ticks == 20)
-        #expect(access(mark, F_OK) != 0, "the log blocked the loop until a reader came")
+        expectEqual(ticks, 20)
+        expect(access(mark, F_OK) != 0, "the log blocked the loop until a reader came")
         var queued: Int32 = 0
         _ = ioctl(fds[0], UInt(FIONREAD), &queued)
-        #expect(queued == 4096, "the pipe is full: the log had more to write than its reader took")
-        #expect(log.droppedLines > 0)
+        expectEqual(queued, 4096, "the pipe is full: the log had more to write than its reader took")
+        expect(log.droppedLines > 0)
 
         // The reader is back: the loop reads the pipe; the log writes its backlog as the pipe
         // takes it (the loop reports it writable), then the notice.
@@ -82,12 +83,12 @@ struct LogStallTests {
         let lines = String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         let notices = lines.filter { $0.hasSuffix("log lines dropped while stderr was not being read") }
         try #require(notices.count == 1, "\(lines.suffix(3))")
-        #expect(notices[0] == lines.last!, "the notice follows the backlog")
-        #expect(notices[0].hasPrefix("evroute: warning: "))
+        expectEqual(notices[0], lines.last!, "the notice follows the backlog")
+        expect(notices[0].hasPrefix("evroute: warning: "))
         let dropped = Int(notices[0].split(separator: " ")[2]) ?? -1
-        #expect(log.droppedLines == 0)
+        expectEqual(log.droppedLines, 0)
         // Every line logged either came out whole or was counted.
-        #expect(lines.allSatisfy { $0.hasPrefix("evroute: info: line ") || $0.hasPrefix("evroute: warning: ") })
-        #expect(lines.count - 1 + dropped == logged, "\(lines.count - 1) written + \(dropped) dropped of \(logged)")
+        expect(lines.allSatisfy { $0.hasPrefix("evroute: info: line ") || $0.hasPrefix("evroute: warning: ") })
+        expectEqual(lines.count - 1 + dropped, logged, "\(lines.count - 1) written + \(dropped) dropped of \(logged)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import EvrouteChecks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ struct UnixSocketTests {
         let listener = try UnixListener(path: path, mode: 0o600, loop: loop, maximumConnections: 4, overflow: .wait,
                                         maximumLineLength: 64, maximumOutput: 1024, createParentDirectories: true)
         var st = stat()
-        #expect(lstat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
+        expect(lstat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
         var received: [String] = []
         var credentials: (pid: pid_t, uid: uid_t, gid: gid_t)?
         var peerGroups: [gid_t]?
@@ -35,12 +36,12 @@ struct UnixSocketTests {
         client.send("one\r\ntwo\nthr")
         client.send("ee\n")
         runLoop(loop, upTo: 2) { received.count == 3 }
-        #expect(received == ["one", "two", "three"])
-        #expect(credentials?.pid == getpid() && credentials?.uid == geteuid())
+        expectEqual(received, ["one", "two", "three"])
+        expect(credentials?.pid == getpid() && credentials?.uid == geteuid())
         // SO_PEERGROUPS: the connecting process's own supplementary groups (this process here)
         var own = [gid_t](repeating: 0, count: Int(getgroups(0, nil)))
         own = Array(own.prefix(Int(getgroups(Int32(own.count), &own))))
-        #expect(peerGroups.map { Set($0) } == Set(own))
+        expectEqual(peerGroups.map { Set($0) }, Set(own))
         var buffer = [UInt8](repeating: 0, count: 256)
         var answer = ""
         while !answer.hasSuffix("ok 3\n") {
@@ -48,9 +49,9 @@ struct UnixSocketTests {
             if n <= 0 { break }
             answer += String(decoding: buffer[0..<n], as: UTF8.self)
         }
-        #expect(answer == "ok 1\nok 2\nok 3\n")
+        expectEqual(answer, "ok 1\nok 2\nok 3\n")
         listener.close()
-        #expect(access(path, F_OK) != 0, "close removes the socket file")
+        expect(access(path, F_OK) != 0, "close removes the socket file")
     }
 
     @Test("a live socket is not taken over; a stale one is replaced; a file that is not a socket is refused")
@@ -114,19 +115,19 @@ struct UnixSocketTests {
         a.send("GHIJ")
         a.send("KLMN\nend\n")
         runLoop(loop, upTo: 2) { lines.count == 2 }
-        #expect(lines == ["ok", "end"])
-        #expect(overlong == ["01234567", "ABCDEFGH"])
-        #expect(refused == 1, "the second peer is refused at once under .refuse")
+        expectEqual(lines, ["ok", "end"])
+        expectEqual(overlong, ["01234567", "ABCDEFGH"])
+        expectEqual(refused, 1, "the second peer is refused at once under .refuse")
         // The peer never reads: sends fail with overLimit once 4 KiB (plus the kernel's buffer) wait.
         let connection = try #require(connections.first)
         var failure: LineConnection.SendFailure?
         for _ in 0..<10_000 where failure == nil {
             do { try connection.send([UInt8](repeating: 0x41, count: 1000)) } catch { failure = error }
         }
-        #expect(failure == .overLimit)
-        #expect(connection.queuedBytes <= 4096)
+        expectEqual(failure, .overLimit)
+        expect(connection.queuedBytes <= 4096)
         connection.close()
-        #expect(closed == 1 && listener.connectionCount == 0)
+        expect(closed == 1 && listener.connectionCount == 0)
     }
 
     @Test("at exit, a peer that reads slowly gets everything queued for it before the close (flush(until:))")
@@ -152,7 +153,7 @@ struct UnixSocketTests {
         }
         try server.send(Array("END\n".utf8))
         sent += 4
-        #expect(server.queuedBytes > 0, "bytes wait for the peer")
+        expect(server.queuedBytes > 0, "bytes wait for the peer")
         // The peer: a process that starts reading a moment later, to the end of the stream.
         let out = scratch.file("received")
         let outFD = open(out, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
@@ -162,16 +163,16 @@ struct UnixSocketTests {
         Glibc.close(outFD)
         client.close()
         server.flush(until: MonotonicClock.now() + .seconds(30))
-        #expect(server.queuedBytes == 0, "everything was written before the deadline")
+        expectEqual(server.queuedBytes, 0, "everything was written before the deadline")
         server.close()
         var status: Int32 = 0
         waitpid(reader, &status, 0)
         var st = stat()
-        #expect(stat(out, &st) == 0 && Int(st.st_size) == sent, "the peer read every byte, to the end")
+        expect(stat(out, &st) == 0 && Int(st.st_size) == sent, "the peer read every byte, to the end")
         var tail = [UInt8](repeating: 0, count: 4)
         let inFD = open(out, O_RDONLY)
         defer { Glibc.close(inFD) }
-        #expect(pread(inFD, &tail, 4, off_t(max(0, sent - 4))) == 4 && tail == Array("END\n".utf8))
+        expect(pread(inFD, &tail, 4, off_t(max(0, sent - 4))) == 4 && tail == Array("END\n".utf8))
     }
 
     @Test("under .wait, a peer beyond the limit waits in the backlog and is served once a connection closes")
@@ -197,7 +198,7 @@ struct UnixSocketTests {
         runLoop(loop, upTo: 2) { listener.connectionCount == 1 }
         a.send("first\n")
         runLoop(loop, upTo: 2) { served.count == 2 }
-        #expect(served == ["first", "second"])
+        expectEqual(served, ["first", "second"])
     }
 }
 
@@ -233,12 +234,12 @@ struct ConnectionClosedInItsHandlerTests {
         client.send("first\nsecond\n")
         runLoop(loop, upTo: 2) { !received.isEmpty }
         runLoop(loop, upTo: 2) { received.count > 1 }   // a reader that went on would be seen here
-        #expect(received.count == 1 && received.first == "first", "\(received.prefix(3)) … (\(received.count) lines)")
+        expect(received.count == 1 && received.first == "first", "\(received.prefix(3)) … (\(received.count) lines)")
         // The pipe's line is still there: nobody read it.
         var buffer = [UInt8](repeating: 0, count: 16)
         _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)
         let n = read(pipeEnds[0], &buffer, buffer.count)
-        #expect(n == 7)
+        expectEqual(n, 7)
         listener.close()
         close(pipeEnds[0]); close(pipeEnds[1])
     }
