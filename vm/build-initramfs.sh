@@ -8,7 +8,8 @@
 #
 # Output (vm/out/, gitignored):
 #   vmlinux          uncompressed kernel, pulled out of the Debian bzImage
-#   initramfs.gz     gzip'd cpio (newc)
+#   initramfs.cpio   cpio (newc), not compressed: the guest's kernel would inflate it under the
+#                    emulator, each boot (seconds of CPU), for less than qemu reading it whole
 #   initramfs.list   what went into it
 #
 # Inputs: vm/cache/root (vm/fetch.sh), vm/guest/ (init, lib.sh, scenarios),
@@ -374,6 +375,7 @@ done
 # the guest's unprivileged users: the image reads as one built under umask 022 whatever the caller's.
 chmod -R go+rX .
 find . | sort >"$OUT/initramfs.list"
-find . | sort | cpio -o -H newc --quiet -R 0:0 | gzip -6 >"$OUT/initramfs.gz.tmp"
-mv "$OUT/initramfs.gz.tmp" "$OUT/initramfs.gz"
-log "ok: $OUT/initramfs.gz $(du -k "$OUT/initramfs.gz" | cut -f1) KiB ($(du -sk . | cut -f1) KiB unpacked, $(find rec -type f | wc -l) recordings), kernel $KVER"
+rm -f "$OUT/initramfs.gz"   # the compressed image of earlier builds
+find . | sort | cpio -o -H newc --quiet -R 0:0 >"$OUT/initramfs.cpio.tmp"
+mv "$OUT/initramfs.cpio.tmp" "$OUT/initramfs.cpio"
+log "ok: $OUT/initramfs.cpio $(du -k "$OUT/initramfs.cpio" | cut -f1) KiB ($(du -sk . | cut -f1) KiB unpacked, $(find rec -type f | wc -l) recordings), kernel $KVER"

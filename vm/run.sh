@@ -14,7 +14,7 @@
 #                             "# weight: SECONDS" lines (5 when absent), in plan order
 #   SCENARIO: file name in vm/guest/scenarios without .sh, or a prefix (00, 10-evroute)
 #
-# Needs vm/out/vmlinux and vm/out/initramfs.gz (vm/build-initramfs.sh).
+# Needs vm/out/vmlinux and vm/out/initramfs.cpio (vm/build-initramfs.sh).
 # The console log goes to vm/out/console-YYYYmmdd-HHMMSS.log, and
 # vm/out/console.log points at the latest; EVROUTE-VM PERF lines go to
 # vm/out/perf.txt. Exit status: 0 when every scenario
@@ -48,7 +48,7 @@ done
 SCEN=${SCEN:-all}
 
 QEMU=$(command -v qemu-system-x86_64) || { echo "run.sh: qemu-system-x86_64 not found (apt-get install qemu-system-x86)" >&2; exit 2; }
-for f in "$KERNEL" "$OUT/initramfs.gz"; do
+for f in "$KERNEL" "$OUT/initramfs.cpio"; do
 	[ -s "$f" ] || { echo "run.sh: missing $f (run vm/build-initramfs.sh)" >&2; exit 2; }
 done
 
@@ -122,7 +122,7 @@ cd - >/dev/null
 VGA="-vga none"
 case $QEMU_EXTRA in *-vga*) VGA="" ;; esac
 
-set -- "$QEMU" -kernel "$KERNEL" -initrd "$OUT/initramfs.gz" -append "$APPEND" \
+set -- "$QEMU" -kernel "$KERNEL" -initrd "$OUT/initramfs.cpio" -append "$APPEND" \
 	-nographic -m 512 -smp 1 -no-reboot -cpu max -accel tcg -nic none $VGA $QEMU_EXTRA
 
 if [ $SHELL_MODE = 1 ]; then
