@@ -80,9 +80,11 @@ CLOSE_CHECK = $(BUILD)/close-check.so
 $(CLOSE_CHECK): scripts/close-check.c
 	@mkdir -p $(BUILD)
 	$(CC) -shared -fPIC -O2 -Wall -o $@ $< -ldl
+# TEST_BINARY: the evroute the process tests start (EVROUTE_TEST_BINARY; default: the debug build
+# next to the test bundle). `make test` gives them the release build it makes for the VMs.
 test-unit: test-build $(CLOSE_CHECK) | $(TEST_AFTER)
 	@mkdir -p $(BUILD) && scripts/left-behind.sh before $(BUILD)/left-behind.txt
-	LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SWIFT) test --scratch-path $(BUILD) --skip-build
+	$(if $(TEST_BINARY),EVROUTE_TEST_BINARY=$(abspath $(TEST_BINARY))) LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SWIFT) test --scratch-path $(BUILD) --skip-build
 	scripts/left-behind.sh after $(BUILD)/left-behind.txt
 
 # The real-kernel tests (vm/) run too when this host can run them: an x86_64 machine where
@@ -95,7 +97,8 @@ TEST_SOAK_SECONDS ?= 60
 # what runs the tests waits for both (TEST_AFTER), so that on a busy machine the release build is
 # not starved. Then the real-kernel scenarios (three VMs side by side, VM_JOBS, each mostly waiting
 # on replays at their recorded pace) and the package check, beside the rest of the tests' build,
-# then the unit tests, the soak (60 s of real-time replay, a sixth of a core) and the fuzz targets
+# then the unit tests (their process tests start that release binary: the build that ships, and
+# a third less CPU than the debug one), the soak (60 s of real-time replay, a sixth of a core) and the fuzz targets
 # (their own build; a fixed number of inputs each: the same work and the same result however busy
 # the machine is). Each part's output is printed whole when it ends (make --output-sync).
 # Packages are installed first, one apt-get at a time, and the Swift packages resolved once
@@ -108,7 +111,8 @@ ifeq ($(EVROUTE_SKIP_VM),1)
 else ifeq ($(VM_CAPABLE),yes)
 	$(MAKE) --no-print-directory vm-host-tools
 	$(SWIFT) package --scratch-path $(BUILD) resolve
-	$(TEST_PARALLEL) TEST_BUILD_JOBS=1 TEST_AFTER=vm-evroute test-unit test-soak test-fuzz test-vm-run test-deb-check
+	$(TEST_PARALLEL) TEST_BUILD_JOBS=1 TEST_AFTER=vm-evroute TEST_BINARY=$(if $(filter none,$(VM_EVROUTE)),,$(VM_EVROUTE)) \
+		test-unit test-soak test-fuzz test-vm-run test-deb-check
 else
 	$(TEST_PARALLEL) test-unit test-soak test-fuzz
 	@echo "real-kernel tests skipped: they need an x86_64 host with apt-get to install qemu"

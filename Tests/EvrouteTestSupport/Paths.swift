@@ -25,8 +25,16 @@ public let recordingsDirectory = packageRoot + "/Tests/Fixtures/recordings"
 /// A path under the package root.
 public func packagePath(_ relative: String) -> String { packageRoot + "/" + relative }
 
-/// The `evroute` binary `swift build` put next to the test bundle, or nil.
+/// The `evroute` binary the tests start: `EVROUTE_TEST_BINARY` when set (`make test` sets it to
+/// the release build it makes for the real-kernel tests: the build that ships), else the one
+/// `swift build` put next to the test bundle; nil when there is none. Resolved (no symbolic link):
+/// a test compares it with what a started process's `/proc/PID/exe` says.
 public func evrouteBinaryPath() -> String? {
+    if let given = getenv("EVROUTE_TEST_BINARY") {
+        guard let resolved = realpath(given, nil) else { return nil }
+        defer { free(resolved) }
+        return access(resolved, X_OK) == 0 ? String(cString: resolved) : nil
+    }
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard n > 0 else { return nil }
@@ -45,6 +53,9 @@ public func evrouteBinaryPath() -> String? {
 /// The `evroute` binary; throws (so the test fails, saying why) when it was not built.
 public func evrouteBinary() throws -> String {
     guard let binary = evrouteBinaryPath() else {
+        if let given = getenv("EVROUTE_TEST_BINARY") {
+            throw TestSupportError("EVROUTE_TEST_BINARY=\(String(cString: given)) is not an executable")
+        }
         throw TestSupportError("the evroute binary is not next to the test bundle; run `swift build` first")
     }
     return binary

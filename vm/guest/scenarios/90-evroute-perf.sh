@@ -48,6 +48,7 @@
 #
 # Output: EVROUTE-VM PERF lines (key=value), collected by run.sh into vm/out/perf.txt.
 #
+# qemu: -cpu max
 # manual: not in the default run (~6 min of paced replays); `make vm-perf`
 # rec: touchscreens/Wacom DTH2242 Finger.events
 . /vm/lib.sh

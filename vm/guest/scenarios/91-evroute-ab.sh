@@ -16,6 +16,7 @@
 #
 # Output: EVROUTE-VM PERF 91-evroute-ab phase=N rep=R NAME=MS ... lines (vm/out/perf.txt).
 #
+# qemu: -cpu max
 # manual: not in the default run; vm/ab.sh
 # rec: touchscreens/Wacom DTH2242 Finger.events
 . /vm/lib.sh

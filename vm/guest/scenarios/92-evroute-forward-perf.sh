@@ -22,6 +22,7 @@
 # own above it) (vm/out/perf.txt).
 #
 # manual: not in the default run; `make vm-perf` runs it after 90-evroute-perf
+# qemu: -cpu max
 # timeout: 900
 # rec: touchscreens/Wacom DTH2242 Finger.events
 . /vm/lib.sh
