@@ -71,8 +71,9 @@ demo: build
 # Nothing may be left under /tmp or /run/evroute afterwards (scripts/left-behind.sh).
 # test-build compiles them (and the binary), test-unit runs them (after building what changed).
 .PHONY: test-build
+# With TEST_BINARY given, only the test bundle is built (the debug evroute is not needed).
 test-build: test-deps
-	$(SWIFT) build --scratch-path $(BUILD) --build-tests $(if $(TEST_BUILD_JOBS),-j $(TEST_BUILD_JOBS))
+	$(SWIFT) build --scratch-path $(BUILD) $(if $(TEST_BINARY),--product evroutePackageTests,--build-tests) $(if $(TEST_BUILD_JOBS),-j $(TEST_BUILD_JOBS))
 # The run (and test-soak's) preloads scripts/close-check.c: a descriptor closed twice aborts the
 # test process or the evroute it started with a backtrace (between two closes another thread may
 # have been given the number; the second close takes it from under that thread).
@@ -80,8 +81,8 @@ CLOSE_CHECK = $(BUILD)/close-check.so
 $(CLOSE_CHECK): scripts/close-check.c
 	@mkdir -p $(BUILD)
 	$(CC) -shared -fPIC -O2 -Wall -o $@ $< -ldl
-# TEST_BINARY: the evroute the process tests start (EVROUTE_TEST_BINARY; default: the debug build
-# next to the test bundle). `make test` gives them the release build it makes for the VMs.
+# TEST_BINARY: the evroute the process tests and the soak start (EVROUTE_TEST_BINARY; default: the
+# debug build next to the test bundle). `make test` gives them the release build it makes for the VMs.
 test-unit: test-build $(CLOSE_CHECK) | $(TEST_AFTER)
 	@mkdir -p $(BUILD) && scripts/left-behind.sh before $(BUILD)/left-behind.txt
 	$(if $(TEST_BINARY),EVROUTE_TEST_BINARY=$(abspath $(TEST_BINARY))) LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SWIFT) test --scratch-path $(BUILD) --skip-build
@@ -97,8 +98,9 @@ TEST_SOAK_SECONDS ?= 60
 # what runs the tests waits for both (TEST_AFTER), so that on a busy machine the release build is
 # not starved. Then the real-kernel scenarios (three VMs side by side, VM_JOBS, each mostly waiting
 # on replays at their recorded pace) and the package check, beside the rest of the tests' build,
-# then the unit tests (their process tests start that release binary: the build that ships, and
-# a third less CPU than the debug one), the soak (60 s of real-time replay, a sixth of a core) and the fuzz targets
+# then the unit tests (their process tests start that release binary, as the soak does: the build
+# that ships, at a third less CPU than the debug one, which is then not built), the soak (60 s of
+# real-time replay) and the fuzz targets
 # (their own build; a fixed number of inputs each: the same work and the same result however busy
 # the machine is). Each part's output is printed whole when it ends (make --output-sync).
 # Packages are installed first, one apt-get at a time, and the Swift packages resolved once
@@ -119,6 +121,7 @@ else
 endif
 
 .PHONY: test-soak test-fuzz test-deb-check test-vm-run
+test-soak: SOAK_EVROUTE = $(or $(TEST_BINARY),$(EVROUTE))
 test-soak: test-build $(CLOSE_CHECK) | $(TEST_AFTER)
 	LD_PRELOAD=$(abspath $(CLOSE_CHECK)) $(SOAK_RUN) --seconds $(TEST_SOAK_SECONDS)
 test-fuzz: | test-build $(TEST_AFTER)
@@ -133,10 +136,11 @@ test-vm-run: vm-prepare
 # times out and dies, `evroute ctl` commands, good and broken reloads and `evroute status` probes;
 # checks no unexpected exit, RSS and fd count flat, status p50/p99, every touch each client saw
 # began and ended once (scripts/soak.py; docs/daemon.md#soak). `make test` runs it for
-# TEST_SOAK_SECONDS (60). It soaks the debug build: the binary `make build` and the tests build, so no
-# extra optimized static build is needed; unoptimized, it spends more time per event, so the same
-# real-time input leaves the loop less slack (answer deadlines, status latency), and its assert()s
-# are live (exclusivity and overflow checks are on in both builds). RSS drift, not its level, is
+# TEST_SOAK_SECONDS (60), on the release build it makes for the VMs (with EVROUTE_SKIP_VM=1 or
+# without qemu, on the debug build). `make soak` soaks the debug build: the binary `make build` makes,
+# so no extra optimized static build is needed; unoptimized, it spends more time per event, so the
+# same real-time input leaves the loop less slack (answer deadlines, status latency), and its
+# assert()s are live (exclusivity and overflow checks are on in both builds). RSS drift, not its level, is
 # what is checked. SOAK_EVROUTE=$(BUILD)/release/evroute (after `make release`) soaks the release
 # binary instead. SOAK_RECORDINGS: another recordings folder.
 SOAK_SECONDS    ?= 600
