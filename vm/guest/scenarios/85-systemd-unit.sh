@@ -308,10 +308,10 @@ check "no restart yet" "$(prop NRestarts)" = 0
 t=$(cut -d' ' -f1 /proc/uptime)
 kill -STOP "$MAIN"
 note "SIGSTOP to $MAIN; waiting for the watchdog"
-# The watchdog ends the stopped daemon up to 30 s after its last ping: wait for that with a look a
-# second at /proc (a systemctl per look, for that long, cost more guest CPU than the rest of the
-# case), then for the restart.
-_n=75; while [ $_n -gt 0 ] && ! _gone "$MAIN"; do sleep 1; _n=$((_n - 1)); done
+# The watchdog ends the stopped daemon up to 30 s after its last ping: wait for that by looking at
+# /proc (a systemctl per look, for that long, cost more guest CPU than the rest of the case), then
+# for the restart.
+poll_until 75 _gone "$MAIN"
 restarted() { [ "$(prop NRestarts)" = 1 ] && [ "$(systemctl is-active "$UNIT")" = active ]; }
 poll_until 30 restarted
 WATCHDOG_S=$(since "$t")
