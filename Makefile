@@ -99,7 +99,7 @@ TEST_SOAK_SECONDS ?= 60
 # not starved. Then the real-kernel scenarios (three VMs side by side, VM_JOBS, each mostly waiting
 # on replays at their recorded pace) and the package check, beside the rest of the tests' build,
 # then the unit tests (their process tests start that release binary, as the soak does: the build
-# that ships, at a third less CPU than the debug one, which is then not built), the soak (60 s of
+# that ships, cheaper to run than the debug one, which is then not built), the soak (60 s of
 # real-time replay) and the fuzz targets
 # (their own build; a fixed number of inputs each: the same work and the same result however busy
 # the machine is). Each part's output is printed whole when it ends (make --output-sync).

@@ -9,7 +9,7 @@
 # Output (vm/out/, gitignored):
 #   vmlinux          uncompressed kernel, pulled out of the Debian bzImage
 #   initramfs.cpio   cpio (newc), not compressed: the guest's kernel would inflate it under the
-#                    emulator, each boot (seconds of CPU), for less than qemu reading it whole
+#                    emulator at each boot, which costs more than qemu reading it whole
 #   initramfs.list   what went into it
 #
 # Inputs: vm/cache/root (vm/fetch.sh), vm/guest/ (init, lib.sh, scenarios),

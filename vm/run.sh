@@ -123,7 +123,7 @@ VGA="-vga none"
 case $QEMU_EXTRA in *-vga*) VGA="" ;; esac
 
 # The CPU: qemu64 (no AVX, no XSAVE state to save at each switch), which the emulator runs the
-# scenarios on in 9 % less host CPU than on `max`; a scenario's "# qemu: -cpu MODEL" line
+# scenarios on in less host CPU than `max` (CONTRIBUTING.md); a scenario's "# qemu: -cpu MODEL" line
 # replaces it (the performance scenarios keep `max`, the model their recorded figures were
 # measured on).
 set -- "$QEMU" -kernel "$KERNEL" -initrd "$OUT/initramfs.cpio" -append "$APPEND" \

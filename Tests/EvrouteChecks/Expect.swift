@@ -1,7 +1,7 @@
 // `expect` and `expectEqual`: plain-function twins of `#expect` for its two common uses, a
 // condition and an equality. The macro expands every call site into a generic closure call that
-// the compiler then type-checks, and in this package that was about half of what building the
-// tests cost; a function call is checked once. `expectEqual` prints both values when they
+// the compiler then type-checks, a large part of what building the tests cost (CONTRIBUTING.md); a
+// function call is checked once. `expectEqual` prints both values when they
 // differ; a failed `expect` points at its line. `#expect(throws:)`, `#require` and the rest stay
 // the framework's (CONTRIBUTING.md).
 import Testing
